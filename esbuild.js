@@ -1,0 +1,43 @@
+// Bundles the extension into dist/extension.js.
+//   --production  minified, no source maps (what `vsce package` ships)
+//   --watch       rebuild on change
+//   --meta        also write dist/meta.json for size analysis (e.g. esbuild's analyzer)
+const esbuild = require('esbuild');
+const fs = require('node:fs');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const meta = process.argv.includes('--meta');
+
+async function main() {
+  const ctx = await esbuild.context({
+    entryPoints: ['src/extension.ts'],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    outfile: 'dist/extension.js',
+    external: ['vscode'],
+    minify: production,
+    sourcemap: !production,
+    sourcesContent: false,
+    metafile: meta,
+    logLevel: 'warning',
+    define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
+  });
+  if (watch) {
+    await ctx.watch();
+    return;
+  }
+  const result = await ctx.rebuild();
+  await ctx.dispose();
+  if (meta && result.metafile) {
+    fs.writeFileSync('dist/meta.json', JSON.stringify(result.metafile));
+    console.log(await esbuild.analyzeMetafile(result.metafile));
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
