@@ -1,0 +1,127 @@
+import { InvalidInputError } from './errors';
+import { DEPLOYMENT_TYPES, DeploymentType, isUuid } from './schemas';
+
+/** Every filter of `GET /v2/deployments`, in the client's own naming. */
+export interface DeploymentFilters {
+  nameContains?: string;
+  status?: string;
+  remoteReconciled?: boolean;
+  tagValueIds?: readonly string[];
+  imageVersion?: string;
+  deploymentType?: DeploymentType;
+  deploymentIds?: readonly string[];
+}
+
+export interface DeploymentQuery extends DeploymentFilters {
+  limit?: number;
+  offset?: number;
+}
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export function validateLimit(limit: unknown): number {
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new InvalidInputError('limit', `must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${String(limit)}`);
+  }
+  return limit;
+}
+
+function validateOffset(offset: unknown): number {
+  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) {
+    throw new InvalidInputError('offset', `must be a whole number of 0 or more, got ${String(offset)}`);
+  }
+  return offset;
+}
+
+/**
+ * Checks a list of identifiers for a comma-separated parameter and returns the
+ * trimmed, non-empty items. Names the first bad item.
+ */
+export function validateIdList(
+  parameter: 'deployment_ids' | 'tag_value_ids',
+  items: readonly string[],
+): string[] {
+  const cleaned = items.map((item) => item.trim()).filter((item) => item.length > 0);
+  for (const item of cleaned) {
+    if (item.includes(',')) {
+      throw new InvalidInputError(parameter, `“${item}” contains a comma; give each identifier as its own item`);
+    }
+    if (parameter === 'deployment_ids' && !isUuid(item)) {
+      throw new InvalidInputError(parameter, `“${item}” is not a deployment ID (expected a UUID)`);
+    }
+  }
+  return cleaned;
+}
+
+/** Splits user input such as "a, b ,c" into items. */
+export function splitIdList(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
+export function validateIntegrationId(integrationId: string): string {
+  const trimmed = integrationId.trim();
+  if (!isUuid(trimmed)) {
+    throw new InvalidInputError('integration_id', `“${integrationId}” is not a UUID`);
+  }
+  return trimmed;
+}
+
+/**
+ * Builds the query string of `GET /v2/deployments`. Empty filters are
+ * omitted; invalid values are refused before any request is made.
+ */
+export function buildDeploymentSearchParams(query: DeploymentQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  params.set('limit', String(validateLimit(query.limit ?? DEFAULT_PAGE_SIZE)));
+  params.set('offset', String(validateOffset(query.offset ?? 0)));
+
+  const text = (name: string, value: string | undefined) => {
+    if (value === undefined || value === null) return;
+    if (typeof value !== 'string') throw new InvalidInputError(name, 'must be text');
+    if (value.trim() !== '') params.set(name, value);
+  };
+  text('name_contains', query.nameContains);
+  text('status', query.status);
+  text('image_version', query.imageVersion);
+
+  if (query.remoteReconciled !== undefined && query.remoteReconciled !== null) {
+    if (typeof query.remoteReconciled !== 'boolean') {
+      throw new InvalidInputError('remote_reconciled', `must be true or false, got ${String(query.remoteReconciled)}`);
+    }
+    params.set('remote_reconciled', String(query.remoteReconciled));
+  }
+  if (query.deploymentType !== undefined && query.deploymentType !== null) {
+    if (!(DEPLOYMENT_TYPES as readonly string[]).includes(query.deploymentType)) {
+      throw new InvalidInputError(
+        'deployment_type',
+        `must be one of ${DEPLOYMENT_TYPES.join(', ')}, got “${String(query.deploymentType)}”`,
+      );
+    }
+    params.set('deployment_type', query.deploymentType);
+  }
+  const list = (name: 'deployment_ids' | 'tag_value_ids', items: readonly string[] | undefined) => {
+    if (!items) return;
+    const cleaned = validateIdList(name, items);
+    if (cleaned.length > 0) params.set(name, cleaned.join(','));
+  };
+  list('tag_value_ids', query.tagValueIds);
+  list('deployment_ids', query.deploymentIds);
+  return params;
+}
+
+/** True when the filters narrow the listing at all. */
+export function hasActiveFilters(filters: DeploymentFilters): boolean {
+  return (
+    !!filters.nameContains?.trim() ||
+    !!filters.status?.trim() ||
+    filters.remoteReconciled !== undefined ||
+    (filters.tagValueIds?.length ?? 0) > 0 ||
+    !!filters.imageVersion?.trim() ||
+    filters.deploymentType !== undefined ||
+    (filters.deploymentIds?.length ?? 0) > 0
+  );
+}

@@ -1,0 +1,183 @@
+import { z } from 'zod';
+
+// The contract does not show which deployment fields are required, and
+// FastAPI-style servers send `null` for absent optional values, so every
+// deployment field accepts null or absence. Objects are loose: fields the
+// contract does not name are kept, never stripped.
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
+const looseRecord = z.record(z.string(), z.unknown());
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string): boolean => uuidPattern.test(value);
+
+const uuidString = z.string().regex(uuidPattern, 'expected a UUID');
+const integer = z.number().int();
+
+export const repositorySchema = z.looseObject({
+  host_integration_id: uuidString,
+  id: integer,
+  name: z.string(),
+  owner: z.string(),
+  url: z.string(),
+  default_branch: z.string(),
+});
+
+export const mountSchema = z.looseObject({
+  name: optional(z.string()),
+  mountPath: optional(z.string()),
+  subPath: optional(z.string()),
+  mountPropagation: optional(z.string()),
+  subPathExpr: optional(z.string()),
+  readOnly: optional(z.boolean()),
+});
+
+export const containerSchema = z.looseObject({
+  name: optional(z.string()),
+  image: optional(z.string()),
+  imagePullPolicy: optional(z.string()),
+  workingDir: optional(z.string()),
+  restartPolicy: optional(z.string()),
+  command: optional(z.array(z.string())),
+  args: optional(z.array(z.string())),
+  env: optional(
+    z.array(
+      z.looseObject({
+        name: optional(z.string()),
+        value: optional(z.string()),
+        valueFrom: optional(looseRecord),
+      }),
+    ),
+  ),
+  envFrom: optional(z.array(looseRecord)),
+  resources: optional(
+    z.looseObject({
+      limits: optional(looseRecord),
+      requests: optional(looseRecord),
+    }),
+  ),
+  volumeMounts: optional(z.array(mountSchema)),
+  securityContext: optional(looseRecord),
+});
+
+export const volumeSchema = z.looseObject({
+  name: optional(z.string()),
+  configMap: optional(looseRecord),
+  secret: optional(looseRecord),
+  emptyDir: optional(looseRecord),
+  persistentVolumeClaim: optional(looseRecord),
+  nfs: optional(looseRecord),
+  projected: optional(looseRecord),
+  downwardAPI: optional(looseRecord),
+  csi: optional(looseRecord),
+});
+
+const count = optional(integer);
+const cpu = optional(z.number());
+
+export const resourceSpecSchema = z.looseObject({
+  min_scale: count,
+  max_scale: count,
+  cpu,
+  cpu_limit: cpu,
+  memory_mb: count,
+  memory_limit_mb: count,
+  queue_min_scale: count,
+  queue_max_scale: count,
+  queue_cpu: cpu,
+  queue_cpu_limit: cpu,
+  queue_memory_mb: count,
+  queue_memory_limit_mb: count,
+  orchestrator_cpu: cpu,
+  orchestrator_cpu_limit: cpu,
+  orchestrator_memory_mb: count,
+  orchestrator_memory_limit_mb: count,
+  orchestrator_min_scale: count,
+  orchestrator_max_scale: count,
+  executor_cpu: cpu,
+  executor_cpu_limit: cpu,
+  executor_memory_mb: count,
+  executor_memory_limit_mb: count,
+  kv_cpu: cpu,
+  kv_cpu_limit: cpu,
+  kv_memory_mb: count,
+  kv_memory_limit_mb: count,
+  db_cpu: cpu,
+  db_cpu_limit: cpu,
+  db_memory_mb: count,
+  db_memory_limit_mb: count,
+  db_storage_gi: count,
+  db_max_connections: count,
+  labels: optional(looseRecord),
+  annotations: optional(looseRecord),
+  service_account_name: optional(z.string()),
+  image_pull_secrets: optional(z.array(z.looseObject({ name: optional(z.string()) }))),
+  volumes: optional(z.array(volumeSchema)),
+  volume_mounts: optional(z.array(mountSchema)),
+  init_containers: optional(z.array(containerSchema)),
+  sidecars: optional(z.array(containerSchema)),
+});
+
+export const sourceConfigSchema = z.looseObject({
+  integration_id: optional(uuidString),
+  repo_url: optional(z.string()),
+  build_on_push: optional(z.boolean()),
+  custom_url: optional(z.string()),
+  resource_spec: optional(resourceSpecSchema),
+  listener_id: optional(uuidString),
+  listener_config: optional(z.looseObject({ k8s_namespace: optional(z.string()) })),
+  install_command: optional(z.string()),
+  build_command: optional(z.string()),
+});
+
+export const sourceRevisionConfigSchema = z.looseObject({
+  repo_ref: optional(z.string()),
+  graph_config_path: optional(z.string()),
+  image_uri: optional(z.string()),
+  source_tarball_path: optional(z.string()),
+  repo_commit_sha: optional(z.string()),
+});
+
+export const deploymentSchema = z.looseObject({
+  name: optional(z.string()),
+  source_config: optional(sourceConfigSchema),
+  source_revision_config: optional(sourceRevisionConfigSchema),
+  secrets: optional(z.array(z.looseObject({ name: optional(z.string()), value: optional(z.string()) }))),
+  id: optional(uuidString),
+  tenant_id: optional(uuidString),
+  created_at: optional(z.string()),
+  updated_at: optional(z.string()),
+  latest_revision_id: optional(uuidString),
+  active_revision_id: optional(uuidString),
+  secret_references: optional(
+    z.array(
+      z.looseObject({
+        name: optional(z.string()),
+        secret_name: optional(z.string()),
+        secret_key: optional(z.string()),
+      }),
+    ),
+  ),
+  image_version: optional(z.string()),
+  // Not in the record table, but the listing filters on it, so servers send it.
+  status: optional(z.string()),
+});
+
+export const deploymentListSchema = z.looseObject({
+  resources: z.array(deploymentSchema),
+  offset: integer.min(0),
+});
+
+export type Repository = z.infer<typeof repositorySchema>;
+export type Deployment = z.infer<typeof deploymentSchema>;
+export type SourceConfig = z.infer<typeof sourceConfigSchema>;
+export type SourceRevisionConfig = z.infer<typeof sourceRevisionConfigSchema>;
+export type ResourceSpec = z.infer<typeof resourceSpecSchema>;
+export type Container = z.infer<typeof containerSchema>;
+export type Mount = z.infer<typeof mountSchema>;
+export type Volume = z.infer<typeof volumeSchema>;
+
+export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
+export type DeploymentType = (typeof DEPLOYMENT_TYPES)[number];
+
+/** Status values seen on real servers; the list is open, any string may come back. */
+export const KNOWN_STATUSES = ['AWAITING_DATABASE', 'READY', 'UNUSED', 'AWAITING_DELETE', 'UNKNOWN'] as const;

@@ -1,0 +1,147 @@
+import * as vscode from 'vscode';
+import { CancelledError, Repository } from '../api';
+import { IntegrationSetting, readSettings, SECTION } from '../config';
+import { ConnectionManager } from '../connection';
+
+export type IntegrationOrigin = 'added' | 'discovered';
+
+export interface KnownIntegration {
+  id: string;
+  label?: string;
+  origin: IntegrationOrigin;
+}
+
+export type RepositoryState =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'loaded'; repositories: readonly Repository[] }
+  | { status: 'error'; error: unknown };
+
+/**
+ * The integrations the user knows of (added in settings, or discovered from
+ * deployments) and their repositories, each fetched once and cached until
+ * invalidated. Shared by the tree, Find Repository and the create flow.
+ */
+export class RepositoryCatalog implements vscode.Disposable {
+  private readonly states = new Map<string, RepositoryState>();
+  private readonly inFlight = new Map<string, Promise<readonly Repository[]>>();
+  private readonly discovered = new Set<string>();
+  private readonly changed = new vscode.EventEmitter<string | undefined>();
+  /** Fires with an integration ID when its repositories changed, or undefined when the list did. */
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(private readonly connection: ConnectionManager) {
+    this.disposables = [
+      this.changed,
+      connection.onDidChange(() => this.invalidate()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(`${SECTION}.integrations`)) this.changed.fire(undefined);
+      }),
+    ];
+  }
+
+  /** Added ones first, in settings order, then discovered ones. */
+  integrations(): KnownIntegration[] {
+    const added: KnownIntegration[] = readSettings().integrations.map((entry: IntegrationSetting) => ({
+      ...entry,
+      origin: 'added' as const,
+    }));
+    const addedIds = new Set(added.map((entry) => key(entry.id)));
+    const discovered = [...this.discovered]
+      .filter((id) => !addedIds.has(id))
+      .map((id) => ({ id, origin: 'discovered' as const }));
+    return [...added, ...discovered];
+  }
+
+  find(integrationId: string): KnownIntegration | undefined {
+    return this.integrations().find((entry) => key(entry.id) === key(integrationId));
+  }
+
+  /** Records integrations seen in deployments; answers how many were new. */
+  addDiscovered(ids: Iterable<string>): number {
+    const known = new Set(this.integrations().map((entry) => key(entry.id)));
+    let added = 0;
+    for (const id of ids) {
+      if (known.has(key(id)) || this.discovered.has(key(id))) continue;
+      this.discovered.add(key(id));
+      added++;
+    }
+    if (added > 0) this.changed.fire(undefined);
+    return added;
+  }
+
+  forgetDiscovered(integrationId: string): void {
+    if (this.discovered.delete(key(integrationId))) this.changed.fire(undefined);
+  }
+
+  state(integrationId: string): RepositoryState {
+    return this.states.get(key(integrationId)) ?? { status: 'idle' };
+  }
+
+  cached(integrationId: string): readonly Repository[] | undefined {
+    const state = this.state(integrationId);
+    return state.status === 'loaded' ? state.repositories : undefined;
+  }
+
+  /** The repositories, sorted by owner/name; fetched once, then from the cache. */
+  repositories(integrationId: string, signal?: AbortSignal): Promise<readonly Repository[]> {
+    const id = key(integrationId);
+    const cached = this.cached(id);
+    if (cached) return Promise.resolve(cached);
+    const pending = this.inFlight.get(id);
+    if (pending) return pending;
+    const load = (async () => {
+      this.setState(id, { status: 'loading' });
+      try {
+        const client = await this.connection.getClient();
+        const repositories = sortRepositories(await client.listRepositories(integrationId, { signal }));
+        this.setState(id, { status: 'loaded', repositories });
+        return repositories;
+      } catch (error) {
+        if (error instanceof CancelledError) {
+          this.states.delete(id);
+          this.changed.fire(id);
+        } else {
+          this.setState(id, { status: 'error', error });
+        }
+        throw error;
+      } finally {
+        this.inFlight.delete(id);
+      }
+    })();
+    this.inFlight.set(id, load);
+    return load;
+  }
+
+  /** Drops the cache of one integration, or of all. */
+  invalidate(integrationId?: string): void {
+    if (integrationId) {
+      this.states.delete(key(integrationId));
+      this.changed.fire(key(integrationId));
+    } else {
+      this.states.clear();
+      this.changed.fire(undefined);
+    }
+  }
+
+  private setState(id: string, state: RepositoryState): void {
+    this.states.set(id, state);
+    this.changed.fire(id);
+  }
+
+  dispose(): void {
+    vscode.Disposable.from(...this.disposables).dispose();
+  }
+}
+
+function key(id: string): string {
+  return id.trim().toLowerCase();
+}
+
+export function sortRepositories(repositories: readonly Repository[]): Repository[] {
+  const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+  return [...repositories].sort(
+    (a, b) => collator.compare(a.owner, b.owner) || collator.compare(a.name, b.name) || a.id - b.id,
+  );
+}

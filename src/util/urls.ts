@@ -1,0 +1,17 @@
+/** True for an http:// URL whose host is not this machine: the API key would travel unencrypted. */
+export function isPlainHttpToRemote(baseUrl: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return !(host === 'localhost' || host === '::1' || /^127\./.test(host));
+}
+
+/** Shortens a UUID for labels: `3f2a9c1e…`. */
+export function shortId(id: string): string {
+  return id.length > 8 ? `${id.slice(0, 8)}…` : id;
+}
