@@ -1,0 +1,43 @@
+/** Checks an integration ID as the user types it. Pure, unit-tested. */
+
+const HEX = /^[0-9a-f]$/i;
+const GROUPS = [8, 4, 4, 4, 12];
+
+/** Answers the ID in canonical form (trimmed, lower case, dashed) or the problem with it, named. */
+export function parseIntegrationId(text: string): { id: string } | { problem: string } {
+  let value = text.trim();
+  if (!value) return { problem: 'Enter the integration ID, a UUID such as 3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b.' };
+  value = value.replace(/^urn:uuid:/i, '');
+  if (value.startsWith('{') && value.endsWith('}')) value = value.slice(1, -1);
+  const bad = [...value].find((char) => char !== '-' && !HEX.test(char));
+  if (bad !== undefined) {
+    const shown = /\s/.test(bad) ? 'a space' : `“${bad}”`;
+    return { problem: `An integration ID is a UUID: hexadecimal digits 0-9, a-f and dashes only, but it contains ${shown}.` };
+  }
+  const digits = value.replace(/-/g, '');
+  if (digits.length !== 32) {
+    return {
+      problem: `An integration ID is a UUID of 32 hexadecimal digits (8-4-4-4-12); this has ${digits.length}.`,
+    };
+  }
+  if (value.includes('-')) {
+    const lengths = value.split('-').map((group) => group.length);
+    if (lengths.length !== GROUPS.length || lengths.some((length, index) => length !== GROUPS[index])) {
+      return { problem: `The dashes are misplaced: a UUID is grouped 8-4-4-4-12, this is ${lengths.join('-')}.` };
+    }
+  }
+  const lower = digits.toLowerCase();
+  let offset = 0;
+  const id = GROUPS.map((length) => {
+    const group = lower.slice(offset, offset + length);
+    offset += length;
+    return group;
+  }).join('-');
+  return { id };
+}
+
+/** For showInputBox.validateInput: the problem, or undefined when the text is a valid ID. */
+export function integrationIdProblem(text: string): string | undefined {
+  const parsed = parseIntegrationId(text);
+  return 'problem' in parsed ? parsed.problem : undefined;
+}
