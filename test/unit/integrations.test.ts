@@ -1,0 +1,161 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ControlPlaneClient, type Deployment, type Repository } from '../../src/api';
+import { parseIntegrationId, integrationIdProblem } from '../../src/commands/integrations/integrationIdInput';
+import { collectIntegrationIds, discoverIntegrationIds } from '../../src/commands/integrations/discoverIntegrationIds';
+import {
+  escapeMarkdown,
+  integrationDescription,
+  integrationLabel,
+  normaliseRepositoryUrl,
+  openableUrl,
+  repositoryDescription,
+  repositoryTooltipMarkdown,
+} from '../../src/views/integrations/presentation';
+import { isRepositoryNode, isIntegrationNode, integrationIdOf } from '../../src/views/integrations/nodes';
+import { ORPHAN_INTEGRATION_ID, SAMPLE_INTEGRATION_IDS, StandIn } from '../server/standIn';
+
+const VALID = '3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b';
+
+function problemOf(text: string): string {
+  const parsed = parseIntegrationId(text);
+  assert.ok('problem' in parsed, `expected “${text}” to be refused`);
+  return parsed.problem;
+}
+
+describe('integration ID input', () => {
+  it('accepts a UUID and canonicalises case, spaces, braces and missing dashes', () => {
+    assert.deepEqual(parseIntegrationId(VALID), { id: VALID });
+    assert.deepEqual(parseIntegrationId(`  ${VALID.toUpperCase()}  `), { id: VALID });
+    assert.deepEqual(parseIntegrationId(`{${VALID}}`), { id: VALID });
+    assert.deepEqual(parseIntegrationId(`urn:uuid:${VALID}`), { id: VALID });
+    assert.deepEqual(parseIntegrationId(VALID.replace(/-/g, '')), { id: VALID });
+    assert.equal(integrationIdProblem(VALID), undefined);
+  });
+
+  it('names the problem with a bad ID', () => {
+    assert.match(problemOf(''), /Enter the integration ID/);
+    assert.match(problemOf('3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6g'), /contains “g”/);
+    assert.match(problemOf('3f2a9c1e 4b5d-4e6f-8a0b-1c2d3e4f5a6b'), /contains a space/);
+    assert.match(problemOf('3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6'), /32 hexadecimal digits .*this has 31/);
+    assert.match(problemOf('3f2a9c1e4-b5d-4e6f-8a0b-1c2d3e4f5a6b'), /dashes are misplaced.*9-3-4-4-12/);
+    assert.match(integrationIdProblem('acme') ?? '', /contains “m”/);
+  });
+});
+
+const repository: Repository = {
+  host_integration_id: SAMPLE_INTEGRATION_IDS[0],
+  id: 42,
+  name: 'web_app',
+  owner: 'acme',
+  url: 'https://github.com/acme/web_app',
+  default_branch: 'main',
+};
+
+describe('integration and repository presentation', () => {
+  it('labels an integration by its label or a short ID', () => {
+    assert.equal(integrationLabel({ id: VALID, label: 'acme-github' }), 'acme-github');
+    assert.equal(integrationLabel({ id: VALID }), '3f2a9c1e…');
+  });
+
+  it('describes the repository count once loaded and marks discovered ones', () => {
+    assert.equal(integrationDescription({ id: VALID, origin: 'added' }, undefined, false), '');
+    assert.equal(integrationDescription({ id: VALID, origin: 'added' }, 60, false), '60 repositories');
+    assert.equal(integrationDescription({ id: VALID, origin: 'added' }, 1, false), '1 repository');
+    assert.equal(integrationDescription({ id: VALID, origin: 'discovered' }, 0, false), '0 repositories · discovered');
+    assert.equal(integrationDescription({ id: VALID, origin: 'discovered' }, undefined, true), 'failed to load · discovered');
+  });
+
+  it('shows owner and default branch, and all six fields in the tooltip, escaped', () => {
+    assert.equal(repositoryDescription(repository), 'acme · main');
+    const tooltip = repositoryTooltipMarkdown(repository);
+    for (const field of ['name', 'owner', 'default_branch', 'url', 'id', 'host_integration_id']) {
+      assert.ok(tooltip.includes(`- **${field}:** `), field);
+    }
+    assert.ok(tooltip.includes('web\\_app'));
+    assert.ok(tooltip.includes('42'));
+    assert.equal(escapeMarkdown('[x](javascript:alert(1))'), '\\[x\\]\\(javascript:alert\\(1\\)\\)');
+  });
+
+  it('compares repository URLs ignoring host case, .git and trailing slashes', () => {
+    const base = normaliseRepositoryUrl('https://github.com/acme/web');
+    assert.equal(normaliseRepositoryUrl('https://GitHub.COM/acme/web.git'), base);
+    assert.equal(normaliseRepositoryUrl('https://github.com/acme/web/'), base);
+    assert.equal(normaliseRepositoryUrl(' https://github.com/acme/web.git/ '), base);
+    assert.notEqual(normaliseRepositoryUrl('https://github.com/acme/website'), base);
+    assert.notEqual(normaliseRepositoryUrl('https://gitlab.com/acme/web'), base);
+  });
+
+  it('opens only http(s) repository URLs', () => {
+    assert.deepEqual(openableUrl('https://github.com/acme/web'), { url: 'https://github.com/acme/web' });
+    assert.match((openableUrl('javascript:alert(1)') as { problem: string }).problem, /not an http\(s\) address/);
+    assert.match((openableUrl('file:///etc/passwd') as { problem: string }).problem, /not an http\(s\) address/);
+    assert.match((openableUrl('git@github.com:acme/web.git') as { problem: string }).problem, /not a valid address/);
+  });
+
+  it('recognises tree elements by shape', () => {
+    const node = { kind: 'repository', integrationId: VALID, repository, id: 'x' };
+    assert.ok(isRepositoryNode(node));
+    assert.equal(isRepositoryNode({ kind: 'repository' }), false);
+    assert.equal(isRepositoryNode(undefined), false);
+    assert.equal(isRepositoryNode(repository), false);
+    assert.ok(isIntegrationNode({ kind: 'integration', integration: { id: VALID, origin: 'added' } }));
+    assert.equal(integrationIdOf(node), VALID);
+    assert.equal(integrationIdOf('text'), undefined);
+  });
+});
+
+describe('integration discovery', () => {
+  it('collects distinct integration IDs from deployments, skipping missing and malformed ones', () => {
+    const ids = new Set<string>();
+    const deployments = [
+      { source_config: { integration_id: VALID.toUpperCase() } },
+      { source_config: { integration_id: VALID } },
+      { source_config: null },
+      {},
+      { source_config: { integration_id: 'not-a-uuid' } },
+    ] as unknown as Deployment[];
+    collectIntegrationIds(deployments, ids);
+    assert.deepEqual([...ids], [VALID]);
+  });
+
+  let standIn: StandIn;
+  let client: ControlPlaneClient;
+  before(async () => {
+    standIn = await StandIn.start();
+    client = new ControlPlaneClient({ baseUrl: standIn.url, apiKey: standIn.apiKey ?? undefined });
+  });
+  after(async () => {
+    await client.dispose();
+    await standIn.close();
+  });
+
+  it('finds every integration the stand-in deployments use, including the unknown one', async () => {
+    const expected = new Set<string>();
+    for (const deployment of standIn.deployments) {
+      const id = (deployment as { source_config?: { integration_id?: string } }).source_config?.integration_id;
+      if (id) expected.add(id.toLowerCase());
+    }
+    const progress: number[] = [];
+    const result = await discoverIntegrationIds(client, { onProgress: (p) => progress.push(p.deployments) });
+    assert.deepEqual(new Set(result.integrationIds), expected);
+    assert.ok(result.integrationIds.includes(ORPHAN_INTEGRATION_ID));
+    assert.equal(result.deployments, standIn.deployments.length);
+    assert.equal(result.truncated, false);
+    assert.equal(progress.length, result.pages);
+    const listings = standIn.requests.filter((r) => r.path === '/v2/deployments');
+    assert.ok(listings.every((r) => r.query.limit === '100'), 'pages of 100');
+  });
+
+  it('stops after maxPages and says so', async () => {
+    const result = await discoverIntegrationIds(client, { maxPages: 2 });
+    assert.equal(result.pages, 2);
+    assert.equal(result.truncated, true);
+  });
+
+  it('can be cancelled', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(discoverIntegrationIds(client, { signal: controller.signal }), (e: Error) => e.name === 'CancelledError');
+  });
+});
