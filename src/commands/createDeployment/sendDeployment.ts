@@ -1,0 +1,60 @@
+import * as vscode from 'vscode';
+import { Deployment, RequestValidationError, ValidationIssue } from '../../api';
+import { JsonObject } from '../../model/createPayload';
+import { DeploymentsFeature, Services } from '../../services';
+import { isCancellation } from '../commandRunner';
+
+export type SendOutcome =
+  | { ok: true; deployment: Deployment }
+  | { ok: false; error: unknown; cancelled: boolean; message: string; issues: readonly ValidationIssue[] };
+
+/**
+ * One `POST /v2/deployments` with cancellable progress. Never retried: a
+ * second attempt could create a second deployment. A failure is shown with
+ * the server's reasons and answered to the caller, who keeps the values.
+ */
+export async function sendCreateRequest(services: Services, body: JsonObject): Promise<SendOutcome> {
+  const name = typeof body.name === 'string' ? body.name : 'deployment';
+  try {
+    const deployment = await services.commands.withProgress(`Creating deployment “${name}”…`, async (signal) => {
+      const client = await services.connection.getClient();
+      return client.createDeployment(body, { signal });
+    });
+    services.log.info(`Created deployment ${deployment.name ?? name} (${deployment.id ?? 'no id in the answer'})`);
+    return { ok: true, deployment };
+  } catch (error) {
+    const cancelled = isCancellation(error);
+    // Not awaited: the message stays up while the user goes back to the review.
+    void services.commands.showError(error, undefined, 'Create Deployment');
+    return {
+      ok: false,
+      error,
+      cancelled,
+      message: error instanceof Error ? error.message : String(error),
+      issues: error instanceof RequestValidationError ? error.issues : [],
+    };
+  }
+}
+
+/** Refreshes the Deployments view, reveals the new record and offers its ID and JSON. */
+export async function announceCreated(services: Services, deployments: DeploymentsFeature, deployment: Deployment): Promise<void> {
+  const id = deployment.id ?? undefined;
+  const actions = id ? ['Copy ID', 'Show'] : ['Show'];
+  void vscode.window
+    .showInformationMessage(`Deployment “${deployment.name ?? id ?? 'new deployment'}” created.`, ...actions)
+    .then(async (choice) => {
+      if (choice === 'Copy ID' && id) {
+        await vscode.env.clipboard.writeText(id);
+        void vscode.window.setStatusBarMessage(`Copied ${id}`, 3000);
+      } else if (choice === 'Show') {
+        if (id) await deployments.reveal(id).catch(() => false);
+        await vscode.commands.executeCommand('deploymentsExplorer.showDeploymentJson', deployment);
+      }
+    });
+  try {
+    await deployments.refresh();
+    if (id) await deployments.reveal(id);
+  } catch (error) {
+    services.log.warn(`The Deployments view could not show the new deployment: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,175 @@
+// Pure (no vscode import): reading git remotes out of `.git/config` text,
+// normalising remote URLs, and matching them to repository records.
+
+export interface GitRemote {
+  /** Remote name, e.g. `origin`. */
+  name: string;
+  url: string;
+}
+
+/**
+ * The parts of a remote URL that identify a repository: host (lowercase, no
+ * user or port) and path (no `.git`, no surrounding slashes). Undefined when
+ * the text is not a remote URL (a local path, an empty string, …).
+ */
+export interface NormalisedRemote {
+  host: string;
+  path: string;
+}
+
+const SCP_LIKE = /^(?:[^@/\s]+@)?([^:/\s]+):(?!\/\/)(.+)$/;
+
+export function normaliseRemoteUrl(raw: string): NormalisedRemote | undefined {
+  const text = raw.trim();
+  if (!text) return undefined;
+  let host: string;
+  let path: string;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      return undefined;
+    }
+    if (url.protocol === 'file:') return undefined;
+    host = url.hostname;
+    path = safeDecode(url.pathname);
+  } else {
+    // scp-like syntax: [user@]host:path. A Windows drive letter (C:\…) is not a host.
+    const match = SCP_LIKE.exec(text);
+    if (!match || /^[a-z]$/i.test(match[1])) return undefined;
+    host = match[1];
+    path = match[2];
+  }
+  host = host.replace(/^\[|\]$/g, '').toLowerCase();
+  path = path
+    .replace(/^~\//, '')
+    .replace(/\/+$/, '')
+    .replace(/\.git$/i, '')
+    .replace(/^\/+/, '')
+    .replace(/\/+$/, '');
+  if (!host || !path) return undefined;
+  return { host, path };
+}
+
+/** Comparable form: `host/path`, host lowercase. */
+export function remoteKey(raw: string): string | undefined {
+  const remote = normaliseRemoteUrl(raw);
+  return remote && `${remote.host}/${remote.path}`;
+}
+
+/** Remote URLs may carry credentials (https://user:token@host/…): the form safe to show and log. */
+export function redactUserInfo(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, (_match, scheme: string) => scheme);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The remotes in a `.git/config` file, with `url.<base>.insteadOf` rewrites
+ * applied. Tolerates comments, quoting and odd spacing; ignores what it does
+ * not understand.
+ */
+export function parseGitConfig(text: string): GitRemote[] {
+  const remotes: GitRemote[] = [];
+  const rewrites: Array<{ base: string; prefix: string }> = [];
+  let section: { kind: 'remote' | 'url'; name: string } | undefined;
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = stripComment(rawLine).trim();
+    if (!line) continue;
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]$/.exec(line);
+    if (header) {
+      const kind = header[1].toLowerCase();
+      section = (kind === 'remote' || kind === 'url') && header[2] !== undefined ? { kind, name: unescape(header[2]) } : undefined;
+      continue;
+    }
+    if (!section) continue;
+    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(line);
+    if (!entry) continue;
+    const key = entry[1].toLowerCase();
+    const value = unquote(entry[2]);
+    if (section.kind === 'remote' && (key === 'url' || key === 'pushurl')) {
+      const name = section.name;
+      if (value && !remotes.some((remote) => remote.name === name && remote.url === value)) remotes.push({ name, url: value });
+    } else if (section.kind === 'url' && key === 'insteadof' && value) {
+      rewrites.push({ base: section.name, prefix: value });
+    }
+  }
+  return remotes.map((remote) => ({ ...remote, url: applyInsteadOf(remote.url, rewrites) }));
+}
+
+function applyInsteadOf(url: string, rewrites: ReadonlyArray<{ base: string; prefix: string }>): string {
+  // git picks the longest matching prefix.
+  let best: { base: string; prefix: string } | undefined;
+  for (const rewrite of rewrites) {
+    if (url.startsWith(rewrite.prefix) && (!best || rewrite.prefix.length > best.prefix.length)) best = rewrite;
+  }
+  return best ? best.base + url.slice(best.prefix.length) : url;
+}
+
+function stripComment(line: string): string {
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (ch === '\\') i++;
+    else if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === '#' || ch === ';')) return line.slice(0, i);
+  }
+  return line;
+}
+
+function unquote(value: string): string {
+  const trimmed = value.trim();
+  return trimmed.includes('"') ? unescape(trimmed.replace(/"/g, '')) : trimmed;
+}
+
+function unescape(text: string): string {
+  return text.replace(/\\(.)/g, '$1');
+}
+
+/** The `gitdir:` a `.git` file points at (worktrees, submodules). */
+export function parseGitDirFile(text: string): string | undefined {
+  const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+  return match?.[1];
+}
+
+export interface RepositoryLike {
+  url: string;
+}
+
+export interface RemoteMatch<R extends RepositoryLike> {
+  repository: R;
+  /** The workspace remotes whose URL names this repository. */
+  remotes: GitRemote[];
+}
+
+/**
+ * Repositories whose URL names the same repository as one of the remotes.
+ * Hosts compare case-insensitively; paths exactly, and only when nothing
+ * matches exactly, case-insensitively (GitHub and GitLab paths are).
+ */
+export function matchRemotes<R extends RepositoryLike>(remotes: readonly GitRemote[], repositories: readonly R[]): RemoteMatch<R>[] {
+  const keyed = remotes.flatMap((remote) => {
+    const key = remoteKey(remote.url);
+    return key ? [{ remote, key }] : [];
+  });
+  const find = (fold: (key: string) => string): RemoteMatch<R>[] => {
+    const byKey = new Map<string, GitRemote[]>();
+    for (const { remote, key } of keyed) byKey.set(fold(key), [...(byKey.get(fold(key)) ?? []), remote]);
+    const matches: RemoteMatch<R>[] = [];
+    for (const repository of repositories) {
+      const key = remoteKey(repository.url);
+      const found = key && byKey.get(fold(key));
+      if (found) matches.push({ repository, remotes: found });
+    }
+    return matches;
+  };
+  const exact = find((key) => key);
+  return exact.length > 0 ? exact : find((key) => key.toLowerCase());
+}

@@ -1,0 +1,106 @@
+// Pure (no vscode import): the deployment-creation body and the rules for
+// the values the create flow asks for.
+import { DEPLOYMENT_TYPES, DeploymentType, Repository } from '../api';
+
+/** What the user chose in the create flow; everything else comes from the repository record. */
+export interface CreateDraft {
+  name: string;
+  ref: string;
+  /** Undefined: not set by the flow (a value from the defaults setting stays). */
+  deploymentType?: DeploymentType;
+}
+
+export type JsonObject = Record<string, unknown>;
+
+/** Deployment names: lowercase letters, digits and `-`, starting and ending with a letter or digit. */
+export const MAX_NAME_LENGTH = 63;
+const NAME_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+
+/** `Payments_API` → `payments-api`; `docs.acme.dev` → `docs-acme-dev`; `Ünïcode` → `unicode`. */
+export function normaliseDeploymentName(raw: string): string {
+  return raw
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+/, '')
+    .slice(0, MAX_NAME_LENGTH)
+    .replace(/-+$/, '');
+}
+
+/** A message naming what is wrong with `name`, or undefined when it is a safe name. */
+export function validateDeploymentName(name: string): string | undefined {
+  if (!name) return 'Enter a name for the deployment.';
+  if (name.length > MAX_NAME_LENGTH) return `The name is ${name.length} characters long; at most ${MAX_NAME_LENGTH} are allowed.`;
+  const bad = [...new Set(name.replace(/[a-z0-9-]/g, ''))];
+  if (bad.length > 0) {
+    const shown = bad.map((ch) => (ch === ' ' ? 'space' : `“${ch}”`)).join(', ');
+    return `Use only lowercase letters, digits and “-” (found ${shown}). Suggestion: ${normaliseDeploymentName(name) || 'my-deployment'}`;
+  }
+  if (!NAME_PATTERN.test(name)) return 'The name must start and end with a letter or digit.';
+  return undefined;
+}
+
+/** A message naming what is wrong with a git ref, or undefined. Branches, tags and `refs/…` are all fine. */
+export function validateRef(ref: string): string | undefined {
+  if (!ref.trim()) return 'Enter a branch, tag or ref, e.g. main or refs/tags/v1.0.0.';
+  if (/\s/.test(ref)) return 'A git ref cannot contain spaces.';
+  return undefined;
+}
+
+export function isDeploymentType(value: unknown): value is DeploymentType {
+  return typeof value === 'string' && (DEPLOYMENT_TYPES as readonly string[]).includes(value);
+}
+
+/** The draft a repository starts with: its normalised name and its default branch. */
+export function initialDraft(repository: Repository): CreateDraft {
+  return { name: normaliseDeploymentName(repository.name), ref: repository.default_branch };
+}
+
+/**
+ * The `POST /v2/deployments` body: the fields the contract names, taken from
+ * the repository record and the draft, over the user's defaults setting
+ * (defaults fill in what the contract does not show; they never override a
+ * pre-filled value).
+ */
+export function buildCreateBody(repository: Repository, draft: CreateDraft, defaults: JsonObject = {}): JsonObject {
+  const prefilled: JsonObject = {
+    name: draft.name,
+    source_config: {
+      integration_id: repository.host_integration_id,
+      repo_url: repository.url,
+    },
+    source_revision_config: {
+      repo_ref: draft.ref,
+    },
+  };
+  if (draft.deploymentType) prefilled.deployment_type = draft.deploymentType;
+  return deepMerge(defaults, prefilled);
+}
+
+/**
+ * `over` merged onto a copy of `under`: objects merge key by key, anything
+ * else (arrays included) in `over` replaces. Neither input is changed.
+ */
+export function deepMerge(under: JsonObject, over: JsonObject): JsonObject {
+  const result: JsonObject = isPlainObject(under) ? structuredClone(under) : {};
+  for (const [key, value] of Object.entries(over)) {
+    const existing = result[key];
+    result[key] = isPlainObject(value) && isPlainObject(existing) ? deepMerge(existing, value) : structuredClone(value);
+  }
+  return result;
+}
+
+export function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The body pretty-printed the way it is shown and edited. */
+export function formatBody(body: JsonObject): string {
+  return `${JSON.stringify(body, null, 2)}\n`;
+}
+
+/** A stable key for per-repository drafts. */
+export function repositoryKey(repository: Pick<Repository, 'host_integration_id' | 'url'>): string {
+  return `${repository.host_integration_id.toLowerCase()} ${repository.url}`;
+}

@@ -1,0 +1,226 @@
+import * as vscode from 'vscode';
+
+/**
+ * A sequence of quick picks and input boxes with a Back button, shown one at
+ * a time in the same title. Steps keep their values in the caller's state
+ * object: going Back and forth, or reopening the flow, shows what was typed.
+ */
+
+/** What a step tells the flow to do next. */
+export type StepOutcome = void | 'end' | { goto: string };
+
+export interface FlowStep {
+  /** Names the step for `{ goto }` and for `run`'s start. */
+  id: string;
+  /** Steps that do not apply (e.g. an integration pick with one integration) are passed over both ways. */
+  skip?(): boolean;
+  run(input: MultiStepInput): Promise<StepOutcome>;
+}
+
+export type FlowResult = { status: 'completed' } | { status: 'ended'; at: string } | { status: 'cancelled'; at: string };
+
+class BackRequested {}
+class FlowCancelled {}
+
+export interface InputBoxStepOptions {
+  value: string;
+  prompt: string;
+  placeholder?: string;
+  /** Message shown while the value is unusable; Enter is refused meanwhile. */
+  validate?: (value: string) => string | undefined;
+  /** Called with every change, so a value typed and left with Back or Escape is kept. */
+  onDidChangeValue?: (value: string) => void;
+}
+
+export interface PickStepOptions<T extends vscode.QuickPickItem> {
+  placeholder: string;
+  /** The items, or a loader: the pick shows busy meanwhile and cancels it when hidden. */
+  items: readonly T[] | ((signal: AbortSignal) => Promise<readonly T[]>);
+  activeItem?: (items: readonly T[]) => T | undefined;
+  matchOnDescription?: boolean;
+  matchOnDetail?: boolean;
+  /** Text shown in the filter box, e.g. the last search. */
+  filter?: string;
+  onDidChangeFilter?: (value: string) => void;
+}
+
+export class MultiStepInput {
+  private current: vscode.QuickInput | undefined;
+  private stepNumber = 1;
+  private totalSteps = 1;
+  private canGoBack = false;
+
+  constructor(private readonly title: string) {}
+
+  /**
+   * Runs the steps in order from `startAt`. A step finishes by returning; it
+   * may end the flow early ('end') or jump to another step ({ goto }).
+   */
+  async run(steps: readonly FlowStep[], startAt?: string): Promise<FlowResult> {
+    let index = startAt ? Math.max(0, steps.findIndex((step) => step.id === startAt)) : 0;
+    let direction: 1 | -1 = 1;
+    try {
+      while (index >= 0 && index < steps.length) {
+        const step = steps[index];
+        if (step.skip?.()) {
+          index += direction;
+          if (index < 0) {
+            direction = 1;
+            index = 0;
+          }
+          continue;
+        }
+        const active = steps.filter((candidate) => !candidate.skip?.());
+        this.stepNumber = active.indexOf(step) + 1;
+        this.totalSteps = active.length;
+        this.canGoBack = steps.slice(0, index).some((candidate) => !candidate.skip?.());
+        try {
+          const outcome = await step.run(this);
+          if (outcome === 'end') return { status: 'ended', at: step.id };
+          if (outcome && typeof outcome === 'object') {
+            const target = steps.findIndex((candidate) => candidate.id === outcome.goto);
+            if (target < 0) throw new Error(`No step “${outcome.goto}” in this flow`);
+            direction = target < index ? -1 : 1;
+            index = target;
+            continue;
+          }
+          direction = 1;
+          index++;
+        } catch (error) {
+          if (!(error instanceof BackRequested)) throw error;
+          direction = -1;
+          index--;
+        }
+      }
+      return { status: 'completed' };
+    } catch (error) {
+      if (error instanceof FlowCancelled) return { status: 'cancelled', at: steps[Math.max(0, Math.min(index, steps.length - 1))].id };
+      throw error;
+    } finally {
+      this.current?.dispose();
+      this.current = undefined;
+    }
+  }
+
+  /** Leaves the current step backwards, as the Back button does (e.g. for a "Back" item in a pick). */
+  back(): never {
+    throw new BackRequested();
+  }
+
+  /** Resolves with the accepted value; Back and Escape leave the step (the flow handles them). */
+  showInputBox(options: InputBoxStepOptions): Promise<string> {
+    const box = vscode.window.createInputBox();
+    this.prepare(box);
+    box.value = options.value;
+    box.prompt = options.prompt;
+    box.placeholder = options.placeholder;
+    const validate = (value: string): boolean => {
+      const message = options.validate?.(value);
+      box.validationMessage = message ? { message, severity: vscode.InputBoxValidationSeverity.Error } : undefined;
+      return !message;
+    };
+    validate(box.value);
+    return new Promise<string>((resolve, reject) => {
+      const disposables: vscode.Disposable[] = [];
+      const finish = (): void => vscode.Disposable.from(...disposables).dispose();
+      disposables.push(
+        box.onDidChangeValue((value) => {
+          options.onDidChangeValue?.(value);
+          validate(value);
+        }),
+        box.onDidAccept(() => {
+          if (!validate(box.value)) return;
+          finish();
+          resolve(box.value);
+        }),
+        box.onDidTriggerButton((button) => {
+          if (button !== vscode.QuickInputButtons.Back) return;
+          finish();
+          reject(new BackRequested());
+        }),
+        box.onDidHide(() => {
+          finish();
+          reject(new FlowCancelled());
+        }),
+      );
+      this.show(box);
+    });
+  }
+
+  /** Resolves with the picked item; Back and Escape leave the step. */
+  showQuickPick<T extends vscode.QuickPickItem>(options: PickStepOptions<T>): Promise<T> {
+    const pick = vscode.window.createQuickPick<T>();
+    this.prepare(pick);
+    pick.placeholder = options.placeholder;
+    pick.matchOnDescription = options.matchOnDescription ?? false;
+    pick.matchOnDetail = options.matchOnDetail ?? false;
+    if (options.filter) pick.value = options.filter;
+    const loading = new AbortController();
+    const setItems = (items: readonly T[]): void => {
+      pick.items = items;
+      const active = options.activeItem?.(items);
+      if (active) pick.activeItems = [active];
+    };
+    return new Promise<T>((resolve, reject) => {
+      const disposables: vscode.Disposable[] = [];
+      const finish = (): void => {
+        loading.abort();
+        vscode.Disposable.from(...disposables).dispose();
+      };
+      disposables.push(
+        pick.onDidChangeValue((value) => options.onDidChangeFilter?.(value)),
+        pick.onDidAccept(() => {
+          const [selected] = pick.selectedItems;
+          if (!selected || pick.busy) return;
+          finish();
+          resolve(selected);
+        }),
+        pick.onDidTriggerButton((button) => {
+          if (button !== vscode.QuickInputButtons.Back) return;
+          finish();
+          reject(new BackRequested());
+        }),
+        pick.onDidHide(() => {
+          finish();
+          reject(new FlowCancelled());
+        }),
+      );
+      if (typeof options.items === 'function') {
+        pick.busy = true;
+        pick.enabled = true;
+        options.items(loading.signal).then(
+          (items) => {
+            if (loading.signal.aborted) return;
+            pick.busy = false;
+            setItems(items);
+          },
+          (error: unknown) => {
+            if (loading.signal.aborted) return;
+            finish();
+            reject(error);
+          },
+        );
+      } else {
+        setItems(options.items);
+      }
+      this.show(pick);
+    });
+  }
+
+  private prepare(input: vscode.QuickInput): void {
+    input.title = this.title;
+    input.step = this.stepNumber;
+    input.totalSteps = this.totalSteps;
+    // A click elsewhere (e.g. on a notification) must not throw away the flow.
+    input.ignoreFocusOut = true;
+    (input as vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox).buttons = this.canGoBack ? [vscode.QuickInputButtons.Back] : [];
+  }
+
+  private show(input: vscode.QuickInput): void {
+    // Show the new one before disposing the old, so the widget does not flicker closed.
+    const previous = this.current;
+    this.current = input;
+    input.show();
+    previous?.dispose();
+  }
+}

@@ -1,0 +1,133 @@
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  buildCreateBody,
+  deepMerge,
+  formatBody,
+  initialDraft,
+  normaliseDeploymentName,
+  validateDeploymentName,
+  validateRef,
+} from '../../src/model/createPayload';
+
+const repository = {
+  host_integration_id: 'a1c3e5f7-2b4d-4e6f-8a0b-1c2d3e4f5a01',
+  id: 512340017,
+  name: 'Payments_API',
+  owner: 'acme',
+  url: 'https://github.com/acme/Payments_API',
+  default_branch: 'develop',
+};
+
+describe('normaliseDeploymentName', () => {
+  const cases: Array<[string, string]> = [
+    ['storefront', 'storefront'],
+    ['Payments_API', 'payments-api'],
+    ['docs.acme.dev', 'docs-acme-dev'],
+    ['  My  App!! ', 'my-app'],
+    ['--Edge--case--', 'edge-case'],
+    ['Ünïcode_Repo', 'unicode-repo'],
+    ['日本', ''],
+    ['___', ''],
+    ['a'.repeat(70), 'a'.repeat(63)],
+    [`${'a'.repeat(62)}_b`, 'a'.repeat(62)],
+  ];
+  for (const [raw, expected] of cases) {
+    it(`${JSON.stringify(raw)} → ${JSON.stringify(expected)}`, () => {
+      assert.equal(normaliseDeploymentName(raw), expected);
+      if (expected) assert.equal(validateDeploymentName(expected), undefined);
+    });
+  }
+});
+
+describe('validateDeploymentName', () => {
+  it('accepts safe names', () => {
+    for (const name of ['a', 'storefront', 'payments-api-2', '0day', 'a'.repeat(63)]) assert.equal(validateDeploymentName(name), undefined, name);
+  });
+  it('names what is wrong', () => {
+    assert.match(validateDeploymentName('')!, /Enter a name/);
+    assert.match(validateDeploymentName('My_App')!, /lowercase letters, digits and “-” \(found “M”, “_”, “A”\)\. Suggestion: my-app/);
+    assert.match(validateDeploymentName('my app')!, /found space/);
+    assert.match(validateDeploymentName('-app')!, /start and end with a letter or digit/);
+    assert.match(validateDeploymentName('app-')!, /start and end/);
+    assert.match(validateDeploymentName('a'.repeat(64))!, /64 characters long; at most 63/);
+  });
+});
+
+describe('validateRef', () => {
+  it('accepts branches, tags and full refs', () => {
+    for (const ref of ['main', 'feature/x', 'refs/tags/v1.0.0', 'refs/heads/main', 'v1']) assert.equal(validateRef(ref), undefined, ref);
+  });
+  it('refuses empty refs and spaces', () => {
+    assert.match(validateRef('')!, /Enter a branch/);
+    assert.match(validateRef('  ')!, /Enter a branch/);
+    assert.match(validateRef('my branch')!, /spaces/);
+  });
+});
+
+describe('buildCreateBody', () => {
+  it('copies the record fields where the contract says', () => {
+    const body = buildCreateBody(repository, initialDraft(repository));
+    assert.deepEqual(body, {
+      name: 'payments-api',
+      source_config: { integration_id: repository.host_integration_id, repo_url: repository.url },
+      source_revision_config: { repo_ref: 'develop' },
+    });
+  });
+
+  it('sends a changed ref and a chosen type', () => {
+    const body = buildCreateBody(repository, { name: 'pay', ref: 'refs/tags/v1', deploymentType: 'prod' });
+    assert.equal((body.source_revision_config as Record<string, unknown>).repo_ref, 'refs/tags/v1');
+    assert.equal(body.deployment_type, 'prod');
+    assert.equal(body.name, 'pay');
+  });
+
+  it('merges the defaults under the pre-filled values, deeply, without changing them', () => {
+    const defaults = {
+      source: 'github',
+      secrets: [],
+      name: 'ignored-default-name',
+      deployment_type: 'dev',
+      source_config: { repo_url: 'https://example.invalid/overridden', build_on_push: true, resource_spec: { cpu: 1 } },
+      source_revision_config: { graph_config_path: 'langgraph.json' },
+    };
+    const before = structuredClone(defaults);
+    const body = buildCreateBody(repository, { name: 'pay', ref: 'main' }, defaults);
+    assert.deepEqual(body, {
+      source: 'github',
+      secrets: [],
+      name: 'pay',
+      deployment_type: 'dev',
+      source_config: {
+        repo_url: repository.url,
+        build_on_push: true,
+        resource_spec: { cpu: 1 },
+        integration_id: repository.host_integration_id,
+      },
+      source_revision_config: { graph_config_path: 'langgraph.json', repo_ref: 'main' },
+    });
+    assert.deepEqual(defaults, before, 'the setting object must not be changed');
+    (body.secrets as unknown[]).push('x');
+    assert.deepEqual(defaults.secrets, [], 'the body must not share arrays with the setting');
+  });
+
+  it('lets a chosen type override the default one', () => {
+    const body = buildCreateBody(repository, { name: 'pay', ref: 'main', deploymentType: 'dev_free' }, { deployment_type: 'prod' });
+    assert.equal(body.deployment_type, 'dev_free');
+  });
+
+  it('replaces a default that is not an object where the body needs one', () => {
+    const body = buildCreateBody(repository, { name: 'pay', ref: 'main' }, { source_config: 'oops', source_revision_config: ['x'] });
+    assert.deepEqual(body.source_config, { integration_id: repository.host_integration_id, repo_url: repository.url });
+    assert.deepEqual(body.source_revision_config, { repo_ref: 'main' });
+  });
+});
+
+describe('deepMerge and formatBody', () => {
+  it('replaces arrays instead of concatenating', () => {
+    assert.deepEqual(deepMerge({ a: [1, 2], b: { c: 1 } }, { a: [3], b: { d: 2 } }), { a: [3], b: { c: 1, d: 2 } });
+  });
+  it('pretty-prints with a final newline', () => {
+    assert.equal(formatBody({ a: 1 }), '{\n  "a": 1\n}\n');
+  });
+});
