@@ -1,0 +1,343 @@
+import type { Container, Deployment, Mount, ResourceSpec, Volume } from '../api';
+import { formatTime } from './deploymentPresentation';
+
+/**
+ * The grouped details of one deployment as a plain tree (the view turns it
+ * into tree items). Every field the contract names has a place; a field the
+ * record lacks is simply absent; fields the contract does not name are kept
+ * under "Other fields". Secret values never appear.
+ */
+export interface DetailNode {
+  label: string;
+  value?: string;
+  children?: DetailNode[];
+}
+
+export const MASK = '••••••';
+
+type Json = Record<string, unknown>;
+
+/** `deployment` with every `secrets[].value` replaced by the mask; everything else, unknown fields included, kept. */
+export function maskSecrets(deployment: Deployment): Json {
+  const copy = structuredClone(deployment) as Json;
+  if (Array.isArray(copy.secrets)) {
+    copy.secrets = copy.secrets.map((secret) =>
+      secret && typeof secret === 'object' && 'value' in secret ? { ...(secret as Json), value: MASK } : secret,
+    );
+  }
+  return copy;
+}
+
+const COMPONENTS: ReadonlyArray<{ title: string; prefix: string; extra?: ReadonlyArray<[string, string, string?]> }> = [
+  { title: 'Main', prefix: '' },
+  { title: 'Queue', prefix: 'queue_' },
+  { title: 'Orchestrator', prefix: 'orchestrator_' },
+  { title: 'Executor', prefix: 'executor_' },
+  { title: 'Key-value store', prefix: 'kv_' },
+  {
+    title: 'Database',
+    prefix: 'db_',
+    extra: [
+      ['db_storage_gi', 'Storage', 'Gi'],
+      ['db_max_connections', 'Max connections'],
+    ],
+  },
+];
+
+const COMPONENT_FIELDS: ReadonlyArray<[string, string, string?]> = [
+  ['min_scale', 'Min scale'],
+  ['max_scale', 'Max scale'],
+  ['cpu', 'CPU'],
+  ['cpu_limit', 'CPU limit'],
+  ['memory_mb', 'Memory', 'MB'],
+  ['memory_limit_mb', 'Memory limit', 'MB'],
+];
+
+const SOURCE_FIELDS = new Set([
+  'integration_id', 'repo_url', 'build_on_push', 'custom_url', 'resource_spec', 'listener_id', 'listener_config',
+  'install_command', 'build_command',
+]);
+const REVISION_FIELDS = new Set(['repo_ref', 'graph_config_path', 'image_uri', 'source_tarball_path', 'repo_commit_sha']);
+const TOP_FIELDS = new Set([
+  'name', 'source_config', 'source_revision_config', 'secrets', 'id', 'tenant_id', 'created_at', 'updated_at',
+  'latest_revision_id', 'active_revision_id', 'secret_references', 'image_version', 'status',
+]);
+const MOUNT_FIELDS: ReadonlyArray<[keyof Mount & string, string]> = [
+  ['mountPath', 'Mount path'],
+  ['subPath', 'Sub path'],
+  ['subPathExpr', 'Sub path expression'],
+  ['mountPropagation', 'Mount propagation'],
+  ['readOnly', 'Read only'],
+];
+const VOLUME_KINDS = ['configMap', 'secret', 'emptyDir', 'persistentVolumeClaim', 'nfs', 'projected', 'downwardAPI', 'csi'];
+
+export function deploymentDetails(deployment: Deployment, locale?: string): DetailNode[] {
+  const groups: DetailNode[] = [];
+  const push = (node: DetailNode | undefined) => {
+    if (node) groups.push(node);
+  };
+
+  push(group('General', [leaf('Name', deployment.name), leaf('Status', deployment.status), leaf('Image version', deployment.image_version)]));
+
+  const source = deployment.source_config;
+  if (isObject(source)) {
+    push(
+      group(
+        'Source',
+        [
+          leaf('Integration', source.integration_id),
+          leaf('Repository URL', source.repo_url),
+          leaf('Build on push', source.build_on_push),
+          leaf('Custom URL', source.custom_url),
+          leaf('Install command', source.install_command),
+          leaf('Build command', source.build_command),
+          leaf('Listener', source.listener_id),
+          isObject(source.listener_config)
+            ? group('Listener config', [leaf('Kubernetes namespace', source.listener_config.k8s_namespace), ...others(source.listener_config, new Set(['k8s_namespace']))], true)
+            : undefined,
+          ...others(source, SOURCE_FIELDS),
+        ],
+        true,
+      ),
+    );
+    if (isObject(source.resource_spec)) push(resourcesGroup(source.resource_spec));
+  }
+
+  const revision = deployment.source_revision_config;
+  if (isObject(revision)) {
+    push(
+      group(
+        'Revision',
+        [
+          leaf('Ref', revision.repo_ref),
+          leaf('Config path', revision.graph_config_path),
+          leaf('Image URI', revision.image_uri),
+          leaf('Source tarball', revision.source_tarball_path),
+          leaf('Commit SHA', revision.repo_commit_sha),
+          ...others(revision, REVISION_FIELDS),
+        ],
+        true,
+      ),
+    );
+  }
+
+  if (Array.isArray(deployment.secrets)) {
+    push(
+      group(
+        'Secrets',
+        deployment.secrets.map((secret, index) => ({ label: text(secret?.name) ?? `#${index + 1}`, value: MASK })),
+        true,
+      ),
+    );
+  }
+  if (Array.isArray(deployment.secret_references)) {
+    push(
+      group(
+        'Secret references',
+        deployment.secret_references.map((ref, index) => ({
+          label: text(ref?.name) ?? `#${index + 1}`,
+          value: [ref?.secret_name, ref?.secret_key].filter((part) => typeof part === 'string' && part).join(' / ') || undefined,
+          children: compact([leaf('Secret name', ref?.secret_name), leaf('Secret key', ref?.secret_key), ...others(ref, new Set(['name', 'secret_name', 'secret_key']))]),
+        })),
+        true,
+      ),
+    );
+  }
+
+  const time = (value: string | null | undefined) => (typeof value === 'string' && value ? formatTime(value, locale) : undefined);
+  push(
+    group('Identifiers & timestamps', [
+      leaf('ID', deployment.id),
+      leaf('Tenant ID', deployment.tenant_id),
+      leaf('Latest revision', deployment.latest_revision_id),
+      leaf('Active revision', deployment.active_revision_id),
+      leaf('Created', time(deployment.created_at)),
+      leaf('Updated', time(deployment.updated_at)),
+    ]),
+  );
+
+  push(group('Other fields', others(deployment, TOP_FIELDS)));
+  return groups;
+}
+
+function resourcesGroup(spec: ResourceSpec): DetailNode | undefined {
+  const known = new Set<string>([
+    'labels', 'annotations', 'service_account_name', 'image_pull_secrets', 'volumes', 'volume_mounts', 'init_containers', 'sidecars',
+  ]);
+  const components: Array<DetailNode | undefined> = COMPONENTS.map(({ title, prefix, extra }) => {
+    const fields = [...COMPONENT_FIELDS.map(([field, label, unit]) => [`${prefix}${field}`, label, unit] as [string, string, string?]), ...(extra ?? [])];
+    for (const [field] of fields) known.add(field);
+    const children = compact(fields.map(([field, label, unit]) => leaf(label, spec[field], unit)));
+    if (children.length === 0) return undefined;
+    return { label: title, value: componentSummary(spec, prefix), children };
+  });
+
+  const pod = group(
+    'Pod metadata',
+    [
+      mapGroup('Labels', spec.labels),
+      mapGroup('Annotations', spec.annotations),
+      leaf('Service account', spec.service_account_name),
+    ],
+  );
+  return group(
+    'Resources',
+    [
+      ...components,
+      pod,
+      Array.isArray(spec.image_pull_secrets)
+        ? group('Image pull secrets', spec.image_pull_secrets.map((entry, index) => ({ label: text(entry?.name) ?? `#${index + 1}` })), true)
+        : undefined,
+      Array.isArray(spec.volumes) ? group('Volumes', spec.volumes.map(volumeNode), true) : undefined,
+      Array.isArray(spec.volume_mounts) ? group('Volume mounts', spec.volume_mounts.map(mountNode), true) : undefined,
+      Array.isArray(spec.init_containers) ? group('Init containers', spec.init_containers.map(containerNode), true) : undefined,
+      Array.isArray(spec.sidecars) ? group('Sidecars', spec.sidecars.map(containerNode), true) : undefined,
+      ...others(spec, known),
+    ],
+    true,
+  );
+}
+
+/** `1–3 × 0.5 CPU, 512 MB` from whichever of the fields exist. */
+function componentSummary(spec: ResourceSpec, prefix: string): string | undefined {
+  const value = (field: string) => {
+    const v = spec[field];
+    return typeof v === 'number' ? v : undefined;
+  };
+  const min = value(`${prefix}min_scale`);
+  const max = value(`${prefix}max_scale`);
+  const cpu = value(`${prefix}cpu`);
+  const memory = value(`${prefix}memory_mb`);
+  const parts: string[] = [];
+  if (min !== undefined || max !== undefined) parts.push(min !== undefined && max !== undefined ? `scale ${min}–${max}` : `scale ${min ?? max}`);
+  if (cpu !== undefined) parts.push(`${cpu} CPU`);
+  if (memory !== undefined) parts.push(`${memory} MB`);
+  return parts.length > 0 ? parts.join(', ') : undefined;
+}
+
+function volumeNode(volume: Volume, index: number): DetailNode {
+  const kinds = VOLUME_KINDS.filter((kind) => isObject((volume as Json)[kind]));
+  return {
+    label: text(volume?.name) ?? `#${index + 1}`,
+    value: kinds.join(', ') || undefined,
+    children: compact([
+      ...kinds.map((kind) => valueNode(kind, (volume as Json)[kind])),
+      ...others(volume, new Set(['name', ...VOLUME_KINDS])),
+    ]),
+  };
+}
+
+function mountNode(mount: Mount, index: number): DetailNode {
+  return {
+    label: text(mount?.name) ?? `#${index + 1}`,
+    value: text(mount?.mountPath),
+    children: compact([
+      ...MOUNT_FIELDS.map(([field, label]) => leaf(label, mount?.[field])),
+      ...others(mount, new Set(['name', ...MOUNT_FIELDS.map(([field]) => field)])),
+    ]),
+  };
+}
+
+function containerNode(container: Container, index: number): DetailNode {
+  const env = Array.isArray(container?.env)
+    ? group(
+        'Environment',
+        container.env.map((entry, i) => {
+          const from = isObject(entry?.valueFrom) ? Object.keys(entry.valueFrom) : [];
+          return {
+            label: text(entry?.name) ?? `#${i + 1}`,
+            value: typeof entry?.value === 'string' ? entry.value : from.length > 0 ? `from ${from.join(', ')}` : undefined,
+            children: isObject(entry?.valueFrom) ? valueNode('Value from', entry.valueFrom).children : undefined,
+          };
+        }),
+        true,
+      )
+    : undefined;
+  const resources = isObject(container?.resources)
+    ? group('Resources', [valueNode('Requests', container.resources.requests), valueNode('Limits', container.resources.limits), ...others(container.resources, new Set(['limits', 'requests']))], true)
+    : undefined;
+  return {
+    label: text(container?.name) ?? `#${index + 1}`,
+    value: text(container?.image),
+    children: compact([
+      leaf('Image', container?.image),
+      leaf('Image pull policy', container?.imagePullPolicy),
+      leaf('Working directory', container?.workingDir),
+      leaf('Restart policy', container?.restartPolicy),
+      listLeaf('Command', container?.command),
+      listLeaf('Arguments', container?.args),
+      env,
+      Array.isArray(container?.envFrom) ? valueNode('Environment from', container.envFrom) : undefined,
+      resources,
+      Array.isArray(container?.volumeMounts) ? group('Volume mounts', container.volumeMounts.map(mountNode), true) : undefined,
+      container?.securityContext !== undefined ? valueNode('Security context', container.securityContext) : undefined,
+      ...others(container, new Set(['name', 'image', 'imagePullPolicy', 'workingDir', 'restartPolicy', 'command', 'args', 'env', 'envFrom', 'resources', 'volumeMounts', 'securityContext'])),
+    ]),
+  };
+}
+
+function mapGroup(label: string, map: Record<string, unknown> | null | undefined): DetailNode | undefined {
+  if (!isObject(map)) return undefined;
+  return group(label, Object.entries(map).map(([key, value]) => valueNode(key, value)), true);
+}
+
+/**
+ * A group node; undefined when no child is present, unless `keepEmpty` (the
+ * record has the field, it is just empty: say so rather than hide it).
+ */
+function group(label: string, children: Array<DetailNode | undefined>, keepEmpty = false): DetailNode | undefined {
+  const present = compact(children);
+  if (present.length === 0) return keepEmpty ? { label, value: 'none' } : undefined;
+  return { label, children: present };
+}
+
+function leaf(label: string, value: unknown, unit?: string): DetailNode | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'boolean') return { label, value: value ? 'yes' : 'no' };
+  if (typeof value === 'number') return { label, value: unit ? `${value} ${unit}` : String(value) };
+  if (typeof value === 'string') return { label, value: value === '' ? '(empty)' : value };
+  return valueNode(label, value);
+}
+
+function listLeaf(label: string, value: readonly string[] | null | undefined): DetailNode | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return { label, value: value.length > 0 ? value.map((item) => (/\s/.test(item) ? JSON.stringify(item) : item)).join(' ') : 'none' };
+}
+
+/** Any JSON value as a node: scalars inline, objects and arrays as children. */
+function valueNode(label: string, value: unknown): DetailNode {
+  if (value === undefined || value === null) return { label, value: 'null' };
+  if (typeof value !== 'object') return leaf(label, value) ?? { label };
+  if (Array.isArray(value)) {
+    if (value.length === 0) return { label, value: 'none' };
+    return { label, children: value.map((item, index) => valueNode(itemLabel(item, index), item)) };
+  }
+  const entries = Object.entries(value as Json);
+  if (entries.length === 0) return { label, value: '{}' };
+  return { label, children: entries.map(([key, item]) => valueNode(key, item)) };
+}
+
+function itemLabel(item: unknown, index: number): string {
+  if (isObject(item) && typeof item.name === 'string' && item.name) return item.name;
+  return `#${index + 1}`;
+}
+
+/** Fields of `record` that `known` does not cover, as generic nodes. */
+function others(record: unknown, known: ReadonlySet<string>): DetailNode[] {
+  if (!isObject(record)) return [];
+  return Object.entries(record)
+    .filter(([key, value]) => !known.has(key) && value !== undefined && value !== null)
+    .map(([key, value]) => valueNode(key, value));
+}
+
+function compact(nodes: Array<DetailNode | undefined>): DetailNode[] {
+  return nodes.filter((node): node is DetailNode => node !== undefined);
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value ? value : undefined;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,234 @@
+import type { Deployment, DeploymentPage } from '../api';
+
+/** One loaded record and the key the view identifies it by (its ID, or a stand-in when it has none). */
+export interface LoadedDeployment {
+  readonly key: string;
+  readonly deployment: Deployment;
+}
+
+/** Fetches the page at `offset` with the current filters and page size. */
+export type PageFetcher = (offset: number, signal: AbortSignal) => Promise<DeploymentPage>;
+
+export type ListStatus = 'idle' | 'loading' | 'loaded' | 'error';
+
+/** Why the list stopped offering "Load more…". */
+export type EndReason =
+  | 'end'
+  /** A full page came back with an offset that did not advance: stopped instead of looping. */
+  | 'offsetStuck';
+
+export type ListChange =
+  | { kind: 'reset' }
+  | { kind: 'appended'; added: readonly LoadedDeployment[] }
+  | { kind: 'inserted'; item: LoadedDeployment }
+  | { kind: 'status' };
+
+/**
+ * The paged deployment listing as the view shows it: the pages loaded so far
+ * (kept when a later page fails), one request at a time, the response offset
+ * passed back verbatim, and the API client's end rules (`page.mayHaveMore`).
+ * A refresh supersedes whatever is in flight.
+ */
+export class DeploymentList {
+  private loaded: LoadedDeployment[] = [];
+  private readonly keys = new Set<string>();
+  private pages = 0;
+  private offset = 0;
+  private more = false;
+  private state: ListStatus = 'idle';
+  private failure: unknown;
+  private failedOffset = 0;
+  private ended: EndReason | undefined;
+  private inFlight: Promise<void> | undefined;
+  private controller: AbortController | undefined;
+  private generation = 0;
+  private anonymous = 0;
+  private duplicates = 0;
+  private readonly listeners = new Set<(change: ListChange) => void>();
+
+  constructor(private readonly fetchPage: PageFetcher) {}
+
+  get items(): readonly LoadedDeployment[] {
+    return this.loaded;
+  }
+  get status(): ListStatus {
+    return this.state;
+  }
+  get isLoading(): boolean {
+    return this.state === 'loading';
+  }
+  /** True while "Load more…" should be offered. */
+  get hasMore(): boolean {
+    return this.state === 'loaded' && this.more;
+  }
+  get error(): unknown {
+    return this.state === 'error' ? this.failure : undefined;
+  }
+  /** Pages appended so far. */
+  get pageCount(): number {
+    return this.pages;
+  }
+  /** The 1-based page number being loaded, or that failed. */
+  get pendingPage(): number {
+    return this.pages + 1;
+  }
+  get nextOffset(): number {
+    return this.offset;
+  }
+  get endReason(): EndReason | undefined {
+    return this.state === 'loaded' && !this.more ? this.ended : undefined;
+  }
+  /** Records skipped because an earlier page already had them (the listing shifted between pages). */
+  get duplicateCount(): number {
+    return this.duplicates;
+  }
+  /** Loaded, no more pages, and nothing in them. */
+  get isEmpty(): boolean {
+    return this.state === 'loaded' && !this.more && this.loaded.length === 0;
+  }
+
+  find(deploymentId: string): LoadedDeployment | undefined {
+    const key = keyOf(deploymentId);
+    return this.keys.has(key) ? this.loaded.find((item) => item.key === key) : undefined;
+  }
+
+  onDidChange(listener: (change: ListChange) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** Loads the first page unless something is loaded, loading or failed already. */
+  ensureLoaded(): Promise<void> {
+    if (this.state === 'idle') return this.load();
+    return this.inFlight ?? Promise.resolve();
+  }
+
+  /** Drops every page and loads the first again. */
+  reload(): Promise<void> {
+    this.clear();
+    return this.load();
+  }
+
+  /** Drops every page without loading (the next ensureLoaded() loads page 1). */
+  reset(): void {
+    this.clear();
+    this.emit({ kind: 'reset' });
+  }
+
+  /**
+   * The next page, requested with the last response's offset. While a page is
+   * loading this returns that load and sends nothing. After a failure it
+   * retries the page that failed.
+   */
+  loadMore(): Promise<void> {
+    if (this.inFlight) return this.inFlight;
+    if (this.state === 'error' || this.state === 'idle') return this.load();
+    if (!this.more) return Promise.resolve();
+    return this.load();
+  }
+
+  /** Puts a record at the top (e.g. one just created that the loaded pages do not hold). */
+  insertFirst(deployment: Deployment): LoadedDeployment {
+    const existing = typeof deployment.id === 'string' ? this.find(deployment.id) : undefined;
+    if (existing) return existing;
+    const item = this.toItem(deployment);
+    this.keys.add(item.key);
+    this.loaded = [item, ...this.loaded];
+    this.emit({ kind: 'inserted', item });
+    return item;
+  }
+
+  /** Resolves once nothing is loading (a load started meanwhile is waited for too). */
+  async settled(): Promise<void> {
+    while (this.inFlight) await this.inFlight;
+  }
+
+  dispose(): void {
+    this.controller?.abort();
+    this.listeners.clear();
+  }
+
+  private clear(): void {
+    this.generation++;
+    this.controller?.abort();
+    this.controller = undefined;
+    this.inFlight = undefined;
+    this.loaded = [];
+    this.keys.clear();
+    this.pages = 0;
+    this.offset = 0;
+    this.more = false;
+    this.state = 'idle';
+    this.failure = undefined;
+    this.ended = undefined;
+    this.duplicates = 0;
+  }
+
+  private load(): Promise<void> {
+    const generation = ++this.generation;
+    const controller = new AbortController();
+    this.controller = controller;
+    const offset = this.state === 'error' ? this.failedOffset : this.offset;
+    this.state = 'loading';
+    this.emit({ kind: 'status' });
+    const run = (async () => {
+      try {
+        const page = await this.fetchPage(offset, controller.signal);
+        if (generation !== this.generation) return;
+        const added = this.append(page.deployments);
+        this.pages++;
+        this.offset = page.nextOffset;
+        this.more = page.mayHaveMore;
+        if (!page.mayHaveMore) {
+          this.ended =
+            page.deployments.length >= page.limit && page.nextOffset <= page.requestedOffset ? 'offsetStuck' : 'end';
+        }
+        this.state = 'loaded';
+        this.emit({ kind: 'appended', added });
+      } catch (error) {
+        if (generation !== this.generation) return;
+        this.failure = error;
+        this.failedOffset = offset;
+        this.state = 'error';
+        this.emit({ kind: 'status' });
+        throw error;
+      } finally {
+        if (generation === this.generation) {
+          this.inFlight = undefined;
+          this.controller = undefined;
+        }
+      }
+    })();
+    this.inFlight = run.catch(() => undefined);
+    return run;
+  }
+
+  private append(records: readonly Deployment[]): LoadedDeployment[] {
+    const added: LoadedDeployment[] = [];
+    for (const deployment of records) {
+      const item = this.toItem(deployment);
+      if (this.keys.has(item.key)) {
+        this.duplicates++;
+        continue;
+      }
+      this.keys.add(item.key);
+      added.push(item);
+    }
+    // push (not concat) keeps appending a page O(page size), whatever is loaded already.
+    for (const item of added) this.loaded.push(item);
+    return added;
+  }
+
+  private toItem(deployment: Deployment): LoadedDeployment {
+    const key = typeof deployment.id === 'string' && deployment.id ? keyOf(deployment.id) : `#${++this.anonymous}`;
+    return { key, deployment };
+  }
+
+  private emit(change: ListChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+}
+
+function keyOf(id: string): string {
+  return id.trim().toLowerCase();
+}

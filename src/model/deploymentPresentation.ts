@@ -1,0 +1,123 @@
+import type { Deployment } from '../api';
+import { shortId } from '../util/urls';
+
+/** How a deployment row looks, decided without VS Code so it can be unit tested. */
+
+export interface StatusIcon {
+  /** A codicon id. */
+  id: string;
+  /** A theme color id, when the status has a color. */
+  color?: string;
+}
+
+/** The status is an open list: anything unknown gets the question mark. */
+export function statusIcon(status: string | null | undefined): StatusIcon {
+  const value = (status ?? '').trim().toUpperCase();
+  if (value === 'READY') return { id: 'pass-filled', color: 'testing.iconPassed' };
+  if (value === 'AWAITING_DELETE') return { id: 'trash' };
+  if (value === 'AWAITING_DATABASE') return { id: 'clock' };
+  if (value.startsWith('AWAITING')) return { id: 'sync' };
+  if (value === 'UNUSED') return { id: 'circle-slash' };
+  if (/FAIL|ERROR|DEGRADED|CRASH/.test(value)) return { id: 'warning', color: 'problemsWarningIcon.foreground' };
+  return { id: 'question' };
+}
+
+export function deploymentLabel(deployment: Deployment): string {
+  if (typeof deployment.name === 'string' && deployment.name.trim()) return deployment.name;
+  if (typeof deployment.id === 'string' && deployment.id) return shortId(deployment.id);
+  return '(unnamed deployment)';
+}
+
+/** `READY · 0.3.2`, with only the parts the record has. */
+export function deploymentDescription(deployment: Deployment): string {
+  return [deployment.status, deployment.image_version].filter((part) => typeof part === 'string' && part.trim()).join(' · ');
+}
+
+/**
+ * `deployment` plus one token per action the record supports; package.json
+ * menus match them, e.g. /^deployment\b.*\bstatus\b/.
+ */
+export function deploymentContextValue(deployment: Deployment): string {
+  const tokens = ['deployment'];
+  if (typeof deployment.id === 'string' && deployment.id) tokens.push('id');
+  if (typeof deployment.status === 'string' && deployment.status.trim()) tokens.push('status');
+  if (typeof deployment.image_version === 'string' && deployment.image_version.trim()) tokens.push('image');
+  if (webUrl(deployment.source_config?.custom_url)) tokens.push('customUrl');
+  if (typeof deployment.source_config?.repo_url === 'string' && deployment.source_config.repo_url.trim()) tokens.push('repo');
+  return tokens.join(' ');
+}
+
+/** The record's custom URL when it is an http(s) address, else undefined. */
+export function customUrlOf(deployment: Deployment): string | undefined {
+  return webUrl(deployment.source_config?.custom_url);
+}
+
+function webUrl(value: string | null | undefined): string | undefined {
+  if (typeof value !== 'string' || !value.trim()) return undefined;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const TREE_STYLE_HOSTS = /(^|\.)(github|gitlab|gitea|codeberg)\./i;
+
+/**
+ * Where "Open Repository at Ref" goes: `<repo>/tree/<ref>` (or the commit when
+ * there is no ref) on GitHub/GitLab-like hosts, which all understand that
+ * path; the plain repository URL elsewhere.
+ */
+export function repositoryWebUrl(deployment: Deployment): string | undefined {
+  const raw = deployment.source_config?.repo_url?.trim();
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.replace(/\.git$/, ''));
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  const base = url.toString().replace(/\/+$/, '');
+  const revision = deployment.source_revision_config;
+  const target = revision?.repo_ref?.trim() || revision?.repo_commit_sha?.trim();
+  if (!target || !TREE_STYLE_HOSTS.test(url.hostname)) return base;
+  const path = target
+    .split('/')
+    .map((segment) => encodeURIComponent(segment))
+    .join('/');
+  return `${base}/tree/${path}`;
+}
+
+/** Formats an ISO time in the user's locale; the raw text when it does not parse. */
+export function formatTime(iso: string, locale?: string): string {
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) return iso;
+  return new Date(time).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+/** The lines of a row's tooltip, label first. */
+export function tooltipFields(deployment: Deployment, locale?: string): Array<[string, string]> {
+  const fields: Array<[string, string]> = [];
+  const add = (label: string, value: unknown) => {
+    if (typeof value === 'string' && value.trim()) fields.push([label, value]);
+  };
+  add('ID', deployment.id);
+  add('Status', deployment.status);
+  add('Type', (deployment as Record<string, unknown>).deployment_type);
+  add('Image version', deployment.image_version);
+  add('Repository', deployment.source_config?.repo_url);
+  add('Ref', deployment.source_revision_config?.repo_ref);
+  if (deployment.created_at) add('Created', formatTime(deployment.created_at, locale));
+  if (deployment.updated_at) add('Updated', formatTime(deployment.updated_at, locale));
+  return fields;
+}
+
+/** What a screen reader says for a row. */
+export function accessibleLabel(deployment: Deployment): string {
+  const parts = [`Deployment ${deploymentLabel(deployment)}`];
+  if (deployment.status) parts.push(`status ${deployment.status}`);
+  if (deployment.image_version) parts.push(`image version ${deployment.image_version}`);
+  return parts.join(', ');
+}

@@ -1,0 +1,44 @@
+import * as vscode from 'vscode';
+import type { Deployment } from '../../api';
+import { maskSecrets } from '../../model/deploymentDetails';
+import { deploymentLabel } from '../../model/deploymentPresentation';
+
+export const DEPLOYMENT_JSON_SCHEME = 'deployments-explorer-deployment';
+
+/**
+ * Read-only JSON documents of deployment records (documents of a content
+ * provider cannot be edited or saved). Each holds a snapshot taken when it was
+ * opened: the whole record, unknown fields included, secret values masked.
+ */
+export class DeploymentJsonProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly contents = new Map<string, string>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.contents.get(uri.toString()) ?? '// This deployment is no longer loaded. Open it again from the Deployments view.\n';
+  }
+
+  /** Opens (or updates) the document of `deployment` and answers its URI. */
+  async show(deployment: Deployment, key: string): Promise<vscode.Uri> {
+    const uri = documentUri(deployment, key);
+    const text = `${JSON.stringify(maskSecrets(deployment), null, 2)}\n`;
+    const previous = this.contents.get(uri.toString());
+    this.contents.set(uri.toString(), text);
+    if (previous !== undefined && previous !== text) this.changed.fire(uri);
+    const document = await vscode.workspace.openTextDocument(uri);
+    if (document.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(document, 'json');
+    await vscode.window.showTextDocument(document, { preview: true });
+    return uri;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    this.contents.clear();
+  }
+}
+
+function documentUri(deployment: Deployment, key: string): vscode.Uri {
+  const name = deploymentLabel(deployment).replace(/[\\/:*?"<>|#%\s]+/g, '-');
+  return vscode.Uri.from({ scheme: DEPLOYMENT_JSON_SCHEME, path: `/${name}.json`, query: `key=${encodeURIComponent(key)}` });
+}

@@ -1,0 +1,262 @@
+import * as vscode from 'vscode';
+import { DeploymentList, LoadedDeployment } from '../../model/deploymentList';
+import { DetailNode, deploymentDetails } from '../../model/deploymentDetails';
+import {
+  accessibleLabel,
+  deploymentContextValue,
+  deploymentDescription,
+  deploymentLabel,
+  statusIcon,
+  tooltipFields,
+} from '../../model/deploymentPresentation';
+
+export const LOAD_MORE_COMMAND = 'deploymentsExplorer.loadMoreDeployments';
+
+export interface DeploymentElement {
+  readonly kind: 'deployment';
+  readonly item: LoadedDeployment;
+}
+export interface DetailElement {
+  readonly kind: 'detail';
+  readonly id: string;
+  readonly node: DetailNode;
+  readonly parent: DeploymentElement | DetailElement;
+}
+export interface LoadMoreElement {
+  readonly kind: 'loadMore';
+}
+export interface ErrorElement {
+  readonly kind: 'error';
+}
+export interface NoticeElement {
+  readonly kind: 'notice';
+}
+export type DeploymentsTreeElement = DeploymentElement | DetailElement | LoadMoreElement | ErrorElement | NoticeElement;
+
+export function isDeploymentElement(value: unknown): value is DeploymentElement {
+  return !!value && typeof value === 'object' && (value as DeploymentElement).kind === 'deployment' && !!(value as DeploymentElement).item;
+}
+
+/**
+ * Rows of the Deployments view: the loaded deployments, then one status row
+ * ("Load more…", its loading state, an error with Retry, or why the listing
+ * stopped). Elements are created once per record, so a new page costs work
+ * for that page only, and the root is refreshed only when its rows change.
+ */
+export class DeploymentsTreeProvider implements vscode.TreeDataProvider<DeploymentsTreeElement>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<DeploymentsTreeElement | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  private rows: DeploymentElement[] = [];
+  private readonly byKey = new Map<string, DeploymentElement>();
+  private readonly details = new WeakMap<DeploymentElement | DetailElement, DetailElement[]>();
+  private readonly treeItems = new WeakMap<DeploymentElement, vscode.TreeItem>();
+  private readonly loadMore: LoadMoreElement = { kind: 'loadMore' };
+  private readonly errorRow: ErrorElement = { kind: 'error' };
+  private readonly noticeRow: NoticeElement = { kind: 'notice' };
+  private readonly subscription: { dispose(): void };
+
+  constructor(
+    readonly list: DeploymentList,
+    /** Starts the first load (with progress and error reporting) when the view first asks for rows. */
+    private readonly startFirstLoad: () => void,
+    /** False while the view cannot load (no base URL or API key): the welcome content shows instead. */
+    private readonly canLoad: () => boolean,
+  ) {
+    this.subscription = list.onDidChange((change) => {
+      switch (change.kind) {
+        case 'reset':
+          this.rows = [];
+          this.byKey.clear();
+          this.changed.fire(undefined);
+          break;
+        case 'appended':
+          for (const item of change.added) this.rows.push(this.element(item));
+          this.changed.fire(undefined);
+          break;
+        case 'inserted':
+          this.rows = [this.element(change.item), ...this.rows];
+          this.changed.fire(undefined);
+          break;
+        case 'status':
+          // Starting to load more only changes the last row; anything else changes which rows exist.
+          if (list.isLoading && list.pageCount > 0 && this.rows.length > 0) this.changed.fire(this.loadMore);
+          else this.changed.fire(undefined);
+          break;
+      }
+    });
+  }
+
+  /** The loaded deployment rows, in order. */
+  get deploymentElements(): readonly DeploymentElement[] {
+    return this.rows;
+  }
+
+  elementFor(deploymentId: string): DeploymentElement | undefined {
+    const item = this.list.find(deploymentId);
+    return item ? this.byKey.get(item.key) : undefined;
+  }
+
+  /** Clears every row and re-asks VS Code for the root (e.g. after the connection changed). */
+  refreshRoot(): void {
+    this.changed.fire(undefined);
+  }
+
+  getChildren(element?: DeploymentsTreeElement): DeploymentsTreeElement[] {
+    if (!element) return this.rootChildren();
+    if (element.kind === 'deployment' || element.kind === 'detail') return this.detailChildren(element);
+    return [];
+  }
+
+  getParent(element: DeploymentsTreeElement): DeploymentsTreeElement | undefined {
+    return element.kind === 'detail' ? element.parent : undefined;
+  }
+
+  getTreeItem(element: DeploymentsTreeElement): vscode.TreeItem {
+    switch (element.kind) {
+      case 'deployment':
+        return this.deploymentItem(element);
+      case 'detail':
+        return detailItem(element);
+      case 'loadMore':
+        return this.loadMoreItem();
+      case 'error':
+        return this.errorItem();
+      case 'notice':
+        return this.noticeItem();
+    }
+  }
+
+  private rootChildren(): DeploymentsTreeElement[] {
+    if (!this.canLoad()) return [];
+    const list = this.list;
+    if (list.status === 'idle') {
+      this.startFirstLoad();
+      return [];
+    }
+    const rows: DeploymentsTreeElement[] = this.rows.slice();
+    if (list.status === 'error') rows.push(this.errorRow);
+    else if (list.isLoading && list.pageCount > 0) rows.push(this.loadMore);
+    else if (list.hasMore) rows.push(this.loadMore);
+    else if (list.endReason === 'offsetStuck') rows.push(this.noticeRow);
+    return rows;
+  }
+
+  private detailChildren(element: DeploymentElement | DetailElement): DetailElement[] {
+    let children = this.details.get(element);
+    if (!children) {
+      const nodes = element.kind === 'deployment' ? deploymentDetails(element.item.deployment, vscode.env.language) : element.node.children ?? [];
+      const parentId = element.kind === 'deployment' ? `deployment:${element.item.key}` : element.id;
+      const used = new Map<string, number>();
+      children = nodes.map((node) => {
+        // Sibling labels can repeat (two volumes without a name); keep ids unique.
+        const seen = used.get(node.label) ?? 0;
+        used.set(node.label, seen + 1);
+        return { kind: 'detail' as const, id: `${parentId}/${node.label}${seen ? `~${seen}` : ''}`, node, parent: element };
+      });
+      this.details.set(element, children);
+    }
+    return children;
+  }
+
+  private element(item: LoadedDeployment): DeploymentElement {
+    const element: DeploymentElement = { kind: 'deployment', item };
+    this.byKey.set(item.key, element);
+    return element;
+  }
+
+  private deploymentItem(element: DeploymentElement): vscode.TreeItem {
+    const cached = this.treeItems.get(element);
+    if (cached) return cached;
+    const deployment = element.item.deployment;
+    const item = new vscode.TreeItem(deploymentLabel(deployment), vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `deployment:${element.item.key}`;
+    item.description = deploymentDescription(deployment);
+    const icon = statusIcon(deployment.status);
+    item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
+    item.contextValue = deploymentContextValue(deployment);
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.appendMarkdown(`**${escapeMarkdown(deploymentLabel(deployment))}**\n\n`);
+    for (const [label, value] of tooltipFields(deployment, vscode.env.language)) {
+      tooltip.appendMarkdown(`${label}: `);
+      tooltip.appendText(value);
+      tooltip.appendMarkdown('  \n');
+    }
+    item.tooltip = tooltip;
+    item.accessibilityInformation = { label: accessibleLabel(deployment), role: 'treeitem' };
+    this.treeItems.set(element, item);
+    return item;
+  }
+
+  private loadMoreItem(): vscode.TreeItem {
+    if (this.list.isLoading) {
+      const item = new vscode.TreeItem('Loading more…', vscode.TreeItemCollapsibleState.None);
+      item.id = 'deployments:loadMore';
+      item.iconPath = new vscode.ThemeIcon('loading~spin');
+      item.contextValue = 'loadMore.loading';
+      item.accessibilityInformation = { label: 'Loading more deployments' };
+      return item;
+    }
+    const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+    item.id = 'deployments:loadMore';
+    item.iconPath = new vscode.ThemeIcon('ellipsis');
+    item.description = `${this.rows.length} loaded`;
+    item.tooltip = `Load the next page of deployments (${this.rows.length} loaded so far)`;
+    item.command = { command: LOAD_MORE_COMMAND, title: 'Load More Deployments' };
+    item.contextValue = 'loadMore';
+    item.accessibilityInformation = { label: `Load more deployments, ${this.rows.length} loaded` };
+    return item;
+  }
+
+  private errorItem(): vscode.TreeItem {
+    const error = this.list.error;
+    const message = error instanceof Error ? error.message : String(error);
+    const page = this.list.pendingPage;
+    const item = new vscode.TreeItem(
+      page > 1 ? `Couldn't load page ${page}: Retry` : "Couldn't load deployments: Retry",
+      vscode.TreeItemCollapsibleState.None,
+    );
+    item.id = 'deployments:error';
+    item.description = message.split('\n')[0];
+    item.tooltip = new vscode.MarkdownString().appendText(`${message}\n\nClick to try again.`);
+    item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+    item.command = { command: LOAD_MORE_COMMAND, title: 'Retry' };
+    item.contextValue = 'loadError';
+    item.accessibilityInformation = { label: `Loading page ${page} failed: ${message}. Activate to retry.` };
+    return item;
+  }
+
+  private noticeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem('Listing stopped: the server repeated the same offset', vscode.TreeItemCollapsibleState.None);
+    item.id = 'deployments:notice';
+    item.iconPath = new vscode.ThemeIcon('warning');
+    item.tooltip = `The server answered offset ${this.list.nextOffset} again, so asking for more would return the same page forever. Refresh to start over.`;
+    item.contextValue = 'listingStopped';
+    return item;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+function detailItem(element: DetailElement): vscode.TreeItem {
+  const { node } = element;
+  const item = new vscode.TreeItem(
+    node.label,
+    node.children && node.children.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+  );
+  item.id = element.id;
+  if (node.value !== undefined) {
+    item.description = node.value;
+    item.tooltip = `${node.label}: ${node.value}`;
+  }
+  item.contextValue = 'deploymentDetail';
+  item.accessibilityInformation = { label: node.value !== undefined ? `${node.label}: ${node.value}` : node.label };
+  return item;
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

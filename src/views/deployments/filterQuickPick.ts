@@ -1,0 +1,152 @@
+import * as vscode from 'vscode';
+import { DEPLOYMENT_TYPES, DeploymentFilters, isControlPlaneError, KNOWN_STATUSES, splitIdList, validateIdList } from '../../api';
+import { FILTER_NAMES, FILTER_TITLES, FilterName, filterValueText } from '../../model/deploymentFilters';
+
+/** Values seen in the loaded records, offered next to the known ones. */
+export interface SeenValues {
+  statuses: readonly string[];
+  imageVersions: readonly string[];
+}
+
+/** What the user chose: a change to merge, 'clear' for all, or undefined when they cancelled. */
+export type FilterChoice = Partial<DeploymentFilters> | 'clear' | undefined;
+
+interface FilterItem extends vscode.QuickPickItem {
+  filter?: FilterName;
+  clear?: boolean;
+}
+
+/** The "Filter…" quick pick: every filter with its current value, then that filter's editor. */
+export async function pickFilterChange(filters: DeploymentFilters, seen: SeenValues): Promise<FilterChoice> {
+  const items: FilterItem[] = FILTER_NAMES.map((name) => ({
+    label: FILTER_TITLES[name],
+    description: filterValueText(filters, name),
+    filter: name,
+  }));
+  items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: '$(clear-all) Clear all filters', clear: true });
+  const choice = await vscode.window.showQuickPick(items, {
+    title: 'Filter Deployments',
+    placeHolder: 'Choose a filter to change (filters are applied by the server)',
+    matchOnDescription: true,
+  });
+  if (!choice) return undefined;
+  if (choice.clear) return 'clear';
+  return editFilter(choice.filter!, filters, seen);
+}
+
+export async function editFilter(name: FilterName, filters: DeploymentFilters, seen: SeenValues): Promise<FilterChoice> {
+  switch (name) {
+    case 'nameContains': {
+      const value = await vscode.window.showInputBox({
+        title: 'Filter by Name',
+        prompt: 'Deployments whose name contains this text. Leave empty for any name.',
+        value: filters.nameContains ?? '',
+      });
+      return value === undefined ? undefined : { nameContains: value.trim() || undefined };
+    }
+    case 'status': {
+      const known = new Set<string>(KNOWN_STATUSES);
+      const extra = seen.statuses.filter((status) => !known.has(status));
+      const value = await pickWithFreeEntry('Filter by Status', 'Pick a status or type another', filters.status, [
+        ...KNOWN_STATUSES.map((status) => ({ label: status })),
+        ...extra.map((status) => ({ label: status, description: 'seen in loaded deployments' })),
+      ]);
+      return value === undefined ? undefined : { status: value || undefined };
+    }
+    case 'deploymentType': {
+      const value = await pickOne('Filter by Deployment Type', filters.deploymentType, [
+        { label: 'Any type', value: '' },
+        ...DEPLOYMENT_TYPES.map((type) => ({ label: type, value: type })),
+      ]);
+      return value === undefined ? undefined : { deploymentType: (value || undefined) as DeploymentFilters['deploymentType'] };
+    }
+    case 'imageVersion': {
+      const value = await pickWithFreeEntry(
+        'Filter by Image Version',
+        'Pick an image version seen in loaded deployments or type one',
+        filters.imageVersion,
+        seen.imageVersions.map((version) => ({ label: version })),
+      );
+      return value === undefined ? undefined : { imageVersion: value || undefined };
+    }
+    case 'remoteReconciled': {
+      const current = filters.remoteReconciled === undefined ? '' : String(filters.remoteReconciled);
+      const value = await pickOne('Filter by Remote Reconciliation', current, [
+        { label: 'Any', value: '' },
+        { label: 'Yes', value: 'true', description: 'remotely reconciled' },
+        { label: 'No', value: 'false', description: 'not remotely reconciled' },
+      ]);
+      return value === undefined ? undefined : { remoteReconciled: value === '' ? undefined : value === 'true' };
+    }
+    case 'tagValueIds':
+    case 'deploymentIds': {
+      const parameter = name === 'tagValueIds' ? 'tag_value_ids' : 'deployment_ids';
+      const value = await vscode.window.showInputBox({
+        title: `Filter by ${FILTER_TITLES[name]}`,
+        prompt: `Comma-separated ${name === 'tagValueIds' ? 'tag value IDs' : 'deployment IDs (UUIDs)'}. Leave empty for any.`,
+        value: (filters[name] ?? []).join(', '),
+        validateInput: (text) => idListProblem(parameter, text),
+      });
+      if (value === undefined) return undefined;
+      const items = validateIdList(parameter, splitIdList(value));
+      return { [name]: items.length > 0 ? items : undefined };
+    }
+  }
+}
+
+/** The message shown under the input box while the list is invalid, naming the bad item. */
+export function idListProblem(parameter: 'tag_value_ids' | 'deployment_ids', text: string): string | undefined {
+  try {
+    validateIdList(parameter, splitIdList(text));
+    return undefined;
+  } catch (error) {
+    return isControlPlaneError(error) || error instanceof Error ? error.message : String(error);
+  }
+}
+
+async function pickOne(title: string, current: string | undefined, options: Array<vscode.QuickPickItem & { value: string }>): Promise<string | undefined> {
+  const items = options.map((option) => ({
+    ...option,
+    description: [option.description, option.value === (current ?? '') ? 'current' : undefined].filter(Boolean).join(' · ') || undefined,
+  }));
+  const choice = await vscode.window.showQuickPick(items, { title });
+  return choice?.value;
+}
+
+/**
+ * A pick of known values where typing offers the typed text as its own item,
+ * because the contract leaves the list open. Answers '' for "any".
+ */
+function pickWithFreeEntry(title: string, placeholder: string, current: string | undefined, options: vscode.QuickPickItem[]): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { value: string }>();
+    const anyItem = { label: 'Any', value: '', description: current === undefined ? 'current' : undefined };
+    const fixed = [
+      anyItem,
+      ...options.map((option) => ({ ...option, value: option.label, description: [option.description, option.label === current ? 'current' : undefined].filter(Boolean).join(' · ') || undefined })),
+    ];
+    pick.title = title;
+    pick.placeholder = placeholder;
+    pick.items = fixed;
+    const update = () => {
+      const typed = pick.value.trim();
+      if (typed && !fixed.some((item) => item.value === typed)) {
+        pick.items = [{ label: typed, value: typed, description: 'use this value', alwaysShow: true }, ...fixed];
+      } else {
+        pick.items = fixed;
+      }
+    };
+    let result: string | undefined;
+    pick.onDidChangeValue(update);
+    pick.onDidAccept(() => {
+      const selected = pick.selectedItems[0] ?? pick.activeItems[0];
+      result = selected ? selected.value : pick.value.trim() || undefined;
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      pick.dispose();
+      resolve(result);
+    });
+    pick.show();
+  });
+}

@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Deployment } from '../../src/api';
+import { DetailNode, deploymentDetails, MASK, maskSecrets } from '../../src/model/deploymentDetails';
+import {
+  deploymentContextValue,
+  deploymentDescription,
+  deploymentLabel,
+  repositoryWebUrl,
+  statusIcon,
+  tooltipFields,
+} from '../../src/model/deploymentPresentation';
+
+const full: Deployment = {
+  name: 'billing-prod',
+  id: '3f2a9c1e-1111-4222-8333-444455556666',
+  tenant_id: '7e1d2c3b-4a59-4687-9a1b-0c2d3e4f5a6b',
+  status: 'READY',
+  image_version: '0.3.2',
+  created_at: '2025-05-01T10:00:00Z',
+  updated_at: 'not a date',
+  latest_revision_id: '11111111-1111-4111-8111-111111111111',
+  active_revision_id: '11111111-1111-4111-8111-111111111111',
+  source_config: {
+    integration_id: 'a1c3e5f7-2b4d-4e6f-8a0b-1c2d3e4f5a01',
+    repo_url: 'https://github.com/acme/billing',
+    build_on_push: true,
+    custom_url: 'https://billing.example.test',
+    install_command: 'npm ci',
+    build_command: '',
+    listener_id: '22222222-2222-4222-8222-222222222222',
+    listener_config: { k8s_namespace: 'apps' },
+    resource_spec: {
+      min_scale: 1,
+      max_scale: 3,
+      cpu: 0.5,
+      memory_mb: 512,
+      db_storage_gi: 10,
+      labels: { app: 'billing' },
+      volumes: [{ name: 'config', configMap: { name: 'billing-config', defaultMode: 420 } }],
+      volume_mounts: [{ name: 'config', mountPath: '/etc/app', readOnly: true }],
+      init_containers: [
+        {
+          name: 'migrate',
+          image: 'migrate:1.0',
+          command: ['sh', '-c'],
+          env: [{ name: 'DB', valueFrom: { secretKeyRef: { name: 'db', key: 'url' } } }],
+          resources: { limits: { cpu: '500m' } },
+        },
+      ],
+      sidecars: [],
+    },
+  },
+  source_revision_config: { repo_ref: 'main', repo_commit_sha: 'abc123' },
+  secrets: [{ name: 'OPENAI_API_KEY', value: 'sk-live-supersecret' }],
+  secret_references: [{ name: 'STRIPE', secret_name: 'billing-external', secret_key: 'stripe' }],
+  deployment_type: 'prod',
+  tag_value_ids: ['t1'],
+} as Deployment;
+
+function find(nodes: DetailNode[] | undefined, ...path: string[]): DetailNode | undefined {
+  let node: DetailNode | undefined;
+  let level = nodes;
+  for (const label of path) {
+    node = level?.find((n) => n.label === label);
+    level = node?.children;
+  }
+  return node;
+}
+
+function allText(nodes: DetailNode[]): string {
+  return nodes.map((n) => `${n.label}=${n.value ?? ''}(${allText(n.children ?? [])})`).join(';');
+}
+
+describe('deployment details', () => {
+  const details = deploymentDetails(full, 'en-US');
+
+  it('groups every field of the record', () => {
+    assert.deepEqual(details.map((g) => g.label), [
+      'General', 'Source', 'Resources', 'Revision', 'Secrets', 'Secret references', 'Identifiers & timestamps', 'Other fields',
+    ]);
+    assert.equal(find(details, 'Source', 'Build on push')?.value, 'yes');
+    assert.equal(find(details, 'Source', 'Build command')?.value, '(empty)');
+    assert.equal(find(details, 'Source', 'Listener config', 'Kubernetes namespace')?.value, 'apps');
+    assert.equal(find(details, 'Revision', 'Commit SHA')?.value, 'abc123');
+    assert.equal(find(details, 'Identifiers & timestamps', 'Updated')?.value, 'not a date');
+    assert.match(find(details, 'Identifiers & timestamps', 'Created')?.value ?? '', /2025/);
+    assert.equal(find(details, 'Other fields', 'deployment_type')?.value, 'prod');
+    assert.equal(find(details, 'Other fields', 'tag_value_ids', '#1')?.value, 't1');
+  });
+
+  it('shows nested resource values per component, pod metadata, volumes, mounts and containers', () => {
+    assert.equal(find(details, 'Resources', 'Main')?.value, 'scale 1–3, 0.5 CPU, 512 MB');
+    assert.equal(find(details, 'Resources', 'Main', 'Memory')?.value, '512 MB');
+    assert.equal(find(details, 'Resources', 'Database', 'Storage')?.value, '10 Gi');
+    assert.equal(find(details, 'Resources', 'Queue'), undefined);
+    assert.equal(find(details, 'Resources', 'Pod metadata', 'Labels', 'app')?.value, 'billing');
+    assert.equal(find(details, 'Resources', 'Volumes', 'config')?.value, 'configMap');
+    assert.equal(find(details, 'Resources', 'Volumes', 'config', 'configMap', 'defaultMode')?.value, '420');
+    assert.equal(find(details, 'Resources', 'Volume mounts', 'config', 'Read only')?.value, 'yes');
+    assert.equal(find(details, 'Resources', 'Init containers', 'migrate', 'Command')?.value, 'sh -c');
+    assert.equal(find(details, 'Resources', 'Init containers', 'migrate', 'Environment', 'DB')?.value, 'from secretKeyRef');
+    assert.equal(find(details, 'Resources', 'Init containers', 'migrate', 'Resources', 'Limits', 'cpu')?.value, '500m');
+    assert.equal(find(details, 'Resources', 'Sidecars')?.value, 'none');
+  });
+
+  it('lists secrets by name with the value masked', () => {
+    assert.equal(find(details, 'Secrets', 'OPENAI_API_KEY')?.value, MASK);
+    assert.equal(find(details, 'Secret references', 'STRIPE')?.value, 'billing-external / stripe');
+    assert.doesNotMatch(allText(details), /supersecret/);
+  });
+
+  it('leaves out what the record lacks and renders a bare record', () => {
+    const bare = deploymentDetails({ id: full.id });
+    assert.deepEqual(bare.map((g) => g.label), ['Identifiers & timestamps']);
+    assert.deepEqual(deploymentDetails({ name: 'x', source_config: null, secrets: null } as Deployment).map((g) => g.label), ['General']);
+  });
+
+  it('masks secret values in the JSON and keeps unknown fields', () => {
+    const masked = maskSecrets(full);
+    const text = JSON.stringify(masked);
+    assert.doesNotMatch(text, /supersecret/);
+    assert.deepEqual(masked.secrets, [{ name: 'OPENAI_API_KEY', value: MASK }]);
+    assert.equal(masked.deployment_type, 'prod');
+    assert.equal((full.secrets as Array<{ value: string }>)[0].value, 'sk-live-supersecret', 'the record itself is unchanged');
+  });
+});
+
+describe('deployment row presentation', () => {
+  it('labels, describes and tokens the row from the fields it has', () => {
+    assert.equal(deploymentLabel(full), 'billing-prod');
+    assert.equal(deploymentLabel({ id: full.id }), '3f2a9c1e…');
+    assert.equal(deploymentDescription(full), 'READY · 0.3.2');
+    assert.equal(deploymentDescription({ image_version: '0.3.0' }), '0.3.0');
+    assert.equal(deploymentContextValue(full), 'deployment id status image customUrl repo');
+    assert.equal(deploymentContextValue({ name: 'x' }), 'deployment');
+    assert.match(deploymentContextValue(full), /^deployment\b.*\bstatus\b/);
+  });
+
+  it('maps statuses to icons, tolerating unknown ones', () => {
+    assert.deepEqual(statusIcon('READY'), { id: 'pass-filled', color: 'testing.iconPassed' });
+    assert.equal(statusIcon('AWAITING_DATABASE').id, 'clock');
+    assert.equal(statusIcon('AWAITING_BUILD').id, 'sync');
+    assert.equal(statusIcon('AWAITING_DELETE').id, 'trash');
+    assert.equal(statusIcon('UNUSED').id, 'circle-slash');
+    assert.equal(statusIcon('UNKNOWN').id, 'question');
+    assert.equal(statusIcon(undefined).id, 'question');
+    assert.equal(statusIcon('DEGRADED').id, 'warning');
+  });
+
+  it('opens the repository at its ref on GitHub/GitLab-like hosts', () => {
+    assert.equal(repositoryWebUrl(full), 'https://github.com/acme/billing/tree/main');
+    const withSha = { ...full, source_revision_config: { repo_commit_sha: 'abc123' } };
+    assert.equal(repositoryWebUrl(withSha), 'https://github.com/acme/billing/tree/abc123');
+    const feature = { ...full, source_config: { repo_url: 'https://gitlab.com/g/p.git' }, source_revision_config: { repo_ref: 'feature/x y' } };
+    assert.equal(repositoryWebUrl(feature), 'https://gitlab.com/g/p/tree/feature/x%20y');
+    const other = { ...full, source_config: { repo_url: 'https://bitbucket.org/a/b' } };
+    assert.equal(repositoryWebUrl(other), 'https://bitbucket.org/a/b');
+    assert.equal(repositoryWebUrl({ source_config: { repo_url: 'git@github.com:a/b.git' } }), undefined);
+  });
+
+  it('puts ID, type, repository, ref and local times in the tooltip', () => {
+    const labels = tooltipFields(full, 'en-US').map(([label]) => label);
+    assert.deepEqual(labels, ['ID', 'Status', 'Type', 'Image version', 'Repository', 'Ref', 'Created', 'Updated']);
+  });
+});

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Deployment, DeploymentPage } from '../../src/api';
+import { mayHaveMorePages } from '../../src/api/pagination';
+import { DeploymentList, ListChange } from '../../src/model/deploymentList';
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, '0')}`;
+const records = (from: number, count: number): Deployment[] =>
+  Array.from({ length: count }, (_, i) => ({ id: uuid(from + i), name: `d-${from + i}` }));
+
+function page(offset: number, limit: number, deployments: Deployment[], nextOffset = offset + deployments.length): DeploymentPage {
+  return {
+    deployments,
+    requestedOffset: offset,
+    limit,
+    nextOffset,
+    mayHaveMore: mayHaveMorePages({ requestedOffset: offset, limit, count: deployments.length, nextOffset }),
+  };
+}
+
+/** A fetcher over `total` records that records every offset it was asked for. */
+function server(total: number, limit: number) {
+  const offsets: number[] = [];
+  let failAt: number | undefined;
+  const fetch = async (offset: number) => {
+    offsets.push(offset);
+    await new Promise((r) => setImmediate(r));
+    if (offset === failAt) throw new Error(`boom at ${offset}`);
+    return page(offset, limit, records(offset, Math.max(0, Math.min(limit, total - offset))));
+  };
+  return { offsets, fetch, failAt: (o: number | undefined) => (failAt = o) };
+}
+
+describe('DeploymentList', () => {
+  it('loads the first page, then appends pages with the returned offset until a short page', async () => {
+    const s = server(25, 10);
+    const list = new DeploymentList(s.fetch);
+    await list.ensureLoaded();
+    assert.equal(list.items.length, 10);
+    assert.equal(list.hasMore, true);
+    await list.loadMore();
+    await list.loadMore();
+    assert.equal(list.items.length, 25);
+    assert.equal(list.hasMore, false);
+    assert.equal(list.endReason, 'end');
+    await list.loadMore();
+    assert.deepEqual(s.offsets, [0, 10, 20]);
+  });
+
+  it('passes the response offset verbatim, not offset + limit', async () => {
+    const offsets: number[] = [];
+    const list = new DeploymentList(async (offset) => {
+      offsets.push(offset);
+      return offset === 0 ? page(0, 2, records(0, 2), 7) : page(offset, 2, records(offset, 1));
+    });
+    await list.ensureLoaded();
+    await list.loadMore();
+    assert.deepEqual(offsets, [0, 7]);
+  });
+
+  it('sends one request when load more is asked twice while loading', async () => {
+    const s = server(100, 10);
+    const list = new DeploymentList(s.fetch);
+    await list.ensureLoaded();
+    const first = list.loadMore();
+    const second = list.loadMore();
+    assert.equal(list.isLoading, true);
+    await Promise.all([first, second]);
+    assert.deepEqual(s.offsets, [0, 10]);
+    assert.equal(list.items.length, 20);
+  });
+
+  it('stops when the offset does not advance and says why', async () => {
+    let calls = 0;
+    const list = new DeploymentList(async (offset) => {
+      calls++;
+      return page(offset, 5, records(offset + calls * 100, 5), offset === 0 ? 5 : offset);
+    });
+    await list.ensureLoaded();
+    await list.loadMore();
+    assert.equal(list.hasMore, false);
+    assert.equal(list.endReason, 'offsetStuck');
+    await list.loadMore();
+    assert.equal(calls, 2);
+  });
+
+  it('keeps earlier pages when a later page fails, and retries the failed page', async () => {
+    const s = server(100, 10);
+    const list = new DeploymentList(s.fetch);
+    await list.ensureLoaded();
+    await list.loadMore();
+    s.failAt(20);
+    await assert.rejects(list.loadMore(), /boom at 20/);
+    assert.equal(list.status, 'error');
+    assert.equal(list.items.length, 20);
+    assert.equal(list.pendingPage, 3);
+    s.failAt(undefined);
+    await list.loadMore();
+    assert.equal(list.status, 'loaded');
+    assert.equal(list.items.length, 30);
+    assert.deepEqual(s.offsets, [0, 10, 20, 20]);
+  });
+
+  it('reload starts over from offset 0 and ignores the superseded answer', async () => {
+    const s = server(100, 10);
+    const list = new DeploymentList(s.fetch);
+    await list.ensureLoaded();
+    const stale = list.loadMore();
+    const fresh = list.reload();
+    await Promise.all([stale, fresh]);
+    assert.equal(list.items.length, 10);
+    assert.deepEqual(list.items.map((i) => i.deployment.name), records(0, 10).map((d) => d.name));
+  });
+
+  it('skips records an earlier page already had and keeps records without an id', async () => {
+    const list = new DeploymentList(async (offset) =>
+      offset === 0 ? page(0, 2, [{ id: uuid(1) }, { name: 'no-id' }]) : page(offset, 2, [{ id: uuid(1).toUpperCase() }]),
+    );
+    await list.ensureLoaded();
+    await list.loadMore();
+    assert.equal(list.items.length, 2);
+    assert.equal(list.duplicateCount, 1);
+    assert.ok(list.find(uuid(1).toUpperCase()));
+  });
+
+  it('reports empty only once loaded with nothing', async () => {
+    const list = new DeploymentList(async (offset) => page(offset, 10, []));
+    assert.equal(list.isEmpty, false);
+    await list.ensureLoaded();
+    assert.equal(list.isEmpty, true);
+  });
+
+  it('appends in time linear in the page, not the whole list (thousands of rows)', async () => {
+    const s = server(5000, 100);
+    const list = new DeploymentList(s.fetch);
+    const changes: ListChange[] = [];
+    list.onDidChange((c) => changes.push(c));
+    await list.ensureLoaded();
+    while (list.hasMore) await list.loadMore();
+    assert.equal(list.items.length, 5000);
+    const appended = changes.filter((c) => c.kind === 'appended');
+    assert.equal(appended.length, 51);
+    assert.ok(appended.every((c) => c.kind === 'appended' && c.added.length <= 100));
+  });
+
+  it('inserts a record at the top once', () => {
+    const list = new DeploymentList(async (offset) => page(offset, 10, []));
+    list.insertFirst({ id: uuid(9), name: 'new' });
+    list.insertFirst({ id: uuid(9), name: 'new' });
+    assert.equal(list.items.length, 1);
+    assert.equal(list.find(uuid(9))?.deployment.name, 'new');
+  });
+});
