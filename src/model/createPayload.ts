@@ -83,12 +83,22 @@ export function buildCreateBody(repository: Repository, draft: CreateDraft, defa
  * else (arrays included) in `over` replaces. Neither input is changed.
  */
 export function deepMerge(under: JsonObject, over: JsonObject): JsonObject {
-  const result: JsonObject = isPlainObject(under) ? structuredClone(under) : {};
+  const result = (isPlainObject(under) ? cloneJson(under) : {}) as JsonObject;
   for (const [key, value] of Object.entries(over)) {
     const existing = result[key];
-    result[key] = isPlainObject(value) && isPlainObject(existing) ? deepMerge(existing, value) : structuredClone(value);
+    result[key] = isPlainObject(value) && isPlainObject(existing) ? deepMerge(existing, value) : cloneJson(value);
   }
   return result;
+}
+
+/**
+ * A deep copy of JSON data. Not structuredClone: VS Code hands out setting
+ * values as read-only proxies, which structuredClone refuses.
+ */
+export function cloneJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(cloneJson);
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cloneJson(item)]));
+  return value;
 }
 
 export function isPlainObject(value: unknown): value is JsonObject {

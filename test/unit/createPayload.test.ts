@@ -127,6 +127,25 @@ describe('deepMerge and formatBody', () => {
   it('replaces arrays instead of concatenating', () => {
     assert.deepEqual(deepMerge({ a: [1, 2], b: { c: 1 } }, { a: [3], b: { d: 2 } }), { a: [3], b: { c: 1, d: 2 } });
   });
+  it('copies settings handed out as read-only proxies (structuredClone refuses those)', () => {
+    const readOnly = <T extends object>(target: T): T =>
+      new Proxy(target, {
+        get: (object, key) => {
+          const value = Reflect.get(object, key);
+          return value && typeof value === 'object' ? readOnly(value) : value;
+        },
+        set: () => {
+          throw new Error('read-only');
+        },
+      });
+    const defaults = readOnly({ source: 'github', source_config: { build_on_push: true }, secrets: [{ name: 'a' }] });
+    assert.throws(() => structuredClone(defaults));
+    const body = buildCreateBody({ host_integration_id: 'a1c3e5f7-2b4d-4e6f-8a0b-1c2d3e4f5a01', id: 1, name: 'x', owner: 'o', url: 'u', default_branch: 'main' }, { name: 'x', ref: 'main' }, defaults);
+    assert.deepEqual(body.secrets, [{ name: 'a' }]);
+    (body.source_config as Record<string, unknown>).extra = 1;
+    assert.equal((defaults.source_config as Record<string, unknown>).extra, undefined);
+  });
+
   it('pretty-prints with a final newline', () => {
     assert.equal(formatBody({ a: 1 }), '{\n  "a": 1\n}\n');
   });

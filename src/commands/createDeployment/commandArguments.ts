@@ -5,7 +5,8 @@ import { isDeploymentType } from '../../model/createPayload';
  * What "Create Deployment…" may be given: a repository row of the
  * Integrations tree (it has a `repository`), a repository record, or these
  * options (scripts and tests): given values skip their prompts; `confirm`
- * sends without the review step.
+ * sends without the review step; `openPayload` opens the body for editing
+ * instead (as "Edit Payload…" does).
  */
 export interface CreateDeploymentOptions {
   repository: Repository;
@@ -14,6 +15,7 @@ export interface CreateDeploymentOptions {
   /** null: "Don't set". */
   deploymentType?: DeploymentType | null;
   confirm?: boolean;
+  openPayload?: boolean;
 }
 
 /** Undefined when nothing usable was passed (the palette): the flow asks for a repository. */
@@ -38,5 +40,6 @@ export function readCreateArgument(argument: unknown): CreateDeploymentOptions |
   if (value.deploymentType === null || isDeploymentType(value.deploymentType)) options.deploymentType = value.deploymentType;
   else if (value.deploymentType !== undefined) throw new Error(`Unknown deployment type “${String(value.deploymentType)}”: use dev_free, dev or prod.`);
   if (value.confirm === true) options.confirm = true;
+  if (value.openPayload === true) options.openPayload = true;
   return options;
 }

@@ -78,7 +78,8 @@ export async function runCreateFlow(deps: CreateFlowDependencies, options: Creat
 
   const fromPalette = !options;
   const steps = createSteps(deps, state, fromPalette);
-  let startAt: string | undefined = options?.confirm ? undefined : steps.find((step) => !step.skip?.())?.id;
+  let startAt: string | undefined = options?.confirm || options?.openPayload ? undefined : steps.find((step) => !step.skip?.())?.id;
+  if (options?.openPayload) state.decision = 'edit';
   for (;;) {
     if (startAt !== undefined) {
       const input = new MultiStepInput(TITLE);

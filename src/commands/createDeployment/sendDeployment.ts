@@ -39,16 +39,17 @@ export async function sendCreateRequest(services: Services, body: JsonObject): P
 /** Refreshes the Deployments view, reveals the new record and offers its ID and JSON. */
 export async function announceCreated(services: Services, deployments: DeploymentsFeature, deployment: Deployment): Promise<void> {
   const id = deployment.id ?? undefined;
-  const actions = id ? ['Copy ID', 'Show'] : ['Show'];
   void vscode.window
-    .showInformationMessage(`Deployment “${deployment.name ?? id ?? 'new deployment'}” created.`, ...actions)
+    .showInformationMessage(`Deployment “${deployment.name ?? id ?? 'new deployment'}” created.`, ...(id ? ['Copy ID', 'Show'] : []))
     .then(async (choice) => {
-      if (choice === 'Copy ID' && id) {
+      if (!id) return;
+      if (choice === 'Copy ID') {
         await vscode.env.clipboard.writeText(id);
-        void vscode.window.setStatusBarMessage(`Copied ${id}`, 3000);
+        vscode.window.setStatusBarMessage(`Copied deployment ID ${id}`, 3000);
       } else if (choice === 'Show') {
-        if (id) await deployments.reveal(id).catch(() => false);
-        await vscode.commands.executeCommand('deploymentsExplorer.showDeploymentJson', deployment);
+        // The JSON view finds the record by ID once the Deployments view has it (reveal loads it if needed).
+        await deployments.reveal(id).catch(() => false);
+        await vscode.commands.executeCommand('deploymentsExplorer.showDeploymentJson', id);
       }
     });
   try {

@@ -1,0 +1,345 @@
+// Creating deployments inside VS Code's real extension host, against the
+// control-plane stand-in: what the POST body carries, the defaults setting,
+// a refused request (422) that keeps every value, the edited payload
+// document, and Deploy This Workspace matching an ssh remote.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import { StandIn } from '../server/standIn';
+
+const EXTENSION_ID = 'deployments-explorer.deployments-explorer';
+const SECTION = 'deploymentsExplorer';
+const KEY = `sk-create-test-${Math.random().toString(36).slice(2)}`;
+
+type Shown = { level: 'error' | 'warning' | 'info'; message: string; actions: string[] };
+type Body = {
+  name?: string;
+  deployment_type?: string;
+  source_config?: Record<string, unknown>;
+  source_revision_config?: Record<string, unknown>;
+  [key: string]: unknown;
+};
+type Result = {
+  outcome: string;
+  deployment?: { id: string; name: string };
+  body?: Body;
+  document?: string;
+  step?: string;
+  draft?: { name: string; ref: string; deploymentType?: string };
+  lastError?: { message: string; issues: Array<{ loc: string; msg: string }> };
+  message?: string;
+  line?: number;
+  column?: number;
+  remotes?: Array<{ name: string; url: string }>;
+};
+
+async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('Create deployment', function () {
+  this.timeout(60000);
+  let api: ExtensionApi;
+  let standIn: StandIn;
+  const shown: Shown[] = [];
+  const restores: (() => unknown)[] = [];
+  const tempDirs: string[] = [];
+
+  const config = () => vscode.workspace.getConfiguration(SECTION);
+  const integration = (label: string) => {
+    const found = standIn.integrations.find((i) => i.label === label);
+    assert.ok(found, label);
+    return found;
+  };
+  const repository = (label: string, name: string) => {
+    const found = integration(label).repositories.find((r) => r.name === name);
+    assert.ok(found, `${label}/${name}`);
+    return found;
+  };
+  const posts = () => standIn.requests.filter((r) => r.method === 'POST' && r.path === '/v2/deployments');
+  const create = (argument: unknown) => vscode.commands.executeCommand<Result>('deploymentsExplorer.createDeployment', argument);
+  const setDefaults = (value: unknown) => config().update('createDeployment.defaults', value, vscode.ConfigurationTarget.Global);
+
+  before(async () => {
+    api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as ExtensionApi;
+    standIn = await StandIn.start({ apiKey: KEY });
+
+    // Notifications would wait for a click that never comes: record them and dismiss.
+    const window = vscode.window as unknown as Record<string, unknown>;
+    for (const [name, level] of [
+      ['showErrorMessage', 'error'],
+      ['showWarningMessage', 'warning'],
+      ['showInformationMessage', 'info'],
+    ] as const) {
+      const original = window[name];
+      window[name] = async (message: string, ...rest: unknown[]) => {
+        shown.push({ level, message, actions: rest.filter((r): r is string => typeof r === 'string') });
+        return undefined;
+      };
+      restores.push(() => (window[name] = original));
+    }
+
+    const inspect = (name: string) => config().inspect(name)?.globalValue;
+    const previous = {
+      baseUrl: inspect('baseUrl'),
+      integrations: inspect('integrations'),
+      discover: inspect('discoverIntegrations'),
+      defaults: inspect('createDeployment.defaults'),
+      key: await api.services.context.secrets.get('deploymentsExplorer.apiKey'),
+    };
+    restores.push(async () => {
+      await config().update('createDeployment.defaults', previous.defaults, vscode.ConfigurationTarget.Global);
+      await config().update('integrations', previous.integrations, vscode.ConfigurationTarget.Global);
+      await config().update('baseUrl', previous.baseUrl, vscode.ConfigurationTarget.Global);
+      await config().update('discoverIntegrations', previous.discover, vscode.ConfigurationTarget.Global);
+      if (previous.key) await api.services.context.secrets.store('deploymentsExplorer.apiKey', previous.key);
+      else await api.services.context.secrets.delete('deploymentsExplorer.apiKey');
+    });
+
+    await config().update('discoverIntegrations', false, vscode.ConfigurationTarget.Global);
+    await setDefaults(undefined);
+    await config().update(
+      'integrations',
+      [
+        { id: integration('acme-github').id, label: 'Acme' },
+        { id: integration('platform-gitlab').id, label: 'Platform' },
+      ],
+      vscode.ConfigurationTarget.Global,
+    );
+    await config().update('baseUrl', standIn.url, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('deploymentsExplorer.setApiKey', KEY);
+    await waitFor('the key to reach the connection', async () => (await api.services.connection.apiKeys.get()) === KEY);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    for (const restore of restores.reverse()) await restore();
+    api.services.catalog.invalidate();
+    for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+    await standIn.close();
+  });
+
+  beforeEach(() => {
+    shown.length = 0;
+    standIn.reset();
+  });
+
+  it('sends the repository record’s integration, URL and default branch, and shows the new deployment', async () => {
+    const storefront = repository('acme-github', 'storefront');
+    // What the Integrations tree passes from the repository row's inline action.
+    const node = { kind: 'repository', integrationId: storefront.host_integration_id, id: 'repo-node', repository: storefront };
+    const result = await create({ ...node, confirm: true });
+
+    assert.equal(result?.outcome, 'created', JSON.stringify(result));
+    assert.equal(posts().length, 1);
+    const body = posts()[0].body as Body;
+    assert.equal(body.source_config?.integration_id, storefront.host_integration_id);
+    assert.equal(body.source_config?.repo_url, storefront.url);
+    assert.equal(body.source_revision_config?.repo_ref, storefront.default_branch);
+    assert.equal(body.name, 'storefront');
+    assert.equal('deployment_type' in body, false, 'no type was chosen');
+
+    const id = result!.deployment!.id;
+    assert.ok(standIn.deployments.some((d) => d.id === id), 'the stand-in stored it');
+    const toast = shown.find((s) => s.level === 'info' && s.message.includes('“storefront” created'));
+    assert.ok(toast, JSON.stringify(shown));
+    assert.deepEqual(toast.actions, ['Copy ID', 'Show']);
+
+    // The Deployments view was refreshed and holds the new record.
+    const provider = api.deployments.provider;
+    await waitFor('the new deployment in the Deployments view', () =>
+      provider.getChildren().some((element) => element.kind === 'deployment' && element.item.deployment.id === id),
+    );
+  });
+
+  it('sends a changed ref, a chosen type and normalises the default name', async () => {
+    const payments = repository('acme-github', 'Payments_API');
+    const result = await create({ repository: payments, ref: 'refs/tags/v1.2.0', deploymentType: 'prod', confirm: true });
+    assert.equal(result?.outcome, 'created', JSON.stringify(result));
+    const body = posts()[0].body as Body;
+    assert.equal(body.source_revision_config?.repo_ref, 'refs/tags/v1.2.0');
+    assert.notEqual(payments.default_branch, 'refs/tags/v1.2.0');
+    assert.equal(body.deployment_type, 'prod');
+    assert.equal(body.name, 'payments-api');
+    assert.equal(body.source_config?.repo_url, payments.url);
+  });
+
+  it('merges the defaults setting under the pre-filled values', async () => {
+    await setDefaults({
+      source: 'github',
+      secrets: [],
+      name: 'not-this-name',
+      source_config: { build_on_push: true, repo_url: 'https://example.invalid/not-this' },
+      source_revision_config: { graph_config_path: 'langgraph.json' },
+    });
+    try {
+      const runtime = repository('acme-github', 'agent-runtime');
+      const result = await create({ repository: runtime, name: 'agent-runtime-defaults', confirm: true });
+      assert.equal(result?.outcome, 'created', JSON.stringify(result));
+      assert.deepEqual(posts()[0].body, {
+        source: 'github',
+        secrets: [],
+        name: 'agent-runtime-defaults',
+        source_config: { build_on_push: true, repo_url: runtime.url, integration_id: runtime.host_integration_id },
+        source_revision_config: { graph_config_path: 'langgraph.json', repo_ref: runtime.default_branch },
+      });
+    } finally {
+      await setDefaults(undefined);
+    }
+  });
+
+  it('shows the server’s reasons for a 422, returns to the review and keeps every value', async () => {
+    const checkout = repository('acme-github', 'checkout-service');
+    const running = create({ repository: checkout, name: 'Checkout_Service', ref: 'release/2', deploymentType: 'dev', confirm: true });
+    let settled = false;
+    void running.then(() => (settled = true));
+
+    const error = await waitFor('the error message', () => shown.find((s) => s.level === 'error'));
+    assert.match(error.message, /HTTP 422/);
+    assert.match(error.message, /body\.name: String should match pattern/);
+    assert.equal(error.actions.includes('Retry'), false, 'a POST is never offered for a blind retry');
+    // The flow is back at its review step (a quick pick): leave it as a user pressing Escape would.
+    await waitFor('the flow to end', async () => {
+      if (!settled) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      return settled;
+    });
+    const result = await running;
+    assert.equal(result?.outcome, 'cancelled');
+    assert.equal(result?.step, 'review');
+    assert.deepEqual(result?.draft, { name: 'Checkout_Service', ref: 'release/2', deploymentType: 'dev' });
+    assert.deepEqual(result?.lastError?.issues.map((issue) => issue.loc), ['body.name']);
+    assert.equal(posts().length, 1, 'sent once, not retried');
+
+    // Reopening the flow for the same repository starts from what was typed.
+    const fixed = await create({ repository: checkout, name: 'checkout-fixed', confirm: true });
+    assert.equal(fixed?.outcome, 'created', JSON.stringify(fixed));
+    const body = posts()[1].body as Body;
+    assert.equal(body.name, 'checkout-fixed');
+    assert.equal(body.source_revision_config?.repo_ref, 'release/2');
+    assert.equal(body.deployment_type, 'dev');
+
+    // Once created, the draft is done with: the next flow starts from the record again.
+    await create({ repository: checkout, confirm: true });
+    const fresh = posts()[2].body as Body;
+    assert.equal(fresh.name, 'checkout-service');
+    assert.equal(fresh.source_revision_config?.repo_ref, checkout.default_branch);
+  });
+
+  it('keeps the values when the server requires fields the contract does not show', async () => {
+    const strict = await StandIn.start({ apiKey: KEY, requiredCreateFields: ['source', 'source_revision_config.graph_config_path'] });
+    await config().update('baseUrl', strict.url, vscode.ConfigurationTarget.Global);
+    try {
+      // Same sample data (same seed), so the record is valid on this server too.
+      const docs = repository('acme-github', 'docs.acme.dev');
+      const running = create({ repository: docs, confirm: true });
+      let settled = false;
+      void running.then(() => (settled = true));
+      const error = await waitFor('the error message', () => shown.find((s) => s.level === 'error'));
+      assert.match(error.message, /body\.source: Field required/);
+      assert.match(error.message, /body\.source_revision_config\.graph_config_path: Field required/);
+      await waitFor('the flow to end', async () => {
+        if (!settled) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        return settled;
+      });
+      const result = await running;
+      assert.equal(result?.step, 'review');
+      assert.deepEqual(result?.draft, { name: 'docs-acme-dev', ref: 'trunk' });
+
+      await setDefaults({ source: 'github', source_revision_config: { graph_config_path: 'config.json' } });
+      const again = await create({ repository: docs, confirm: true });
+      assert.equal(again?.outcome, 'created', JSON.stringify(again));
+      const sent = strict.requests.filter((r) => r.method === 'POST').map((r) => r.body as Body);
+      assert.equal(sent.length, 2);
+      assert.equal(sent[1].source, 'github');
+      assert.equal(sent[1].source_revision_config?.graph_config_path, 'config.json');
+    } finally {
+      await setDefaults(undefined);
+      await config().update('baseUrl', standIn.url, vscode.ConfigurationTarget.Global);
+      await strict.close();
+    }
+  });
+
+  it('opens the payload for editing, reports invalid JSON with its position and sends the edited body', async () => {
+    const storefront = repository('acme-github', 'storefront');
+    const opened = await create({ repository: storefront, name: 'storefront-edited', openPayload: true });
+    assert.equal(opened?.outcome, 'editing', JSON.stringify(opened));
+    const uri = vscode.Uri.parse(opened!.document!);
+    const document = await waitFor('the payload document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()));
+    assert.equal(document.languageId, 'json');
+    assert.deepEqual(JSON.parse(document.getText()), opened!.body);
+    assert.equal(posts().length, 0, 'nothing is sent before the user asks');
+
+    try {
+      const replaceAll = async (text: string) => {
+        const edit = new vscode.WorkspaceEdit();
+        edit.replace(uri, new vscode.Range(0, 0, document.lineCount + 1, 0), text);
+        assert.ok(await vscode.workspace.applyEdit(edit));
+      };
+      await replaceAll('{\n  "name": "storefront-edited",\n}\n');
+      const invalid = await vscode.commands.executeCommand<Result>('deploymentsExplorer.sendPayload', uri);
+      assert.equal(invalid?.outcome, 'invalid');
+      assert.deepEqual([invalid?.line, invalid?.column], [3, 1]);
+      assert.ok(shown.some((s) => s.level === 'error' && /line 3, column 1/.test(s.message)), JSON.stringify(shown));
+      assert.equal(posts().length, 0);
+
+      const edited = { ...opened!.body, deployment_type: 'dev_free', secrets: [] };
+      await replaceAll(JSON.stringify(edited, null, 2));
+      const sent = await vscode.commands.executeCommand<Result>('deploymentsExplorer.sendPayload', uri);
+      assert.equal(sent?.outcome, 'created', JSON.stringify(sent));
+      assert.deepEqual(posts()[0].body, edited);
+    } finally {
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  function gitFolder(remoteUrl: string): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'de-create-ws-'));
+    tempDirs.push(dir);
+    try {
+      execFileSync('git', ['init', '-q', dir]);
+      execFileSync('git', ['-C', dir, 'remote', 'add', 'origin', remoteUrl]);
+    } catch {
+      // No git binary: a hand-written repository config is what the extension reads anyway.
+      fs.mkdirSync(path.join(dir, '.git'));
+      fs.writeFileSync(path.join(dir, '.git', 'config'), `[core]\n\tbare = false\n[remote "origin"]\n\turl = ${remoteUrl}\n`);
+    }
+    return dir;
+  }
+
+  it('matches a workspace whose git remote is the ssh form of a repository URL', async () => {
+    const runtime = repository('acme-github', 'agent-runtime');
+    assert.match(runtime.url, /^https:\/\/github\.com\/acme-labs\/agent-runtime$/);
+    const folder = gitFolder('git@github.com:acme-labs/agent-runtime.git');
+    const result = await vscode.commands.executeCommand<Result>('deploymentsExplorer.deployWorkspace', {
+      folders: [folder],
+      name: 'agent-runtime-ws',
+      confirm: true,
+    });
+    assert.equal(result?.outcome, 'created', JSON.stringify(result));
+    const body = posts()[0].body as Body;
+    assert.equal(body.source_config?.repo_url, runtime.url);
+    assert.equal(body.source_config?.integration_id, runtime.host_integration_id);
+    assert.equal(body.source_revision_config?.repo_ref, runtime.default_branch);
+  });
+
+  it('names the remotes it tried when nothing matches', async () => {
+    const folder = gitFolder('git@github.com:someone-else/unknown-app.git');
+    const result = await vscode.commands.executeCommand<Result>('deploymentsExplorer.deployWorkspace', { folders: [folder], confirm: true });
+    assert.equal(result?.outcome, 'noMatch');
+    const warning = await waitFor('the warning', () => shown.find((s) => s.level === 'warning'));
+    assert.match(warning.message, /No repository of the 2 known integrations matches the remotes origin \(git@github\.com:someone-else\/unknown-app\.git\)/);
+    assert.ok(warning.actions.includes('Add Integration…'));
+    assert.equal(posts().length, 0);
+  });
+});
