@@ -106,6 +106,7 @@ export class DeploymentList {
   /** Drops every page and loads the first again. */
   reload(): Promise<void> {
     this.clear();
+    this.emit({ kind: 'reset' });
     return this.load();
   }
 

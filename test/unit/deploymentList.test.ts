@@ -107,6 +107,10 @@ describe('DeploymentList', () => {
     await list.ensureLoaded();
     const stale = list.loadMore();
     const fresh = list.reload();
+    const changes: ListChange[] = [];
+    list.onDidChange((c) => changes.push(c));
+    await list.reload();
+    assert.equal(changes[0]?.kind, 'reset', 'views drop their rows before the new first page');
     await Promise.all([stale, fresh]);
     assert.equal(list.items.length, 10);
     assert.deepEqual(list.items.map((i) => i.deployment.name), records(0, 10).map((d) => d.name));
