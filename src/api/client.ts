@@ -4,7 +4,7 @@ import { ConnectionOptions, HttpTransport } from './http';
 import { mayHaveMorePages } from './pagination';
 import { buildDeploymentSearchParams, DEFAULT_PAGE_SIZE, DeploymentQuery, validateIntegrationId } from './query';
 import { parseJsonBody } from './responses';
-import { Deployment, deploymentListSchema, deploymentSchema, Repository, repositorySchema } from './schemas';
+import { Deployment, deploymentListSchema, deploymentSchema, Repository, repositorySchema, resourceSpecSchema } from './schemas';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -96,6 +96,26 @@ export class ControlPlaneClient {
   dispose(): Promise<void> {
     return this.http.close();
   }
+}
+
+const checkedSpecs = new WeakMap<object, readonly string[]>();
+
+/**
+ * Validates the `resource_spec` of a listed deployment in full (listings check
+ * only that it is an object). Answers the problems, each with its field path;
+ * empty when it matches the contract or is absent. Cached per record.
+ */
+export function resourceSpecProblems(deployment: Deployment): readonly string[] {
+  const spec = deployment.source_config?.resource_spec;
+  if (!spec || typeof spec !== 'object') return [];
+  const known = checkedSpecs.get(spec);
+  if (known) return known;
+  const result = resourceSpecSchema.safeParse(spec);
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => `${formatPath('source_config.resource_spec', issue.path)}: ${issue.message}`);
+  checkedSpecs.set(spec, problems);
+  return problems;
 }
 
 function validate<T extends z.ZodType>(schema: T, data: unknown, what: string, root: string): z.infer<T> {

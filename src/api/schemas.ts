@@ -162,8 +162,23 @@ export const deploymentSchema = z.looseObject({
   status: optional(z.string()),
 });
 
+/**
+ * What a listing validates per record: every field, except that the deep
+ * `resource_spec` is only checked to be an object here. It is validated in
+ * full by `resourceSpecProblems` when it is first shown: a whole-record check
+ * would triple the cost of each page (see `npm run bench`), for content most
+ * rows never display.
+ */
+const objectOrAbsent = z.custom<ResourceSpec | null | undefined>(
+  (value) => value === undefined || value === null || (typeof value === 'object' && !Array.isArray(value)),
+  'expected an object',
+);
+export const deploymentSummarySchema = deploymentSchema.extend({
+  source_config: optional(sourceConfigSchema.extend({ resource_spec: objectOrAbsent.optional() })),
+});
+
 export const deploymentListSchema = z.looseObject({
-  resources: z.array(deploymentSchema),
+  resources: z.array(deploymentSummarySchema),
   offset: integer.min(0),
 });
 

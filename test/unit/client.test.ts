@@ -11,6 +11,7 @@ import {
   NotFoundError,
   RateLimitedError,
   RequestValidationError,
+  resourceSpecProblems,
   SchemaError,
   ServerError,
   TimeoutError,
@@ -407,7 +408,7 @@ describe('ControlPlaneClient against scripted servers', () => {
   it('names the record index and field path of a schema mismatch', async () => {
     const server = await startScriptedServer((_req, res) =>
       json(res, 200, {
-        resources: [{ name: 'ok' }, { name: 'bad', source_config: { resource_spec: { cpu: 'two' } } }],
+        resources: [{ name: 'ok' }, { name: 'bad', source_revision_config: { repo_ref: 42 } }],
         offset: 2,
       }),
     );
@@ -415,9 +416,34 @@ describe('ControlPlaneClient against scripted servers', () => {
     try {
       await assert.rejects(client.listDeployments(), (error: unknown) => {
         assert.ok(error instanceof SchemaError);
-        assert.match(error.message, /resources\[1\]\.source_config\.resource_spec\.cpu/);
+        assert.match(error.message, /resources\[1\]\.source_revision_config\.repo_ref: /);
         return true;
       });
+    } finally {
+      await client.dispose();
+      await server.close();
+    }
+  });
+
+  it('checks resource_spec as an object in listings and in full when it is shown', async () => {
+    const records = [
+      { name: 'good', source_config: { resource_spec: { cpu: 0.5, sidecars: [{ name: 's', env: [{ name: 'A', value: 'b' }] }] } } },
+      { name: 'deep', source_config: { resource_spec: { cpu: 'two', init_containers: [{ args: [1] }] } } },
+    ];
+    const server = await startScriptedServer((req, res) =>
+      req.url!.includes('offset=5')
+        ? json(res, 200, { resources: [{ name: 'x', source_config: { resource_spec: [1, 2] } }], offset: 6 })
+        : json(res, 200, { resources: records, offset: 2 }),
+    );
+    const client = new ControlPlaneClient({ baseUrl: server.url, env: {}, retry: fast });
+    try {
+      const page = await client.listDeployments();
+      assert.deepEqual(resourceSpecProblems(page.deployments[0]), []);
+      const problems = resourceSpecProblems(page.deployments[1]);
+      assert.ok(problems.some((problem) => problem.startsWith('source_config.resource_spec.cpu: ')), problems.join());
+      assert.ok(problems.some((problem) => problem.startsWith('source_config.resource_spec.init_containers[0].args[0]: ')));
+      assert.deepEqual(resourceSpecProblems({ name: 'none' }), []);
+      await assert.rejects(client.listDeployments({ offset: 5 }), /resources\[0\]\.source_config\.resource_spec: expected an object/);
     } finally {
       await client.dispose();
       await server.close();
