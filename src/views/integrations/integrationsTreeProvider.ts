@@ -45,15 +45,57 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
       this.changed,
       this.rootRequested,
       this.loadFailed,
-      services.catalog.onDidChange((integrationId) => {
-        const node = integrationId ? this.integrationNodes.get(key(integrationId)) : undefined;
-        this.changed.fire(node);
-      }),
+      services.catalog.onDidChange((integrationId) => this.onCatalogChange(integrationId)),
+      { dispose: () => clearTimeout(this.flushTimer) },
     ];
   }
 
   refresh(): void {
-    this.changed.fire(undefined);
+    this.schedule(undefined);
+  }
+
+  private readonly loadingInView = new Set<string>();
+  private readonly pending = new Set<IntegrationNode | undefined>();
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * VS Code registers the rows of a branch when getChildren answers; refreshing
+   * that branch while its getChildren is still running makes it register the
+   * same IDs twice ("Element with id … is already registered"). So changes
+   * caused by a load the view itself started are not echoed back during it:
+   * the row is refreshed once, after its children were answered.
+   */
+  private onCatalogChange(integrationId: string | undefined): void {
+    if (integrationId === undefined) return this.schedule(undefined);
+    const id = key(integrationId);
+    if (this.loadingInView.has(id) || this.services.catalog.state(id).status === 'loading') return;
+    const node = this.integrationNodes.get(id);
+    if (node) this.schedule(node);
+  }
+
+  /** Coalesces change events of one tick into one refresh each. */
+  private schedule(node: IntegrationNode | undefined): void {
+    this.pending.add(node);
+    this.flushTimer ??= setTimeout(() => this.flush(), 0);
+  }
+
+  private flush(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const nodes = [...this.pending];
+    this.pending.clear();
+    if (nodes.includes(undefined)) this.changed.fire(undefined);
+    else for (const node of nodes) this.changed.fire(node);
+  }
+
+  /**
+   * Hands every pending change to VS Code now. TreeView.reveal waits for the
+   * refreshes it already knows of; one still held back here would run during
+   * the reveal and register rows twice.
+   */
+  async settle(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    this.flush();
   }
 
   getTreeItem(node: IntegrationsTreeNode): vscode.TreeItem {
@@ -113,6 +155,8 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     const { catalog } = this.services;
     let state = catalog.state(integrationId);
     if (state.status === 'idle' || state.status === 'loading') {
+      const id = key(integrationId);
+      this.loadingInView.add(id);
       try {
         await vscode.window.withProgress({ location: { viewId: INTEGRATIONS_VIEW_ID } }, () =>
           catalog.repositories(integrationId),
@@ -120,6 +164,11 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
       } catch (error) {
         if (isCancellation(error)) return [];
         this.loadFailed.fire({ integrationId, error });
+      } finally {
+        this.loadingInView.delete(id);
+        // The row's description (repository count, failure) changed: refresh it once the children are in.
+        const node = this.integrationNodes.get(id);
+        if (node) setTimeout(() => this.schedule(node), 0);
       }
       state = catalog.state(integrationId);
     }

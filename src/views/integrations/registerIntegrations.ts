@@ -30,6 +30,7 @@ export function registerIntegrations(services: Services): IntegrationsFeatureApi
     const node = provider.nodeFor(integrationId);
     if (!node) return;
     try {
+      await provider.settle();
       await view.reveal(node, { select: true, focus: false, expand: true });
     } catch (error) {
       services.log.warn(`Could not reveal integration ${integrationId}: ${String(error)}`);
@@ -48,6 +49,7 @@ export function registerIntegrations(services: Services): IntegrationsFeatureApi
       await revealIntegration(integrationId);
       return false;
     }
+    await provider.settle();
     await view.reveal(node, { select: true, focus: true });
     return true;
   };

@@ -1,0 +1,367 @@
+// The Integrations view inside VS Code's real extension host, against the
+// control-plane stand-in: adding, validating, loading, error rows, discovery,
+// refresh, reveal and what reaches the log.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import type { IntegrationsTreeNode } from '../../src/views/integrations/nodes';
+import { ORPHAN_INTEGRATION_ID, StandIn } from '../server/standIn';
+
+const EXTENSION_ID = 'deployments-explorer.deployments-explorer';
+const SECTION = 'deploymentsExplorer';
+const UNKNOWN_ID = '0badc0de-1111-4222-8333-944455556666';
+const KEY = `sk-integrations-test-${Math.random().toString(36).slice(2)}`;
+const WRONG_KEY = `sk-wrong-${Math.random().toString(36).slice(2)}`;
+
+type Shown = { level: 'error' | 'warning' | 'info'; message: string; actions: string[] };
+
+async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function findLogFiles(dir: string, depth = 0): string[] {
+  if (depth > 4 || !fs.existsSync(dir)) return [];
+  const found: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...findLogFiles(full, depth + 1));
+    else if (entry.name.endsWith('.log') && entry.name.includes('Deployments Explorer')) found.push(full);
+  }
+  return found;
+}
+
+describe('Integrations view', function () {
+  this.timeout(60000);
+  let api: ExtensionApi;
+  let standIn: StandIn;
+  const shown: Shown[] = [];
+  /** Answers for the next modal/notification, by level; undefined = dismissed. */
+  const answers: Record<Shown['level'], (string | undefined)[]> = { error: [], warning: [], info: [] };
+  const logged: string[] = [];
+  const restores: (() => unknown)[] = [];
+
+  const config = () => vscode.workspace.getConfiguration(SECTION);
+  const tree = () => api.integrations.provider;
+  const rootNodes = async () => (await tree().getChildren()) as IntegrationsTreeNode[];
+  const item = (node: IntegrationsTreeNode) => tree().getTreeItem(node) as vscode.TreeItem;
+  const integrationRow = async (id: string) => {
+    const node = (await rootNodes()).find((n) => n.kind === 'integration' && n.integration.id.toLowerCase() === id.toLowerCase());
+    assert.ok(node, `integration ${id} is not a row of the tree`);
+    return node;
+  };
+  const repoRequests = (id: string) =>
+    standIn.requests.filter((r) => r.path === `/v1/integrations/forge/codehost/${id}/repos`).length;
+  const sample = (label: string) => {
+    const found = standIn.integrations.find((i) => i.label === label);
+    assert.ok(found, label);
+    return found;
+  };
+  /** Sets the key and waits until the connection has been rebuilt with it. */
+  const useKey = async (key: string) => {
+    if ((await api.services.connection.apiKeys.get()) === key) return;
+    const reset = new Promise<void>((resolve) => {
+      const subscription = api.services.connection.onDidChange(() => {
+        subscription.dispose();
+        resolve();
+      });
+    });
+    await vscode.commands.executeCommand('deploymentsExplorer.setApiKey', key);
+    await Promise.race([reset, new Promise((_, reject) => setTimeout(() => reject(new Error('the connection did not pick up the key')), 10000))]);
+  };
+  const setIntegrations = (value: unknown) => config().update('integrations', value, vscode.ConfigurationTarget.Global);
+
+  before(async () => {
+    api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as ExtensionApi;
+    standIn = await StandIn.start({ apiKey: KEY });
+
+    // Notifications would wait for a click that never comes: record them and answer from the queue.
+    const window = vscode.window as unknown as Record<string, unknown>;
+    for (const [name, level] of [
+      ['showErrorMessage', 'error'],
+      ['showWarningMessage', 'warning'],
+      ['showInformationMessage', 'info'],
+    ] as const) {
+      const original = window[name];
+      window[name] = async (message: string, ...rest: unknown[]) => {
+        const actions = rest.filter((r): r is string => typeof r === 'string');
+        shown.push({ level, message, actions });
+        return answers[level].shift();
+      };
+      restores.push(() => (window[name] = original));
+    }
+    // Everything written to the log channel, whatever the log level.
+    const log = api.services.log as unknown as Record<string, (...args: unknown[]) => void>;
+    for (const name of ['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']) {
+      const original = log[name];
+      log[name] = function (this: unknown, ...args: unknown[]) {
+        logged.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(' '));
+        return original.apply(this, args);
+      };
+      restores.push(() => (log[name] = original));
+    }
+
+    const inspect = (name: string) => config().inspect(name)?.globalValue;
+    const previous = {
+      baseUrl: inspect('baseUrl'),
+      integrations: inspect('integrations'),
+      discover: inspect('discoverIntegrations'),
+      key: await api.services.context.secrets.get('deploymentsExplorer.apiKey'),
+    };
+    restores.push(async () => {
+      await config().update('integrations', previous.integrations, vscode.ConfigurationTarget.Global);
+      await config().update('baseUrl', previous.baseUrl, vscode.ConfigurationTarget.Global);
+      await config().update('discoverIntegrations', previous.discover, vscode.ConfigurationTarget.Global);
+      if (previous.key) await api.services.context.secrets.store('deploymentsExplorer.apiKey', previous.key);
+      else await api.services.context.secrets.delete('deploymentsExplorer.apiKey');
+    });
+
+    // Background discovery would add rows behind the tests' backs; the discovery test runs it explicitly.
+    await config().update('discoverIntegrations', false, vscode.ConfigurationTarget.Global);
+    await setIntegrations([]);
+    await config().update('baseUrl', standIn.url, vscode.ConfigurationTarget.Global);
+    await useKey(KEY);
+  });
+
+  after(async () => {
+    for (const id of [ORPHAN_INTEGRATION_ID, ...standIn.integrations.map((i) => i.id)]) api.services.catalog.forgetDiscovered(id);
+    for (const restore of restores.reverse()) await restore();
+    api.services.catalog.invalidate();
+    await standIn.close();
+  });
+
+  beforeEach(() => {
+    shown.length = 0;
+    answers.error.length = answers.warning.length = answers.info.length = 0;
+  });
+
+  it('adds an integration and shows all its repositories, sorted, with owner and branch', async () => {
+    const platform = sample('platform-gitlab');
+    const result = (await vscode.commands.executeCommand('deploymentsExplorer.addIntegration', platform.id, 'Platform')) as {
+      id: string;
+      verified: boolean;
+    };
+    assert.deepEqual(result, { id: platform.id, label: 'Platform', verified: true });
+    assert.deepEqual(config().get('integrations'), [{ id: platform.id, label: 'Platform' }]);
+
+    const node = await integrationRow(platform.id);
+    const integrationItem = item(node);
+    assert.equal(integrationItem.label, 'Platform');
+    assert.equal(integrationItem.contextValue, 'integration.added');
+    assert.equal(integrationItem.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+    assert.ok((integrationItem.tooltip as vscode.MarkdownString).value.includes(platform.id.replace(/-/g, '\\-')));
+
+    const children = await tree().getChildren(node);
+    assert.equal(children.length, platform.repositories.length);
+    assert.equal(platform.repositories.length, 60);
+    assert.equal(item(node).description, '60 repositories');
+
+    const pairs = children.map((child) => (child.kind === 'repository' ? [child.repository.owner, child.repository.name] : ['?', '?']));
+    const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+    for (let i = 1; i < pairs.length; i++) {
+      const order = collator.compare(pairs[i - 1][0], pairs[i][0]) || collator.compare(pairs[i - 1][1], pairs[i][1]);
+      assert.ok(order <= 0, `${pairs[i - 1].join('/')} is listed before ${pairs[i].join('/')}`);
+    }
+
+    const first = children[0];
+    assert.ok(first.kind === 'repository');
+    const repoItem = item(first);
+    assert.equal(repoItem.label, first.repository.name);
+    assert.equal(repoItem.description, `${first.repository.owner} · ${first.repository.default_branch}`);
+    assert.equal(repoItem.contextValue, 'repository');
+    assert.ok(repoItem.id);
+    const resolved = tree().resolveTreeItem(repoItem, first);
+    const tooltip = (resolved.tooltip as vscode.MarkdownString).value;
+    for (const field of ['name', 'owner', 'url', 'default_branch', 'id', 'host_integration_id']) assert.ok(tooltip.includes(`**${field}:**`), field);
+    assert.equal(tree().getParent(first), node);
+    assert.deepEqual(shown.filter((s) => s.level === 'error'), []);
+  });
+
+  it('refuses a malformed integration ID with a message naming the problem', async () => {
+    const before = config().get('integrations');
+    await vscode.commands.executeCommand('deploymentsExplorer.addIntegration', 'not-a-uuid');
+    const error = shown.find((s) => s.level === 'error');
+    assert.ok(error, 'no error message shown');
+    assert.match(error.message, /integration ID/);
+    assert.match(error.message, /contains “n”/);
+    assert.deepEqual(config().get('integrations'), before);
+
+    await vscode.commands.executeCommand('deploymentsExplorer.addIntegration', '3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6');
+    assert.match(shown.filter((s) => s.level === 'error')[1]?.message ?? '', /32 hexadecimal digits.*31/);
+    assert.deepEqual(config().get('integrations'), before);
+  });
+
+  it('shows an unknown integration as an error row that retries, not as an empty list', async () => {
+    answers.error.push('Add Anyway');
+    const result = (await vscode.commands.executeCommand('deploymentsExplorer.addIntegration', UNKNOWN_ID)) as { verified: boolean };
+    assert.equal(result.verified, false);
+    const probeMessage = shown.find((s) => s.level === 'error');
+    assert.ok(probeMessage);
+    assert.match(probeMessage.message, /could not be checked.*not found \(HTTP 404\)/);
+    assert.deepEqual(probeMessage.actions.slice(0, 2), ['Add Anyway', 'Edit']);
+    assert.ok((config().get('integrations') as { id: string }[]).some((entry) => entry.id === UNKNOWN_ID));
+
+    const node = await integrationRow(UNKNOWN_ID);
+    assert.equal(item(node).description, 'failed to load');
+    const children = await tree().getChildren(node);
+    assert.equal(children.length, 1);
+    const row = item(children[0]);
+    assert.equal(row.contextValue, 'error');
+    assert.match(String(row.label), /not found \(HTTP 404\)/);
+    assert.equal((row.iconPath as vscode.ThemeIcon).id, 'error');
+    assert.equal(row.command?.command, 'deploymentsExplorer.refreshIntegration');
+
+    // Clicking the row retries: one more request.
+    const requestsBefore = repoRequests(UNKNOWN_ID);
+    await vscode.commands.executeCommand(row.command!.command, ...(row.command!.arguments ?? []));
+    const again = await tree().getChildren(node);
+    assert.equal(repoRequests(UNKNOWN_ID), requestsBefore + 1);
+    assert.equal(item(again[0]).contextValue, 'error');
+  });
+
+  it('shows an integration without repositories with an informative row', async () => {
+    const archive = sample('archive-bitbucket');
+    await setIntegrations([{ id: archive.id }]);
+    const node = await integrationRow(archive.id);
+    const children = await tree().getChildren(node);
+    assert.equal(children.length, 1);
+    assert.equal(item(children[0]).label, 'No repositories visible through this integration');
+    assert.equal(item(node).description, '0 repositories');
+    assert.equal(item(node).label, archive.id.slice(0, 8) + '…');
+  });
+
+  it('turns a rejected API key into an auth error row and a message offering Set API Key…', async () => {
+    const acme = sample('acme-github');
+    await setIntegrations([{ id: acme.id }]);
+    try {
+      await useKey(WRONG_KEY);
+      const node = await integrationRow(acme.id);
+      const children = await tree().getChildren(node);
+      const rows = children.map(item);
+      assert.equal(rows[0].contextValue, 'error');
+      assert.match(String(rows[0].label), /Access denied \(HTTP 403\)/);
+      assert.ok(rows.some((r) => r.label === 'Set API Key…' && r.command?.command === 'deploymentsExplorer.setApiKey'));
+      const notice = await waitFor('the auth error message', () => shown.find((s) => s.level === 'error'));
+      assert.match(notice.message, /Access denied/);
+      assert.ok(notice.actions.includes('Set API Key…'), `actions: ${notice.actions.join(', ')}`);
+    } finally {
+      await useKey(KEY);
+    }
+    const node = await integrationRow(acme.id);
+    assert.equal((await tree().getChildren(node)).length, acme.repositories.length);
+  });
+
+  it('discovers the integrations deployments use, including the unknown one, and promotes one', async () => {
+    const acme = sample('acme-github');
+    await setIntegrations([{ id: acme.id }]);
+    const summary = (await vscode.commands.executeCommand('deploymentsExplorer.discoverIntegrations')) as { found: number; deployments: number };
+    assert.equal(summary.deployments, standIn.deployments.length);
+
+    const used = new Set(standIn.deployments.map((d) => d.source_config?.integration_id?.toLowerCase()).filter(Boolean));
+    assert.ok(used.has(ORPHAN_INTEGRATION_ID));
+    assert.equal(summary.found, used.size);
+    const roots = await rootNodes();
+    const rootIds = new Set(roots.map((n) => (n.kind === 'integration' ? n.integration.id.toLowerCase() : '')));
+    for (const id of used) assert.ok(rootIds.has(id!), `${id} not in the tree`);
+    assert.equal(item(await integrationRow(acme.id)).contextValue, 'integration.added');
+
+    const orphan = await integrationRow(ORPHAN_INTEGRATION_ID);
+    const orphanItem = item(orphan);
+    assert.equal(orphanItem.contextValue, 'integration.discovered');
+    assert.match(String(orphanItem.description), /discovered/);
+    const orphanChildren = await tree().getChildren(orphan);
+    assert.equal(item(orphanChildren[0]).contextValue, 'error');
+    assert.match(String(item(orphanChildren[0]).label), /HTTP 404/);
+
+    const info = shown.find((s) => s.level === 'info' && /Found \d+ integration/.test(s.message));
+    assert.ok(info, 'no summary message');
+
+    const platform = sample('platform-gitlab');
+    const promoted = await vscode.commands.executeCommand('deploymentsExplorer.promoteIntegration', await integrationRow(platform.id));
+    assert.equal(promoted, true);
+    assert.ok((config().get('integrations') as { id: string }[]).some((entry) => entry.id === platform.id));
+    assert.equal(item(await integrationRow(platform.id)).contextValue, 'integration.added');
+  });
+
+  it('fetches repositories once and refetches on Refresh Integration and Refresh', async () => {
+    const acme = sample('acme-github');
+    await setIntegrations([{ id: acme.id }]);
+    api.services.catalog.invalidate();
+    const start = repoRequests(acme.id);
+    const node = await integrationRow(acme.id);
+    await tree().getChildren(node);
+    await tree().getChildren(node);
+    assert.equal(repoRequests(acme.id), start + 1, 'cached after the first load');
+
+    await vscode.commands.executeCommand('deploymentsExplorer.refreshIntegration', node);
+    assert.equal((await tree().getChildren(node)).length, acme.repositories.length);
+    assert.equal(repoRequests(acme.id), start + 2, 'Refresh Integration refetches');
+
+    await vscode.commands.executeCommand('deploymentsExplorer.refreshIntegrations');
+    await tree().getChildren(await integrationRow(acme.id));
+    assert.equal(repoRequests(acme.id), start + 3, 'Refresh refetches');
+  });
+
+  it('reveals a repository by URL, ignoring host case, .git and a trailing slash', async () => {
+    const monorepo = sample('monorepo-github');
+    await setIntegrations([{ id: monorepo.id, label: 'Monorepo' }]);
+    const target = monorepo.repositories[monorepo.repositories.length - 1];
+    const url = new URL(target.url);
+    const variant = `${url.protocol}//${url.host.toUpperCase()}${url.pathname}.git/`;
+    assert.equal(await api.integrations.revealRepository(monorepo.id, variant), true);
+    const selected = await waitFor('the selection', () => api.integrations.view.selection[0]);
+    assert.ok(selected.kind === 'repository');
+    assert.equal(selected.repository.url, target.url);
+    assert.equal(await api.integrations.revealRepository(monorepo.id, 'https://example.com/nobody/nothing'), false);
+    assert.equal(await api.integrations.revealRepository(UNKNOWN_ID, target.url), false);
+  });
+
+  it('removes an integration after confirmation', async () => {
+    const acme = sample('acme-github');
+    await setIntegrations([{ id: acme.id, label: 'Acme' }]);
+    answers.warning.push(undefined);
+    assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.removeIntegration', await integrationRow(acme.id)), false);
+    assert.equal((config().get('integrations') as unknown[]).length, 1);
+    answers.warning.push('Remove');
+    assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.removeIntegration', await integrationRow(acme.id)), true);
+    assert.deepEqual(config().get('integrations'), []);
+    assert.match(shown.find((s) => s.level === 'warning')?.message ?? '', /Remove integration Acme/);
+  });
+
+  it('never writes the API key to the log channel', async () => {
+    // Activity that logs: requests, failures with the wrong key, refreshes.
+    const acme = sample('acme-github');
+    await setIntegrations([{ id: acme.id }]);
+    await vscode.commands.executeCommand('deploymentsExplorer.refreshIntegration', acme.id);
+    await tree().getChildren(await integrationRow(acme.id));
+    const marker = `log-check-${Date.now()}`;
+    api.services.log.info(marker);
+
+    assert.ok(logged.length > 5, 'the wrapper saw the log');
+    assert.ok(logged.some((line) => line.includes('/repos')), 'requests are logged');
+    for (const line of logged) {
+      assert.ok(!line.includes(KEY), `key in log line: ${line}`);
+      assert.ok(!line.includes(WRONG_KEY), `wrong key in log line: ${line}`);
+    }
+
+    const logRoot = path.dirname(api.services.context.logUri.fsPath);
+    const content = await waitFor(
+      'the log file to contain the marker',
+      () => {
+        const text = findLogFiles(logRoot).map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+        return text.includes(marker) ? text : undefined;
+      },
+      10000,
+    );
+    assert.ok(content.includes('/repos'));
+    assert.ok(!content.includes(KEY), 'the key is in the log file');
+    assert.ok(!content.includes(WRONG_KEY), 'the wrong key is in the log file');
+  });
+});
