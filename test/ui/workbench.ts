@@ -1,0 +1,314 @@
+// Page helpers for UI tests that drive the real VS Code workbench (code-server)
+// in headless chromium with playwright-core. The runner, scripts/run-ui-tests.mjs,
+// starts one code-server (with the packaged .vsix installed and user settings
+// pointing at the control-plane stand-in) and one browser server; each test
+// file opens its own fresh browser context through `Workbench.open()`.
+//
+// Environment set by the runner:
+//   DE_UI_URL          workbench URL (opens the test workspace folder)
+//   DE_BROWSER_WS      playwright browser-server endpoint (else chromium is launched here)
+//   DE_STANDIN_URL     base URL of the control-plane stand-in
+//   DE_STANDIN_API_KEY the stand-in's API key (also in code-server's env as DEPLOYMENTS_EXPLORER_API_KEY)
+//   DE_INTEGRATIONS    JSON [{id,label}] configured in deploymentsExplorer.integrations
+//   DE_OUTPUT_DIR      where screenshots go (default test-output/ui)
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/** Title of the view container in the activity bar (package.json viewsContainers). */
+export const CONTAINER_TITLE = 'Deployments';
+export const CONTAINER_ID = 'deploymentsExplorer';
+export const VIEW_NAMES = { integrations: 'Integrations', deployments: 'Deployments' } as const;
+
+export interface UiEnv {
+  workbenchUrl: string;
+  browserWs?: string;
+  standInUrl?: string;
+  standInApiKey?: string;
+  integrations: Array<{ id: string; label?: string }>;
+  outputDir: string;
+}
+
+export function uiEnv(): UiEnv {
+  const workbenchUrl = process.env.DE_UI_URL;
+  if (!workbenchUrl) {
+    throw new Error('DE_UI_URL is not set: run the UI tests through `node scripts/run-ui-tests.mjs`, which starts code-server and the stand-in');
+  }
+  let integrations: UiEnv['integrations'] = [];
+  try {
+    integrations = JSON.parse(process.env.DE_INTEGRATIONS || '[]');
+  } catch {
+    /* keep [] */
+  }
+  return {
+    workbenchUrl,
+    browserWs: process.env.DE_BROWSER_WS || undefined,
+    standInUrl: process.env.DE_STANDIN_URL || undefined,
+    standInApiKey: process.env.DE_STANDIN_API_KEY || undefined,
+    integrations,
+    outputDir: path.resolve(process.env.DE_OUTPUT_DIR || path.join('test-output', 'ui')),
+  };
+}
+
+function isLoopback(url: URL): boolean {
+  if (url.protocol === 'data:' || url.protocol === 'blob:' || url.protocol === 'about:') return true;
+  const h = url.hostname.replace(/^\[|\]$/g, '');
+  return h === '127.0.0.1' || h === 'localhost' || h === '::1' || h.endsWith('.localhost');
+}
+
+/** Escapes a string for use inside a RegExp. */
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function exactText(text: string | RegExp): RegExp {
+  return typeof text === 'string' ? new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`) : text;
+}
+
+/** Polls until the element's attribute has the value. */
+export async function waitForAttribute(el: Locator, name: string, value: string, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if ((await el.getAttribute(name, { timeout: timeoutMs })) === value) return;
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${name}="${value}"`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export class Workbench {
+  private constructor(
+    readonly page: Page,
+    readonly context: BrowserContext,
+    readonly browser: Browser,
+    /** Whether this page launched its own chromium (no DE_BROWSER_WS). */
+    readonly ownsBrowser: boolean,
+    readonly env: UiEnv,
+    readonly name: string,
+  ) {}
+
+  /**
+   * Opens the workbench in a fresh browser context (own cookies and storage)
+   * and waits until it is ready. `name` prefixes screenshot files.
+   */
+  static async open(name: string, options: { url?: string; viewport?: { width: number; height: number } } = {}): Promise<Workbench> {
+    const env = uiEnv();
+    let browser: Browser;
+    let ownsBrowser = false;
+    if (env.browserWs) {
+      browser = await chromium.connect(env.browserWs);
+    } else {
+      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+      ownsBrowser = true;
+    }
+    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 } });
+    // Nothing but loopback: the stand-in and code-server.
+    await context.route((url) => !isLoopback(url), (route) => route.abort('blockedbyclient'));
+    const page = await context.newPage();
+    page.on('pageerror', (err) => {
+      if (process.env.DE_VERBOSE === '1') console.error(`[page error] ${err.message}`);
+    });
+    const wb = new Workbench(page, context, browser, ownsBrowser, env, name);
+    await page.goto(options.url ?? env.workbenchUrl, { waitUntil: 'domcontentloaded' });
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    // The activity bar is filled once the extension contributions are known.
+    await wb.activityBarItem(CONTAINER_TITLE).waitFor({ state: 'visible', timeout: 60_000 });
+    return wb;
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => undefined);
+    // Closes our own browser, or only disconnects from the runner's browser server.
+    await this.browser.close().catch(() => undefined);
+  }
+
+  // ------------------------------------------------------------------ containers and views
+
+  activityBarItem(title: string): Locator {
+    return this.page.locator(`.activitybar .action-item a.action-label[aria-label="${title}"]`).first();
+  }
+
+  /** The Deployments view container (sidebar part). */
+  container(): Locator {
+    return this.page.locator(`[id="workbench.view.extension.${CONTAINER_ID}"]`);
+  }
+
+  /** Opens the Deployments container through its activity-bar icon (no-op when already open). */
+  async openDeploymentsContainer(): Promise<Locator> {
+    const container = this.container();
+    if (!(await container.isVisible())) {
+      const item = this.activityBarItem(CONTAINER_TITLE);
+      await item.click();
+    }
+    await container.waitFor({ state: 'visible', timeout: 30_000 });
+    return container;
+  }
+
+  /** One pane (view) of the Deployments container, found by its header title. */
+  view(name: string): Locator {
+    return this.container()
+      .locator('.split-view-view .pane')
+      .filter({ has: this.page.locator('.pane-header h3.title', { hasText: exactText(name) }) })
+      .first();
+  }
+
+  /** Titles of the views shown in the Deployments container, top to bottom. */
+  async viewTitles(): Promise<string[]> {
+    const titles = await this.container().locator('.pane-header h3.title').allTextContents();
+    return titles.map((t) => t.trim()).filter(Boolean);
+  }
+
+  /** Expands a collapsed view (pane) and returns it. */
+  async expandView(name: string): Promise<Locator> {
+    const pane = this.view(name);
+    const header = pane.locator('.pane-header').first();
+    await header.waitFor({ state: 'visible' });
+    if ((await header.getAttribute('aria-expanded')) === 'false') {
+      await header.click();
+      await waitForAttribute(header, 'aria-expanded', 'true');
+    }
+    return pane;
+  }
+
+  /** The view's description shown beside its title (TreeView.description), '' when none. */
+  async viewDescription(name: string): Promise<string> {
+    const d = this.view(name).locator('.pane-header .description').first();
+    if ((await d.count()) === 0) return '';
+    return ((await d.textContent()) ?? '').trim();
+  }
+
+  /** Waits until the view's description matches. */
+  async waitForViewDescription(name: string, expected: string | RegExp, timeoutMs = 15_000): Promise<string> {
+    const re = typeof expected === 'string' ? exactText(expected) : expected;
+    await this.view(name).locator('.pane-header .description').filter({ hasText: re }).first().waitFor({ state: 'attached', timeout: timeoutMs });
+    return this.viewDescription(name);
+  }
+
+  /**
+   * Waits until the status bar no longer shows "Activating Extensions…" (the
+   * extension opened with its view is then active), at most `timeoutMs`.
+   */
+  async waitForExtensionsActivated(timeoutMs = 30_000): Promise<void> {
+    const busy = this.page.locator('.statusbar-item', { hasText: /Activating Extensions/ });
+    await busy.first().waitFor({ state: 'detached', timeout: timeoutMs }).catch(() => undefined);
+  }
+
+  // ------------------------------------------------------------------ tree rows
+
+  /** All rendered tree rows of a view. */
+  rows(viewName: string): Locator {
+    return this.view(viewName).locator('.monaco-list-row[role="treeitem"]');
+  }
+
+  /** Row labels of a view as shown (text of `.label-name`). */
+  async rowLabels(viewName: string): Promise<string[]> {
+    const labels = await this.rows(viewName).locator('.label-name').allTextContents();
+    return labels.map((l) => l.trim());
+  }
+
+  /** A tree row whose label text equals `text` (or matches a RegExp). Waits for it to render. */
+  async findRow(viewName: string, text: string | RegExp, timeoutMs = 15_000): Promise<Locator> {
+    const row = this.rows(viewName).filter({ has: this.page.locator('.label-name', { hasText: exactText(text) }) }).first();
+    await row.waitFor({ state: 'visible', timeout: timeoutMs });
+    return row;
+  }
+
+  /** Expands a collapsed row (no-op if expanded or a leaf) and waits for it. */
+  async expandRow(row: Locator, timeoutMs = 15_000): Promise<void> {
+    const state = await row.getAttribute('aria-expanded');
+    if (state === 'true' || state === null) return;
+    await row.locator('.monaco-tl-twistie').first().click();
+    await waitForAttribute(row, 'aria-expanded', 'true', timeoutMs);
+  }
+
+  /** Description text of a row (TreeItem.description), '' when none. */
+  async rowDescription(row: Locator): Promise<string> {
+    const d = row.locator('.label-description').first();
+    if ((await d.count()) === 0) return '';
+    return ((await d.textContent()) ?? '').trim();
+  }
+
+  // ------------------------------------------------------------------ commands, quick input, notifications
+
+  quickInput(): Locator {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  /** Runs a command from the command palette (F1) by its shown title, e.g. "Deployments: Refresh". */
+  async runCommand(title: string): Promise<void> {
+    await this.page.keyboard.press('F1');
+    const input = this.quickInput().locator('.quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    const row = this.quickInput()
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: exactText(title) }) })
+      .first();
+    await row.waitFor({ state: 'visible', timeout: 15_000 });
+    await row.click();
+  }
+
+  /** Answers an open quick input / input box: types `text` and presses Enter. */
+  async answerQuickInput(text: string): Promise<void> {
+    const input = this.quickInput().locator('.quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  /** Picks a quick-pick entry by its label. */
+  async pickQuickItem(label: string | RegExp): Promise<void> {
+    const row = this.quickInput()
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: exactText(label) }) })
+      .first();
+    await row.waitFor({ state: 'visible', timeout: 15_000 });
+    await row.click();
+  }
+
+  /** Messages of the notification toasts currently shown. */
+  async notifications(): Promise<string[]> {
+    const msgs = await this.page.locator('.notifications-toasts .notification-toast .notification-list-item-message').allTextContents();
+    return msgs.map((m) => m.trim());
+  }
+
+  /** Waits for a notification toast whose message matches, and returns its text. */
+  async waitForNotification(match: string | RegExp, timeoutMs = 15_000): Promise<string> {
+    const re = typeof match === 'string' ? new RegExp(escapeRegExp(match)) : match;
+    const toast = this.page
+      .locator('.notifications-toasts .notification-toast .notification-list-item-message')
+      .filter({ hasText: re })
+      .first();
+    await toast.waitFor({ state: 'visible', timeout: timeoutMs });
+    return ((await toast.textContent()) ?? '').trim();
+  }
+
+  /** Closes all notification toasts. */
+  async clearNotifications(): Promise<void> {
+    await this.runCommand('Notifications: Clear All Notifications').catch(() => undefined);
+    await this.page.keyboard.press('Escape').catch(() => undefined);
+  }
+
+  // ------------------------------------------------------------------ screenshots
+
+  /** Saves a PNG of the page as `<DE_OUTPUT_DIR>/<name>-<scenario>.png` and returns its path. */
+  async screenshot(scenario: string): Promise<string> {
+    fs.mkdirSync(this.env.outputDir, { recursive: true });
+    const safe = `${this.name}-${scenario}`.replace(/[^A-Za-z0-9._-]+/g, '-');
+    const file = path.join(this.env.outputDir, `${safe}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+}
