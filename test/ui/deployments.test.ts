@@ -1,0 +1,113 @@
+// The Deployments view in the real workbench: rows with status descriptions
+// and "Load more…", the Filter… quick pick (status READY), the filter in the
+// view description, the filter surviving a window reload, Clear Filters.
+import { after, before, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { VIEW_NAMES, Workbench } from './workbench';
+
+const VIEW = VIEW_NAMES.deployments;
+const STATUS = /^(READY|UNUSED|AWAITING_DATABASE|AWAITING_DELETE|UNKNOWN|DEGRADED)\b/;
+
+let wb: Workbench;
+
+before(async () => {
+  wb = await Workbench.open('deployments');
+});
+
+after(async () => {
+  // Filters persist per workspace: leave none behind for the other UI tests.
+  if (wb && (await wb.viewDescription(VIEW).catch(() => ''))) {
+    await wb.runCommand('Deployments: Clear Filters').catch(() => undefined);
+  }
+  await wb?.close();
+});
+
+async function poll<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Descriptions of the rendered deployment rows (not the "Load more…" row). */
+async function deploymentDescriptions(): Promise<string[]> {
+  const rows = wb.rows(VIEW);
+  const count = await rows.count();
+  const descriptions: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const row = rows.nth(i);
+    const label = ((await row.locator('.label-name').first().textContent()) ?? '').trim();
+    if (label === 'Load more…' || label === 'Loading more…') continue;
+    descriptions.push(await wb.rowDescription(row));
+  }
+  return descriptions;
+}
+
+async function openView(): Promise<void> {
+  await wb.openDeploymentsContainer();
+  await wb.waitForExtensionsActivated();
+  // Give the Deployments view the whole sidebar so a full page and "Load more…" fit.
+  const integrationsHeader = wb.view(VIEW_NAMES.integrations).locator('.pane-header').first();
+  if ((await integrationsHeader.getAttribute('aria-expanded')) === 'true') await integrationsHeader.click();
+  await wb.expandView(VIEW);
+}
+
+/** Scrolls the view's list to its last row (rows are virtualized: only visible ones exist). */
+async function scrollToEnd(): Promise<void> {
+  await wb.rows(VIEW).first().waitFor({ state: 'visible', timeout: 30_000 });
+  await wb.view(VIEW).locator('.monaco-list').first().focus();
+  await wb.page.keyboard.press('End');
+}
+
+test('shows deployments with status descriptions and a “Load more…” row', async () => {
+  await openView();
+  await scrollToEnd();
+  await wb.findRow(VIEW, 'Load more…', 30_000);
+  const descriptions = await deploymentDescriptions();
+  assert.ok(descriptions.length >= 5, `rendered rows: ${descriptions.length}`);
+  const withStatus = descriptions.filter((d) => STATUS.test(d));
+  assert.ok(withStatus.length >= descriptions.length - 2, `descriptions: ${descriptions.join(' | ')}`);
+  assert.ok(descriptions.some((d) => / · \d+\.\d+\.\d+$/.test(d)), 'status · image version');
+  const png = await wb.screenshot('rows');
+  assert.ok(fs.statSync(png).size > 10_000);
+});
+
+test('Filter… → Status → READY narrows the rows and shows the filter in the view description', async () => {
+  await openView();
+  await wb.runCommand('Deployments: Filter…');
+  await wb.pickQuickItem('Status');
+  await wb.pickQuickItem('READY');
+  await wb.waitForViewDescription(VIEW, 'status: READY');
+  await poll('only READY rows', async () => {
+    const descriptions = await deploymentDescriptions();
+    return descriptions.length > 0 && descriptions.every((d) => d.startsWith('READY'));
+  });
+  await scrollToEnd();
+  await wb.findRow(VIEW, 'Load more…');
+  const png = await wb.screenshot('filtered-ready');
+  assert.ok(fs.statSync(png).size > 10_000);
+});
+
+test('the filter survives a window reload, and Clear Filters removes it', async () => {
+  await wb.page.reload({ waitUntil: 'domcontentloaded' });
+  await wb.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+  await openView();
+  await wb.waitForViewDescription(VIEW, 'status: READY', 30_000);
+  await poll('only READY rows after the reload', async () => {
+    const descriptions = await deploymentDescriptions();
+    return descriptions.length > 0 && descriptions.every((d) => d.startsWith('READY'));
+  }, 30_000);
+
+  await wb.runCommand('Deployments: Clear Filters');
+  await poll('the description to clear', async () => (await wb.viewDescription(VIEW)) === '');
+  await poll('rows of other statuses again', async () => (await deploymentDescriptions()).some((d) => STATUS.test(d) && !d.startsWith('READY')));
+});
