@@ -323,6 +323,41 @@ describe('Integrations view', function () {
     assert.equal(await api.integrations.revealRepository(UNKNOWN_ID, target.url), false);
   });
 
+  it('keeps an integration with 5000 repositories responsive', async () => {
+    const acme = sample('acme-github');
+    const many = Array.from({ length: 5000 }, (_, i) => ({
+      host_integration_id: acme.id,
+      id: 100000 + i,
+      name: `service-${String(4999 - i).padStart(4, '0')}`,
+      owner: i % 2 ? 'acme' : 'acme-labs',
+      url: `https://github.com/${i % 2 ? 'acme' : 'acme-labs'}/service-${String(4999 - i).padStart(4, '0')}`,
+      default_branch: 'main',
+    }));
+    standIn.addFault({ fault: { kind: 'status', status: 200, body: JSON.stringify(many) }, pathPrefix: `/v1/integrations/forge/codehost/${acme.id}/repos`, times: 1 });
+    try {
+      await setIntegrations([{ id: acme.id }]);
+      await vscode.commands.executeCommand('deploymentsExplorer.refreshIntegration', acme.id);
+      const node = await integrationRow(acme.id);
+      let started = Date.now();
+      const children = await tree().getChildren(node);
+      const firstLoad = Date.now() - started;
+      assert.equal(children.length, 5000);
+      started = Date.now();
+      for (const child of children) item(child);
+      const items = Date.now() - started;
+      started = Date.now();
+      assert.equal(await tree().getChildren(node), children, 'the same rows again, from the cache');
+      const again = Date.now() - started;
+      assert.ok(firstLoad < 3000 && items < 1000 && again < 50, `load ${firstLoad} ms, items ${items} ms, again ${again} ms`);
+      const first = children[0];
+      assert.ok(first.kind === 'repository' && first.repository.owner === 'acme' && first.repository.name === 'service-0000');
+      assert.equal(await api.integrations.revealRepository(acme.id, many[0].url), true);
+    } finally {
+      standIn.clearFaults();
+      api.services.catalog.invalidate(acme.id);
+    }
+  });
+
   it('removes an integration after confirmation', async () => {
     const acme = sample('acme-github');
     await setIntegrations([{ id: acme.id, label: 'Acme' }]);
