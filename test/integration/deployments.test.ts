@@ -345,6 +345,27 @@ describe('Deployments view', function () {
     assert.equal(copied, row.item.deployment.id);
   });
 
+  it('auto-refreshes from page 1 while the view is visible, and stops when turned off', async () => {
+    await vscode.commands.executeCommand('deploymentsExplorer.deployments.focus');
+    await waitFor('the view to be visible', () => feature().treeView.visible);
+    await feature().refresh();
+    await vscode.commands.executeCommand('deploymentsExplorer.loadMoreDeployments');
+    assert.equal(deploymentRows().length, 2 * PAGE_SIZE);
+    standIn.requests.length = 0;
+    await config().update('autoRefreshSeconds', 1, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor('two automatic reloads', () => listings().length >= 2, 8000);
+      assert.ok(listings().every((r) => r.query.offset === '0'), 'each reload starts at page 1');
+    } finally {
+      await config().update('autoRefreshSeconds', 0, vscode.ConfigurationTarget.Global);
+    }
+    await feature().list.settled();
+    const count = listings().length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(listings().length, count, 'no reload once auto-refresh is off');
+    assert.deepEqual(rowIds(), expected({}));
+  });
+
   it('keeps thousands of rows responsive: each page costs only that page', async function () {
     await config().update('pageSize', 100, vscode.ConfigurationTarget.Global);
     try {
