@@ -77,15 +77,18 @@ async function main() {
     log(`workbench reported exit code ${code}`);
     resolveExit(typeof code === 'number' ? code : 1);
   });
-  const errors = []; // the workbench's error lines, shown when the run fails
+  const errors = []; // the workbench's error lines, shown when the run fails without a test result
+  const boring = /Failed to load resource|gallery-disabled|ECONNREFUSED 127\.0\.0\.1:9\b/;
+  let sawResult = false;
   page.on('console', (msg) => {
     const text = messageText(msg);
     if (text.startsWith(MARK)) {
+      if (text.includes('EXT-HOST-RESULT')) sawResult = true;
       process.stdout.write(`${text.slice(MARK.length)}\n`);
     } else if (verbose) {
       process.stdout.write(`[workbench ${msg.type()}] ${text}\n`);
-    } else if (msg.type() === 'error' || /^%c\s*ERR/.test(msg.text())) {
-      errors.push(text);
+    } else if ((msg.type() === 'error' || /^%c\s*ERR/.test(msg.text())) && !boring.test(text)) {
+      errors.push(text.split('\n').filter((l) => !/^\s+at .*\/static\/out\//.test(l)).join('\n'));
       if (errors.length > 30) errors.shift();
     }
   });
@@ -117,7 +120,8 @@ async function main() {
   clearTimeout(timer);
   // Let the last console lines arrive.
   await new Promise((r) => setTimeout(r, 300));
-  if (code !== 0) {
+  if (code !== 0 && !sawResult) {
+    // No test result: the harness, the extension or index.js went wrong; show why.
     if (errors.length) console.error(`[ext-tests] last errors in the workbench console:\n${errors.join('\n')}`);
     const csLog = cs.log().split('\n').slice(-40).join('\n');
     console.error(`[ext-tests] last lines of code-server's log:\n${csLog}`);

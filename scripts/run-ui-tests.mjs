@@ -54,7 +54,7 @@ async function main() {
   const files = onlyFiles.length ? onlyFiles.map((f) => path.resolve(f)) : findTests(path.join(ROOT, 'out', 'test', 'ui'));
   if (!files.length) throw new Error('no UI test files (out/test/ui/**/*.test.js)');
 
-  fs.rmSync(OUTPUT_DIR, { recursive: true, force: true });
+  // Not emptied first: another run (another file subset) may be writing there too.
   fs.mkdirSync(OUTPUT_DIR, { recursive: true });
 
   const standIn = await startStandIn();
@@ -108,7 +108,7 @@ async function main() {
 
   fs.copyFileSync(cs.dirs.log, path.join(OUTPUT_DIR, 'code-server.log'));
   await runCleanups();
-  const pngs = fs.readdirSync(OUTPUT_DIR).filter((f) => f.endsWith('.png'));
+  const pngs = fs.readdirSync(OUTPUT_DIR).filter((f) => f.endsWith('.png') && fs.statSync(path.join(OUTPUT_DIR, f)).mtimeMs >= t0);
   log(`screenshots in ${path.relative(ROOT, OUTPUT_DIR)}/: ${pngs.join(', ') || 'none'}`);
   log(`finished with exit code ${code} in ${Math.round((Date.now() - t0) / 1000)} s`);
   return code;

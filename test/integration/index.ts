@@ -48,6 +48,7 @@ export function run(): Promise<void> {
         else resolve();
       });
     } catch (err) {
+      out(`Could not load or run the tests: ${err instanceof Error && err.stack ? err.stack : String(err)}`);
       out(`EXT-HOST-RESULT ${JSON.stringify({ passed: 0, failed: 1, pending: 0, files: files.length, error: String(err) })}`);
       reject(err);
     }

@@ -23,6 +23,10 @@ test('the Deployments container shows the Integrations and Deployments views', a
   const titles = await wb.viewTitles();
   assert.deepEqual(titles, [VIEW_NAMES.integrations, VIEW_NAMES.deployments]);
   await wb.waitForExtensionsActivated();
+  // For a telling screenshot, give the views a moment to load from the stand-in
+  // (listing them is the Integrations view's own test).
+  const first = wb.env.integrations[0]?.label;
+  if (first) await wb.findRow(VIEW_NAMES.integrations, first, 20_000).catch(() => undefined);
   const png = await wb.screenshot('views');
   assert.ok(fs.statSync(png).size > 10_000, `screenshot ${png} looks empty`);
 });

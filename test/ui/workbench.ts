@@ -151,6 +151,8 @@ export class Workbench {
     if (!(await container.isVisible())) {
       const item = this.activityBarItem(CONTAINER_TITLE);
       await item.click();
+      // Move the pointer off the icon so its hover does not cover screenshots.
+      await this.page.mouse.move(900, 450);
     }
     await container.waitFor({ state: 'visible', timeout: 30_000 });
     return container;
