@@ -1,4 +1,4 @@
-import type { Container, Deployment, Mount, ResourceSpec, Volume } from '../api';
+import { resourceSpecProblems, type Container, type Deployment, type Mount, type ResourceSpec, type Volume } from '../api';
 import { formatTime } from './deploymentPresentation';
 
 /**
@@ -100,7 +100,7 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
         true,
       ),
     );
-    if (isObject(source.resource_spec)) push(resourcesGroup(source.resource_spec));
+    if (isObject(source.resource_spec)) push(resourcesGroup(source.resource_spec, resourceSpecProblems(deployment)));
   }
 
   const revision = deployment.source_revision_config;
@@ -160,7 +160,8 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
   return groups;
 }
 
-function resourcesGroup(spec: ResourceSpec): DetailNode | undefined {
+/** `problems`: where the spec departs from the contract; shown first, and what can be shown still is. */
+function resourcesGroup(spec: ResourceSpec, problems: readonly string[]): DetailNode | undefined {
   const known = new Set<string>([
     'labels', 'annotations', 'service_account_name', 'image_pull_secrets', 'volumes', 'volume_mounts', 'init_containers', 'sidecars',
   ]);
@@ -180,9 +181,18 @@ function resourcesGroup(spec: ResourceSpec): DetailNode | undefined {
       leaf('Service account', spec.service_account_name),
     ],
   );
+  const mismatch: DetailNode | undefined =
+    problems.length > 0
+      ? {
+          label: 'Does not match the API contract',
+          value: problems.length === 1 ? problems[0] : `${problems.length} problems`,
+          children: problems.map((problem) => ({ label: problem })),
+        }
+      : undefined;
   return group(
     'Resources',
     [
+      mismatch,
       ...components,
       pod,
       Array.isArray(spec.image_pull_secrets)

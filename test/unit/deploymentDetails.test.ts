@@ -104,6 +104,17 @@ describe('deployment details', () => {
     assert.equal(find(details, 'Resources', 'Sidecars')?.value, 'none');
   });
 
+  it('names where a resource_spec departs from the contract and still shows the rest', () => {
+    const odd = structuredClone(full) as Deployment;
+    const spec = odd.source_config!.resource_spec as Record<string, unknown>;
+    spec.memory_mb = 'lots';
+    const nodes = deploymentDetails(odd);
+    const mismatch = find(nodes, 'Resources', 'Does not match the API contract');
+    assert.match(mismatch?.value ?? '', /^source_config\.resource_spec\.memory_mb: /);
+    assert.equal(find(nodes, 'Resources', 'Main', 'CPU')?.value, '0.5');
+    assert.equal(find(details, 'Resources', 'Does not match the API contract'), undefined);
+  });
+
   it('lists secrets by name with the value masked', () => {
     assert.equal(find(details, 'Secrets', 'OPENAI_API_KEY')?.value, MASK);
     assert.equal(find(details, 'Secret references', 'STRIPE')?.value, 'billing-external / stripe');
