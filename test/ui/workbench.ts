@@ -227,12 +227,25 @@ export class Workbench {
     return row;
   }
 
-  /** Expands a collapsed row (no-op if expanded or a leaf) and waits for it. */
+  /**
+   * Expands a collapsed row (no-op if expanded or a leaf) and waits for it.
+   * Clicks the twistie again if the row is still collapsed a moment later and
+   * not loading: a tree refresh racing the first click can swallow it.
+   */
   async expandRow(row: Locator, timeoutMs = 15_000): Promise<void> {
-    const state = await row.getAttribute('aria-expanded');
-    if (state === 'true' || state === null) return;
-    await row.locator('.monaco-tl-twistie').first().click();
-    await waitForAttribute(row, 'aria-expanded', 'true', timeoutMs);
+    const until = Date.now() + timeoutMs;
+    let lastClick = 0;
+    for (;;) {
+      const state = await row.getAttribute('aria-expanded', { timeout: timeoutMs });
+      if (state === 'true' || state === null) return;
+      const loading = (await row.locator('.monaco-tl-twistie.codicon-tree-item-loading').count()) > 0;
+      if (!loading && Date.now() - lastClick > 2_000) {
+        await row.locator('.monaco-tl-twistie').first().click();
+        lastClick = Date.now();
+      }
+      if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms expanding the row`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 
   /** Description text of a row (TreeItem.description), '' when none. */
