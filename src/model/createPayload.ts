@@ -105,6 +105,20 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The body as `path: value` lines for the review step, e.g.
+ * `source_revision_config.repo_ref` → `"main"`. Arrays and empty objects stay one JSON value.
+ */
+export function flattenBody(body: JsonObject, prefix = ''): Array<{ path: string; value: string }> {
+  const lines: Array<{ path: string; value: string }> = [];
+  for (const [key, value] of Object.entries(body)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (isPlainObject(value) && Object.keys(value).length > 0) lines.push(...flattenBody(value, path));
+    else lines.push({ path, value: JSON.stringify(value) ?? 'null' });
+  }
+  return lines;
+}
+
 /** The body pretty-printed the way it is shown and edited. */
 export function formatBody(body: JsonObject): string {
   return `${JSON.stringify(body, null, 2)}\n`;

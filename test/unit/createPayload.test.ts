@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import {
   buildCreateBody,
   deepMerge,
+  flattenBody,
   formatBody,
   initialDraft,
   normaliseDeploymentName,
@@ -144,6 +145,17 @@ describe('deepMerge and formatBody', () => {
     assert.deepEqual(body.secrets, [{ name: 'a' }]);
     (body.source_config as Record<string, unknown>).extra = 1;
     assert.equal((defaults.source_config as Record<string, unknown>).extra, undefined);
+  });
+
+  it('flattens the body into path/value lines for the review', () => {
+    assert.deepEqual(flattenBody({ name: 'a', source_config: { repo_url: 'u', resource_spec: {} }, secrets: [], n: 1, x: null }), [
+      { path: 'name', value: '"a"' },
+      { path: 'source_config.repo_url', value: '"u"' },
+      { path: 'source_config.resource_spec', value: '{}' },
+      { path: 'secrets', value: '[]' },
+      { path: 'n', value: '1' },
+      { path: 'x', value: 'null' },
+    ]);
   });
 
   it('pretty-prints with a final newline', () => {

@@ -4,6 +4,7 @@ import { readSettings } from '../../config';
 import {
   buildCreateBody,
   CreateDraft,
+  flattenBody,
   formatBody,
   isDeploymentType,
   JsonObject,
@@ -247,6 +248,11 @@ function createSteps(deps: CreateFlowDependencies, state: FlowState, fromPalette
         { label: '$(rocket) Create Deployment', description: `POST /v2/deployments`, detail: JSON.stringify(body), action: 'create' },
         { label: '$(json) Edit Payload…', description: 'open the body as JSON, change it, send it from the editor title', action: 'edit' },
         { label: '$(arrow-left) Back', action: 'back' },
+        { label: 'Body', kind: vscode.QuickPickItemKind.Separator },
+        ...flattenBody(body).map((field): ReviewItem => {
+          const target = stepForIssue({ loc: `body.${field.path}`, msg: '' });
+          return { label: field.path, description: field.value, action: target === 'edit' ? 'edit' : { goto: target } };
+        }),
       );
       const picked = await input.showQuickPick<ReviewItem>({
         placeholder: `Review: ${state.draft.name} from ${repository.owner}/${repository.name} at ${state.draft.ref}`,

@@ -39,6 +39,13 @@ export async function sendCreateRequest(services: Services, body: JsonObject): P
 /** Refreshes the Deployments view, reveals the new record and offers its ID and JSON. */
 export async function announceCreated(services: Services, deployments: DeploymentsFeature, deployment: Deployment): Promise<void> {
   const id = deployment.id ?? undefined;
+  // Reveal first: it moves focus to the view, which would close a palette opened after the message.
+  try {
+    await deployments.refresh();
+    if (id) await deployments.reveal(id);
+  } catch (error) {
+    services.log.warn(`The Deployments view could not show the new deployment: ${error instanceof Error ? error.message : String(error)}`);
+  }
   void vscode.window
     .showInformationMessage(`Deployment “${deployment.name ?? id ?? 'new deployment'}” created.`, ...(id ? ['Copy ID', 'Show'] : []))
     .then(async (choice) => {
@@ -52,10 +59,4 @@ export async function announceCreated(services: Services, deployments: Deploymen
         await vscode.commands.executeCommand('deploymentsExplorer.showDeploymentJson', id);
       }
     });
-  try {
-    await deployments.refresh();
-    if (id) await deployments.reveal(id);
-  } catch (error) {
-    services.log.warn(`The Deployments view could not show the new deployment: ${error instanceof Error ? error.message : String(error)}`);
-  }
 }

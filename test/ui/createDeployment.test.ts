@@ -1,0 +1,159 @@
+// "Deployments: Create Deployment…" from the command palette, through every
+// step of the multi-step input (with a Back that keeps what was typed), to the
+// success notification; the stand-in receives the body shown in the review.
+import { after, before, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import type { Locator } from 'playwright-core';
+import { Workbench } from './workbench';
+
+let wb: Workbench;
+
+before(async () => {
+  wb = await Workbench.open('create-deployment');
+});
+
+after(async () => {
+  await wb?.close();
+});
+
+/** Waits until the quick input shows `expected` (each step fills it from the flow's state). */
+async function waitForValue(input: Locator, expected: string, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  let value = '';
+  while (Date.now() < until) {
+    value = await input.inputValue().catch(() => '');
+    if (value === expected) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the input shows “${value}”, expected “${expected}”`);
+}
+
+/** Like wb.runCommand, but presses F1 again when the palette did not open (focus can still be moving). */
+async function runCommandRetrying(title: string): Promise<void> {
+  const input = wb.quickInput().locator('.quick-input-box input');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await wb.page.keyboard.press('F1');
+    if (await input.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) break;
+  }
+  await input.fill(`>${title}`);
+  const row = wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
+  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  await row.click();
+}
+
+async function postedBodies(standInUrl: string): Promise<Array<Record<string, any>>> {
+  const response = await fetch(`${standInUrl}/__admin/requests`);
+  const requests = (await response.json()) as Array<{ method: string; path: string; body?: Record<string, any> }>;
+  return requests.filter((r) => r.method === 'POST' && r.path === '/v2/deployments').map((r) => r.body ?? {});
+}
+
+test('creates a deployment from the palette: integration, repository, name, ref, type, review', async () => {
+  const { page } = wb;
+  const standInUrl = wb.env.standInUrl;
+  assert.ok(standInUrl, 'DE_STANDIN_URL is not set');
+  const acme = wb.env.integrations.find((i) => i.label === 'acme-github');
+  assert.ok(acme, `acme-github is not among the configured integrations: ${JSON.stringify(wb.env.integrations)}`);
+  const name = `storefront-ui-${Date.now().toString(36)}`;
+
+  await wb.openDeploymentsContainer();
+  await wb.waitForExtensionsActivated();
+  await runCommandRetrying('Deployments: Create Deployment…');
+
+  const quick = wb.quickInput();
+  const input = quick.locator('.quick-input-box input');
+  const message = quick.locator('.quick-input-message');
+  const rows = quick.locator('.quick-input-list .monaco-list-row');
+
+  // 1. Integration (two are configured).
+  await wb.pickQuickItem(/acme-github/);
+
+  // 2. Repository: searchable, filled from the repository listing.
+  await rows.filter({ hasText: 'acme/storefront' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill('storefront');
+  await wb.pickQuickItem(/acme\/storefront$/);
+
+  // 3. Name: pre-filled from the repository, validated while typing.
+  await waitForValue(input, 'storefront');
+  await input.fill('Bad Name');
+  await message.filter({ hasText: /lowercase letters, digits/ }).waitFor({ state: 'visible' });
+  await wb.screenshot('name-validation');
+  await input.fill(name);
+  await input.press('Enter');
+
+  // 4. Ref: pre-filled with the default branch. Back to the name keeps it.
+  await waitForValue(input, 'main');
+  await input.fill('refs/tags/v1');
+  await quick.locator('.quick-input-titlebar .action-label[aria-label^="Back"]').first().click();
+  await waitForValue(input, name);
+  await input.press('Enter');
+  await waitForValue(input, 'refs/tags/v1');
+  await input.press('Enter');
+
+  // 5. Deployment type.
+  await wb.pickQuickItem(/^\s*dev\s*$/);
+
+  // 6. Review: the exact body, then send.
+  const createRow = rows.filter({ hasText: 'Create Deployment' }).first();
+  await createRow.waitFor({ state: 'visible' });
+  const detail = (await createRow.locator('.quick-input-list-label-meta, .monaco-icon-label-container').allTextContents()).join(' ');
+  assert.match(detail, /"repo_ref":"refs\/tags\/v1"/);
+  assert.match(detail, new RegExp(`"name":"${name}"`));
+  assert.ok(await rows.filter({ hasText: 'Edit Payload…' }).count(), 'no Edit Payload… item');
+  await wb.screenshot('review');
+  await createRow.click();
+
+  await wb.waitForNotification(new RegExp(`Deployment “${name}” created`), 20_000);
+  const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: name }).first();
+  assert.ok(await toast.getByRole('button', { name: 'Copy ID' }).count(), 'no Copy ID action');
+  assert.ok(await toast.getByRole('button', { name: 'Show' }).count(), 'no Show action');
+  const png = await wb.screenshot('created');
+  assert.ok(fs.statSync(png).size > 10_000, `screenshot ${png} looks empty`);
+
+  const body = (await postedBodies(standInUrl)).find((b) => b.name === name);
+  assert.ok(body, 'the stand-in did not receive the deployment');
+  assert.equal(body.source_config?.integration_id, acme.id);
+  assert.equal(body.source_config?.repo_url, 'https://github.com/acme/storefront');
+  assert.equal(body.source_revision_config?.repo_ref, 'refs/tags/v1');
+  assert.equal(body.deployment_type, 'dev');
+});
+
+test('Edit Payload… opens the body as JSON with a Create Deployment action in the editor title that sends it', async () => {
+  const { page } = wb;
+  const standInUrl = wb.env.standInUrl!;
+  const name = `agent-runtime-ui-${Date.now().toString(36)}`;
+  await runCommandRetrying('Deployments: Create Deployment…');
+  const quick = wb.quickInput();
+  const input = quick.locator('.quick-input-box input');
+  await wb.pickQuickItem(/acme-github/);
+  await quick.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'acme-labs/agent-runtime' }).first().waitFor({ state: 'visible' });
+  await wb.pickQuickItem(/acme-labs\/agent-runtime$/);
+  await waitForValue(input, 'agent-runtime');
+  await input.fill(name);
+  await input.press('Enter');
+  await waitForValue(input, 'main');
+  await input.press('Enter');
+  await wb.pickQuickItem(/Don’t set/);
+  await wb.pickQuickItem(/Edit Payload…/);
+
+  // An untitled JSON editor with the body, and the title action only on it.
+  const action = page.locator('.editor-actions .action-label[aria-label="Create Deployment"]').first();
+  await action.waitFor({ state: 'visible', timeout: 15_000 });
+  const editorText = (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+  assert.match(editorText, new RegExp(`"name": "${name}"`));
+  assert.match(editorText, /"repo_url": "https:\/\/github\.com\/acme-labs\/agent-runtime"/);
+  await wb.screenshot('payload-editor');
+  await action.click();
+
+  await wb.waitForNotification(new RegExp(`Deployment “${name}” created`), 20_000);
+  const body = (await postedBodies(standInUrl)).find((b) => b.name === name);
+  assert.ok(body, 'the stand-in did not receive the edited payload');
+  assert.equal(body.source_revision_config?.repo_ref, 'main');
+  assert.equal('deployment_type' in body, false);
+  // Sent once: the action leaves the document, so it is not sent twice by accident.
+  await action.waitFor({ state: 'detached', timeout: 10_000 });
+  // Leave no dirty untitled editor behind for the next test file (same workspace, hot exit).
+  await page.locator('.editor-instance .view-lines').first().click();
+  await runCommandRetrying('View: Revert and Close Editor');
+  await page.locator('.tabs-container .tab', { hasText: 'Untitled-1' }).waitFor({ state: 'detached', timeout: 10_000 });
+});
