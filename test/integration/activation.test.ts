@@ -3,18 +3,7 @@
 // manifest declares.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-
-const EXTENSION_ID = 'deployments-explorer.deployments-explorer';
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { EXTENSION_ID, waitFor } from './support';
 
 describe('Extension activation', () => {
   it('is installed under its manifest id', () => {
@@ -26,7 +15,7 @@ describe('Extension activation', () => {
   it('activates when the Deployments view container opens', async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
     await vscode.commands.executeCommand('workbench.view.extension.deploymentsExplorer');
-    await waitFor('the extension to activate', () => ext.isActive);
+    await waitFor('the extension to activate', () => ext.isActive, 30000);
     assert.equal(ext.isActive, true);
   });
 

@@ -10,12 +10,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { StandIn } from '../server/standIn';
+import { activateExtension, config, MessageCapture, snapshotSettings, useApiKey, waitFor } from './support';
 
-const EXTENSION_ID = 'deployments-explorer.deployments-explorer';
-const SECTION = 'deploymentsExplorer';
 const KEY = `sk-create-test-${Math.random().toString(36).slice(2)}`;
 
-type Shown = { level: 'error' | 'warning' | 'info'; message: string; actions: string[] };
 type Body = {
   name?: string;
   deployment_type?: string;
@@ -37,25 +35,15 @@ type Result = {
   remotes?: Array<{ name: string; url: string }>;
 };
 
-async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('Create deployment', function () {
   this.timeout(60000);
   let api: ExtensionApi;
   let standIn: StandIn;
-  const shown: Shown[] = [];
+  const messages = new MessageCapture();
+  const { shown } = messages;
   const restores: (() => unknown)[] = [];
   const tempDirs: string[] = [];
 
-  const config = () => vscode.workspace.getConfiguration(SECTION);
   const integration = (label: string) => {
     const found = standIn.integrations.find((i) => i.label === label);
     assert.ok(found, label);
@@ -71,40 +59,12 @@ describe('Create deployment', function () {
   const setDefaults = (value: unknown) => config().update('createDeployment.defaults', value, vscode.ConfigurationTarget.Global);
 
   before(async () => {
-    api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as ExtensionApi;
+    api = await activateExtension();
     standIn = await StandIn.start({ apiKey: KEY });
-
     // Notifications would wait for a click that never comes: record them and dismiss.
-    const window = vscode.window as unknown as Record<string, unknown>;
-    for (const [name, level] of [
-      ['showErrorMessage', 'error'],
-      ['showWarningMessage', 'warning'],
-      ['showInformationMessage', 'info'],
-    ] as const) {
-      const original = window[name];
-      window[name] = async (message: string, ...rest: unknown[]) => {
-        shown.push({ level, message, actions: rest.filter((r): r is string => typeof r === 'string') });
-        return undefined;
-      };
-      restores.push(() => (window[name] = original));
-    }
-
-    const inspect = (name: string) => config().inspect(name)?.globalValue;
-    const previous = {
-      baseUrl: inspect('baseUrl'),
-      integrations: inspect('integrations'),
-      discover: inspect('discoverIntegrations'),
-      defaults: inspect('createDeployment.defaults'),
-      key: await api.services.context.secrets.get('deploymentsExplorer.apiKey'),
-    };
-    restores.push(async () => {
-      await config().update('createDeployment.defaults', previous.defaults, vscode.ConfigurationTarget.Global);
-      await config().update('integrations', previous.integrations, vscode.ConfigurationTarget.Global);
-      await config().update('baseUrl', previous.baseUrl, vscode.ConfigurationTarget.Global);
-      await config().update('discoverIntegrations', previous.discover, vscode.ConfigurationTarget.Global);
-      if (previous.key) await api.services.context.secrets.store('deploymentsExplorer.apiKey', previous.key);
-      else await api.services.context.secrets.delete('deploymentsExplorer.apiKey');
-    });
+    messages.start();
+    restores.push(() => messages.stop());
+    restores.push(await snapshotSettings(api, ['baseUrl', 'discoverIntegrations', 'integrations', 'createDeployment.defaults']));
 
     await config().update('discoverIntegrations', false, vscode.ConfigurationTarget.Global);
     await setDefaults(undefined);
@@ -117,8 +77,7 @@ describe('Create deployment', function () {
       vscode.ConfigurationTarget.Global,
     );
     await config().update('baseUrl', standIn.url, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand('deploymentsExplorer.setApiKey', KEY);
-    await waitFor('the key to reach the connection', async () => (await api.services.connection.apiKeys.get()) === KEY);
+    await useApiKey(api, KEY);
   });
 
   after(async () => {
@@ -130,7 +89,7 @@ describe('Create deployment', function () {
   });
 
   beforeEach(() => {
-    shown.length = 0;
+    messages.clear();
     standIn.reset();
   });
 

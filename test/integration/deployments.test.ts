@@ -8,21 +8,10 @@ import type { DeploymentFilters } from '../../src/api';
 import { DeploymentFilterStore } from '../../src/model/deploymentFilters';
 import type { DeploymentElement, DeploymentsTreeElement, DetailElement } from '../../src/views/deployments/deploymentsTreeProvider';
 import { type Deployment, StandIn } from '../server/standIn';
+import { activateExtension, config, MessageCapture, snapshotSettings, useApiKey, waitFor } from './support';
 
-const EXTENSION_ID = 'deployments-explorer.deployments-explorer';
-const SECTION = 'deploymentsExplorer';
 const KEY = `sk-deployments-test-${Math.random().toString(36).slice(2)}`;
 const PAGE_SIZE = 10;
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** The stand-in's own filtering, restated: what the server should answer for `filters`. */
 function matches(d: Deployment, f: DeploymentFilters): boolean {
@@ -40,10 +29,10 @@ describe('Deployments view', function () {
   this.timeout(60000);
   let api: ExtensionApi;
   let standIn: StandIn;
-  const errors: Array<{ message: string; actions: string[] }> = [];
+  const messages = new MessageCapture(['error']);
+  const errors = messages.shown;
   const restores: (() => unknown)[] = [];
 
-  const config = () => vscode.workspace.getConfiguration(SECTION);
   const feature = () => api.deployments;
   const provider = () => feature().provider;
   const rootRows = () => provider().getChildren() as DeploymentsTreeElement[];
@@ -57,36 +46,16 @@ describe('Deployments view', function () {
   const filter = (change: Partial<DeploymentFilters>) => vscode.commands.executeCommand('deploymentsExplorer.filterDeployments', change);
 
   before(async () => {
-    api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as ExtensionApi;
+    api = await activateExtension();
     standIn = await StandIn.start({ apiKey: KEY });
-
     // An error notification waits for a click that never comes: record it instead.
-    const window = vscode.window as unknown as Record<string, unknown>;
-    const original = window.showErrorMessage;
-    window.showErrorMessage = async (message: string, ...rest: unknown[]) => {
-      errors.push({ message, actions: rest.filter((r): r is string => typeof r === 'string') });
-      return undefined;
-    };
-    restores.push(() => (window.showErrorMessage = original));
-
-    const inspect = (name: string) => config().inspect(name)?.globalValue;
-    const previous = {
-      baseUrl: inspect('baseUrl'),
-      pageSize: inspect('pageSize'),
-      discover: inspect('discoverIntegrations'),
-      autoRefresh: inspect('autoRefreshSeconds'),
-      key: await api.services.context.secrets.get('deploymentsExplorer.apiKey'),
-      filters: feature().filters.filters,
-    };
+    messages.start();
+    restores.push(() => messages.stop());
+    restores.push(await snapshotSettings(api, ['baseUrl', 'pageSize', 'discoverIntegrations', 'autoRefreshSeconds']));
+    const previousFilters = feature().filters.filters;
     restores.push(async () => {
       await feature().filters.clear();
-      await feature().filters.update(previous.filters);
-      await config().update('baseUrl', previous.baseUrl, vscode.ConfigurationTarget.Global);
-      await config().update('pageSize', previous.pageSize, vscode.ConfigurationTarget.Global);
-      await config().update('discoverIntegrations', previous.discover, vscode.ConfigurationTarget.Global);
-      await config().update('autoRefreshSeconds', previous.autoRefresh, vscode.ConfigurationTarget.Global);
-      if (previous.key) await api.services.context.secrets.store('deploymentsExplorer.apiKey', previous.key);
-      else await api.services.context.secrets.delete('deploymentsExplorer.apiKey');
+      await feature().filters.update(previousFilters);
     });
 
     // Background discovery would send listing requests of its own to the stand-in.
@@ -94,8 +63,7 @@ describe('Deployments view', function () {
     await config().update('autoRefreshSeconds', 0, vscode.ConfigurationTarget.Global);
     await config().update('pageSize', PAGE_SIZE, vscode.ConfigurationTarget.Global);
     await config().update('baseUrl', standIn.url, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand('deploymentsExplorer.setApiKey', KEY);
-    await waitFor('the key to reach the connection', async () => (await api.services.connection.apiKeys.get()) === KEY);
+    await useApiKey(api, KEY);
     // Let the connection's change events (which reset the list) land before the tests start.
     let lastChange = Date.now();
     const subscription = api.services.connection.onDidChange(() => (lastChange = Date.now()));
@@ -109,7 +77,7 @@ describe('Deployments view', function () {
   });
 
   beforeEach(async () => {
-    errors.length = 0;
+    messages.clear();
     await feature().filters.clear();
     standIn.reset();
   });

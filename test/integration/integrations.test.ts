@@ -8,24 +8,11 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import type { IntegrationsTreeNode } from '../../src/views/integrations/nodes';
 import { ORPHAN_INTEGRATION_ID, StandIn } from '../server/standIn';
+import { activateExtension, config, MessageCapture, snapshotSettings, useApiKey, waitFor } from './support';
 
-const EXTENSION_ID = 'deployments-explorer.deployments-explorer';
-const SECTION = 'deploymentsExplorer';
 const UNKNOWN_ID = '0badc0de-1111-4222-8333-944455556666';
 const KEY = `sk-integrations-test-${Math.random().toString(36).slice(2)}`;
 const WRONG_KEY = `sk-wrong-${Math.random().toString(36).slice(2)}`;
-
-type Shown = { level: 'error' | 'warning' | 'info'; message: string; actions: string[] };
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function findLogFiles(dir: string, depth = 0): string[] {
   if (depth > 4 || !fs.existsSync(dir)) return [];
@@ -42,13 +29,12 @@ describe('Integrations view', function () {
   this.timeout(60000);
   let api: ExtensionApi;
   let standIn: StandIn;
-  const shown: Shown[] = [];
-  /** Answers for the next modal/notification, by level; undefined = dismissed. */
-  const answers: Record<Shown['level'], (string | undefined)[]> = { error: [], warning: [], info: [] };
+  /** Notifications shown, and the answers for the next ones by level (undefined = dismissed). */
+  const messages = new MessageCapture();
+  const { shown, answers } = messages;
   const logged: string[] = [];
   const restores: (() => unknown)[] = [];
 
-  const config = () => vscode.workspace.getConfiguration(SECTION);
   const tree = () => api.integrations.provider;
   const rootNodes = async () => (await tree().getChildren()) as IntegrationsTreeNode[];
   const item = (node: IntegrationsTreeNode) => tree().getTreeItem(node) as vscode.TreeItem;
@@ -64,39 +50,15 @@ describe('Integrations view', function () {
     assert.ok(found, label);
     return found;
   };
-  /** Sets the key and waits until the connection has been rebuilt with it. */
-  const useKey = async (key: string) => {
-    if ((await api.services.connection.apiKeys.get()) === key) return;
-    const reset = new Promise<void>((resolve) => {
-      const subscription = api.services.connection.onDidChange(() => {
-        subscription.dispose();
-        resolve();
-      });
-    });
-    await vscode.commands.executeCommand('deploymentsExplorer.setApiKey', key);
-    await Promise.race([reset, new Promise((_, reject) => setTimeout(() => reject(new Error('the connection did not pick up the key')), 10000))]);
-  };
+  const useKey = (key: string) => useApiKey(api, key);
   const setIntegrations = (value: unknown) => config().update('integrations', value, vscode.ConfigurationTarget.Global);
 
   before(async () => {
-    api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as ExtensionApi;
+    api = await activateExtension();
     standIn = await StandIn.start({ apiKey: KEY });
+    messages.start();
+    restores.push(() => messages.stop());
 
-    // Notifications would wait for a click that never comes: record them and answer from the queue.
-    const window = vscode.window as unknown as Record<string, unknown>;
-    for (const [name, level] of [
-      ['showErrorMessage', 'error'],
-      ['showWarningMessage', 'warning'],
-      ['showInformationMessage', 'info'],
-    ] as const) {
-      const original = window[name];
-      window[name] = async (message: string, ...rest: unknown[]) => {
-        const actions = rest.filter((r): r is string => typeof r === 'string');
-        shown.push({ level, message, actions });
-        return answers[level].shift();
-      };
-      restores.push(() => (window[name] = original));
-    }
     // Everything written to the log channel, whatever the log level.
     const log = api.services.log as unknown as Record<string, (...args: unknown[]) => void>;
     for (const name of ['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']) {
@@ -108,20 +70,7 @@ describe('Integrations view', function () {
       restores.push(() => (log[name] = original));
     }
 
-    const inspect = (name: string) => config().inspect(name)?.globalValue;
-    const previous = {
-      baseUrl: inspect('baseUrl'),
-      integrations: inspect('integrations'),
-      discover: inspect('discoverIntegrations'),
-      key: await api.services.context.secrets.get('deploymentsExplorer.apiKey'),
-    };
-    restores.push(async () => {
-      await config().update('integrations', previous.integrations, vscode.ConfigurationTarget.Global);
-      await config().update('baseUrl', previous.baseUrl, vscode.ConfigurationTarget.Global);
-      await config().update('discoverIntegrations', previous.discover, vscode.ConfigurationTarget.Global);
-      if (previous.key) await api.services.context.secrets.store('deploymentsExplorer.apiKey', previous.key);
-      else await api.services.context.secrets.delete('deploymentsExplorer.apiKey');
-    });
+    restores.push(await snapshotSettings(api, ['baseUrl', 'integrations', 'discoverIntegrations']));
 
     // Background discovery would add rows behind the tests' backs; the discovery test runs it explicitly.
     await config().update('discoverIntegrations', false, vscode.ConfigurationTarget.Global);
@@ -137,10 +86,7 @@ describe('Integrations view', function () {
     await standIn.close();
   });
 
-  beforeEach(() => {
-    shown.length = 0;
-    answers.error.length = answers.warning.length = answers.info.length = 0;
-  });
+  beforeEach(() => messages.clear());
 
   it('adds an integration and shows all its repositories, sorted, with owner and branch', async () => {
     const platform = sample('platform-gitlab');
