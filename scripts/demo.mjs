@@ -17,6 +17,7 @@ import { ROOT, VSIX } from './lib/paths.mjs';
 import { QUIET_SETTINGS, freePort, portIsFree, startCodeServer } from './lib/codeServer.mjs';
 import { isStopping, onCleanup, runCleanups } from './lib/cleanup.mjs';
 import { startStandIn } from './lib/standIn.mjs';
+import { ensureNodeModules } from './lib/setup.mjs';
 
 const argv = process.argv.slice(2);
 const portIdx = argv.indexOf('--port');
@@ -34,6 +35,7 @@ async function main() {
   if (wantedPort !== null && !(Number.isInteger(wantedPort) && wantedPort > 0 && wantedPort < 65536)) {
     throw new Error(`--port needs a port number, got "${argv[portIdx + 1]}"`);
   }
+  if (!ensureNodeModules(log)) throw new Error('npm ci failed');
   sh(process.execPath, ['scripts/provision.mjs']);
   if (!skipBuild) {
     sh('npx', ['tsc', '-p', '.']);

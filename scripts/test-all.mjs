@@ -10,9 +10,9 @@
 //
 // Usage: node scripts/test-all.mjs [--only unit,ext-host,ui]
 import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './lib/paths.mjs';
+import { ensureNodeModules } from './lib/setup.mjs';
 
 const argv = process.argv.slice(2);
 const onlyIdx = argv.indexOf('--only');
@@ -115,14 +115,10 @@ function record(name, { code, output, ms, note }) {
 
 async function main() {
   // ---------------------------------------------------------------- 0. setup
-  if (!fs.existsSync(path.join(ROOT, 'node_modules', '.package-lock.json')) && !fs.existsSync(path.join(ROOT, 'node_modules', 'typescript'))) {
-    banner('npm ci (node_modules is missing)');
-    const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
-    if (r.status !== 0) {
-      console.error('npm ci failed');
-      console.log('0 passed, 1 failed');
-      process.exit(1);
-    }
+  if (!ensureNodeModules((m) => banner(m))) {
+    console.error('npm ci failed');
+    console.log('0 passed, 1 failed');
+    process.exit(1);
   }
 
   const want = (s) => !only || only.has(s);
