@@ -98,6 +98,7 @@ async function main() {
     DE_ALL_INTEGRATIONS: JSON.stringify((standIn.integrations || []).map((i) => ({ id: i.id, label: i.label }))),
     DE_BROWSER_WS: browserServer.wsEndpoint(),
     DE_OUTPUT_DIR: OUTPUT_DIR,
+    DE_USER_SETTINGS: path.join(cs.dirs.userData, 'User', 'settings.json'),
   };
   const args = ['--test', '--test-reporter=spec', '--test-concurrency=1', ...files];
   log(`$ node ${args.map((a) => path.isAbsolute(a) ? path.relative(ROOT, a) : a).join(' ')}`);

@@ -11,6 +11,7 @@
 //   DE_STANDIN_API_KEY the stand-in's API key (also in code-server's env as DEPLOYMENTS_EXPLORER_API_KEY)
 //   DE_INTEGRATIONS    JSON [{id,label}] configured in deploymentsExplorer.integrations
 //   DE_OUTPUT_DIR      where screenshots go (default test-output/ui)
+//   DE_USER_SETTINGS   the user settings.json code-server reads (a test may rewrite it, and must restore it)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
