@@ -5,35 +5,26 @@ import { Services } from '../services';
 /** Base URL, API key and tenant: the commands the welcome views and error actions point at. */
 export function registerConnectionCommands({ commands, connection, log }: Services): void {
   commands.register('deploymentsExplorer.setBaseUrl', async (value?: string) => {
-    const current = vscode.workspace.getConfiguration(SECTION).get<string>('baseUrl', '');
-    const url =
-      typeof value === 'string'
-        ? value
-        : await vscode.window.showInputBox({
-            title: 'Control-Plane Base URL',
-            prompt: 'Address of the deployment control-plane API. A path prefix such as /api-host is kept.',
-            placeHolder: 'https://api.example.com',
-            value: current,
-            ignoreFocusOut: true,
-            validateInput: validateBaseUrl,
-          });
+    const url = await argumentOrInput(value, {
+      title: 'Control-Plane Base URL',
+      prompt: 'Address of the deployment control-plane API. A path prefix such as /api-host is kept.',
+      placeHolder: 'https://api.example.com',
+      value: currentSetting('baseUrl'),
+      validateInput: validateBaseUrl,
+    });
     if (url === undefined) return;
     const problem = validateBaseUrl(url);
     if (problem) throw new Error(problem);
-    await vscode.workspace.getConfiguration(SECTION).update('baseUrl', url.trim(), vscode.ConfigurationTarget.Global);
+    await updateUserSetting('baseUrl', url.trim());
   });
 
   commands.register('deploymentsExplorer.setApiKey', async (value?: string) => {
-    const key =
-      typeof value === 'string'
-        ? value
-        : await vscode.window.showInputBox({
-            title: 'Control-Plane API Key',
-            prompt: 'Stored in VS Code’s secret storage; never written to settings or logs.',
-            password: true,
-            ignoreFocusOut: true,
-            validateInput: (text) => (text.trim() ? undefined : 'Enter the API key, or press Escape to cancel.'),
-          });
+    const key = await argumentOrInput(value, {
+      title: 'Control-Plane API Key',
+      prompt: 'Stored in VS Code’s secret storage; never written to settings or logs.',
+      password: true,
+      validateInput: (text) => (text.trim() ? undefined : 'Enter the API key, or press Escape to cancel.'),
+    });
     if (key === undefined || !key.trim()) return;
     await connection.apiKeys.set(key);
     log.info('API key stored in secret storage');
@@ -52,25 +43,30 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
   });
 
   commands.register('deploymentsExplorer.setTenantId', async (value?: string) => {
-    const current = vscode.workspace.getConfiguration(SECTION).get<string>('tenantId', '');
-    const tenant =
-      typeof value === 'string'
-        ? value
-        : await vscode.window.showInputBox({
-            title: 'Tenant (Workspace) ID',
-            prompt: 'Sent with every request for organisation-scoped API keys. Leave empty to send none.',
-            value: current,
-            ignoreFocusOut: true,
-          });
+    const tenant = await argumentOrInput(value, {
+      title: 'Tenant (Workspace) ID',
+      prompt: 'Sent with every request for organisation-scoped API keys. Leave empty to send none.',
+      value: currentSetting('tenantId'),
+    });
     if (tenant === undefined) return;
-    await vscode.workspace.getConfiguration(SECTION).update('tenantId', tenant.trim(), vscode.ConfigurationTarget.Global);
+    await updateUserSetting('tenantId', tenant.trim());
   });
 
   commands.register('deploymentsExplorer.openSettings', () =>
-    vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${'deployments-explorer.deployments-explorer'}`),
+    vscode.commands.executeCommand('workbench.action.openSettings', '@ext:deployments-explorer.deployments-explorer'),
   );
   commands.register('deploymentsExplorer.showLog', () => log.show());
 }
+
+/** A command's text argument (scripts, tests), or what the user types; undefined when cancelled. */
+async function argumentOrInput(value: unknown, options: vscode.InputBoxOptions): Promise<string | undefined> {
+  if (typeof value === 'string') return value;
+  return vscode.window.showInputBox({ ignoreFocusOut: true, ...options });
+}
+
+const currentSetting = (name: string) => vscode.workspace.getConfiguration(SECTION).get<string>(name, '');
+const updateUserSetting = (name: string, value: string) =>
+  vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);
 
 export function validateBaseUrl(text: string): string | undefined {
   const trimmed = text.trim();
