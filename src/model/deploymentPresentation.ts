@@ -1,5 +1,6 @@
 import type { Deployment } from '../api';
 import { shortId } from '../util/urls';
+import { normaliseRemoteUrl } from '../git/remoteUrls';
 
 /** How a deployment row looks, decided without VS Code so it can be unit tested. */
 
@@ -65,24 +66,21 @@ function webUrl(value: string | null | undefined): string | undefined {
 const TREE_STYLE_HOSTS = /(^|\.)(github|gitlab|gitea|codeberg)\./i;
 
 /**
- * Where "Open Repository at Ref" goes: `<repo>/tree/<ref>` (or the commit when
- * there is no ref) on GitHub/GitLab-like hosts, which all understand that
- * path; the plain repository URL elsewhere.
+ * Where "Open Repository at Ref" goes: the deployed commit when the record
+ * has one (a branch moves on), else the ref, as `<repo>/tree/<target>` on
+ * GitHub/GitLab-like hosts, which all understand that path; the plain
+ * repository page elsewhere. ssh and scp-like URLs become their https page.
  */
 export function repositoryWebUrl(deployment: Deployment): string | undefined {
   const raw = deployment.source_config?.repo_url?.trim();
   if (!raw) return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw.replace(/\.git$/, ''));
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  const base = url.toString().replace(/\/+$/, '');
+  const remote = normaliseRemoteUrl(raw);
+  if (!remote) return undefined;
+  const scheme = /^http:\/\//i.test(raw) ? 'http' : 'https';
+  const base = `${scheme}://${remote.host}/${remote.path}`;
   const revision = deployment.source_revision_config;
-  const target = revision?.repo_ref?.trim() || revision?.repo_commit_sha?.trim();
-  if (!target || !TREE_STYLE_HOSTS.test(url.hostname)) return base;
+  const target = revision?.repo_commit_sha?.trim() || revision?.repo_ref?.trim();
+  if (!target || !TREE_STYLE_HOSTS.test(remote.host)) return base;
   const path = target
     .split('/')
     .map((segment) => encodeURIComponent(segment))

@@ -8,7 +8,7 @@ import type { DeploymentFilters } from '../../src/api';
 import { DeploymentFilterStore } from '../../src/model/deploymentFilters';
 import type { DeploymentElement, DeploymentsTreeElement, DetailElement } from '../../src/views/deployments/deploymentsTreeProvider';
 import { type Deployment, StandIn } from '../server/standIn';
-import { activateExtension, config, MessageCapture, snapshotSettings, useApiKey, waitFor } from './support';
+import { activateExtension, config, connectionSettled, MessageCapture, snapshotSettings, useApiKey, waitFor } from './support';
 
 const KEY = `sk-deployments-test-${Math.random().toString(36).slice(2)}`;
 const PAGE_SIZE = 10;
@@ -65,10 +65,7 @@ describe('Deployments view', function () {
     await config().update('baseUrl', standIn.url, vscode.ConfigurationTarget.Global);
     await useApiKey(api, KEY);
     // Let the connection's change events (which reset the list) land before the tests start.
-    let lastChange = Date.now();
-    const subscription = api.services.connection.onDidChange(() => (lastChange = Date.now()));
-    await waitFor('the connection to settle', () => Date.now() - lastChange > 400);
-    subscription.dispose();
+    await connectionSettled(api);
   });
 
   after(async () => {

@@ -103,3 +103,17 @@ export async function useApiKey(api: ExtensionApi, key: string): Promise<void> {
     new Promise((_, reject) => setTimeout(() => reject(new Error('the connection did not pick up the key')), 10000)),
   ]);
 }
+
+/**
+ * Waits until the connection has been quiet for a moment: settings and key
+ * changes reach it as events, each of which resets the views' loaded data.
+ */
+export async function connectionSettled(api: ExtensionApi, quietMs = 400): Promise<void> {
+  let lastChange = Date.now();
+  const subscription = api.services.connection.onDidChange(() => (lastChange = Date.now()));
+  try {
+    await waitFor('the connection to settle', () => Date.now() - lastChange > quietMs);
+  } finally {
+    subscription.dispose();
+  }
+}

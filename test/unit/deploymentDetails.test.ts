@@ -160,14 +160,16 @@ describe('deployment row presentation', () => {
   });
 
   it('opens the repository at its ref on GitHub/GitLab-like hosts', () => {
-    assert.equal(repositoryWebUrl(full), 'https://github.com/acme/billing/tree/main');
-    const withSha = { ...full, source_revision_config: { repo_commit_sha: 'abc123' } };
-    assert.equal(repositoryWebUrl(withSha), 'https://github.com/acme/billing/tree/abc123');
+    assert.equal(repositoryWebUrl(full), 'https://github.com/acme/billing/tree/abc123', 'the deployed commit first');
+    const onlyRef = { ...full, source_revision_config: { repo_ref: 'main' } };
+    assert.equal(repositoryWebUrl(onlyRef), 'https://github.com/acme/billing/tree/main');
     const feature = { ...full, source_config: { repo_url: 'https://gitlab.com/g/p.git' }, source_revision_config: { repo_ref: 'feature/x y' } };
     assert.equal(repositoryWebUrl(feature), 'https://gitlab.com/g/p/tree/feature/x%20y');
     const other = { ...full, source_config: { repo_url: 'https://bitbucket.org/a/b' } };
     assert.equal(repositoryWebUrl(other), 'https://bitbucket.org/a/b');
-    assert.equal(repositoryWebUrl({ source_config: { repo_url: 'git@github.com:a/b.git' } }), undefined);
+    const ssh = { source_config: { repo_url: 'git@github.com:a/b.git' }, source_revision_config: { repo_ref: 'main' } };
+    assert.equal(repositoryWebUrl(ssh), 'https://github.com/a/b/tree/main');
+    assert.equal(repositoryWebUrl({ source_config: { repo_url: 'not a url' } }), undefined);
   });
 
   it('puts ID, type, repository, ref and local times in the tooltip', () => {

@@ -82,6 +82,8 @@ describe('integration and repository presentation', () => {
     assert.equal(normaliseRepositoryUrl('https://GitHub.COM/acme/web.git'), base);
     assert.equal(normaliseRepositoryUrl('https://github.com/acme/web/'), base);
     assert.equal(normaliseRepositoryUrl(' https://github.com/acme/web.git/ '), base);
+    assert.equal(normaliseRepositoryUrl('git@github.com:acme/web.git'), base, 'scp-like ssh form');
+    assert.equal(normaliseRepositoryUrl('ssh://git@github.com/acme/web'), base, 'ssh:// form');
     assert.notEqual(normaliseRepositoryUrl('https://github.com/acme/website'), base);
     assert.notEqual(normaliseRepositoryUrl('https://gitlab.com/acme/web'), base);
   });

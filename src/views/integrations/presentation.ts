@@ -4,6 +4,7 @@
  */
 import type { Repository } from '../../api';
 import { shortId } from '../../util/urls';
+import { remoteKey } from '../../git/remoteUrls';
 
 export interface IntegrationLike {
   id: string;
@@ -62,18 +63,12 @@ export function escapeMarkdown(text: string): string {
 }
 
 /**
- * A repository URL reduced for comparison: host case, a trailing `.git` and
- * trailing slashes do not matter. Text that is not a URL is compared trimmed.
+ * A repository URL reduced for comparison: scheme (https, ssh, scp-like
+ * `git@host:owner/repo`), user, host case, a trailing `.git` and trailing
+ * slashes do not matter. Text that is not a URL is compared trimmed.
  */
 export function normaliseRepositoryUrl(url: string): string {
-  const trimmed = url.trim().replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '');
-  try {
-    const parsed = new URL(trimmed);
-    const path = parsed.pathname.replace(/\/+$/, '');
-    return `${parsed.protocol.toLowerCase()}//${parsed.host.toLowerCase()}${path}${parsed.search}`;
-  } catch {
-    return trimmed;
-  }
+  return remoteKey(url) ?? url.trim();
 }
 
 /** The URL to hand to the browser, or a problem: only http(s) addresses are opened. */

@@ -1,0 +1,111 @@
+// A deployment row's outward actions inside the real extension host: Open
+// Custom URL, Open Repository at Ref (the deployed commit first) and Reveal
+// Repository in Integrations. Links are caught at vscode.env.openExternal,
+// so nothing leaves the machine.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import type { DeploymentElement } from '../../src/views/deployments/deploymentsTreeProvider';
+import type { IntegrationsTreeNode } from '../../src/views/integrations/nodes';
+import { StandIn } from '../server/standIn';
+import { activateExtension, config, connectionSettled, MessageCapture, snapshotSettings, useApiKey, waitFor } from './support';
+
+const KEY = `sk-actions-test-${Math.random().toString(36).slice(2)}`;
+
+describe('Deployment row actions', function () {
+  this.timeout(60000);
+  let api: ExtensionApi;
+  let standIn: StandIn;
+  const opened: string[] = [];
+  const messages = new MessageCapture(['info']);
+  const restores: (() => unknown)[] = [];
+
+  const rows = () =>
+    (api.deployments.provider.getChildren() as Array<{ kind: string }>).filter(
+      (element): element is DeploymentElement => element.kind === 'deployment',
+    );
+  const rowWhere = (predicate: (element: DeploymentElement) => boolean) => {
+    const found = rows().find(predicate);
+    assert.ok(found, 'a loaded row matches');
+    return found;
+  };
+
+  before(async () => {
+    api = await activateExtension();
+    standIn = await StandIn.start({ apiKey: KEY });
+    messages.start();
+    restores.push(() => messages.stop());
+    restores.push(await snapshotSettings(api, ['baseUrl', 'integrations', 'discoverIntegrations', 'pageSize']));
+
+    const env = vscode.env as unknown as { openExternal: (target: vscode.Uri) => Thenable<boolean> };
+    const original = env.openExternal;
+    env.openExternal = async (target: vscode.Uri) => {
+      opened.push(target.toString(true));
+      return true;
+    };
+    assert.notEqual(vscode.env.openExternal, original, 'openExternal can be intercepted');
+    restores.push(() => (env.openExternal = original));
+
+    await config().update('discoverIntegrations', false, vscode.ConfigurationTarget.Global);
+    await config().update('pageSize', 100, vscode.ConfigurationTarget.Global);
+    await config().update('integrations', standIn.integrations.slice(0, 3).map(({ id, label }) => ({ id, label })), vscode.ConfigurationTarget.Global);
+    await config().update('baseUrl', standIn.url, vscode.ConfigurationTarget.Global);
+    await useApiKey(api, KEY);
+    await connectionSettled(api);
+    await api.deployments.filters.clear();
+    await api.deployments.refresh();
+    await waitFor('the first page', () => rows().length === 100);
+  });
+
+  after(async () => {
+    for (const restore of restores.reverse()) await restore();
+    await standIn.close();
+  });
+
+  beforeEach(() => {
+    opened.length = 0;
+    messages.clear();
+  });
+
+  it('opens the custom URL of the deployment', async () => {
+    const row = rowWhere((element) => !!element.item.deployment.source_config?.custom_url);
+    const expected = new URL(row.item.deployment.source_config!.custom_url!).toString();
+    const url = await vscode.commands.executeCommand<string>('deploymentsExplorer.openCustomUrl', row);
+    assert.equal(url, expected);
+    assert.deepEqual(opened, [expected]);
+  });
+
+  it('opens the repository at the deployed commit', async () => {
+    const row = rowWhere(
+      (element) =>
+        !!element.item.deployment.source_revision_config?.repo_commit_sha &&
+        /github\.com/.test(element.item.deployment.source_config?.repo_url ?? ''),
+    );
+    const { source_config, source_revision_config } = row.item.deployment;
+    await vscode.commands.executeCommand('deploymentsExplorer.openDeploymentRepository', row);
+    assert.deepEqual(opened, [`${source_config!.repo_url}/tree/${source_revision_config!.repo_commit_sha}`]);
+  });
+
+  it('reveals and selects the repository of the deployment in the Integrations view', async () => {
+    const known = new Set(standIn.integrations.slice(0, 3).map((integration) => integration.id));
+    const row = rowWhere((element) => known.has(element.item.deployment.source_config?.integration_id ?? ''));
+    const found = await vscode.commands.executeCommand<boolean>('deploymentsExplorer.revealDeploymentRepository', row);
+    assert.equal(found, true);
+    const selected = await waitFor('the selection', () => api.integrations.view.selection[0] as IntegrationsTreeNode | undefined);
+    assert.equal(selected.kind, 'repository');
+    assert.equal(
+      (selected as Extract<IntegrationsTreeNode, { kind: 'repository' }>).repository.url,
+      row.item.deployment.source_config!.repo_url,
+    );
+  });
+
+  it('says so when the repository is in no known integration', async () => {
+    const known = new Set(standIn.integrations.slice(0, 3).map((integration) => integration.id));
+    const row = rowWhere(
+      (element) => !!element.item.deployment.source_config?.integration_id && !known.has(element.item.deployment.source_config.integration_id),
+    );
+    const found = await vscode.commands.executeCommand<boolean>('deploymentsExplorer.revealDeploymentRepository', row);
+    assert.equal(found, false);
+    assert.match(messages.shown[0]?.message ?? '', /was not found in integration/);
+  });
+});
