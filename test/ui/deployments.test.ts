@@ -1,6 +1,7 @@
 // The Deployments view in the real workbench: rows with status descriptions
 // and "Load more…", the Filter… quick pick (status READY), the filter in the
-// view description, the filter surviving a window reload, Clear Filters.
+// view description, the filter surviving a window reload, Clear Filters, and
+// the welcome message when nothing matches.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -110,4 +111,20 @@ test('the filter survives a window reload, and Clear Filters removes it', async 
   await wb.runCommand('Deployments: Clear Filters');
   await poll('the description to clear', async () => (await wb.viewDescription(VIEW)) === '');
   await poll('rows of other statuses again', async () => (await deploymentDescriptions()).some((d) => STATUS.test(d) && !d.startsWith('READY')));
+});
+
+test('a filter that matches nothing shows the welcome message, whose Clear Filters brings the rows back', async () => {
+  await openView();
+  await wb.runCommand('Deployments: Filter…');
+  await wb.pickQuickItem('Name contains');
+  await wb.answerQuickInput('zz-no-such-deployment');
+  await wb.waitForViewDescription(VIEW, /zz-no-such-deployment/);
+  const welcome = wb.view(VIEW).locator('.welcome-view-content');
+  await welcome.filter({ hasText: 'No deployments match the current filters.' }).waitFor({ state: 'visible', timeout: 20_000 });
+  assert.equal(await wb.rows(VIEW).count(), 0, 'no rows beside the welcome message');
+  await wb.screenshot('no-match');
+
+  await welcome.locator('.monaco-button', { hasText: 'Clear Filters' }).click();
+  await poll('the description to clear', async () => (await wb.viewDescription(VIEW)) === '');
+  await poll('rows again', async () => (await deploymentDescriptions()).some((d) => STATUS.test(d)));
 });
