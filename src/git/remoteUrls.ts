@@ -58,6 +58,18 @@ export function remoteKey(raw: string): string | undefined {
   return remote && `${remote.host}/${remote.path}`;
 }
 
+/** The host most of `urls` name (ties: the first seen); undefined when none is a remote URL. */
+export function mostCommonHost(urls: Iterable<string>): string | undefined {
+  const counts = new Map<string, number>();
+  for (const url of urls) {
+    const host = normaliseRemoteUrl(url)?.host;
+    if (host) counts.set(host, (counts.get(host) ?? 0) + 1);
+  }
+  let best: string | undefined;
+  for (const [host, count] of counts) if (best === undefined || count > counts.get(best)!) best = host;
+  return best;
+}
+
 /** Remote URLs may carry credentials (https://user:token@host/…): the form safe to show and log. */
 export function redactUserInfo(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, (_match, scheme: string) => scheme);

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { CancelledError, Repository } from '../api';
 import { IntegrationSetting, readSettings, SECTION } from '../config';
 import { ConnectionManager } from '../connection';
+import { mostCommonHost } from '../git/remoteUrls';
 
 export type IntegrationOrigin = 'added' | 'discovered';
 
@@ -26,6 +27,8 @@ export class RepositoryCatalog implements vscode.Disposable {
   private readonly states = new Map<string, RepositoryState>();
   private readonly inFlight = new Map<string, Promise<readonly Repository[]>>();
   private readonly discovered = new Set<string>();
+  private readonly discoveredHosts = new Map<string, string>();
+  private readonly loadedHosts = new WeakMap<readonly Repository[], string | undefined>();
   private readonly changed = new vscode.EventEmitter<string | undefined>();
   /** Fires with an integration ID when its repositories changed, or undefined when the list did. */
   readonly onDidChange = this.changed.event;
@@ -58,8 +61,12 @@ export class RepositoryCatalog implements vscode.Disposable {
     return this.integrations().find((entry) => key(entry.id) === key(integrationId));
   }
 
-  /** Records integrations seen in deployments; answers how many were new. */
-  addDiscovered(ids: Iterable<string>): number {
+  /**
+   * Records integrations seen in deployments, with the code host their
+   * repository URLs name where known; answers how many were new.
+   */
+  addDiscovered(ids: Iterable<string>, codeHosts: Record<string, string> = {}): number {
+    for (const [id, host] of Object.entries(codeHosts)) this.discoveredHosts.set(key(id), host);
     const known = new Set(this.integrations().map((entry) => key(entry.id)));
     let added = 0;
     for (const id of ids) {
@@ -72,7 +79,17 @@ export class RepositoryCatalog implements vscode.Disposable {
   }
 
   forgetDiscovered(integrationId: string): void {
+    this.discoveredHosts.delete(key(integrationId));
     if (this.discovered.delete(key(integrationId))) this.changed.fire(undefined);
+  }
+
+  /** The code host of an integration: from its loaded repositories, else from the deployments that revealed it. */
+  codeHost(integrationId: string): string | undefined {
+    const repositories = this.cached(integrationId);
+    if (repositories && !this.loadedHosts.has(repositories)) {
+      this.loadedHosts.set(repositories, mostCommonHost(repositories.map((repository) => repository.url)));
+    }
+    return (repositories && this.loadedHosts.get(repositories)) ?? this.discoveredHosts.get(key(integrationId));
   }
 
   state(integrationId: string): RepositoryState {

@@ -74,8 +74,9 @@ test('lists the configured integrations and, expanded, their repositories with o
     return repositories.every((r) => labels.includes(r.name));
   });
   // The parent row is re-rendered after its children arrive, so its description may lag them a little.
+  // It reads e.g. "5 repositories · github.com".
   const count = repositories.length;
-  const expectedCount = `${count} ${count === 1 ? 'repository' : 'repositories'}`;
+  const expectedCount = `${count} ${count === 1 ? 'repository' : 'repositories'} · ${new URL(expected.url).host}`;
   await poll('the repository count on the integration row', async () => {
     const row = await wb.findRow(VIEW, first.label!);
     return (await wb.rowDescription(row)) === expectedCount;

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { matchRemotes, normaliseRemoteUrl, parseGitConfig, parseGitDirFile, redactUserInfo, remoteKey } from '../../src/git/remoteUrls';
+import { matchRemotes, mostCommonHost, normaliseRemoteUrl, parseGitConfig, parseGitDirFile, redactUserInfo, remoteKey } from '../../src/git/remoteUrls';
 
 describe('normaliseRemoteUrl', () => {
   const same = 'github.com/acme/storefront';
@@ -156,5 +156,16 @@ describe('matchRemotes', () => {
       ),
       [],
     );
+  });
+});
+
+describe('mostCommonHost', () => {
+  it('names the host most URLs share, whatever their form', () => {
+    assert.equal(
+      mostCommonHost(['https://github.com/a/b', 'git@GitHub.com:a/c.git', 'https://gitlab.com/x/y', 'not a url']),
+      'github.com',
+    );
+    assert.equal(mostCommonHost([]), undefined);
+    assert.equal(mostCommonHost(['not a url']), undefined);
   });
 });

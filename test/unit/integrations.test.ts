@@ -64,6 +64,8 @@ describe('integration and repository presentation', () => {
     assert.equal(integrationDescription({ id: VALID, origin: 'added' }, 1, false), '1 repository');
     assert.equal(integrationDescription({ id: VALID, origin: 'discovered' }, 0, false), '0 repositories · discovered');
     assert.equal(integrationDescription({ id: VALID, origin: 'discovered' }, undefined, true), 'failed to load · discovered');
+    assert.equal(integrationDescription({ id: VALID, origin: 'discovered' }, undefined, false, 'github.com'), 'github.com · discovered');
+    assert.equal(integrationDescription({ id: VALID, origin: 'added' }, 3, false, 'gitlab.com'), '3 repositories · gitlab.com');
   });
 
   it('shows owner and default branch, and all six fields in the tooltip, escaped', () => {
@@ -142,6 +144,8 @@ describe('integration discovery', () => {
     const result = await discoverIntegrationIds(client, { onProgress: (p) => progress.push(p.deployments) });
     assert.deepEqual(new Set(result.integrationIds), expected);
     assert.ok(result.integrationIds.includes(ORPHAN_INTEGRATION_ID));
+    assert.equal(result.codeHosts[ORPHAN_INTEGRATION_ID], 'github.com', 'the host its deployments’ repository URLs name');
+    assert.equal(result.codeHosts[standIn.integrations[1].id], new URL(standIn.integrations[1].repositories[0].url).host);
     assert.equal(result.deployments, standIn.deployments.length);
     assert.equal(result.truncated, false);
     assert.equal(progress.length, result.pages);

@@ -1,6 +1,7 @@
 /** Finds the integrations existing deployments use. Pure (no vscode): runs in unit tests against the stand-in. */
 import type { ControlPlaneClient, Deployment } from '../../api';
 import { isUuid } from '../../api';
+import { mostCommonHost } from '../../git/remoteUrls';
 
 export interface DiscoveryProgress {
   pages: number;
@@ -11,6 +12,8 @@ export interface DiscoveryProgress {
 export interface DiscoveryResult extends DiscoveryProgress {
   /** Distinct integration IDs, in order of first use, lower case. */
   integrationIds: string[];
+  /** Per integration ID, the host its deployments' repository URLs name most (e.g. `github.com`). */
+  codeHosts: Record<string, string>;
   /** True when it stopped at `maxPages` although the server may have more. */
   truncated: boolean;
 }
@@ -30,6 +33,7 @@ export async function discoverIntegrationIds(
 ): Promise<DiscoveryResult> {
   const maxPages = options.maxPages ?? 200;
   const ids = new Set<string>();
+  const repositoryUrls = new Map<string, string[]>();
   let pages = 0;
   let deployments = 0;
   let truncated = false;
@@ -37,11 +41,21 @@ export async function discoverIntegrationIds(
     pages++;
     deployments += page.deployments.length;
     collectIntegrationIds(page.deployments, ids);
+    for (const deployment of page.deployments) {
+      const id = deployment.source_config?.integration_id?.trim().toLowerCase();
+      const url = deployment.source_config?.repo_url;
+      if (id && ids.has(id) && url) repositoryUrls.set(id, [...(repositoryUrls.get(id) ?? []), url]);
+    }
     options.onProgress?.({ pages, deployments, found: ids.size });
     if (pages >= maxPages && page.mayHaveMore) {
       truncated = true;
       break;
     }
   }
-  return { integrationIds: [...ids], pages, deployments, found: ids.size, truncated };
+  const codeHosts: Record<string, string> = {};
+  for (const [id, urls] of repositoryUrls) {
+    const host = mostCommonHost(urls);
+    if (host) codeHosts[id] = host;
+  }
+  return { integrationIds: [...ids], codeHosts, pages, deployments, found: ids.size, truncated };
 }

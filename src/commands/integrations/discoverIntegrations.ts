@@ -24,7 +24,7 @@ export function registerDiscoverIntegrations(services: Services, viewId: string)
       onProgress: ({ deployments, found }) =>
         report(`${deployments} deployments read, ${found} integration${found === 1 ? '' : 's'} found`),
     });
-    const added = services.catalog.addDiscovered(result.integrationIds);
+    const added = services.catalog.addDiscovered(result.integrationIds, result.codeHosts);
     services.log.info(
       `Discovery read ${result.deployments} deployments in ${result.pages} pages: ${result.found} integrations, ${added} new` +
         (result.truncated ? ' (stopped early: too many pages)' : ''),

@@ -232,7 +232,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     const label = integrationLabel(integration);
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `integration/${key(integration.id)}`;
-    item.description = integrationDescription(integration, count, state.status === 'error');
+    item.description = integrationDescription(integration, count, state.status === 'error', this.services.catalog.codeHost(integration.id));
     item.tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count));
     item.contextValue = `integration.${integration.origin}`;
     item.iconPath = new vscode.ThemeIcon(integration.origin === 'added' ? 'plug' : 'telescope');

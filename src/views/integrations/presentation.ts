@@ -16,11 +16,17 @@ export function integrationLabel(integration: { id: string; label?: string }): s
   return integration.label?.trim() || shortId(integration.id);
 }
 
-/** "60 repositories · discovered"; the count only once loaded. */
-export function integrationDescription(integration: IntegrationLike, repositoryCount: number | undefined, failed: boolean): string {
+/** "60 repositories · github.com · discovered"; the count only once loaded, the host where known. */
+export function integrationDescription(
+  integration: IntegrationLike,
+  repositoryCount: number | undefined,
+  failed: boolean,
+  codeHost?: string,
+): string {
   const parts: string[] = [];
   if (repositoryCount !== undefined) parts.push(repositoryCount === 1 ? '1 repository' : `${repositoryCount} repositories`);
   else if (failed) parts.push('failed to load');
+  if (codeHost) parts.push(codeHost);
   if (integration.origin === 'discovered') parts.push('discovered');
   return parts.join(' · ');
 }
