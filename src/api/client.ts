@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SchemaError } from './errors';
 import { ConnectionOptions, HttpTransport } from './http';
-import { mayHaveMorePages } from './pagination';
+import { PageEnd, pageEnd } from './pagination';
 import { buildDeploymentSearchParams, DEFAULT_PAGE_SIZE, DeploymentQuery, validateIntegrationId } from './query';
 import { parseJsonBody } from './responses';
 import { Deployment, deploymentListSchema, deploymentSchema, Repository, repositorySchema, resourceSpecSchema } from './schemas';
@@ -19,6 +19,8 @@ export interface DeploymentPage {
   nextOffset: number;
   /** False once an end rule applies (empty or short page, offset not advancing). */
   mayHaveMore: boolean;
+  /** Which end rule applied, when one did. */
+  end?: PageEnd;
 }
 
 const repositoryListSchema = z.array(repositorySchema);
@@ -60,13 +62,8 @@ export class ControlPlaneClient {
     });
     const body = validate(deploymentListSchema, parseJsonBody(response), 'deployment listing', '');
     const deployments = body.resources as Deployment[];
-    return {
-      deployments,
-      requestedOffset,
-      limit,
-      nextOffset: body.offset,
-      mayHaveMore: mayHaveMorePages({ requestedOffset, limit, count: deployments.length, nextOffset: body.offset }),
-    };
+    const end = pageEnd({ requestedOffset, limit, count: deployments.length, nextOffset: body.offset });
+    return { deployments, requestedOffset, limit, nextOffset: body.offset, mayHaveMore: end === undefined, end };
   }
 
   /** Every page from `query.offset` on, until an end rule applies. */

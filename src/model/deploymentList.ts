@@ -180,10 +180,7 @@ export class DeploymentList {
         this.pages++;
         this.offset = page.nextOffset;
         this.more = page.mayHaveMore;
-        if (!page.mayHaveMore) {
-          this.ended =
-            page.deployments.length >= page.limit && page.nextOffset <= page.requestedOffset ? 'offsetStuck' : 'end';
-        }
+        if (!page.mayHaveMore) this.ended = page.end === 'offsetStuck' ? 'offsetStuck' : 'end';
         this.state = 'loaded';
         this.emit({ kind: 'appended', added });
       } catch (error) {

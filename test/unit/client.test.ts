@@ -167,6 +167,7 @@ describe('ControlPlaneClient against the stand-in', () => {
       for await (const page of clientFor().deploymentPages({ limit: 5 })) {
         pages++;
         assert.equal(page.mayHaveMore, false);
+        assert.equal(page.end, 'offsetStuck');
         if (pages > 3) break;
       }
       assert.equal(pages, 1);
@@ -177,6 +178,7 @@ describe('ControlPlaneClient against the stand-in', () => {
       const page = await clientFor().listDeployments({ nameContains: 'no-such-deployment-name-xyz' });
       assert.equal(page.deployments.length, 0);
       assert.equal(page.mayHaveMore, false);
+      assert.equal(page.end, 'empty');
     });
   });
 

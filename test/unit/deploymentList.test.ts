@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Deployment, DeploymentPage } from '../../src/api';
-import { mayHaveMorePages } from '../../src/api/pagination';
+import { pageEnd } from '../../src/api/pagination';
 import { DeploymentList, ListChange } from '../../src/model/deploymentList';
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, '0')}`;
@@ -9,13 +9,8 @@ const records = (from: number, count: number): Deployment[] =>
   Array.from({ length: count }, (_, i) => ({ id: uuid(from + i), name: `d-${from + i}` }));
 
 function page(offset: number, limit: number, deployments: Deployment[], nextOffset = offset + deployments.length): DeploymentPage {
-  return {
-    deployments,
-    requestedOffset: offset,
-    limit,
-    nextOffset,
-    mayHaveMore: mayHaveMorePages({ requestedOffset: offset, limit, count: deployments.length, nextOffset }),
-  };
+  const end = pageEnd({ requestedOffset: offset, limit, count: deployments.length, nextOffset });
+  return { deployments, requestedOffset: offset, limit, nextOffset, mayHaveMore: end === undefined, end };
 }
 
 /** A fetcher over `total` records that records every offset it was asked for. */
