@@ -1,7 +1,7 @@
 // The Deployments view in the real workbench: rows with status descriptions
 // and "Load more…", the Filter… quick pick (status READY), the filter in the
 // view description, the filter surviving a window reload, Clear Filters, and
-// the welcome message when nothing matches.
+// the welcome message when nothing matches, and a deployment's grouped details.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -127,4 +127,18 @@ test('a filter that matches nothing shows the welcome message, whose Clear Filte
   await welcome.locator('.monaco-button', { hasText: 'Clear Filters' }).click();
   await poll('the description to clear', async () => (await wb.viewDescription(VIEW)) === '');
   await poll('rows again', async () => (await deploymentDescriptions()).some((d) => STATUS.test(d)));
+});
+
+test('expanding a deployment shows its details grouped, down to per-component resources', async () => {
+  await openView();
+  await wb.widenSidebar(560);
+  const first = wb.rows(VIEW).first();
+  await first.waitFor({ state: 'visible', timeout: 30_000 });
+  await wb.expandRow(first);
+  for (const group of ['General', 'Source', 'Revision', 'Identifiers & timestamps']) await wb.findRow(VIEW, group);
+  const resources = await wb.findRow(VIEW, 'Resources');
+  await wb.expandRow(resources);
+  const main = await wb.findRow(VIEW, 'Main');
+  assert.match(await wb.rowDescription(main), /scale \d+–\d+/);
+  await wb.screenshot('details');
 });

@@ -249,6 +249,17 @@ export class Workbench {
     }
   }
 
+  /** Drags the sidebar's edge so the sidebar is `width` pixels wide (for screenshots without cut-off descriptions). */
+  async widenSidebar(width: number): Promise<void> {
+    const box = await this.page.locator('.part.sidebar').first().boundingBox();
+    if (!box) throw new Error('no sidebar to widen');
+    const edge = box.x + box.width;
+    await this.page.mouse.move(edge - 1, box.y + box.height / 2);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, box.y + box.height / 2, { steps: 5 });
+    await this.page.mouse.up();
+  }
+
   /** Description text of a row (TreeItem.description), '' when none. */
   async rowDescription(row: Locator): Promise<string> {
     const d = row.locator('.label-description').first();
