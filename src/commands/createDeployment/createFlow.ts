@@ -14,7 +14,7 @@ import {
 import { KnownIntegration } from '../../model/repositoryCatalog';
 import { DeploymentsFeature, Services } from '../../services';
 import { FlowStep, MultiStepInput } from '../../ui/multiStepInput';
-import { shortId } from '../../util/urls';
+import { integrationLabel } from '../../views/integrations/presentation';
 import { CreateDeploymentOptions } from './commandArguments';
 import { DraftStore } from './draftStore';
 import { PayloadDocuments } from './payloadDocuments';
@@ -117,10 +117,11 @@ function createSteps(deps: CreateFlowDependencies, state: FlowState, fromPalette
       const items = services.catalog.integrations().map((integration) => {
         const cached = services.catalog.cached(integration.id);
         return {
-          label: `$(plug) ${integration.label ?? shortId(integration.id)}`,
+          label: `$(plug) ${integrationLabel(integration)}`,
           description: integration.id,
           detail: [
             integration.origin === 'added' ? 'Added' : 'Discovered from deployments',
+            services.catalog.codeHost(integration.id),
             cached ? `${cached.length} ${cached.length === 1 ? 'repository' : 'repositories'}` : undefined,
           ]
             .filter(Boolean)
@@ -144,7 +145,7 @@ function createSteps(deps: CreateFlowDependencies, state: FlowState, fromPalette
     skip: () => !fromPalette,
     async run(input) {
       const integration = state.integration!;
-      const label = integration.label ?? shortId(integration.id);
+      const label = integrationLabel(integration);
       const picked = await input.showQuickPick({
         placeholder: `Pick a repository of ${label} (type to search by name, owner or URL)`,
         items: async (signal) => {

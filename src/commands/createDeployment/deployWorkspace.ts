@@ -3,7 +3,7 @@ import { Repository } from '../../api';
 import { matchRemotes, redactUserInfo, RemoteMatch } from '../../git/remoteUrls';
 import { FolderRemote, readWorkspaceRemotes } from '../../git/workspaceRemotes';
 import { Services } from '../../services';
-import { shortId } from '../../util/urls';
+import { integrationLabel } from '../../views/integrations/presentation';
 import { isCancellation } from '../commandRunner';
 
 export type WorkspaceMatchResult =
@@ -29,7 +29,7 @@ export async function findWorkspaceRepository(
   const repositories = await services.commands.withProgress('Looking for this workspace’s repository…', async (signal, progress) => {
     const all: Repository[] = [];
     for (const integration of integrations) {
-      const name = integration.label ?? shortId(integration.id);
+      const name = integrationLabel(integration);
       if (!services.catalog.cached(integration.id)) progress.report({ message: `loading the repositories of ${name}` });
       try {
         all.push(...(await services.catalog.repositories(integration.id, signal)));
@@ -54,7 +54,7 @@ export async function findWorkspaceRepository(
   const picked = await vscode.window.showQuickPick(
     matches.map((match) => ({
       label: `$(repo) ${match.repository.owner}/${match.repository.name}`,
-      description: services.catalog.find(match.repository.host_integration_id)?.label ?? shortId(match.repository.host_integration_id),
+      description: integrationLabel(services.catalog.find(match.repository.host_integration_id) ?? { id: match.repository.host_integration_id }),
       detail: `${match.repository.url} — remote ${match.remotes.map((remote) => remote.name).join(', ')}`,
       match,
     })),
