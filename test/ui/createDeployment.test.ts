@@ -157,3 +157,42 @@ test('Edit Payload… opens the body as JSON with a Create Deployment action in 
   await runCommandRetrying('View: Revert and Close Editor');
   await page.locator('.tabs-container .tab', { hasText: 'Untitled-1' }).waitFor({ state: 'detached', timeout: 10_000 });
 });
+
+test('cancelling the request warns that the deployment may still be created, and returns to the review', async () => {
+  const standInUrl = wb.env.standInUrl!;
+  const name = `checkout-cancel-${Date.now().toString(36)}`;
+  const fault = { fault: { kind: 'latency', ms: 10_000 }, method: 'POST', pathPrefix: '/v2/deployments', times: 1 };
+  assert.equal((await fetch(`${standInUrl}/__admin/faults`, { method: 'POST', body: JSON.stringify(fault) })).ok, true);
+  try {
+    await runCommandRetrying('Deployments: Create Deployment…');
+    const quick = wb.quickInput();
+    const input = quick.locator('.quick-input-box input');
+    const rows = quick.locator('.quick-input-list .monaco-list-row');
+    await wb.pickQuickItem(/acme-github/);
+    await rows.filter({ hasText: 'acme/checkout-service' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await input.fill('checkout-service');
+    await wb.pickQuickItem(/acme\/checkout-service$/);
+    await waitForValue(input, 'checkout-service');
+    await input.fill(name);
+    await input.press('Enter');
+    await waitForValue(input, 'master');
+    await input.press('Enter');
+    await wb.pickQuickItem(/Don’t set/);
+    await rows.filter({ hasText: 'Create Deployment' }).first().click();
+
+    const progress = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: `Creating deployment “${name}”` }).first();
+    await progress.waitFor({ state: 'visible', timeout: 10_000 });
+    await progress.getByRole('button', { name: 'Cancel' }).click();
+
+    await wb.waitForNotification(/may still be created: check the Deployments view before sending it again/, 10_000);
+    await rows.filter({ hasText: 'Create Deployment' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    const review = (await quick.locator('.quick-input-list').textContent()) ?? '';
+    assert.ok(review.includes(name), 'the review still holds the typed name');
+    assert.match(review, /It may still have been created/);
+    assert.doesNotMatch(review, /refused/, 'a cancelled request is not a refusal');
+    await wb.screenshot('cancelled');
+    await wb.page.keyboard.press('Escape');
+  } finally {
+    await fetch(`${standInUrl}/__admin/faults`, { method: 'DELETE' });
+  }
+});

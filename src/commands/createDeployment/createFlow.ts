@@ -18,7 +18,7 @@ import { integrationLabel } from '../../views/integrations/presentation';
 import { CreateDeploymentOptions } from './commandArguments';
 import { DraftStore } from './draftStore';
 import { PayloadDocuments } from './payloadDocuments';
-import { announceCreated, sendCreateRequest } from './sendDeployment';
+import { announceCreated, checkForDeployment, sendCreateRequest } from './sendDeployment';
 
 export interface CreateFlowDependencies {
   services: Services;
@@ -30,6 +30,8 @@ export interface CreateFlowDependencies {
 export interface FailedAttempt {
   message: string;
   issues: readonly ValidationIssue[];
+  /** False when no answer came (cancelled, timed out, connection lost): the deployment may exist. */
+  answered: boolean;
 }
 
 /** What the command answers (used by tests and scripts; the UI does not need it). */
@@ -103,7 +105,7 @@ export async function runCreateFlow(deps: CreateFlowDependencies, options: Creat
       await announceCreated(services, deps.deployments, sent.deployment);
       return { outcome: 'created', deployment: sent.deployment, body };
     }
-    state.lastError = { message: sent.message, issues: sent.issues };
+    state.lastError = { message: sent.message, issues: sent.issues, answered: sent.answered };
     startAt = 'review';
   }
 }
@@ -230,9 +232,9 @@ function createSteps(deps: CreateFlowDependencies, state: FlowState, fromPalette
     async run(input) {
       const repository = state.repository!;
       const body = buildCreateBody(repository, state.draft, readSettings().createDefaults);
-      type ReviewItem = vscode.QuickPickItem & { action?: 'create' | 'edit' | 'back' | { goto: string } };
+      type ReviewItem = vscode.QuickPickItem & { action?: 'create' | 'edit' | 'back' | 'check' | { goto: string } };
       const items: ReviewItem[] = [];
-      if (state.lastError) {
+      if (state.lastError?.answered) {
         items.push({ label: 'The server refused the last attempt', kind: vscode.QuickPickItemKind.Separator });
         const issues = state.lastError.issues.length > 0 ? state.lastError.issues : [{ loc: '', msg: state.lastError.message }];
         for (const issue of issues) {
@@ -244,6 +246,16 @@ function createSteps(deps: CreateFlowDependencies, state: FlowState, fromPalette
           });
         }
         items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
+      } else if (state.lastError) {
+        items.push(
+          { label: 'The last attempt got no answer', kind: vscode.QuickPickItemKind.Separator },
+          {
+            label: `$(warning) ${state.lastError.message.split('\n')[0]}`,
+            description: 'It may still have been created: check the Deployments view before sending again',
+            action: 'check',
+          },
+          { label: '', kind: vscode.QuickPickItemKind.Separator },
+        );
       }
       items.push(
         { label: '$(rocket) Create Deployment', description: `POST /v2/deployments`, detail: JSON.stringify(body), action: 'create' },
@@ -262,6 +274,11 @@ function createSteps(deps: CreateFlowDependencies, state: FlowState, fromPalette
         activeItem: (all) => all.find((item) => item.action === 'create'),
       });
       const action = picked.action;
+      if (action === 'check') {
+        // Ends the flow (the draft is kept for the next time) and shows the deployments of that name.
+        void checkForDeployment(state.draft.name);
+        return 'end';
+      }
       if (action === 'back') input.back();
       if (action && typeof action === 'object') return action;
       state.decision = action === 'edit' ? 'edit' : 'create';

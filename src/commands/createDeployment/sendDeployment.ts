@@ -1,12 +1,20 @@
 import * as vscode from 'vscode';
-import { Deployment, RequestValidationError, ValidationIssue } from '../../api';
+import { Deployment, isControlPlaneError, RequestValidationError, ValidationIssue } from '../../api';
 import { JsonObject } from '../../model/createPayload';
 import { DeploymentsFeature, Services } from '../../services';
 import { isCancellation } from '../commandRunner';
 
 export type SendOutcome =
   | { ok: true; deployment: Deployment }
-  | { ok: false; error: unknown; cancelled: boolean; message: string; issues: readonly ValidationIssue[] };
+  | {
+      ok: false;
+      error: unknown;
+      cancelled: boolean;
+      /** The server answered (with a refusal); otherwise the deployment may or may not exist. */
+      answered: boolean;
+      message: string;
+      issues: readonly ValidationIssue[];
+    };
 
 /**
  * One `POST /v2/deployments` with cancellable progress. Never retried: a
@@ -25,15 +33,37 @@ export async function sendCreateRequest(services: Services, body: JsonObject): P
   } catch (error) {
     const cancelled = isCancellation(error);
     // Not awaited: the message stays up while the user goes back to the review.
-    void services.commands.showError(error, undefined, 'Create Deployment');
+    if (cancelled) void warnCancelledCreate(services, name);
+    else void services.commands.showError(error, undefined, 'Create Deployment');
     return {
       ok: false,
       error,
       cancelled,
+      answered: isControlPlaneError(error) && error.status !== undefined,
       message: error instanceof Error ? error.message : String(error),
       issues: error instanceof RequestValidationError ? error.issues : [],
     };
   }
+}
+
+/**
+ * Cancelling stops the waiting, not the server: the request may already have
+ * been taken, and sending again from the review would then make a second
+ * deployment. Say so, and offer to look.
+ */
+async function warnCancelledCreate(services: Services, name: string): Promise<void> {
+  services.log.warn(`Create Deployment “${name}”: cancelled while waiting for the answer; it may still have been created`);
+  const choice = await vscode.window.showWarningMessage(
+    `Stopped waiting for the control plane. “${name}” may still be created: check the Deployments view before sending it again.`,
+    'Check Deployments',
+  );
+  if (choice) await checkForDeployment(name);
+}
+
+/** Shows the Deployments view filtered to `name`, to see whether an unanswered create took effect. */
+export async function checkForDeployment(name: string): Promise<void> {
+  await vscode.commands.executeCommand('deploymentsExplorer.deployments.focus');
+  await vscode.commands.executeCommand('deploymentsExplorer.filterDeployments', { nameContains: name });
 }
 
 /** Refreshes the Deployments view, reveals the new record and offers its ID and JSON. */
