@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { VIEW_NAMES, Workbench } from './workbench';
+import { poll, VIEW_NAMES, Workbench } from './workbench';
 
 const VIEW = VIEW_NAMES.deployments;
 const STATUS = /^(READY|UNUSED|AWAITING_DATABASE|AWAITING_DELETE|UNKNOWN|DEGRADED)\b/;
@@ -23,21 +23,6 @@ after(async () => {
   }
   await wb?.close();
 });
-
-async function poll<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /** Descriptions of the rendered deployment rows (not the "Load more…" row). */
 async function deploymentDescriptions(): Promise<string[]> {
@@ -130,11 +115,16 @@ test('a filter that matches nothing shows the welcome message, whose Clear Filte
 });
 
 test('expanding a deployment shows its details grouped, down to per-component resources', async () => {
+  // Other UI tests create deployments from bare bodies (no resource_spec) at the top: pick, from the
+  // stand-in's own first page, the first record that has resources.
+  const response = await fetch(`${wb.env.standInUrl}/v2/deployments?limit=10`, { headers: { 'X-Api-Key': wb.env.standInApiKey ?? '' } });
+  const firstPage = (await response.json()) as { resources: Array<{ name: string; source_config?: { resource_spec?: object } }> };
+  const withResources = firstPage.resources.find((d) => d.source_config?.resource_spec);
+  assert.ok(withResources, 'the first page has a deployment with resources');
   await openView();
   await wb.widenSidebar(560);
-  const first = wb.rows(VIEW).first();
-  await first.waitFor({ state: 'visible', timeout: 30_000 });
-  await wb.expandRow(first);
+  const row = await wb.findRow(VIEW, withResources.name, 30_000);
+  await wb.expandRow(row);
   for (const group of ['General', 'Source', 'Revision', 'Identifiers & timestamps']) await wb.findRow(VIEW, group);
   const resources = await wb.findRow(VIEW, 'Resources');
   await wb.expandRow(resources);
