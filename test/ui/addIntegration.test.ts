@@ -4,22 +4,20 @@
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { VIEW_NAMES, Workbench } from './workbench';
+import { snapshotUserSettings, VIEW_NAMES, Workbench } from './workbench';
 
 const VIEW = VIEW_NAMES.integrations;
-const settingsFile = process.env.DE_USER_SETTINGS;
-let original: string | undefined;
+let settings: ReturnType<typeof snapshotUserSettings> | undefined;
 let wb: Workbench;
 
 before(async () => {
-  assert.ok(settingsFile && fs.existsSync(settingsFile), 'the runner names the user settings file');
-  original = fs.readFileSync(settingsFile, 'utf8');
+  settings = snapshotUserSettings();
   wb = await Workbench.open('add-integration');
 });
 
 after(async () => {
   await wb?.close();
-  if (settingsFile && original !== undefined) fs.writeFileSync(settingsFile, original);
+  settings?.restore();
 });
 
 test('Add Integration… refuses a malformed ID as typed, then adds a labelled one whose repositories load', async () => {
@@ -53,7 +51,7 @@ test('Add Integration… refuses a malformed ID as typed, then adds a labelled o
     rows.map((r) => (r.querySelector('.label-description')?.textContent ?? '').trim()),
   );
   assert.ok(descriptions.some((d) => / · /.test(d)), `repository rows show owner · branch: ${descriptions.join(' | ')}`);
-  const saved = JSON.parse(fs.readFileSync(settingsFile!, 'utf8')) as Record<string, unknown>;
+  const saved = JSON.parse(fs.readFileSync(settings!.file, 'utf8')) as Record<string, unknown>;
   assert.deepEqual(
     (saved['deploymentsExplorer.integrations'] as Array<{ id: string }>).find((entry) => entry.id === target.id),
     { id: target.id, label: 'Monorepo' },

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { VIEW_NAMES, Workbench } from './workbench';
+import { poll, VIEW_NAMES, Workbench } from './workbench';
 
 const VIEW = VIEW_NAMES.integrations;
 
@@ -25,21 +25,6 @@ before(async () => {
 after(async () => {
   await wb?.close();
 });
-
-async function poll<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /** The repositories as the stand-in lists them (the test's own expectation, not the view's). */
 async function repositoriesOf(integrationId: string): Promise<Repository[]> {

@@ -4,24 +4,22 @@
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { VIEW_NAMES, Workbench } from './workbench';
+import { snapshotUserSettings, VIEW_NAMES, Workbench } from './workbench';
 
-const settingsFile = process.env.DE_USER_SETTINGS;
-let original: string | undefined;
+let settings: ReturnType<typeof snapshotUserSettings> | undefined;
 let wb: Workbench;
 
 before(async () => {
-  assert.ok(settingsFile && fs.existsSync(settingsFile), 'the runner names the user settings file');
-  original = fs.readFileSync(settingsFile, 'utf8');
-  const settings = JSON.parse(original) as Record<string, unknown>;
-  delete settings['deploymentsExplorer.baseUrl'];
-  fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+  settings = snapshotUserSettings();
+  const values = JSON.parse(fs.readFileSync(settings.file, 'utf8')) as Record<string, unknown>;
+  delete values['deploymentsExplorer.baseUrl'];
+  fs.writeFileSync(settings.file, JSON.stringify(values, null, 2));
   wb = await Workbench.open('welcome');
 });
 
 after(async () => {
   await wb?.close();
-  if (settingsFile && original !== undefined) fs.writeFileSync(settingsFile, original);
+  settings?.restore();
 });
 
 test('without a base URL both views offer Set Base URL…, which validates the URL and then loads the tree', async () => {

@@ -89,6 +89,36 @@ export async function waitForAttribute(el: Locator, name: string, value: string,
   }
 }
 
+/**
+ * Polls `probe` until it answers something truthy (errors count as "not yet"),
+ * at most `timeoutMs`; the last error is named when it gives up.
+ */
+export async function poll<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * For a test that starts from other user settings: answers the settings file
+ * the runner wrote, and a function that puts its original text back.
+ */
+export function snapshotUserSettings(): { file: string; restore(): void } {
+  const file = process.env.DE_USER_SETTINGS;
+  if (!file || !fs.existsSync(file)) throw new Error('DE_USER_SETTINGS does not name the user settings file');
+  const original = fs.readFileSync(file, 'utf8');
+  return { file, restore: () => fs.writeFileSync(file, original) };
+}
+
 export class Workbench {
   private constructor(
     readonly page: Page,

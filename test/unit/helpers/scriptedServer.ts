@@ -2,6 +2,25 @@ import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import * as net from 'node:net';
 
+/** Listens on a random loopback port; close() also ends open (e.g. tunnelled) sockets. */
+async function listenOnLoopback(server: http.Server, extra: Set<Socket> = new Set()): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of [...sockets, ...extra]) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 export interface SeenRequest {
   method: string;
   url: string;
@@ -17,26 +36,11 @@ export async function startScriptedServer(
   handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
 ): Promise<{ url: string; seen: SeenRequest[]; close(): Promise<void> }> {
   const seen: SeenRequest[] = [];
-  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
     handler(req, res);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server)), seen };
 }
 
 export function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -75,20 +79,5 @@ export async function startLoopbackProxy(): Promise<{ url: string; tunnels: stri
     upstream.on('error', () => clientSocket.destroy());
     clientSocket.on('error', () => upstream.destroy());
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    tunnels,
-    forwarded,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server, sockets)), tunnels, forwarded };
 }
