@@ -96,10 +96,6 @@ export class ApiKeyStore implements vscode.Disposable {
     return stored || process.env[API_KEY_ENV]?.trim() || undefined;
   }
 
-  async isStoredInSecrets(): Promise<boolean> {
-    return !!(await this.secrets.get(API_KEY_SECRET));
-  }
-
   async set(key: string): Promise<void> {
     await this.secrets.store(API_KEY_SECRET, key.trim());
   }

@@ -5,6 +5,14 @@ import { isPlainHttpToRemote } from './util/urls';
 
 const WARNED_PLAIN_HTTP = 'deploymentsExplorer.warnedPlainHttp';
 
+/** The settings the client is built from: a change to any rebuilds it. */
+const CONNECTION_SETTINGS = [
+  ...['baseUrl', 'apiKeyHeader', 'tenantId', 'tenantHeader', 'requestTimeoutMs', 'caFile', 'strictSSL'].map((name) => `${SECTION}.${name}`),
+  'http.proxy',
+  'http.proxyStrictSSL',
+  'http.noProxy',
+];
+
 /**
  * Owns the one API client. It is built lazily (no network in activate) from
  * settings, the stored key and VS Code's proxy settings, and rebuilt when any
@@ -25,20 +33,7 @@ export class ConnectionManager implements vscode.Disposable {
     this.disposables.push(
       this.changed,
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (
-          event.affectsConfiguration(`${SECTION}.baseUrl`) ||
-          event.affectsConfiguration(`${SECTION}.apiKeyHeader`) ||
-          event.affectsConfiguration(`${SECTION}.tenantId`) ||
-          event.affectsConfiguration(`${SECTION}.tenantHeader`) ||
-          event.affectsConfiguration(`${SECTION}.requestTimeoutMs`) ||
-          event.affectsConfiguration(`${SECTION}.caFile`) ||
-          event.affectsConfiguration(`${SECTION}.strictSSL`) ||
-          event.affectsConfiguration('http.proxy') ||
-          event.affectsConfiguration('http.proxyStrictSSL') ||
-          event.affectsConfiguration('http.noProxy')
-        ) {
-          void this.reset('settings changed');
-        }
+        if (CONNECTION_SETTINGS.some((setting) => event.affectsConfiguration(setting))) void this.reset('settings changed');
       }),
       apiKeys.onDidChange(() => void this.reset('API key changed')),
     );

@@ -174,6 +174,11 @@ export class InvalidInputError extends ControlPlaneError {
   }
 }
 
+/** The text of anything thrown, for messages and log lines. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export function isControlPlaneError(error: unknown): error is ControlPlaneError {
   return error instanceof ControlPlaneError;
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { CancelledError, ControlPlaneError, InvalidInputError, isControlPlaneError } from '../api';
+import { AuthError, CancelledError, InvalidInputError, isControlPlaneError, messageOf } from '../api';
 import { SECTION } from '../config';
 
 /** The next steps offered with an error, by what would fix it. */
@@ -7,7 +7,7 @@ export function errorActions(error: unknown): string[] {
   if (!isControlPlaneError(error)) return ['Show Log'];
   switch (error.kind) {
     case 'auth':
-      return (error as ControlPlaneError & { needsTenant: boolean }).needsTenant
+      return error instanceof AuthError && error.needsTenant
         ? ['Set Tenant ID…', 'Set API Key…']
         : ['Set API Key…', 'Set Tenant ID…'];
     case 'invalidInput': {
@@ -60,7 +60,7 @@ export class CommandRunner {
       this.log.info(`${source ?? 'Operation'} cancelled`);
       return;
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     this.log.error(`${source ? `${source}: ` : ''}${message}`);
     if (!isControlPlaneError(error)) this.log.error(error instanceof Error && error.stack ? error.stack : message);
     const actions = errorActions(error).filter((action) => action !== 'Retry' || retry);

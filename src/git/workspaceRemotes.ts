@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { GitRemote, parseGitConfig, parseGitDirFile } from './remoteUrls';
+import { messageOf } from '../api';
 
 export interface FolderRemote extends GitRemote {
   /** The workspace folder (or repository root) the remote was read from. */
@@ -54,7 +55,7 @@ async function readGitConfigRemotes(folder: vscode.Uri, log?: vscode.LogOutputCh
     return parseGitConfig(config).map((remote) => ({ ...remote, folder: folder.fsPath }));
   } catch (error) {
     if (!(error instanceof vscode.FileSystemError && error.code === 'FileNotFound')) {
-      log?.warn(`Could not read the git config of ${folder.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+      log?.warn(`Could not read the git config of ${folder.fsPath}: ${messageOf(error)}`);
     }
     return [];
   }
@@ -84,7 +85,7 @@ async function readGitExtensionRemotes(folders: readonly vscode.Uri[], log?: vsc
     }
     return remotes;
   } catch (error) {
-    log?.warn(`The git extension could not list remotes: ${error instanceof Error ? error.message : String(error)}`);
+    log?.warn(`The git extension could not list remotes: ${messageOf(error)}`);
     return [];
   }
 }

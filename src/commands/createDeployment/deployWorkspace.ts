@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Repository } from '../../api';
+import { messageOf, Repository } from '../../api';
 import { matchRemotes, redactUserInfo, RemoteMatch } from '../../git/remoteUrls';
 import { FolderRemote, readWorkspaceRemotes } from '../../git/workspaceRemotes';
 import { Services } from '../../services';
@@ -36,8 +36,8 @@ export async function findWorkspaceRepository(
       } catch (error) {
         if (isCancellation(error) || signal.aborted) throw error;
         // One broken integration must not hide a match in another.
-        failed.push(`${name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-        services.log.warn(`Deploy This Workspace: ${name} could not be searched: ${error instanceof Error ? error.message : String(error)}`);
+        failed.push(`${name}: ${messageOf(error).split('\n')[0]}`);
+        services.log.warn(`Deploy This Workspace: ${name} could not be searched: ${messageOf(error)}`);
       }
     }
     return all;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Deployment, isControlPlaneError, RequestValidationError, ValidationIssue } from '../../api';
+import { Deployment, isControlPlaneError, messageOf, RequestValidationError, ValidationIssue } from '../../api';
 import { JsonObject } from '../../model/createPayload';
 import { DeploymentsFeature, Services } from '../../services';
 import { isCancellation } from '../commandRunner';
@@ -40,7 +40,7 @@ export async function sendCreateRequest(services: Services, body: JsonObject): P
       error,
       cancelled,
       answered: isControlPlaneError(error) && error.status !== undefined,
-      message: error instanceof Error ? error.message : String(error),
+      message: messageOf(error),
       issues: error instanceof RequestValidationError ? error.issues : [],
     };
   }
@@ -74,7 +74,7 @@ export async function announceCreated(services: Services, deployments: Deploymen
     await deployments.refresh();
     if (id) await deployments.reveal(id);
   } catch (error) {
-    services.log.warn(`The Deployments view could not show the new deployment: ${error instanceof Error ? error.message : String(error)}`);
+    services.log.warn(`The Deployments view could not show the new deployment: ${messageOf(error)}`);
   }
   void vscode.window
     .showInformationMessage(`Deployment “${deployment.name ?? id ?? 'new deployment'}” created.`, ...(id ? ['Copy ID', 'Show'] : []))

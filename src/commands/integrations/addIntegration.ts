@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { InvalidInputError } from '../../api';
+import { InvalidInputError, messageOf } from '../../api';
 import { IntegrationSetting, readSettings, writeIntegrations } from '../../config';
 import { Services } from '../../services';
 import { errorActions, isCancellation } from '../commandRunner';
@@ -101,7 +101,7 @@ async function probeIntegration(services: Services, integrationId: string): Prom
 }
 
 async function askAfterFailedProbe(services: Services, integrationId: string, error: unknown): Promise<string | undefined> {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   services.log.warn(`Integration ${integrationId} could not be checked: ${message}`);
   const fixes = errorActions(error).filter((action) => action.endsWith('…'));
   const choice = await vscode.window.showErrorMessage(

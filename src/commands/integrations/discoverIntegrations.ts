@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Services } from '../../services';
 import { isCancellation, signalFor } from '../commandRunner';
 import { discoverIntegrationIds, DiscoveryResult } from './discoverIntegrationIds';
+import { messageOf } from '../../api';
 
 export interface DiscoverySummary extends DiscoveryResult {
   /** How many were not known before. */
@@ -65,7 +66,7 @@ export function registerDiscoverIntegrations(services: Services, viewId: string)
       return await run(true);
     } catch (error) {
       if (!isCancellation(error)) {
-        services.log.warn(`Background discovery of integrations failed: ${error instanceof Error ? error.message : String(error)}`);
+        services.log.warn(`Background discovery of integrations failed: ${messageOf(error)}`);
       }
       return undefined;
     }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Repository } from '../../api';
+import { messageOf, Repository } from '../../api';
 import { KnownIntegration } from '../../model/repositoryCatalog';
 import { Services } from '../../services';
 import { isCancellation } from '../commandRunner';
@@ -78,7 +78,7 @@ export function registerFindRepository(
                 sections.set(integration.id, repositories.map((repository) => repositoryPick(integration, repository)));
               } catch (error) {
                 if (isCancellation(error)) return;
-                const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+                const message = messageOf(error).split('\n')[0];
                 sections.set(integration.id, [
                   { label: `$(error) Could not load ${integrationLabel(integration)}`, detail: message, integrationId: integration.id, alwaysShow: true },
                 ]);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isUuid } from '../../api';
+import { isUuid, messageOf } from '../../api';
 import { readSettings, SECTION } from '../../config';
 import { describeFilters, DeploymentFilterStore } from '../../model/deploymentFilters';
 import { DeploymentList } from '../../model/deploymentList';
@@ -90,7 +90,7 @@ export class DeploymentsController implements vscode.Disposable {
           element = this.provider.elementFor(deploymentId);
         }
       } catch (error) {
-        this.services.log.warn(`Could not look up deployment ${deploymentId}: ${error instanceof Error ? error.message : String(error)}`);
+        this.services.log.warn(`Could not look up deployment ${deploymentId}: ${messageOf(error)}`);
       }
     }
     if (!element) return false;
@@ -98,7 +98,7 @@ export class DeploymentsController implements vscode.Disposable {
       await this.treeView.reveal(element, { select: true, focus: true, expand: false });
     } catch (error) {
       // The view may be collapsed or hidden; the row is still there.
-      this.services.log.warn(`Could not reveal deployment ${deploymentId}: ${error instanceof Error ? error.message : String(error)}`);
+      this.services.log.warn(`Could not reveal deployment ${deploymentId}: ${messageOf(error)}`);
     }
     return true;
   }
@@ -134,7 +134,7 @@ export class DeploymentsController implements vscode.Disposable {
     } catch (error) {
       if (this.list.status !== 'error') return; // superseded by a refresh or a reset
       if (notify) void this.services.commands.showError(error, () => this.loadMore(), 'Deployments');
-      else this.services.log.warn(`Deployments: ${error instanceof Error ? error.message : String(error)}`);
+      else this.services.log.warn(`Deployments: ${messageOf(error)}`);
     }
   }
 

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { DeploymentList, LoadedDeployment } from '../../model/deploymentList';
 import { DetailNode, deploymentDetails } from '../../model/deploymentDetails';
+import { messageOf } from '../../api';
 import {
   accessibleLabel,
   deploymentContextValue,
@@ -210,7 +211,7 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
 
   private errorItem(): vscode.TreeItem {
     const error = this.list.error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     const page = this.list.pendingPage;
     const item = new vscode.TreeItem(
       page > 1 ? `Couldn't load page ${page}: Retry` : "Couldn't load deployments: Retry",

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DEPLOYMENT_TYPES, DeploymentFilters, isControlPlaneError, KNOWN_STATUSES, splitIdList, validateIdList } from '../../api';
+import { DEPLOYMENT_TYPES, DeploymentFilters, KNOWN_STATUSES, messageOf, splitIdList, validateIdList } from '../../api';
 import { FILTER_NAMES, FILTER_TITLES, FilterName, filterValueText } from '../../model/deploymentFilters';
 
 /** Values seen in the loaded records, offered next to the known ones. */
@@ -100,7 +100,7 @@ export function idListProblem(parameter: 'tag_value_ids' | 'deployment_ids', tex
     validateIdList(parameter, splitIdList(text));
     return undefined;
   } catch (error) {
-    return isControlPlaneError(error) || error instanceof Error ? error.message : String(error);
+    return messageOf(error);
   }
 }
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AuthError, isControlPlaneError, Repository } from '../../api';
+import { AuthError, isControlPlaneError, messageOf, Repository } from '../../api';
 import { readSettings } from '../../config';
 import { isCancellation } from '../../commands/commandRunner';
 import { KnownIntegration } from '../../model/repositoryCatalog';
@@ -290,7 +290,7 @@ function messageItem(node: MessageNode): vscode.TreeItem {
 /** The error row, plus the fix for an auth failure (Set API Key…, Set Tenant ID…). */
 function errorRows(integrationId: string, error: unknown): MessageNode[] {
   const id = key(integrationId);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   const rows: MessageNode[] = [{ kind: 'message', role: 'error', integrationId, message, error, id: `${id}/error` }];
   if (isControlPlaneError(error) && error.kind === 'auth') {
     const needsTenant = (error as AuthError).needsTenant;
