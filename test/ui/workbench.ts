@@ -6,7 +6,7 @@
 //
 // Environment set by the runner:
 //   DE_UI_URL          workbench URL (opens the test workspace folder)
-//   DE_BROWSER_WS      playwright browser-server endpoint (else chromium is launched here)
+//   DE_BROWSER_WS      playwright browser-server endpoint (the runner's headless chromium)
 //   DE_STANDIN_URL     base URL of the control-plane stand-in
 //   DE_STANDIN_API_KEY the stand-in's API key (also in code-server's env as DEPLOYMENTS_EXPLORER_API_KEY)
 //   DE_INTEGRATIONS    JSON [{id,label}] configured in deploymentsExplorer.integrations
@@ -16,19 +16,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
-
 /** Title of the view container in the activity bar (package.json viewsContainers). */
 export const CONTAINER_TITLE = 'Deployments';
 export const CONTAINER_ID = 'deploymentsExplorer';
@@ -36,7 +23,7 @@ export const VIEW_NAMES = { integrations: 'Integrations', deployments: 'Deployme
 
 export interface UiEnv {
   workbenchUrl: string;
-  browserWs?: string;
+  browserWs: string;
   standInUrl?: string;
   standInApiKey?: string;
   integrations: Array<{ id: string; label?: string }>;
@@ -48,6 +35,8 @@ export function uiEnv(): UiEnv {
   if (!workbenchUrl) {
     throw new Error('DE_UI_URL is not set: run the UI tests through `node scripts/run-ui-tests.mjs`, which starts code-server and the stand-in');
   }
+  const browserWs = process.env.DE_BROWSER_WS;
+  if (!browserWs) throw new Error('DE_BROWSER_WS is not set: run the UI tests through `node scripts/run-ui-tests.mjs`, which starts the browser');
   let integrations: UiEnv['integrations'] = [];
   try {
     integrations = JSON.parse(process.env.DE_INTEGRATIONS || '[]');
@@ -56,7 +45,7 @@ export function uiEnv(): UiEnv {
   }
   return {
     workbenchUrl,
-    browserWs: process.env.DE_BROWSER_WS || undefined,
+    browserWs,
     standInUrl: process.env.DE_STANDIN_URL || undefined,
     standInApiKey: process.env.DE_STANDIN_API_KEY || undefined,
     integrations,
@@ -124,8 +113,6 @@ export class Workbench {
     readonly page: Page,
     readonly context: BrowserContext,
     readonly browser: Browser,
-    /** Whether this page launched its own chromium (no DE_BROWSER_WS). */
-    readonly ownsBrowser: boolean,
     readonly env: UiEnv,
     readonly name: string,
   ) {}
@@ -136,14 +123,7 @@ export class Workbench {
    */
   static async open(name: string, options: { url?: string; viewport?: { width: number; height: number } } = {}): Promise<Workbench> {
     const env = uiEnv();
-    let browser: Browser;
-    let ownsBrowser = false;
-    if (env.browserWs) {
-      browser = await chromium.connect(env.browserWs);
-    } else {
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-      ownsBrowser = true;
-    }
+    const browser = await chromium.connect(env.browserWs);
     const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 } });
     // Nothing but loopback: the stand-in and code-server.
     await context.route((url) => !isLoopback(url), (route) => route.abort('blockedbyclient'));
@@ -151,7 +131,7 @@ export class Workbench {
     page.on('pageerror', (err) => {
       if (process.env.DE_VERBOSE === '1') console.error(`[page error] ${err.message}`);
     });
-    const wb = new Workbench(page, context, browser, ownsBrowser, env, name);
+    const wb = new Workbench(page, context, browser, env, name);
     await page.goto(options.url ?? env.workbenchUrl, { waitUntil: 'domcontentloaded' });
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
     // The activity bar is filled once the extension contributions are known.
@@ -161,7 +141,7 @@ export class Workbench {
 
   async close(): Promise<void> {
     await this.context.close().catch(() => undefined);
-    // Closes our own browser, or only disconnects from the runner's browser server.
+    // Only disconnects from the runner's browser server.
     await this.browser.close().catch(() => undefined);
   }
 
@@ -176,16 +156,26 @@ export class Workbench {
     return this.page.locator(`[id="workbench.view.extension.${CONTAINER_ID}"]`);
   }
 
-  /** Opens the Deployments container through its activity-bar icon (no-op when already open). */
+  /**
+   * Opens the Deployments container through its activity-bar icon (no-op when already open).
+   * Clicks only while the icon is not active: after a reload the workbench restores the
+   * container a moment late, and clicking an active icon would close it again.
+   */
   async openDeploymentsContainer(): Promise<Locator> {
     const container = this.container();
-    if (!(await container.isVisible())) {
-      const item = this.activityBarItem(CONTAINER_TITLE);
-      await item.click();
-      // Move the pointer off the icon so its hover does not cover screenshots.
-      await this.page.mouse.move(900, 450);
+    const item = this.activityBarItem(CONTAINER_TITLE);
+    await item.waitFor({ state: 'visible', timeout: 60_000 });
+    const until = Date.now() + 30_000;
+    while (!(await container.isVisible())) {
+      const active = (await item.getAttribute('aria-pressed')) === 'true' || (await item.getAttribute('aria-checked')) === 'true';
+      if (!active) {
+        await item.click();
+        // Move the pointer off the icon so its hover does not cover screenshots.
+        await this.page.mouse.move(900, 450);
+      }
+      if (Date.now() > until) throw new Error('the Deployments container did not open within 30 s');
+      await container.waitFor({ state: 'visible', timeout: 2_000 }).catch(() => undefined);
     }
-    await container.waitFor({ state: 'visible', timeout: 30_000 });
     return container;
   }
 
