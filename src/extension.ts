@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import { CommandRunner } from './commands/commandRunner';
-import { registerConnectionCommands } from './commands/connectionCommands';
-import { registerCreateDeployment } from './commands/createDeployment/registerCreateDeployment';
-import { ApiKeyStore } from './config';
-import { ConnectionManager } from './connection';
-import { RepositoryCatalog } from './model/repositoryCatalog';
-import { Services } from './services';
-import { registerDeployments } from './views/deployments/registerDeployments';
-import { registerIntegrations } from './views/integrations/registerIntegrations';
+import { CommandRunner } from './platform/commandRunner';
+import { registerConnectionCommands } from './features/connection';
+import { registerCreateDeployment } from './features/createDeployment';
+import { ApiKeyStore } from './platform/settings';
+import { ConnectionManager } from './platform/connection';
+import { createRepositoryCatalog } from './platform/repositoryCatalog';
+import { Services } from './platform/services';
+import { registerDeployments } from './features/deployments';
+import { registerIntegrations } from './features/integrations';
 
 /** What activate() returns: used by the extension-host tests. */
 export type ExtensionApi = {
@@ -20,7 +20,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const log = vscode.window.createOutputChannel('Deployments Explorer', { log: true });
   const apiKeys = new ApiKeyStore(context.secrets);
   const connection = new ConnectionManager(context, apiKeys, log);
-  const catalog = new RepositoryCatalog(connection);
+  const catalog = createRepositoryCatalog(connection);
   const commands = new CommandRunner(context, log);
   context.subscriptions.push(log, apiKeys, connection, catalog);
 

@@ -1,6 +1,6 @@
 import type { Deployment } from '../api';
-import { shortId } from '../util/urls';
-import { normaliseRemoteUrl } from '../git/remoteUrls';
+import { shortId } from './ids';
+import { normaliseRemoteUrl } from './remoteUrls';
 
 /** How a deployment row looks, decided without VS Code so it can be unit tested. */
 

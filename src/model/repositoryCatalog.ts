@@ -1,8 +1,20 @@
-import * as vscode from 'vscode';
-import { CancelledError, Repository } from '../api';
-import { IntegrationSetting, readSettings, SECTION } from '../config';
-import { ConnectionManager } from '../connection';
-import { mostCommonHost } from '../git/remoteUrls';
+import type { ControlPlaneClient, Repository } from '../api';
+import { CancelledError } from '../api';
+import { Emitter } from './events';
+import { idKey as key } from './ids';
+import { mostCommonHost } from './remoteUrls';
+
+/** An integration the user added (a settings entry). */
+export interface IntegrationSetting {
+  id: string;
+  label?: string;
+}
+
+/** Where the catalog gets its client and the user's integrations: handed in by the platform. */
+export interface RepositoryCatalogSource {
+  client(): Promise<Pick<ControlPlaneClient, 'listRepositories'>>;
+  addedIntegrations(): IntegrationSetting[];
+}
 
 export type IntegrationOrigin = 'added' | 'discovered';
 
@@ -23,30 +35,26 @@ export type RepositoryState =
  * deployments) and their repositories, each fetched once and cached until
  * invalidated. Shared by the tree, Find Repository and the create flow.
  */
-export class RepositoryCatalog implements vscode.Disposable {
+export class RepositoryCatalog {
   private readonly states = new Map<string, RepositoryState>();
   private readonly inFlight = new Map<string, Promise<readonly Repository[]>>();
   private readonly discovered = new Set<string>();
   private readonly discoveredHosts = new Map<string, string>();
   private readonly loadedHosts = new WeakMap<readonly Repository[], string | undefined>();
-  private readonly changed = new vscode.EventEmitter<string | undefined>();
+  private readonly changed = new Emitter<string | undefined>();
   /** Fires with an integration ID when its repositories changed, or undefined when the list did. */
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[];
 
-  constructor(private readonly connection: ConnectionManager) {
-    this.disposables = [
-      this.changed,
-      connection.onDidChange(() => this.invalidate()),
-      vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(`${SECTION}.integrations`)) this.changed.fire(undefined);
-      }),
-    ];
+  constructor(private readonly source: RepositoryCatalogSource) {}
+
+  /** The user's list of integrations changed (settings). */
+  addedIntegrationsChanged(): void {
+    this.changed.fire(undefined);
   }
 
   /** Added ones first, in settings order, then discovered ones. */
   integrations(): KnownIntegration[] {
-    const added: KnownIntegration[] = readSettings().integrations.map((entry: IntegrationSetting) => ({
+    const added: KnownIntegration[] = this.source.addedIntegrations().map((entry) => ({
       ...entry,
       origin: 'added' as const,
     }));
@@ -111,7 +119,7 @@ export class RepositoryCatalog implements vscode.Disposable {
     const load = (async () => {
       this.setState(id, { status: 'loading' });
       try {
-        const client = await this.connection.getClient();
+        const client = await this.source.client();
         const repositories = sortRepositories(await client.listRepositories(integrationId, { signal }));
         this.setState(id, { status: 'loaded', repositories });
         return repositories;
@@ -148,12 +156,8 @@ export class RepositoryCatalog implements vscode.Disposable {
   }
 
   dispose(): void {
-    vscode.Disposable.from(...this.disposables).dispose();
+    this.changed.dispose();
   }
-}
-
-function key(id: string): string {
-  return id.trim().toLowerCase();
 }
 
 export function sortRepositories(repositories: readonly Repository[]): Repository[] {

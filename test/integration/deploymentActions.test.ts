@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import type { DeploymentElement } from '../../src/views/deployments/deploymentsTreeProvider';
-import type { IntegrationsTreeNode } from '../../src/views/integrations/nodes';
+import type { DeploymentElement } from '../../src/features/deployments/deploymentsTreeProvider';
+import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
 import { StandIn } from '../server/standIn';
 import { activateExtension, config, connectionSettled, MessageCapture, snapshotSettings, useApiKey, waitFor } from './support';
 

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import type { DeploymentFilters } from '../../src/api';
 import { DeploymentFilterStore } from '../../src/model/deploymentFilters';
-import type { DeploymentElement, DeploymentsTreeElement, DetailElement } from '../../src/views/deployments/deploymentsTreeProvider';
+import type { DeploymentElement, DeploymentsTreeElement, DetailElement } from '../../src/features/deployments/deploymentsTreeProvider';
 import { type Deployment, StandIn } from '../server/standIn';
 import { activateExtension, config, connectionSettled, MessageCapture, snapshotSettings, useApiKey, waitFor } from './support';
 

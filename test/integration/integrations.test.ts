@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import type { IntegrationsTreeNode } from '../../src/views/integrations/nodes';
+import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
 import { ORPHAN_INTEGRATION_ID, StandIn } from '../server/standIn';
 import { activateExtension, config, MessageCapture, snapshotSettings, useApiKey, waitFor } from './support';
 

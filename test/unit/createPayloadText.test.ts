@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findSyntaxError, parsePayloadText, positionOf } from '../../src/commands/createDeployment/payloadText';
+import { findSyntaxError, parsePayloadText, positionOf } from '../../src/model/payloadText';
 
 describe('parsePayloadText', () => {
   it('answers the body of valid JSON', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { matchRemotes, mostCommonHost, normaliseRemoteUrl, parseGitConfig, parseGitDirFile, redactUserInfo, remoteKey } from '../../src/git/remoteUrls';
+import { matchRemotes, mostCommonHost, normaliseRemoteUrl, parseGitConfig, parseGitDirFile, redactUserInfo, remoteKey } from '../../src/model/remoteUrls';
 
 describe('normaliseRemoteUrl', () => {
   const same = 'github.com/acme/storefront';

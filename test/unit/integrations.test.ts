@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ControlPlaneClient, type Deployment, type Repository } from '../../src/api';
-import { parseIntegrationId, integrationIdProblem } from '../../src/commands/integrations/integrationIdInput';
-import { collectIntegrationIds, discoverIntegrationIds } from '../../src/commands/integrations/discoverIntegrationIds';
+import { parseIntegrationId, integrationIdProblem } from '../../src/model/integrationId';
+import { collectIntegrationIds, discoverIntegrationIds } from '../../src/model/integrationDiscovery';
 import {
   escapeMarkdown,
   integrationDescription,
@@ -11,8 +11,8 @@ import {
   openableUrl,
   repositoryDescription,
   repositoryTooltipMarkdown,
-} from '../../src/views/integrations/presentation';
-import { isRepositoryNode, isIntegrationNode, integrationIdOf } from '../../src/views/integrations/nodes';
+} from '../../src/model/integrationPresentation';
+import { isRepositoryNode, isIntegrationNode, integrationIdOf } from '../../src/model/integrationNodes';
 import { ORPHAN_INTEGRATION_ID, SAMPLE_INTEGRATION_IDS, StandIn } from '../server/standIn';
 
 const VALID = '3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b';

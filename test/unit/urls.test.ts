@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isPlainHttpToRemote, shortId } from '../../src/util/urls';
+import { isPlainHttpToRemote } from '../../src/model/urls';
+import { shortId } from '../../src/model/ids';
 
 describe('plain-HTTP warning rule', () => {
   it('warns for http:// to another machine', () => {

@@ -1,0 +1,89 @@
+import * as vscode from 'vscode';
+import { messageOf, Repository } from '../../api';
+import { matchRemotes, redactUserInfo, RemoteMatch } from '../../model/remoteUrls';
+import { FolderRemote, readWorkspaceRemotes } from './workspaceRemotes';
+import { Services } from '../../platform/services';
+import { integrationLabel } from '../../model/integrationPresentation';
+import { isCancellation } from '../../platform/commandRunner';
+
+export type WorkspaceMatchResult =
+  | { status: 'matched'; repository: Repository; remotes: FolderRemote[] }
+  | { status: 'none'; remotes: FolderRemote[]; searched: number; failed: string[] }
+  | { status: 'cancelled' };
+
+/**
+ * Finds the repository record behind the workspace: the folders' git
+ * remotes, normalised, against the repositories of every known integration
+ * (loading the ones not cached yet). With several matches the user picks.
+ */
+export async function findWorkspaceRepository(
+  services: Services,
+  folders?: readonly vscode.Uri[],
+): Promise<WorkspaceMatchResult> {
+  const remotes = await readWorkspaceRemotes(folders, services.log);
+  services.log.info(`Deploy This Workspace: remotes ${remotes.map((remote) => `${remote.name}=${redactUserInfo(remote.url)}`).join(', ') || '(none)'}`);
+  const integrations = services.catalog.integrations();
+  if (remotes.length === 0 || integrations.length === 0) return { status: 'none', remotes, searched: 0, failed: [] };
+
+  const failed: string[] = [];
+  const repositories = await services.commands.withProgress('Looking for this workspace’s repository…', async (signal, progress) => {
+    const all: Repository[] = [];
+    for (const integration of integrations) {
+      const name = integrationLabel(integration);
+      if (!services.catalog.cached(integration.id)) progress.report({ message: `loading the repositories of ${name}` });
+      try {
+        all.push(...(await services.catalog.repositories(integration.id, signal)));
+      } catch (error) {
+        if (isCancellation(error) || signal.aborted) throw error;
+        // One broken integration must not hide a match in another.
+        failed.push(`${name}: ${messageOf(error).split('\n')[0]}`);
+        services.log.warn(`Deploy This Workspace: ${name} could not be searched: ${messageOf(error)}`);
+      }
+    }
+    return all;
+  }).catch((error: unknown) => {
+    if (isCancellation(error)) return undefined;
+    throw error;
+  });
+  if (!repositories) return { status: 'cancelled' };
+
+  const matches = matchRemotes(remotes, repositories) as Array<RemoteMatch<Repository> & { remotes: FolderRemote[] }>;
+  if (matches.length === 0) return { status: 'none', remotes, searched: integrations.length, failed };
+  if (matches.length === 1) return { status: 'matched', repository: matches[0].repository, remotes: matches[0].remotes };
+
+  const picked = await vscode.window.showQuickPick(
+    matches.map((match) => ({
+      label: `$(repo) ${match.repository.owner}/${match.repository.name}`,
+      description: integrationLabel(services.catalog.find(match.repository.host_integration_id) ?? { id: match.repository.host_integration_id }),
+      detail: `${match.repository.url} — remote ${match.remotes.map((remote) => remote.name).join(', ')}`,
+      match,
+    })),
+    { title: 'Deploy This Workspace', placeHolder: 'Several repositories match this workspace’s remotes: pick one', matchOnDetail: true },
+  );
+  return picked ? { status: 'matched', repository: picked.match.repository, remotes: picked.match.remotes } : { status: 'cancelled' };
+}
+
+/** Says which remotes were tried and what to do next. */
+export async function reportNoMatch(result: Extract<WorkspaceMatchResult, { status: 'none' }>, services: Services): Promise<void> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  let message: string;
+  if (folders.length === 0) {
+    message = 'Open a folder that is a git repository to deploy it.';
+  } else if (result.remotes.length === 0) {
+    message = `No git remote found in ${folders.map((folder) => folder.name).join(', ')}. Add a remote (git remote add origin …) or pick a repository with Create Deployment….`;
+  } else if (services.catalog.integrations().length === 0) {
+    message = `No code-host integrations are known, so the remotes ${describeRemotes(result.remotes)} could not be matched. Add the integration of this repository.`;
+  } else {
+    message =
+      `No repository of the ${result.searched} known integration${result.searched === 1 ? '' : 's'} matches the remotes ${describeRemotes(result.remotes)}.` +
+      (result.failed.length > 0 ? ` Not searched: ${result.failed.join('; ')}.` : ' Add the integration of this repository, or pick one with Create Deployment….');
+  }
+  const choice = await vscode.window.showWarningMessage(message, 'Add Integration…', 'Create Deployment…');
+  if (choice === 'Add Integration…') await vscode.commands.executeCommand('deploymentsExplorer.addIntegration');
+  else if (choice === 'Create Deployment…') await vscode.commands.executeCommand('deploymentsExplorer.createDeployment');
+}
+
+function describeRemotes(remotes: readonly FolderRemote[]): string {
+  const unique = [...new Set(remotes.map((remote) => `${remote.name} (${redactUserInfo(remote.url)})`))];
+  return unique.slice(0, 5).join(', ') + (unique.length > 5 ? ` and ${unique.length - 5} more` : '');
+}

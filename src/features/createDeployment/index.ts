@@ -1,0 +1,80 @@
+import * as vscode from 'vscode';
+import { isDeploymentType, isPlainObject } from '../../model/createPayload';
+import { DeploymentsFeature, IntegrationsFeature, Services } from '../../platform/services';
+import { readCreateArgument } from '../../model/createArguments';
+import { CreateResult, runCreateFlow } from './createFlow';
+import { DraftStore } from '../../model/draftStore';
+import { findWorkspaceRepository, reportNoMatch } from './deployWorkspace';
+import { parsePayloadText } from '../../model/payloadText';
+import { PayloadDocuments } from './payloadDocuments';
+import { announceCreated, sendCreateRequest } from './sendDeployment';
+
+/**
+ * "Create Deployment…" (from a repository row or the palette), "Deploy This
+ * Workspace…" and the "Create Deployment" action of an edited payload.
+ */
+export function registerCreateDeployment(
+  services: Services,
+  _integrations: IntegrationsFeature,
+  deployments: DeploymentsFeature,
+): void {
+  const drafts = new DraftStore();
+  const payloads = new PayloadDocuments();
+  services.context.subscriptions.push(payloads);
+  const deps = { services, deployments, drafts, payloads };
+
+  services.commands.register('deploymentsExplorer.createDeployment', (argument?: unknown): Promise<CreateResult> =>
+    runCreateFlow(deps, readCreateArgument(argument)),
+  );
+
+  services.commands.register('deploymentsExplorer.deployWorkspace', async (argument?: unknown) => {
+    // Scripts and tests may name the folders and pre-set the flow's values: { folders, name?, ref?, deploymentType?, confirm? }.
+    const options = isPlainObject(argument) ? argument : {};
+    const folders = Array.isArray(options.folders)
+      ? options.folders.map((folder) => (folder instanceof vscode.Uri ? folder : vscode.Uri.file(String(folder))))
+      : undefined;
+    const found = await findWorkspaceRepository(services, folders);
+    if (found.status === 'cancelled') return { outcome: 'cancelled', step: 'match' };
+    if (found.status === 'none') {
+      void reportNoMatch(found, services);
+      return { outcome: 'noMatch', remotes: found.remotes };
+    }
+    services.log.info(`Deploy This Workspace: ${found.repository.url} matches remote ${found.remotes.map((remote) => remote.name).join(', ')}`);
+    return runCreateFlow(deps, readCreateArgument({ ...options, folders: undefined, repository: found.repository }));
+  });
+
+  services.commands.register('deploymentsExplorer.sendPayload', async (resource?: unknown) => {
+    const uri = resource instanceof vscode.Uri ? resource : vscode.window.activeTextEditor?.document.uri;
+    const document = uri && vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
+    if (!uri || !document) {
+      void vscode.window.showWarningMessage('Open the payload document of “Edit Payload…” to create a deployment from it.');
+      return undefined;
+    }
+    const parsed = parsePayloadText(document.getText());
+    if (!parsed.ok) {
+      const position = new vscode.Position(parsed.line - 1, parsed.column - 1);
+      const editor = await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position) });
+      editor.revealRange(new vscode.Range(position, position));
+      void vscode.window.showErrorMessage(parsed.message);
+      return { outcome: 'invalid', message: parsed.message, line: parsed.line, column: parsed.column };
+    }
+    const repository = payloads.repositoryOf(uri);
+    if (repository) keepEditedValues(drafts, repository, parsed.body);
+    const sent = await sendCreateRequest(services, parsed.body);
+    if (!sent.ok) return { outcome: 'failed', message: sent.message, issues: sent.issues };
+    payloads.release(uri);
+    if (repository) drafts.forget(repository);
+    await announceCreated(services, deployments, sent.deployment);
+    return { outcome: 'created', deployment: sent.deployment, body: parsed.body };
+  });
+}
+
+/** Values changed in the payload come back into the flow the next time it opens. */
+function keepEditedValues(drafts: DraftStore, repository: Parameters<DraftStore['get']>[0], body: Record<string, unknown>): void {
+  const draft = drafts.get(repository);
+  if (typeof body.name === 'string') draft.name = body.name;
+  const revision = body.source_revision_config;
+  if (isPlainObject(revision) && typeof revision.repo_ref === 'string') draft.ref = revision.repo_ref;
+  if (isDeploymentType(body.deployment_type)) draft.deploymentType = body.deployment_type;
+  drafts.keep(repository, draft);
+}

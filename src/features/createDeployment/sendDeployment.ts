@@ -1,0 +1,92 @@
+import * as vscode from 'vscode';
+import { Deployment, isControlPlaneError, messageOf, RequestValidationError, ValidationIssue } from '../../api';
+import { JsonObject } from '../../model/createPayload';
+import { DeploymentsFeature, Services } from '../../platform/services';
+import { isCancellation } from '../../platform/commandRunner';
+
+export type SendOutcome =
+  | { ok: true; deployment: Deployment }
+  | {
+      ok: false;
+      error: unknown;
+      cancelled: boolean;
+      /** The server answered (with a refusal); otherwise the deployment may or may not exist. */
+      answered: boolean;
+      message: string;
+      issues: readonly ValidationIssue[];
+    };
+
+/**
+ * One `POST /v2/deployments` with cancellable progress. Never retried: a
+ * second attempt could create a second deployment. A failure is shown with
+ * the server's reasons and answered to the caller, who keeps the values.
+ */
+export async function sendCreateRequest(services: Services, body: JsonObject): Promise<SendOutcome> {
+  const name = typeof body.name === 'string' ? body.name : 'deployment';
+  try {
+    const deployment = await services.commands.withProgress(`Creating deployment “${name}”…`, async (signal) => {
+      const client = await services.connection.getClient();
+      return client.createDeployment(body, { signal });
+    });
+    services.log.info(`Created deployment ${deployment.name ?? name} (${deployment.id ?? 'no id in the answer'})`);
+    return { ok: true, deployment };
+  } catch (error) {
+    const cancelled = isCancellation(error);
+    // Not awaited: the message stays up while the user goes back to the review.
+    if (cancelled) void warnCancelledCreate(services, name);
+    else void services.commands.showError(error, undefined, 'Create Deployment');
+    return {
+      ok: false,
+      error,
+      cancelled,
+      answered: isControlPlaneError(error) && error.status !== undefined,
+      message: messageOf(error),
+      issues: error instanceof RequestValidationError ? error.issues : [],
+    };
+  }
+}
+
+/**
+ * Cancelling stops the waiting, not the server: the request may already have
+ * been taken, and sending again from the review would then make a second
+ * deployment. Say so, and offer to look.
+ */
+async function warnCancelledCreate(services: Services, name: string): Promise<void> {
+  services.log.warn(`Create Deployment “${name}”: cancelled while waiting for the answer; it may still have been created`);
+  const choice = await vscode.window.showWarningMessage(
+    `Stopped waiting for the control plane. “${name}” may still be created: check the Deployments view before sending it again.`,
+    'Check Deployments',
+  );
+  if (choice) await checkForDeployment(name);
+}
+
+/** Shows the Deployments view filtered to `name`, to see whether an unanswered create took effect. */
+export async function checkForDeployment(name: string): Promise<void> {
+  await vscode.commands.executeCommand('deploymentsExplorer.deployments.focus');
+  await vscode.commands.executeCommand('deploymentsExplorer.filterDeployments', { nameContains: name });
+}
+
+/** Refreshes the Deployments view, reveals the new record and offers its ID and JSON. */
+export async function announceCreated(services: Services, deployments: DeploymentsFeature, deployment: Deployment): Promise<void> {
+  const id = deployment.id ?? undefined;
+  // Reveal first: it moves focus to the view, which would close a palette opened after the message.
+  try {
+    await deployments.refresh();
+    if (id) await deployments.reveal(id);
+  } catch (error) {
+    services.log.warn(`The Deployments view could not show the new deployment: ${messageOf(error)}`);
+  }
+  void vscode.window
+    .showInformationMessage(`Deployment “${deployment.name ?? id ?? 'new deployment'}” created.`, ...(id ? ['Copy ID', 'Show'] : []))
+    .then(async (choice) => {
+      if (!id) return;
+      if (choice === 'Copy ID') {
+        await vscode.env.clipboard.writeText(id);
+        vscode.window.setStatusBarMessage(`Copied deployment ID ${id}`, 3000);
+      } else if (choice === 'Show') {
+        // The JSON view finds the record by ID once the Deployments view has it (reveal loads it if needed).
+        await deployments.reveal(id).catch(() => false);
+        await vscode.commands.executeCommand('deploymentsExplorer.showDeploymentJson', id);
+      }
+    });
+}

@@ -1,0 +1,100 @@
+import * as vscode from 'vscode';
+import { DeploymentFilters } from '../../api';
+import { customUrlOf, repositoryWebUrl } from '../../model/deploymentPresentation';
+import { IntegrationsFeature, Services } from '../../platform/services';
+import { DeploymentJsonProvider } from './deploymentJson';
+import { DeploymentsController } from './deploymentsController';
+import { DeploymentElement } from './deploymentsTreeProvider';
+import { pickFilterChange } from './filterQuickPick';
+
+/**
+ * The Deployments view's commands. Item commands take the tree element (what
+ * VS Code passes from a menu) or a deployment ID; the filter command takes a
+ * filter change object, so tests and other features can skip the prompts.
+ */
+export function registerDeploymentCommands(
+  services: Services,
+  controller: DeploymentsController,
+  integrations: IntegrationsFeature,
+  json: DeploymentJsonProvider,
+): void {
+  const { commands } = services;
+  const need = (arg: unknown): DeploymentElement => {
+    const element = controller.deploymentElement(arg);
+    if (!element) throw new Error('Select a deployment in the Deployments view first.');
+    return element;
+  };
+  const applyFilters = async (change: Partial<DeploymentFilters> | 'clear') => {
+    if (change === 'clear') await controller.filters.clear();
+    else await controller.filters.update(change);
+    await controller.refresh();
+  };
+
+  commands.register('deploymentsExplorer.refreshDeployments', () => controller.refresh());
+  commands.register('deploymentsExplorer.loadMoreDeployments', () => controller.loadMore());
+
+  commands.register('deploymentsExplorer.filterDeployments', async (change?: unknown) => {
+    if (change && typeof change === 'object' && !('kind' in change)) {
+      await applyFilters(change as Partial<DeploymentFilters>);
+      return controller.filters.filters;
+    }
+    const choice = await pickFilterChange(controller.filters.filters, controller.seenValues());
+    if (choice !== undefined) await applyFilters(choice);
+    return controller.filters.filters;
+  });
+
+  commands.register('deploymentsExplorer.clearDeploymentFilters', () => applyFilters('clear'));
+
+  commands.register('deploymentsExplorer.filterByStatus', async (arg?: unknown) => {
+    const status = need(arg).item.deployment.status;
+    if (!status) throw new Error('This deployment has no status to filter by.');
+    await applyFilters({ status });
+  });
+
+  commands.register('deploymentsExplorer.filterByImageVersion', async (arg?: unknown) => {
+    const imageVersion = need(arg).item.deployment.image_version;
+    if (!imageVersion) throw new Error('This deployment has no image version to filter by.');
+    await applyFilters({ imageVersion });
+  });
+
+  commands.register('deploymentsExplorer.showDeploymentJson', async (arg?: unknown) => {
+    const element = need(arg);
+    return json.show(element.item.deployment, element.item.key);
+  });
+
+  commands.register('deploymentsExplorer.copyDeploymentId', async (arg?: unknown) => {
+    const id = need(arg).item.deployment.id;
+    if (!id) throw new Error('This deployment has no ID.');
+    await vscode.env.clipboard.writeText(id);
+    vscode.window.setStatusBarMessage(`Copied deployment ID ${id}`, 3000);
+    return id;
+  });
+
+  commands.register('deploymentsExplorer.openCustomUrl', async (arg?: unknown) => {
+    const url = customUrlOf(need(arg).item.deployment);
+    if (!url) throw new Error('This deployment has no http(s) custom URL.');
+    await vscode.env.openExternal(vscode.Uri.parse(url, true));
+    return url;
+  });
+
+  commands.register('deploymentsExplorer.openDeploymentRepository', async (arg?: unknown) => {
+    const url = repositoryWebUrl(need(arg).item.deployment);
+    if (!url) throw new Error('This deployment has no http(s) repository URL.');
+    await vscode.env.openExternal(vscode.Uri.parse(url, true));
+    return url;
+  });
+
+  commands.register('deploymentsExplorer.revealDeploymentRepository', async (arg?: unknown) => {
+    const source = need(arg).item.deployment.source_config;
+    const integrationId = source?.integration_id;
+    const repoUrl = source?.repo_url;
+    if (!integrationId || !repoUrl) throw new Error('This deployment names no integration and repository.');
+    const found = await integrations.revealRepository(integrationId, repoUrl);
+    if (!found) {
+      void vscode.window.showInformationMessage(
+        `The repository ${repoUrl} was not found in integration ${integrationId}. Add the integration, or refresh it, in the Integrations view.`,
+      );
+    }
+    return found;
+  });
+}

@@ -1,0 +1,174 @@
+import * as vscode from 'vscode';
+import { isUuid, messageOf } from '../../api';
+import { readSettings, SECTION } from '../../platform/settings';
+import { describeFilters, DeploymentFilterStore } from '../../model/deploymentFilters';
+import { DeploymentList } from '../../model/deploymentList';
+import { Services } from '../../platform/services';
+import { DeploymentElement, DeploymentsTreeElement, DeploymentsTreeProvider } from './deploymentsTreeProvider';
+
+export const DEPLOYMENTS_VIEW_ID = 'deploymentsExplorer.deployments';
+const EMPTY_CONTEXT = 'deploymentsExplorer.deploymentsEmpty';
+const FILTERS_CONTEXT = 'deploymentsExplorer.filtersActive';
+
+/**
+ * Owns the Deployments view's state: the paged list, the filters, the tree
+ * view, its context keys and description, loading with progress, and
+ * auto-refresh while the view is visible.
+ */
+export class DeploymentsController implements vscode.Disposable {
+  readonly filters: DeploymentFilterStore;
+  readonly list: DeploymentList;
+  readonly provider: DeploymentsTreeProvider;
+  readonly treeView: vscode.TreeView<DeploymentsTreeElement>;
+  private readonly disposables: vscode.Disposable[] = [];
+  private connectionReady = false;
+  private readonly contextValues = new Map<string, boolean>();
+  private autoRefreshTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly services: Services) {
+    this.filters = new DeploymentFilterStore(services.context.workspaceState);
+    this.list = new DeploymentList(async (offset, signal) => {
+      const client = await services.connection.getClient();
+      return client.listDeployments({ ...this.filters.filters, limit: readSettings().pageSize, offset }, { signal });
+    });
+    this.provider = new DeploymentsTreeProvider(
+      this.list,
+      () => void this.load(() => this.list.ensureLoaded(), true),
+      () => this.connectionReady,
+    );
+    this.treeView = vscode.window.createTreeView(DEPLOYMENTS_VIEW_ID, {
+      treeDataProvider: this.provider,
+      showCollapseAll: true,
+    });
+
+    const listSubscription = this.list.onDidChange(() => this.setContext(EMPTY_CONTEXT, this.list.isEmpty));
+    const filterSubscription = this.filters.onDidChange(() => this.showFilters());
+    this.disposables.push(
+      this.treeView,
+      this.provider,
+      { dispose: () => listSubscription.dispose() },
+      { dispose: () => filterSubscription.dispose() },
+      services.connection.onDidChange(() => void this.connectionChanged()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(`${SECTION}.pageSize`)) this.list.reset();
+        if (event.affectsConfiguration(`${SECTION}.autoRefreshSeconds`)) this.scheduleAutoRefresh();
+      }),
+      this.treeView.onDidChangeVisibility(() => this.scheduleAutoRefresh()),
+    );
+    this.showFilters();
+    void this.connectionChanged();
+  }
+
+  /** Reloads from page 1 with the current filters; errors become the error row (and a message when `notify`). */
+  refresh(notify = true): Promise<void> {
+    return this.load(() => this.list.reload(), notify);
+  }
+
+  /** The next page; while one is loading, nothing more is sent. */
+  loadMore(): Promise<void> {
+    if (this.list.isLoading) return this.list.settled();
+    return this.load(() => this.list.loadMore(), true);
+  }
+
+  /**
+   * Selects the row of `deploymentId`. When the loaded pages do not hold it
+   * (e.g. it was created after they loaded, or lies beyond them), it is looked
+   * up with `deployment_ids` and the current filters and inserted at the top;
+   * when that finds nothing (the filters exclude it) the answer is false.
+   */
+  async reveal(deploymentId: string): Promise<boolean> {
+    await this.list.settled();
+    if (this.list.status === 'idle' && this.connectionReady) await this.load(() => this.list.ensureLoaded(), false);
+    let element = this.provider.elementFor(deploymentId);
+    if (!element && isUuid(deploymentId.trim())) {
+      try {
+        const client = await this.services.connection.getClient();
+        const page = await client.listDeployments({ ...this.filters.filters, deploymentIds: [deploymentId.trim()], limit: 1, offset: 0 });
+        const record = page.deployments.find((d) => d.id?.toLowerCase() === deploymentId.trim().toLowerCase());
+        if (record) {
+          this.list.insertFirst(record);
+          element = this.provider.elementFor(deploymentId);
+        }
+      } catch (error) {
+        this.services.log.warn(`Could not look up deployment ${deploymentId}: ${messageOf(error)}`);
+      }
+    }
+    if (!element) return false;
+    try {
+      await this.treeView.reveal(element, { select: true, focus: true, expand: false });
+    } catch (error) {
+      // The view may be collapsed or hidden; the row is still there.
+      this.services.log.warn(`Could not reveal deployment ${deploymentId}: ${messageOf(error)}`);
+    }
+    return true;
+  }
+
+  /** The deployment a command is about: its tree element, a deployment ID, or the selected row. */
+  deploymentElement(arg: unknown): DeploymentElement | undefined {
+    if (arg && typeof arg === 'object' && (arg as DeploymentElement).kind === 'deployment') return arg as DeploymentElement;
+    if (typeof arg === 'string') return this.provider.elementFor(arg);
+    const selected = this.treeView.selection[0];
+    return selected?.kind === 'deployment' ? selected : undefined;
+  }
+
+  /** Values for the status and image-version pickers, from the loaded records. */
+  seenValues(): { statuses: string[]; imageVersions: string[] } {
+    const statuses = new Set<string>();
+    const imageVersions = new Set<string>();
+    for (const { deployment } of this.list.items) {
+      if (typeof deployment.status === 'string' && deployment.status) statuses.add(deployment.status);
+      if (typeof deployment.image_version === 'string' && deployment.image_version) imageVersions.add(deployment.image_version);
+    }
+    const collator = new Intl.Collator(undefined, { numeric: true });
+    return { statuses: [...statuses].sort(collator.compare), imageVersions: [...imageVersions].sort(collator.compare).reverse() };
+  }
+
+  /**
+   * Runs a list operation with the view's progress bar. A failure stays in
+   * the list (the error row offers Retry); `notify` also shows it with the
+   * standard actions, without waiting for the user to answer.
+   */
+  private async load(operation: () => Promise<void>, notify: boolean): Promise<void> {
+    try {
+      await vscode.window.withProgress({ location: { viewId: DEPLOYMENTS_VIEW_ID } }, () => operation());
+    } catch (error) {
+      if (this.list.status !== 'error') return; // superseded by a refresh or a reset
+      if (notify) void this.services.commands.showError(error, () => this.loadMore(), 'Deployments');
+      else this.services.log.warn(`Deployments: ${messageOf(error)}`);
+    }
+  }
+
+  private async connectionChanged(): Promise<void> {
+    const ready = !!readSettings().baseUrl && !!(await this.services.connection.apiKeys.get());
+    this.connectionReady = ready;
+    this.list.reset();
+    this.scheduleAutoRefresh();
+  }
+
+  private showFilters(): void {
+    this.treeView.description = describeFilters(this.filters.filters) || undefined;
+    this.setContext(FILTERS_CONTEXT, this.filters.active);
+  }
+
+  private setContext(key: string, value: boolean): void {
+    if (this.contextValues.get(key) === value) return;
+    this.contextValues.set(key, value);
+    void vscode.commands.executeCommand('setContext', key, value);
+  }
+
+  private scheduleAutoRefresh(): void {
+    if (this.autoRefreshTimer) clearInterval(this.autoRefreshTimer);
+    this.autoRefreshTimer = undefined;
+    const seconds = readSettings().autoRefreshSeconds;
+    if (seconds <= 0 || !this.treeView.visible || !this.connectionReady) return;
+    this.autoRefreshTimer = setInterval(() => {
+      if (!this.list.isLoading && this.treeView.visible) void this.refresh(false);
+    }, seconds * 1000);
+  }
+
+  dispose(): void {
+    if (this.autoRefreshTimer) clearInterval(this.autoRefreshTimer);
+    this.list.dispose();
+    vscode.Disposable.from(...this.disposables).dispose();
+  }
+}

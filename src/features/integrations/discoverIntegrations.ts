@@ -1,0 +1,74 @@
+import * as vscode from 'vscode';
+import { Services } from '../../platform/services';
+import { isCancellation, signalFor } from '../../platform/commandRunner';
+import { discoverIntegrationIds, DiscoveryResult } from '../../model/integrationDiscovery';
+import { messageOf } from '../../api';
+
+export interface DiscoverySummary extends DiscoveryResult {
+  /** How many were not known before. */
+  added: number;
+}
+
+/**
+ * "Discover Integrations from Deployments": pages through the deployments in
+ * the background (cancellable) and adds the integrations they use to the
+ * catalog as discovered. Answers the function the view uses to run it once
+ * on its own, quietly (progress in the view, failures only in the log).
+ */
+export function registerDiscoverIntegrations(services: Services, viewId: string): (quiet: boolean) => Promise<DiscoverySummary | undefined> {
+  let running: Promise<DiscoverySummary | undefined> | undefined;
+
+  const discover = async (signal: AbortSignal, report: (message: string) => void): Promise<DiscoverySummary> => {
+    const client = await services.connection.getClient();
+    const result = await discoverIntegrationIds(client, {
+      signal,
+      onProgress: ({ deployments, found }) =>
+        report(`${deployments} deployments read, ${found} integration${found === 1 ? '' : 's'} found`),
+    });
+    const added = services.catalog.addDiscovered(result.integrationIds, result.codeHosts);
+    services.log.info(
+      `Discovery read ${result.deployments} deployments in ${result.pages} pages: ${result.found} integrations, ${added} new` +
+        (result.truncated ? ' (stopped early: too many pages)' : ''),
+    );
+    return { ...result, added };
+  };
+
+  const run = (quiet: boolean): Promise<DiscoverySummary | undefined> => {
+    if (running) return running;
+    const location = quiet ? { viewId } : vscode.ProgressLocation.Notification;
+    running = Promise.resolve(
+      vscode.window.withProgress(
+        { location, title: 'Discovering integrations from deployments', cancellable: !quiet },
+        (progress, token) => discover(signalFor(token), (message) => progress.report({ message })),
+      ),
+    ).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
+  services.commands.register('deploymentsExplorer.discoverIntegrations', async (): Promise<DiscoverySummary | undefined> => {
+    const summary = await run(false);
+    if (summary) {
+      const text =
+        summary.found === 0
+          ? `No integrations found in ${summary.deployments} deployments.`
+          : `Found ${summary.found} integration${summary.found === 1 ? '' : 's'} in ${summary.deployments} deployments` +
+            (summary.added > 0 ? `; ${summary.added} new, shown as discovered.` : '; all were already shown.');
+      void vscode.window.showInformationMessage(summary.truncated ? `${text} Stopped early: too many deployments.` : text);
+    }
+    return summary;
+  });
+
+  return async (quiet: boolean) => {
+    if (!quiet) return run(false);
+    try {
+      return await run(true);
+    } catch (error) {
+      if (!isCancellation(error)) {
+        services.log.warn(`Background discovery of integrations failed: ${messageOf(error)}`);
+      }
+      return undefined;
+    }
+  };
+}

@@ -1,0 +1,117 @@
+import * as vscode from 'vscode';
+import { messageOf, Repository } from '../../api';
+import { KnownIntegration } from '../../model/repositoryCatalog';
+import { Services } from '../../platform/services';
+import { isCancellation } from '../../platform/commandRunner';
+import { integrationLabel } from '../../model/integrationPresentation';
+
+interface RepositoryPick extends vscode.QuickPickItem {
+  integrationId: string;
+  repository?: Repository;
+}
+
+/**
+ * "Find Repository…": one quick pick over every known integration's
+ * repositories. Cached lists show at once; the others are fetched while the
+ * pick is open (busy, with progress), failures appear as items that reveal
+ * the error row. Choosing a repository reveals its row in the tree.
+ */
+export function registerFindRepository(
+  services: Services,
+  reveal: (integrationId: string, repositoryUrl?: string) => Promise<boolean>,
+): void {
+  services.commands.register('deploymentsExplorer.findRepository', async () => {
+    const integrations = services.catalog.integrations();
+    if (integrations.length === 0) {
+      const choice = await vscode.window.showInformationMessage(
+        'No integrations yet: add one, or discover the ones your deployments use.',
+        'Add Integration…',
+        'Discover',
+      );
+      if (choice === 'Add Integration…') await vscode.commands.executeCommand('deploymentsExplorer.addIntegration');
+      if (choice === 'Discover') await vscode.commands.executeCommand('deploymentsExplorer.discoverIntegrations');
+      return;
+    }
+
+    const quickPick = vscode.window.createQuickPick<RepositoryPick>();
+    quickPick.title = 'Find Repository';
+    quickPick.placeholder = 'Type a repository name or owner';
+    quickPick.matchOnDescription = true;
+    quickPick.matchOnDetail = true;
+    const sections = new Map<string, RepositoryPick[]>();
+    const render = () => {
+      const items: RepositoryPick[] = [];
+      for (const integration of integrations) {
+        const section = sections.get(integration.id);
+        if (!section || section.length === 0) continue;
+        items.push({ label: integrationLabel(integration), kind: vscode.QuickPickItemKind.Separator, integrationId: integration.id });
+        items.push(...section);
+      }
+      quickPick.items = items;
+    };
+
+    const controller = new AbortController();
+    const uncached = integrations.filter((integration) => !services.catalog.cached(integration.id));
+    for (const integration of integrations) {
+      const cached = services.catalog.cached(integration.id);
+      if (cached) sections.set(integration.id, cached.map((repository) => repositoryPick(integration, repository)));
+    }
+    render();
+    quickPick.busy = uncached.length > 0;
+    if (uncached.length > 0) quickPick.title = `Find Repository (loading ${uncached.length} integration${uncached.length === 1 ? '' : 's'}…)`;
+
+    const chosen = new Promise<RepositoryPick | undefined>((resolve) => {
+      quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]));
+      quickPick.onDidHide(() => resolve(undefined));
+    });
+    quickPick.show();
+
+    if (uncached.length > 0) {
+      void vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: 'Loading repositories' },
+        async (progress) => {
+          let done = 0;
+          await Promise.all(
+            uncached.map(async (integration) => {
+              try {
+                const repositories = await services.catalog.repositories(integration.id, controller.signal);
+                sections.set(integration.id, repositories.map((repository) => repositoryPick(integration, repository)));
+              } catch (error) {
+                if (isCancellation(error)) return;
+                const message = messageOf(error).split('\n')[0];
+                sections.set(integration.id, [
+                  { label: `$(error) Could not load ${integrationLabel(integration)}`, detail: message, integrationId: integration.id, alwaysShow: true },
+                ]);
+              } finally {
+                done++;
+                progress.report({ message: `${done}/${uncached.length}` });
+                if (!controller.signal.aborted) render();
+              }
+            }),
+          );
+          quickPick.busy = false;
+          quickPick.title = 'Find Repository';
+        },
+      );
+    }
+
+    const pick = await chosen;
+    controller.abort();
+    quickPick.dispose();
+    if (!pick) return;
+    const found = await reveal(pick.integrationId, pick.repository?.url);
+    if (!found && pick.repository) {
+      void vscode.window.showWarningMessage(`${pick.repository.owner}/${pick.repository.name} is no longer listed by its integration.`);
+    }
+  });
+}
+
+function repositoryPick(integration: KnownIntegration, repository: Repository): RepositoryPick {
+  return {
+    label: `$(repo) ${repository.name}`,
+    description: `${repository.owner} · ${integrationLabel(integration)}`,
+    detail: repository.url,
+    integrationId: integration.id,
+    repository,
+  };
+}

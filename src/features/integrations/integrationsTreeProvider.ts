@@ -1,0 +1,312 @@
+import * as vscode from 'vscode';
+import { AuthError, isControlPlaneError, messageOf, Repository } from '../../api';
+import { readSettings } from '../../platform/settings';
+import { isCancellation } from '../../platform/commandRunner';
+import { KnownIntegration } from '../../model/repositoryCatalog';
+import { Services } from '../../platform/services';
+import { IntegrationNode, IntegrationsTreeNode, MessageNode, RepositoryNode } from '../../model/integrationNodes';
+import {
+  integrationDescription,
+  integrationLabel,
+  integrationTooltipMarkdown,
+  normaliseRepositoryUrl,
+  repositoryDescription,
+  repositoryTooltipMarkdown,
+} from '../../model/integrationPresentation';
+
+export const INTEGRATIONS_VIEW_ID = 'deploymentsExplorer.integrations';
+export const EMPTY_INTEGRATION_MESSAGE = 'No repositories visible through this integration';
+
+/**
+ * Integrations (added, then discovered) and their repositories. Repositories
+ * come from the shared RepositoryCatalog, fetched once per integration with
+ * progress shown in the view; a failure becomes an error row, never an empty
+ * branch. Repository rows are plain objects built once per fetched list and
+ * their markdown tooltips only on hover (resolveTreeItem), so integrations
+ * with thousands of repositories stay cheap.
+ */
+export class IntegrationsTreeProvider implements vscode.TreeDataProvider<IntegrationsTreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<IntegrationsTreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly rootRequested = new vscode.EventEmitter<void>();
+  /** Fires whenever the view asks for its top level: the view is being shown. */
+  readonly onDidRequestRoot = this.rootRequested.event;
+  private readonly loadFailed = new vscode.EventEmitter<{ integrationId: string; error: unknown }>();
+  /** A repository listing failed while the tree loaded it (not for cancellations). */
+  readonly onDidFailToLoad = this.loadFailed.event;
+
+  private readonly integrationNodes = new Map<string, IntegrationNode>();
+  private readonly repositoryRows = new WeakMap<readonly Repository[], RepositoryNode[]>();
+  private readonly urlIndexes = new WeakMap<readonly Repository[], Map<string, RepositoryNode>>();
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(private readonly services: Services) {
+    this.disposables = [
+      this.changed,
+      this.rootRequested,
+      this.loadFailed,
+      services.catalog.onDidChange((integrationId) => this.onCatalogChange(integrationId)),
+      { dispose: () => clearTimeout(this.flushTimer) },
+    ];
+  }
+
+  refresh(): void {
+    this.schedule(undefined);
+  }
+
+  private readonly loadingInView = new Set<string>();
+  private readonly pending = new Set<IntegrationNode | undefined>();
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * VS Code registers the rows of a branch when getChildren answers; refreshing
+   * that branch while its getChildren is still running makes it register the
+   * same IDs twice ("Element with id … is already registered"). So changes
+   * caused by a load the view itself started are not echoed back during it:
+   * the row is refreshed once, after its children were answered.
+   */
+  private onCatalogChange(integrationId: string | undefined): void {
+    if (integrationId === undefined) return this.schedule(undefined);
+    const id = key(integrationId);
+    if (this.loadingInView.has(id) || this.services.catalog.state(id).status === 'loading') return;
+    const node = this.integrationNodes.get(id);
+    if (node) this.schedule(node);
+  }
+
+  /** Coalesces change events of one tick into one refresh each. */
+  private schedule(node: IntegrationNode | undefined): void {
+    this.pending.add(node);
+    this.flushTimer ??= setTimeout(() => this.flush(), 0);
+  }
+
+  private flush(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const nodes = [...this.pending];
+    this.pending.clear();
+    if (nodes.includes(undefined)) this.changed.fire(undefined);
+    else for (const node of nodes) this.changed.fire(node);
+  }
+
+  /**
+   * Hands every pending change to VS Code now. TreeView.reveal waits for the
+   * refreshes it already knows of; one still held back here would run during
+   * the reveal and register rows twice.
+   */
+  async settle(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    this.flush();
+  }
+
+  getTreeItem(node: IntegrationsTreeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'integration':
+        return this.integrationItem(node.integration);
+      case 'repository':
+        return repositoryItem(node);
+      case 'message':
+        return messageItem(node);
+    }
+  }
+
+  /** Tooltips of repository rows are built only when one is hovered. */
+  resolveTreeItem(item: vscode.TreeItem, node: IntegrationsTreeNode): vscode.TreeItem {
+    if (node.kind === 'repository' && !item.tooltip) item.tooltip = new vscode.MarkdownString(repositoryTooltipMarkdown(node.repository));
+    return item;
+  }
+
+  async getChildren(node?: IntegrationsTreeNode): Promise<IntegrationsTreeNode[]> {
+    if (!node) return this.rootNodes();
+    if (node.kind !== 'integration') return [];
+    return this.childrenOf(node.integration.id);
+  }
+
+  getParent(node: IntegrationsTreeNode): IntegrationsTreeNode | undefined {
+    if (node.kind === 'integration') return undefined;
+    return this.nodeFor(node.integrationId);
+  }
+
+  /** The integration's row; undefined when the integration is not known. */
+  nodeFor(integrationId: string): IntegrationNode | undefined {
+    const known = this.services.catalog.find(integrationId);
+    return known ? this.integrationNode(known) : undefined;
+  }
+
+  /** Loads the repositories if needed and finds the row whose URL matches (host case, `.git`, slashes ignored). */
+  async findRepositoryNode(integrationId: string, repositoryUrl: string): Promise<RepositoryNode | undefined> {
+    const children = await this.childrenOf(integrationId);
+    const repositories = this.services.catalog.cached(integrationId);
+    if (!repositories) return undefined;
+    let index = this.urlIndexes.get(repositories);
+    if (!index) {
+      index = new Map();
+      for (const child of children) {
+        if (child.kind !== 'repository') continue;
+        const normalised = normaliseRepositoryUrl(child.repository.url);
+        if (!index.has(normalised)) index.set(normalised, child);
+      }
+      this.urlIndexes.set(repositories, index);
+    }
+    return index.get(normaliseRepositoryUrl(repositoryUrl));
+  }
+
+  /** The rows under an integration: repositories, or an error / empty row. */
+  async childrenOf(integrationId: string): Promise<IntegrationsTreeNode[]> {
+    const { catalog } = this.services;
+    let state = catalog.state(integrationId);
+    if (state.status === 'idle' || state.status === 'loading') {
+      const id = key(integrationId);
+      this.loadingInView.add(id);
+      try {
+        await vscode.window.withProgress({ location: { viewId: INTEGRATIONS_VIEW_ID } }, () =>
+          catalog.repositories(integrationId),
+        );
+      } catch (error) {
+        if (isCancellation(error)) return [];
+        this.loadFailed.fire({ integrationId, error });
+      } finally {
+        this.loadingInView.delete(id);
+        // The row's description (repository count, failure) changed: refresh it once the children are in.
+        const node = this.integrationNodes.get(id);
+        if (node) setTimeout(() => this.schedule(node), 0);
+      }
+      state = catalog.state(integrationId);
+    }
+    if (state.status === 'error') return errorRows(integrationId, state.error);
+    if (state.status !== 'loaded') return [];
+    if (state.repositories.length === 0) {
+      return [
+        {
+          kind: 'message',
+          role: 'empty',
+          integrationId,
+          message: EMPTY_INTEGRATION_MESSAGE,
+          id: `${key(integrationId)}/empty`,
+        },
+      ];
+    }
+    return this.repositoryNodes(integrationId, state.repositories);
+  }
+
+  private async rootNodes(): Promise<IntegrationsTreeNode[]> {
+    this.rootRequested.fire();
+    // Empty while the connection is not set up: the welcome view then says what is missing.
+    if (!readSettings().baseUrl || !(await this.services.connection.apiKeys.get())) return [];
+    const integrations = this.services.catalog.integrations();
+    const live = new Set(integrations.map((integration) => key(integration.id)));
+    for (const id of [...this.integrationNodes.keys()]) if (!live.has(id)) this.integrationNodes.delete(id);
+    return integrations.map((integration) => this.integrationNode(integration));
+  }
+
+  private integrationNode(integration: KnownIntegration): IntegrationNode {
+    const id = key(integration.id);
+    const existing = this.integrationNodes.get(id);
+    if (existing) {
+      existing.integration = integration;
+      return existing;
+    }
+    const node: IntegrationNode = { kind: 'integration', integration };
+    this.integrationNodes.set(id, node);
+    return node;
+  }
+
+  private repositoryNodes(integrationId: string, repositories: readonly Repository[]): RepositoryNode[] {
+    const cached = this.repositoryRows.get(repositories);
+    if (cached) return cached;
+    const prefix = `${key(integrationId)}/repo/`;
+    const used = new Set<string>();
+    const nodes = repositories.map((repository): RepositoryNode => {
+      // Tree-item IDs must be unique; a server repeating a repository must not break the view.
+      let id = `${prefix}${repository.id}`;
+      for (let n = 2; used.has(id); n++) id = `${prefix}${repository.id}#${n}`;
+      used.add(id);
+      return { kind: 'repository', integrationId, repository, id };
+    });
+    this.repositoryRows.set(repositories, nodes);
+    return nodes;
+  }
+
+  private integrationItem(integration: KnownIntegration): vscode.TreeItem {
+    const state = this.services.catalog.state(integration.id);
+    const count = state.status === 'loaded' ? state.repositories.length : undefined;
+    const label = integrationLabel(integration);
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `integration/${key(integration.id)}`;
+    item.description = integrationDescription(integration, count, state.status === 'error', this.services.catalog.codeHost(integration.id));
+    item.tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count));
+    item.contextValue = `integration.${integration.origin}`;
+    item.iconPath = new vscode.ThemeIcon(integration.origin === 'added' ? 'plug' : 'telescope');
+    item.accessibilityInformation = {
+      label: `Integration ${label}${item.description ? `, ${item.description}` : ''}`,
+    };
+    return item;
+  }
+
+  dispose(): void {
+    vscode.Disposable.from(...this.disposables).dispose();
+  }
+}
+
+function repositoryItem(node: RepositoryNode): vscode.TreeItem {
+  const { repository } = node;
+  const item = new vscode.TreeItem(repository.name, vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.description = repositoryDescription(repository);
+  item.contextValue = 'repository';
+  item.iconPath = new vscode.ThemeIcon('repo');
+  item.accessibilityInformation = {
+    label: `Repository ${repository.owner}/${repository.name}, default branch ${repository.default_branch}`,
+  };
+  return item;
+}
+
+function messageItem(node: MessageNode): vscode.TreeItem {
+  const [firstLine] = node.message.split('\n');
+  const item = new vscode.TreeItem(firstLine, vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.accessibilityInformation = { label: node.message };
+  switch (node.role) {
+    case 'error':
+      item.contextValue = 'error';
+      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+      item.description = 'click to retry';
+      item.tooltip = new vscode.MarkdownString().appendText(node.message).appendMarkdown('\n\nClick to retry.');
+      item.command = { command: 'deploymentsExplorer.refreshIntegration', title: 'Retry', arguments: [node] };
+      break;
+    case 'empty':
+      item.contextValue = 'empty';
+      item.iconPath = new vscode.ThemeIcon('info');
+      item.tooltip = 'The integration answered with an empty list: the code host shows it no repositories.';
+      break;
+    case 'action':
+      item.contextValue = 'action';
+      item.iconPath = new vscode.ThemeIcon('key');
+      if (node.command) item.command = { command: node.command.id, title: node.command.title };
+      break;
+  }
+  return item;
+}
+
+/** The error row, plus the fix for an auth failure (Set API Key…, Set Tenant ID…). */
+function errorRows(integrationId: string, error: unknown): MessageNode[] {
+  const id = key(integrationId);
+  const message = messageOf(error);
+  const rows: MessageNode[] = [{ kind: 'message', role: 'error', integrationId, message, error, id: `${id}/error` }];
+  if (isControlPlaneError(error) && error.kind === 'auth') {
+    const needsTenant = (error as AuthError).needsTenant;
+    const fixes = needsTenant
+      ? [
+          { id: 'deploymentsExplorer.setTenantId', title: 'Set Tenant ID…' },
+          { id: 'deploymentsExplorer.setApiKey', title: 'Set API Key…' },
+        ]
+      : [{ id: 'deploymentsExplorer.setApiKey', title: 'Set API Key…' }];
+    for (const command of fixes) {
+      rows.push({ kind: 'message', role: 'action', integrationId, message: command.title, command, id: `${id}/action/${command.id}` });
+    }
+  }
+  return rows;
+}
+
+function key(id: string): string {
+  return id.trim().toLowerCase();
+}

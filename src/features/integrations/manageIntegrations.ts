@@ -1,0 +1,64 @@
+import * as vscode from 'vscode';
+import { readSettings, writeIntegrations } from '../../platform/settings';
+import { Services } from '../../platform/services';
+import { integrationIdOf } from '../../model/integrationNodes';
+import { integrationLabel } from '../../model/integrationPresentation';
+
+/** A tree element or a plain ID (tests, other features) → the integration ID. */
+export function integrationIdArgument(argument: unknown): string {
+  const id = typeof argument === 'string' ? argument : integrationIdOf(argument);
+  if (!id) throw new Error('Choose an integration in the Integrations view first.');
+  return id;
+}
+
+/** Remove, promote, refresh and copy: the actions on integration rows. */
+export function registerIntegrationActions(services: Services, reveal: (integrationId: string) => Promise<void>): void {
+  const { commands, catalog, log } = services;
+
+  commands.register('deploymentsExplorer.refreshIntegrations', () => {
+    log.info('Refreshing all integrations');
+    catalog.invalidate();
+  });
+
+  commands.register('deploymentsExplorer.refreshIntegration', (argument?: unknown) => {
+    const id = integrationIdArgument(argument);
+    log.info(`Refreshing integration ${id}`);
+    catalog.invalidate(id);
+  });
+
+  commands.register('deploymentsExplorer.copyIntegrationId', async (argument?: unknown) => {
+    const id = integrationIdArgument(argument);
+    await vscode.env.clipboard.writeText(id);
+    vscode.window.setStatusBarMessage(`Copied integration ID ${id}`, 3000);
+  });
+
+  commands.register('deploymentsExplorer.removeIntegration', async (argument?: unknown): Promise<boolean> => {
+    const id = integrationIdArgument(argument).toLowerCase();
+    const settings = readSettings().integrations;
+    const entry = settings.find((candidate) => candidate.id.toLowerCase() === id);
+    if (!entry) {
+      void vscode.window.showInformationMessage(`Integration ${id} is not in your settings.`);
+      return false;
+    }
+    const choice = await vscode.window.showWarningMessage(
+      `Remove integration ${integrationLabel(entry)} from your settings?`,
+      { modal: true, detail: `${entry.id}\nIts repositories are no longer shown. Deployments are not affected.` },
+      'Remove',
+    );
+    if (choice !== 'Remove') return false;
+    await writeIntegrations(readSettings().integrations.filter((candidate) => candidate.id.toLowerCase() !== id));
+    catalog.invalidate(id);
+    log.info(`Integration ${entry.id} removed from settings`);
+    return true;
+  });
+
+  commands.register('deploymentsExplorer.promoteIntegration', async (argument?: unknown): Promise<boolean> => {
+    const id = integrationIdArgument(argument).toLowerCase();
+    const current = readSettings().integrations;
+    if (current.some((candidate) => candidate.id.toLowerCase() === id)) return false;
+    await writeIntegrations([...current, { id }]);
+    log.info(`Discovered integration ${id} added to settings`);
+    await reveal(id);
+    return true;
+  });
+}

@@ -1,0 +1,45 @@
+import { DeploymentType, Repository, repositorySchema } from '../api';
+import { isDeploymentType } from './createPayload';
+
+/**
+ * What "Create Deployment…" may be given: a repository row of the
+ * Integrations tree (it has a `repository`), a repository record, or these
+ * options (scripts and tests): given values skip their prompts; `confirm`
+ * sends without the review step; `openPayload` opens the body for editing
+ * instead (as "Edit Payload…" does).
+ */
+export interface CreateDeploymentOptions {
+  repository: Repository;
+  name?: string;
+  ref?: string;
+  /** null: "Don't set". */
+  deploymentType?: DeploymentType | null;
+  confirm?: boolean;
+  openPayload?: boolean;
+}
+
+/** Undefined when nothing usable was passed (the palette): the flow asks for a repository. */
+export function readCreateArgument(argument: unknown): CreateDeploymentOptions | undefined {
+  if (argument === undefined || argument === null) return undefined;
+  if (typeof argument !== 'object') throw new Error(`Create Deployment… needs a repository, not ${typeof argument}.`);
+  const direct = repositorySchema.safeParse(argument);
+  if (direct.success) return { repository: direct.data };
+  const value = argument as Record<string, unknown>;
+  if (!('repository' in value)) {
+    // e.g. a URI from an editor menu or a row of another view: behave as from the palette.
+    return undefined;
+  }
+  const parsed = repositorySchema.safeParse(value.repository);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'repository'}: ${issue.message}`).join('; ');
+    throw new Error(`Create Deployment… was given a repository record that is not usable: ${problems}`);
+  }
+  const options: CreateDeploymentOptions = { repository: parsed.data };
+  if (typeof value.name === 'string') options.name = value.name;
+  if (typeof value.ref === 'string') options.ref = value.ref;
+  if (value.deploymentType === null || isDeploymentType(value.deploymentType)) options.deploymentType = value.deploymentType;
+  else if (value.deploymentType !== undefined) throw new Error(`Unknown deployment type “${String(value.deploymentType)}”: use dev_free, dev or prod.`);
+  if (value.confirm === true) options.confirm = true;
+  if (value.openPayload === true) options.openPayload = true;
+  return options;
+}

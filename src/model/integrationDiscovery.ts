@@ -1,0 +1,61 @@
+/** Finds the integrations existing deployments use. Pure (no vscode): runs in unit tests against the stand-in. */
+import type { ControlPlaneClient, Deployment } from '../api';
+import { isUuid } from '../api';
+import { mostCommonHost } from './remoteUrls';
+
+export interface DiscoveryProgress {
+  pages: number;
+  deployments: number;
+  found: number;
+}
+
+export interface DiscoveryResult extends DiscoveryProgress {
+  /** Distinct integration IDs, in order of first use, lower case. */
+  integrationIds: string[];
+  /** Per integration ID, the host its deployments' repository URLs name most (e.g. `github.com`). */
+  codeHosts: Record<string, string>;
+  /** True when it stopped at `maxPages` although the server may have more. */
+  truncated: boolean;
+}
+
+/** Adds the `source_config.integration_id` of each deployment to `into` (lower-cased; non-UUIDs skipped). */
+export function collectIntegrationIds(deployments: readonly Deployment[], into: Set<string>): void {
+  for (const deployment of deployments) {
+    const id = deployment.source_config?.integration_id;
+    if (typeof id === 'string' && isUuid(id.trim())) into.add(id.trim().toLowerCase());
+  }
+}
+
+/** Pages through every deployment (100 a page) and collects the integration IDs. */
+export async function discoverIntegrationIds(
+  client: Pick<ControlPlaneClient, 'deploymentPages'>,
+  options: { signal?: AbortSignal; maxPages?: number; onProgress?: (progress: DiscoveryProgress) => void } = {},
+): Promise<DiscoveryResult> {
+  const maxPages = options.maxPages ?? 200;
+  const ids = new Set<string>();
+  const repositoryUrls = new Map<string, string[]>();
+  let pages = 0;
+  let deployments = 0;
+  let truncated = false;
+  for await (const page of client.deploymentPages({ limit: 100 }, { signal: options.signal })) {
+    pages++;
+    deployments += page.deployments.length;
+    collectIntegrationIds(page.deployments, ids);
+    for (const deployment of page.deployments) {
+      const id = deployment.source_config?.integration_id?.trim().toLowerCase();
+      const url = deployment.source_config?.repo_url;
+      if (id && ids.has(id) && url) repositoryUrls.set(id, [...(repositoryUrls.get(id) ?? []), url]);
+    }
+    options.onProgress?.({ pages, deployments, found: ids.size });
+    if (pages >= maxPages && page.mayHaveMore) {
+      truncated = true;
+      break;
+    }
+  }
+  const codeHosts: Record<string, string> = {};
+  for (const [id, urls] of repositoryUrls) {
+    const host = mostCommonHost(urls);
+    if (host) codeHosts[id] = host;
+  }
+  return { integrationIds: [...ids], codeHosts, pages, deployments, found: ids.size, truncated };
+}

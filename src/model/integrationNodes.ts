@@ -1,0 +1,66 @@
+import type { Repository } from '../api';
+import type { KnownIntegration } from './repositoryCatalog';
+
+/** The elements of the Integrations tree. */
+export type IntegrationsTreeNode = IntegrationNode | RepositoryNode | MessageNode;
+
+export interface IntegrationNode {
+  readonly kind: 'integration';
+  integration: KnownIntegration;
+}
+
+export interface RepositoryNode {
+  readonly kind: 'repository';
+  readonly integrationId: string;
+  readonly repository: Repository;
+  /** Stable tree-item ID, so TreeView.reveal finds the row again. */
+  readonly id: string;
+}
+
+/**
+ * A row that is not data: a load failure (`error`, retried on click), an
+ * informative note (`empty`) or a next step (`action`, e.g. Set API Key…).
+ */
+export interface MessageNode {
+  readonly kind: 'message';
+  readonly role: 'error' | 'empty' | 'action';
+  readonly integrationId: string;
+  readonly message: string;
+  readonly id: string;
+  /** For errors: the failure; for actions: the command to run. */
+  readonly error?: unknown;
+  readonly command?: { id: string; title: string };
+}
+
+function isNode(value: unknown): value is { kind: unknown } {
+  return typeof value === 'object' && value !== null && 'kind' in value;
+}
+
+/**
+ * True for a repository row of the Integrations tree (what menu commands on
+ * repositories receive as their argument); read the record from `node.repository`.
+ */
+export function isRepositoryNode(value: unknown): value is RepositoryNode {
+  return (
+    isNode(value) &&
+    value.kind === 'repository' &&
+    typeof (value as RepositoryNode).integrationId === 'string' &&
+    typeof (value as RepositoryNode).repository === 'object' &&
+    (value as RepositoryNode).repository !== null
+  );
+}
+
+export function isIntegrationNode(value: unknown): value is IntegrationNode {
+  return isNode(value) && value.kind === 'integration' && typeof (value as IntegrationNode).integration?.id === 'string';
+}
+
+export function isMessageNode(value: unknown): value is MessageNode {
+  return isNode(value) && value.kind === 'message';
+}
+
+/** The integration an element belongs to: its own ID for integration rows. */
+export function integrationIdOf(value: unknown): string | undefined {
+  if (isIntegrationNode(value)) return value.integration.id;
+  if (isRepositoryNode(value) || isMessageNode(value)) return value.integrationId;
+  return undefined;
+}

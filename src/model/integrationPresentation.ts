@@ -1,0 +1,92 @@
+/**
+ * How integrations and repositories read in the tree and the quick pick.
+ * Pure (no vscode import) so it is unit-tested with node alone.
+ */
+import type { Repository } from '../api';
+import { shortId } from './ids';
+import { remoteKey } from './remoteUrls';
+
+export interface IntegrationLike {
+  id: string;
+  label?: string;
+  origin: 'added' | 'discovered';
+}
+
+export function integrationLabel(integration: { id: string; label?: string }): string {
+  return integration.label?.trim() || shortId(integration.id);
+}
+
+/** "60 repositories · github.com · discovered"; the count only once loaded, the host where known. */
+export function integrationDescription(
+  integration: IntegrationLike,
+  repositoryCount: number | undefined,
+  failed: boolean,
+  codeHost?: string,
+): string {
+  const parts: string[] = [];
+  if (repositoryCount !== undefined) parts.push(repositoryCount === 1 ? '1 repository' : `${repositoryCount} repositories`);
+  else if (failed) parts.push('failed to load');
+  if (codeHost) parts.push(codeHost);
+  if (integration.origin === 'discovered') parts.push('discovered');
+  return parts.join(' · ');
+}
+
+export function integrationTooltipMarkdown(integration: IntegrationLike, repositoryCount: number | undefined): string {
+  const lines = [
+    `**${escapeMarkdown(integrationLabel(integration))}**`,
+    '',
+    `Integration ID: ${escapeMarkdown(integration.id)}`,
+    '',
+    integration.origin === 'added'
+      ? 'Added in settings.'
+      : 'Discovered from existing deployments (not in settings; use “Add to My Integrations” to keep it).',
+  ];
+  if (repositoryCount !== undefined) lines.push('', `${repositoryCount} ${repositoryCount === 1 ? 'repository' : 'repositories'}`);
+  return lines.join('\n');
+}
+
+export function repositoryDescription(repository: Repository): string {
+  return `${repository.owner} · ${repository.default_branch}`;
+}
+
+/** All six fields of the record, escaped: the values come from the server. */
+export function repositoryTooltipMarkdown(repository: Repository): string {
+  const row = (name: string, value: string | number) => `- **${name}:** ${escapeMarkdown(String(value))}`;
+  return [
+    `**${escapeMarkdown(`${repository.owner}/${repository.name}`)}**`,
+    '',
+    row('name', repository.name),
+    row('owner', repository.owner),
+    row('default_branch', repository.default_branch),
+    row('url', repository.url),
+    row('id', repository.id),
+    row('host_integration_id', repository.host_integration_id),
+  ].join('\n');
+}
+
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (char) => `\\${char}`).replace(/\r?\n/g, ' ');
+}
+
+/**
+ * A repository URL reduced for comparison: scheme (https, ssh, scp-like
+ * `git@host:owner/repo`), user, host case, a trailing `.git` and trailing
+ * slashes do not matter. Text that is not a URL is compared trimmed.
+ */
+export function normaliseRepositoryUrl(url: string): string {
+  return remoteKey(url) ?? url.trim();
+}
+
+/** The URL to hand to the browser, or a problem: only http(s) addresses are opened. */
+export function openableUrl(url: string): { url: string } | { problem: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return { problem: `The repository URL “${url}” is not a valid address.` };
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return { problem: `The repository URL “${url}” is not an http(s) address; it is not opened in the browser.` };
+  }
+  return { url: parsed.toString() };
+}
