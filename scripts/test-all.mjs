@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: everything, in order, also in CI (CI=true, no stdin):
 //   0. npm ci when node_modules is missing, then scripts/provision.mjs
+//   0. lint                  node scripts/lint.mjs               (eslint + boundaries, knip)
 //   1. unit tests            npm run -s test:unit                (node:test)
 //   2. extension-host tests  node scripts/run-extension-tests.mjs (mocha in code-server)
 //   3. UI tests              node scripts/run-ui-tests.mjs        (node:test + playwright)
@@ -8,7 +9,7 @@
 // very last line, the totals ("N passed, N failed"). Exits non-zero when a
 // stage fails or runs no test.
 //
-// Usage: node scripts/test-all.mjs [--only unit,ext-host,ui]
+// Usage: node scripts/test-all.mjs [--only lint,unit,ext-host,ui]
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from './lib/paths.mjs';
@@ -79,10 +80,10 @@ const lastNumber = (text, re) => {
 
 /** Test counts from node:test (spec or tap) or mocha output; null when none found. */
 function parseCounts(output) {
-  const res = output.match(/EXT-HOST-RESULT (\{.*\})/g);
+  const res = output.match(/(?:EXT-HOST|STAGE)-RESULT (\{.*\})/g);
   if (res) {
     try {
-      const j = JSON.parse(res[res.length - 1].slice('EXT-HOST-RESULT '.length));
+      const j = JSON.parse(res[res.length - 1].replace(/^(?:EXT-HOST|STAGE)-RESULT /, ''));
       return { passed: j.passed | 0, failed: j.failed | 0, skipped: j.pending | 0 };
     } catch { /* fall through */ }
   }
@@ -133,6 +134,7 @@ async function main() {
 
   // ---------------------------------------------------------------- stages
   const stages = [
+    { name: 'lint', title: 'stage 0: lint (eslint + import boundaries, knip)', cmd: process.execPath, args: ['scripts/lint.mjs'], timeoutMs: 5 * 60_000, needsProvision: false },
     { name: 'unit', title: 'stage 1: unit tests', cmd: 'npm', args: ['run', '-s', 'test:unit'], timeoutMs: 5 * 60_000, needsProvision: false },
     { name: 'ext-host', title: 'stage 2: extension-host tests (code-server)', cmd: process.execPath, args: ['scripts/run-extension-tests.mjs'], timeoutMs: 9 * 60_000, needsProvision: true },
     { name: 'ui', title: 'stage 3: UI tests (code-server + chromium)', cmd: process.execPath, args: ['scripts/run-ui-tests.mjs'], timeoutMs: 10 * 60_000, needsProvision: true },

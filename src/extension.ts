@@ -28,7 +28,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   registerConnectionCommands(services);
   const integrations = registerIntegrations(services);
   const deployments = registerDeployments(services, integrations);
-  registerCreateDeployment(services, integrations, deployments);
+  registerCreateDeployment(services, deployments);
   log.info(`Deployments Explorer ${context.extension.packageJSON.version} activated`);
   return { services, integrations, deployments };
 }

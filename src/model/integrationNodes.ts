@@ -29,7 +29,7 @@ export interface MessageNode {
   readonly id: string;
   /** For errors: the failure; for actions: the command to run. */
   readonly error?: unknown;
-  readonly command?: { id: string; title: string };
+  readonly command?: { id: string; title: string; arguments?: unknown[] };
 }
 
 function isNode(value: unknown): value is { kind: unknown } {

@@ -4,6 +4,7 @@
  */
 import type { Repository } from '../api';
 import { shortId } from './ids';
+import { escapeMarkdown } from './markdown';
 import { remoteKey } from './remoteUrls';
 
 export interface IntegrationLike {
@@ -64,9 +65,6 @@ export function repositoryTooltipMarkdown(repository: Repository): string {
   ].join('\n');
 }
 
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (char) => `\\${char}`).replace(/\r?\n/g, ' ');
-}
 
 /**
  * A repository URL reduced for comparison: scheme (https, ssh, scp-like

@@ -1,30 +1,35 @@
 import * as vscode from 'vscode';
-import { AuthError, CancelledError, InvalidInputError, isControlPlaneError, messageOf } from '../api';
+import { CancelledError, isControlPlaneError, messageOf } from '../api';
+import { FixAction, FixActionKind, fixActionsFor } from '../model/fixActions';
+import { CommandId, Commands } from './commandIds';
 import { SECTION } from './settings';
 
-/** The next steps offered with an error, by what would fix it. */
-export function errorActions(error: unknown): string[] {
-  if (!isControlPlaneError(error)) return ['Show Log'];
-  switch (error.kind) {
-    case 'auth':
-      return error instanceof AuthError && error.needsTenant
-        ? ['Set Tenant ID…', 'Set API Key…']
-        : ['Set API Key…', 'Set Tenant ID…'];
-    case 'invalidInput': {
-      const parameter = (error as InvalidInputError).parameter;
-      return ['base URL', 'CA file', 'proxy'].includes(parameter) ? ['Open Settings'] : [];
-    }
-    case 'network':
-      return ['Retry', 'Open Settings', 'Show Log'];
-    case 'timeout':
-    case 'server':
-    case 'rateLimited':
-    case 'invalidResponse':
-      return ['Retry', 'Show Log'];
-    case 'schema':
-      return ['Show Log'];
-    default:
-      return ['Show Log'];
+/** The one table of fix-action labels: notification buttons and tree rows read it. */
+export function fixActionLabel(action: FixAction): string {
+  const labels: Record<FixActionKind, string> = {
+    retry: vscode.l10n.t('Retry'),
+    setApiKey: vscode.l10n.t('Set API Key…'),
+    setTenant: vscode.l10n.t('Set Tenant ID…'),
+    openSettings: vscode.l10n.t('Open Settings'),
+    showLog: vscode.l10n.t('Show Log'),
+  };
+  return labels[action.kind];
+}
+
+/** The command a fix action runs (tree rows bind it to a click); none for Retry, which depends on the caller. */
+export function fixActionCommand(action: FixAction): vscode.Command | undefined {
+  const title = fixActionLabel(action);
+  switch (action.kind) {
+    case 'setApiKey':
+      return { command: Commands.setApiKey, title };
+    case 'setTenant':
+      return { command: Commands.setTenantId, title };
+    case 'openSettings':
+      return { command: 'workbench.action.openSettings', title, arguments: [action.setting ?? SECTION] };
+    case 'showLog':
+      return { command: Commands.showLog, title };
+    case 'retry':
+      return undefined;
   }
 }
 
@@ -42,7 +47,7 @@ export class CommandRunner {
     readonly log: vscode.LogOutputChannel,
   ) {}
 
-  register(id: string, handler: (...args: any[]) => unknown): void {
+  register(id: CommandId, handler: (...args: any[]) => unknown): void {
     const run = async (...args: unknown[]): Promise<unknown> => {
       try {
         return await handler(...args);
@@ -63,32 +68,34 @@ export class CommandRunner {
     const message = messageOf(error);
     this.log.error(`${source ? `${source}: ` : ''}${message}`);
     if (!isControlPlaneError(error)) this.log.error(error instanceof Error && error.stack ? error.stack : message);
-    const actions = errorActions(error).filter((action) => action !== 'Retry' || retry);
+    const actions = fixActionsFor(error).filter((action) => action.kind !== 'retry' || retry);
     // Notifications are one line; the full text (e.g. every 422 reason) is in the modal detail and the log.
     const [first, ...rest] = message.split('\n');
     const text = rest.length > 0 ? `${first} ${rest.join('; ')}` : first;
-    const choice = await vscode.window.showErrorMessage(text, ...actions);
-    await this.runAction(choice, retry);
+    const choice = await this.ask(text, actions);
+    if (choice) await this.runAction(choice, retry);
   }
 
-  async runAction(choice: string | undefined, retry?: () => unknown): Promise<void> {
-    switch (choice) {
-      case 'Retry':
-        await retry?.();
-        break;
-      case 'Set API Key…':
-        await vscode.commands.executeCommand('deploymentsExplorer.setApiKey');
-        break;
-      case 'Set Tenant ID…':
-        await vscode.commands.executeCommand('deploymentsExplorer.setTenantId');
-        break;
-      case 'Open Settings':
-        await vscode.commands.executeCommand('workbench.action.openSettings', SECTION);
-        break;
-      case 'Show Log':
-        this.log.show(true);
-        break;
+  /** Shows an error notification whose buttons are `actions`, plus `extra` plain choices; answers the one picked. */
+  async ask<T extends string = never>(text: string, actions: readonly FixAction[], ...extra: T[]): Promise<FixAction | T | undefined> {
+    const labels = actions.map(fixActionLabel);
+    const choice = await vscode.window.showErrorMessage(text, ...extra, ...labels);
+    if (choice === undefined) return undefined;
+    const index = labels.indexOf(choice);
+    return index >= 0 ? actions[index] : (choice as T);
+  }
+
+  async runAction(action: FixAction, retry?: () => unknown): Promise<void> {
+    if (action.kind === 'retry') {
+      await retry?.();
+      return;
     }
+    if (action.kind === 'showLog') {
+      this.log.show(true);
+      return;
+    }
+    const command = fixActionCommand(action);
+    if (command) await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
   }
 
   /**

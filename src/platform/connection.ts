@@ -75,10 +75,14 @@ export class ConnectionManager implements vscode.Disposable {
     void old?.dispose().catch(() => undefined);
   }
 
+  /** A base URL and a key are set: the views can load (the welcome views say what is missing otherwise). */
+  async isConfigured(): Promise<boolean> {
+    return !!readSettings().baseUrl && !!(await this.apiKeys.get());
+  }
+
   async updateContext(): Promise<void> {
-    const settings = readSettings();
     const hasKey = !!(await this.apiKeys.get());
-    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasBaseUrl', !!settings.baseUrl);
+    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasBaseUrl', !!readSettings().baseUrl);
     await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasApiKey', hasKey);
   }
 

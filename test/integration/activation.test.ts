@@ -27,6 +27,10 @@ describe('Extension activation', () => {
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = declared.filter((c) => !registered.has(c));
     assert.equal(missing.length, 0, `declared in package.json but not registered: ${missing.join(', ')}`);
+    const undeclared = [...registered].filter((c) => c.startsWith('deploymentsExplorer.') && !declared.includes(c));
+    // VS Code registers commands per view (`<viewId>.focus`, …); the extension registers nothing undeclared.
+    const own = undeclared.filter((c) => !/^deploymentsExplorer\.(integrations|deployments)\./.test(c));
+    assert.deepEqual(own, [], 'registered but not declared in package.json');
   });
 
   it('sees the environment the test harness started VS Code with', function () {

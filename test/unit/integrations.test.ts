@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { ControlPlaneClient, type Deployment, type Repository } from '../../src/api';
 import { parseIntegrationId, integrationIdProblem } from '../../src/model/integrationId';
 import { collectIntegrationIds, discoverIntegrationIds } from '../../src/model/integrationDiscovery';
+import { escapeMarkdown } from '../../src/model/markdown';
 import {
-  escapeMarkdown,
   integrationDescription,
   integrationLabel,
   normaliseRepositoryUrl,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isDeploymentType, isPlainObject } from '../../model/createPayload';
-import { DeploymentsFeature, IntegrationsFeature, Services } from '../../platform/services';
+import { DeploymentsFeature, Services } from '../../platform/services';
 import { readCreateArgument } from '../../model/createArguments';
 import { CreateResult, runCreateFlow } from './createFlow';
 import { DraftStore } from '../../model/draftStore';
@@ -15,7 +15,6 @@ import { announceCreated, sendCreateRequest } from './sendDeployment';
  */
 export function registerCreateDeployment(
   services: Services,
-  _integrations: IntegrationsFeature,
   deployments: DeploymentsFeature,
 ): void {
   const drafts = new DraftStore();

@@ -3,6 +3,7 @@ import { Deployment, isControlPlaneError, messageOf, RequestValidationError, Val
 import { JsonObject } from '../../model/createPayload';
 import { DeploymentsFeature, Services } from '../../platform/services';
 import { isCancellation } from '../../platform/commandRunner';
+import { copyAndSay } from '../../platform/clipboard';
 
 export type SendOutcome =
   | { ok: true; deployment: Deployment }
@@ -81,8 +82,7 @@ export async function announceCreated(services: Services, deployments: Deploymen
     .then(async (choice) => {
       if (!id) return;
       if (choice === 'Copy ID') {
-        await vscode.env.clipboard.writeText(id);
-        vscode.window.setStatusBarMessage(`Copied deployment ID ${id}`, 3000);
+        await copyAndSay(id, `deployment ID ${id}`);
       } else if (choice === 'Show') {
         // The JSON view finds the record by ID once the Deployments view has it (reveal loads it if needed).
         await deployments.reveal(id).catch(() => false);

@@ -6,6 +6,7 @@ import { DeploymentJsonProvider } from './deploymentJson';
 import { DeploymentsController } from './deploymentsController';
 import { DeploymentElement } from './deploymentsTreeProvider';
 import { pickFilterChange } from './filterQuickPick';
+import { copyAndSay } from '../../platform/clipboard';
 
 /**
  * The Deployments view's commands. Item commands take the tree element (what
@@ -65,8 +66,7 @@ export function registerDeploymentCommands(
   commands.register('deploymentsExplorer.copyDeploymentId', async (arg?: unknown) => {
     const id = need(arg).item.deployment.id;
     if (!id) throw new Error('This deployment has no ID.');
-    await vscode.env.clipboard.writeText(id);
-    vscode.window.setStatusBarMessage(`Copied deployment ID ${id}`, 3000);
+    await copyAndSay(id, `deployment ID ${id}`);
     return id;
   });
 

@@ -139,7 +139,7 @@ export class DeploymentsController implements vscode.Disposable {
   }
 
   private async connectionChanged(): Promise<void> {
-    const ready = !!readSettings().baseUrl && !!(await this.services.connection.apiKeys.get());
+    const ready = await this.services.connection.isConfigured();
     this.connectionReady = ready;
     this.list.reset();
     this.scheduleAutoRefresh();

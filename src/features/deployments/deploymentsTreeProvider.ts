@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { escapeMarkdown } from '../../model/markdown';
 import { DeploymentList, LoadedDeployment } from '../../model/deploymentList';
 import { DetailNode, deploymentDetails } from '../../model/deploymentDetails';
 import { messageOf } from '../../api';
@@ -256,8 +257,4 @@ function detailItem(element: DetailElement): vscode.TreeItem {
   item.contextValue = 'deploymentDetail';
   item.accessibilityInformation = { label: node.value !== undefined ? `${node.label}: ${node.value}` : node.label };
   return item;
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

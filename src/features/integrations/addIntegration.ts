@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { InvalidInputError, messageOf } from '../../api';
 import { IntegrationSetting, readSettings, writeIntegrations } from '../../platform/settings';
 import { Services } from '../../platform/services';
-import { errorActions, isCancellation } from '../../platform/commandRunner';
+import { isCancellation } from '../../platform/commandRunner';
+import { fixActionsFor, isConnectionFix } from '../../model/fixActions';
 import { integrationIdProblem, parseIntegrationId } from '../../model/integrationId';
 
 export interface AddIntegrationResult {
@@ -100,17 +101,17 @@ async function probeIntegration(services: Services, integrationId: string): Prom
   }
 }
 
-async function askAfterFailedProbe(services: Services, integrationId: string, error: unknown): Promise<string | undefined> {
+async function askAfterFailedProbe(services: Services, integrationId: string, error: unknown): Promise<'Edit' | 'Add Anyway' | undefined> {
   const message = messageOf(error);
   services.log.warn(`Integration ${integrationId} could not be checked: ${message}`);
-  const fixes = errorActions(error).filter((action) => action.endsWith('…'));
-  const choice = await vscode.window.showErrorMessage(
+  const fixes = fixActionsFor(error).filter(isConnectionFix);
+  const choice = await services.commands.ask(
     `Integration ${integrationId} could not be checked: ${message.split('\n').join(' ')}`,
+    fixes,
     'Add Anyway',
     'Edit',
-    ...fixes,
   );
-  if (choice && fixes.includes(choice)) {
+  if (typeof choice === 'object') {
     await services.commands.runAction(choice);
     return 'Edit';
   }

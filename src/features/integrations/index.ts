@@ -75,7 +75,7 @@ export function registerIntegrations(services: Services): IntegrationsFeatureApi
   const maybeDiscover = async () => {
     if (autoDiscovered || !view.visible) return;
     const settings = readSettings();
-    if (!settings.discoverIntegrations || !settings.baseUrl || !(await services.connection.apiKeys.get())) return;
+    if (!settings.discoverIntegrations || !(await services.connection.isConfigured())) return;
     if (autoDiscovered) return;
     autoDiscovered = true;
     await discover(true);

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import { AuthError, isControlPlaneError, messageOf, Repository } from '../../api';
-import { readSettings } from '../../platform/settings';
-import { isCancellation } from '../../platform/commandRunner';
+import { messageOf, Repository } from '../../api';
+import { fixActionCommand, isCancellation } from '../../platform/commandRunner';
+import { fixActionsFor, isConnectionFix } from '../../model/fixActions';
+import { idKey as key } from '../../model/ids';
 import { KnownIntegration } from '../../model/repositoryCatalog';
 import { Services } from '../../platform/services';
 import { IntegrationNode, IntegrationsTreeNode, MessageNode, RepositoryNode } from '../../model/integrationNodes';
@@ -191,7 +192,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   private async rootNodes(): Promise<IntegrationsTreeNode[]> {
     this.rootRequested.fire();
     // Empty while the connection is not set up: the welcome view then says what is missing.
-    if (!readSettings().baseUrl || !(await this.services.connection.apiKeys.get())) return [];
+    if (!(await this.services.connection.isConfigured())) return [];
     const integrations = this.services.catalog.integrations();
     const live = new Set(integrations.map((integration) => key(integration.id)));
     for (const id of [...this.integrationNodes.keys()]) if (!live.has(id)) this.integrationNodes.delete(id);
@@ -281,32 +282,28 @@ function messageItem(node: MessageNode): vscode.TreeItem {
     case 'action':
       item.contextValue = 'action';
       item.iconPath = new vscode.ThemeIcon('key');
-      if (node.command) item.command = { command: node.command.id, title: node.command.title };
+      if (node.command) item.command = { command: node.command.id, title: node.command.title, arguments: node.command.arguments };
       break;
   }
   return item;
 }
 
-/** The error row, plus the fix for an auth failure (Set API Key…, Set Tenant ID…). */
+/** The error row, plus one row per fix that changes the connection (Set API Key…, Set Tenant ID…, Open Settings). */
 function errorRows(integrationId: string, error: unknown): MessageNode[] {
   const id = key(integrationId);
   const message = messageOf(error);
   const rows: MessageNode[] = [{ kind: 'message', role: 'error', integrationId, message, error, id: `${id}/error` }];
-  if (isControlPlaneError(error) && error.kind === 'auth') {
-    const needsTenant = (error as AuthError).needsTenant;
-    const fixes = needsTenant
-      ? [
-          { id: 'deploymentsExplorer.setTenantId', title: 'Set Tenant ID…' },
-          { id: 'deploymentsExplorer.setApiKey', title: 'Set API Key…' },
-        ]
-      : [{ id: 'deploymentsExplorer.setApiKey', title: 'Set API Key…' }];
-    for (const command of fixes) {
-      rows.push({ kind: 'message', role: 'action', integrationId, message: command.title, command, id: `${id}/action/${command.id}` });
-    }
+  for (const action of fixActionsFor(error).filter(isConnectionFix)) {
+    const command = fixActionCommand(action);
+    if (!command) continue;
+    rows.push({
+      kind: 'message',
+      role: 'action',
+      integrationId,
+      message: command.title,
+      command: { id: command.command, title: command.title, arguments: command.arguments },
+      id: `${id}/action/${action.kind}`,
+    });
   }
   return rows;
-}
-
-function key(id: string): string {
-  return id.trim().toLowerCase();
 }

@@ -3,6 +3,7 @@ import { readSettings, writeIntegrations } from '../../platform/settings';
 import { Services } from '../../platform/services';
 import { integrationIdOf } from '../../model/integrationNodes';
 import { integrationLabel } from '../../model/integrationPresentation';
+import { copyAndSay } from '../../platform/clipboard';
 
 /** A tree element or a plain ID (tests, other features) → the integration ID. */
 export function integrationIdArgument(argument: unknown): string {
@@ -28,8 +29,7 @@ export function registerIntegrationActions(services: Services, reveal: (integrat
 
   commands.register('deploymentsExplorer.copyIntegrationId', async (argument?: unknown) => {
     const id = integrationIdArgument(argument);
-    await vscode.env.clipboard.writeText(id);
-    vscode.window.setStatusBarMessage(`Copied integration ID ${id}`, 3000);
+    await copyAndSay(id, `integration ID ${id}`);
   });
 
   commands.register('deploymentsExplorer.removeIntegration', async (argument?: unknown): Promise<boolean> => {

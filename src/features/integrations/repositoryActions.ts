@@ -3,6 +3,7 @@ import { Repository } from '../../api';
 import { Services } from '../../platform/services';
 import { isRepositoryNode } from '../../model/integrationNodes';
 import { openableUrl } from '../../model/integrationPresentation';
+import { copyAndSay } from '../../platform/clipboard';
 
 function repositoryArgument(argument: unknown): Repository {
   if (isRepositoryNode(argument)) return argument.repository;
@@ -13,8 +14,7 @@ function repositoryArgument(argument: unknown): Repository {
 export function registerRepositoryActions({ commands, log }: Services): void {
   commands.register('deploymentsExplorer.copyRepositoryUrl', async (argument?: unknown) => {
     const repository = repositoryArgument(argument);
-    await vscode.env.clipboard.writeText(repository.url);
-    vscode.window.setStatusBarMessage(`Copied ${repository.url}`, 3000);
+    await copyAndSay(repository.url, repository.url);
   });
 
   commands.register('deploymentsExplorer.openRepository', async (argument?: unknown): Promise<boolean> => {

@@ -1,0 +1,54 @@
+/**
+ * What a person can do about a failure, as data: the notification buttons, the
+ * error rows of both trees and Add Integration's fixes are all built from
+ * `fixActionsFor`, so the same failure offers the same fixes everywhere.
+ */
+import { AuthError, InvalidInputError, isControlPlaneError } from '../api';
+
+export type FixAction =
+  | { readonly kind: 'retry' }
+  | { readonly kind: 'setApiKey' }
+  | { readonly kind: 'setTenant' }
+  /** `setting`: the one setting to change (full ID), when a single one is at fault. */
+  | { readonly kind: 'openSettings'; readonly setting?: string }
+  | { readonly kind: 'showLog' };
+
+export type FixActionKind = FixAction['kind'];
+
+const retry: FixAction = { kind: 'retry' };
+const setApiKey: FixAction = { kind: 'setApiKey' };
+const setTenant: FixAction = { kind: 'setTenant' };
+const showLog: FixAction = { kind: 'showLog' };
+const openSettings = (setting?: string): FixAction => (setting ? { kind: 'openSettings', setting } : { kind: 'openSettings' });
+
+/** The connection setting an invalid-input error names, by the parameter the client reports. */
+const SETTING_OF_PARAMETER: Record<string, string | undefined> = {
+  'base URL': 'deploymentsExplorer.baseUrl',
+  'CA file': 'deploymentsExplorer.caFile',
+  proxy: 'http.proxy',
+};
+
+/** The fixes for `error`, most likely first. */
+export function fixActionsFor(error: unknown): FixAction[] {
+  if (!isControlPlaneError(error)) return [showLog];
+  if (error instanceof AuthError) return error.needsTenant ? [setTenant, setApiKey] : [setApiKey, setTenant];
+  if (error instanceof InvalidInputError) {
+    return error.parameter in SETTING_OF_PARAMETER ? [openSettings(SETTING_OF_PARAMETER[error.parameter])] : [];
+  }
+  switch (error.kind) {
+    case 'network':
+      return [retry, openSettings(), showLog];
+    case 'timeout':
+    case 'server':
+    case 'rateLimited':
+    case 'invalidResponse':
+      return [retry, showLog];
+    default:
+      return [showLog];
+  }
+}
+
+/** Fixes that change the connection (key, tenant, settings): worth offering inside another flow. */
+export function isConnectionFix(action: FixAction): boolean {
+  return action.kind === 'setApiKey' || action.kind === 'setTenant' || action.kind === 'openSettings';
+}

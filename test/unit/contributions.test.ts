@@ -1,0 +1,51 @@
+// package.json and the code agree: every contributed command is in Commands (and so can be
+// registered), every ID in Commands is contributed, and menus, keybindings and the welcome views'
+// links name only contributed commands. That each one is really registered at activation is
+// checked inside VS Code (test/integration/activation.test.ts).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Commands } from '../../src/platform/commandIds';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const contributed = new Set<string>(manifest.contributes.commands.map((entry: { command: string }) => entry.command));
+const known = new Set<string>(Object.values(Commands));
+
+describe('contributed commands', () => {
+  it('lists every contributed command in Commands, and nothing else', () => {
+    assert.deepEqual([...contributed].filter((id) => !known.has(id)), [], 'contributed but not in Commands');
+    assert.deepEqual([...known].filter((id) => !contributed.has(id)), [], 'in Commands but not contributed');
+  });
+
+  it('gives every command a category and a title', () => {
+    for (const entry of manifest.contributes.commands) {
+      assert.ok(entry.title, `${entry.command} has no title`);
+      assert.ok(entry.category, `${entry.command} has no category`);
+    }
+  });
+
+  it('names only contributed commands in menus and keybindings', () => {
+    const used: string[] = [];
+    for (const items of Object.values(manifest.contributes.menus ?? {}) as Array<Array<{ command?: string; submenu?: string }>>) {
+      for (const item of items) if (item.command) used.push(item.command);
+    }
+    for (const binding of manifest.contributes.keybindings ?? []) used.push(binding.command);
+    const unknown = used.filter((id) => id.startsWith('deploymentsExplorer.') && !contributed.has(id));
+    assert.deepEqual(unknown, []);
+    assert.ok(used.length > 10, 'the menus were read');
+  });
+
+  it('links only contributed commands from the welcome views and walkthroughs', () => {
+    const texts = [
+      ...(manifest.contributes.viewsWelcome ?? []).map((entry: { contents: string }) => entry.contents),
+      ...(manifest.contributes.walkthroughs ?? []).flatMap((walkthrough: { steps: Array<{ description: string; completionEvents?: string[] }> }) =>
+        walkthrough.steps.flatMap((step) => [step.description, ...(step.completionEvents ?? [])]),
+      ),
+    ];
+    const linked = texts.flatMap((text: string) => [...text.matchAll(/command:(deploymentsExplorer\.[A-Za-z.]+)/g)].map((match) => match[1]));
+    assert.ok(linked.length > 0, 'the welcome views link commands');
+    assert.deepEqual(linked.filter((id) => !contributed.has(id)), []);
+  });
+});

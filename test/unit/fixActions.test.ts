@@ -1,0 +1,38 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { AuthError, InvalidInputError, NetworkError, SchemaError, ServerError, TimeoutError } from '../../src/api';
+import { fixActionsFor, isConnectionFix } from '../../src/model/fixActions';
+
+const kinds = (error: unknown) => fixActionsFor(error).map((action) => action.kind);
+
+describe('fix actions', () => {
+  it('offers the key first for a rejected key, the tenant first when the server asks for one', () => {
+    assert.deepEqual(kinds(new AuthError(401, 'Invalid API key')), ['setApiKey', 'setTenant']);
+    assert.deepEqual(kinds(new AuthError(403, 'This key requires workspace specification')), ['setTenant', 'setApiKey']);
+  });
+
+  it('points a bad connection setting at that setting', () => {
+    assert.deepEqual(fixActionsFor(new InvalidInputError('CA file', 'cannot be read')), [
+      { kind: 'openSettings', setting: 'deploymentsExplorer.caFile' },
+    ]);
+    assert.deepEqual(fixActionsFor(new InvalidInputError('base URL', 'is empty')), [
+      { kind: 'openSettings', setting: 'deploymentsExplorer.baseUrl' },
+    ]);
+    assert.deepEqual(kinds(new InvalidInputError('limit', 'must be 1–100')), []);
+  });
+
+  it('offers Retry for transient failures and only the log for a contract mismatch or a bug', () => {
+    assert.deepEqual(kinds(new TimeoutError(1000)), ['retry', 'showLog']);
+    assert.deepEqual(kinds(new ServerError(502, undefined)), ['retry', 'showLog']);
+    assert.equal(kinds(new NetworkError('http://127.0.0.1:9', 'ECONNREFUSED', 'connection refused'))[0], 'retry');
+    assert.deepEqual(kinds(new SchemaError('deployment listing', ['resources: Required'])), ['showLog']);
+    assert.deepEqual(kinds(new TypeError('x is undefined')), ['showLog']);
+  });
+
+  it('calls only key, tenant and settings connection fixes', () => {
+    const fixes = fixActionsFor(new AuthError(401, undefined)).filter(isConnectionFix).map((action) => action.kind);
+    assert.deepEqual(fixes, ['setApiKey', 'setTenant']);
+    assert.equal(isConnectionFix({ kind: 'retry' }), false);
+    assert.equal(isConnectionFix({ kind: 'showLog' }), false);
+  });
+});
