@@ -62,6 +62,7 @@ async function main() {
     '',
   ].join('\n'));
   onCleanup(() => fs.rmSync(workspace, { recursive: true, force: true }));
+  await makeGitCheckout(workspace, standIn, integrations[0]);
 
   const cs = await startCodeServer({
     label: 'demo',
@@ -88,6 +89,23 @@ async function main() {
   if (!isStopping()) log(`code-server exited on its own (${JSON.stringify(e)})`);
   await runCleanups();
   return 1;
+}
+
+/**
+ * Makes the demo folder a git checkout whose `origin` is a sample repository of the first
+ * integration, so "Deploy This Workspace…" finds its repository.
+ */
+async function makeGitCheckout(folder, standIn, integration) {
+  if (!integration) return;
+  const response = await fetch(`${standIn.url}/v1/integrations/forge/codehost/${integration.id}/repos`, {
+    headers: standIn.apiKey ? { 'X-Api-Key': standIn.apiKey } : {},
+  });
+  const [repository] = response.ok ? await response.json() : [];
+  if (!repository) return;
+  const git = (...args) => spawnSync('git', args, { cwd: folder, stdio: 'ignore' }).status === 0;
+  if (git('init', '-q', '-b', repository.default_branch) && git('remote', 'add', 'origin', `${repository.url}.git`)) {
+    log(`demo folder is a git checkout of ${repository.url} (try "Deploy This Workspace…")`);
+  }
 }
 
 main().then(

@@ -16,16 +16,51 @@ export type JsonObject = Record<string, unknown>;
 export const MAX_NAME_LENGTH = 63;
 const NAME_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
-/** `Payments_API` → `payments-api`; `docs.acme.dev` → `docs-acme-dev`; `Ünïcode` → `unicode`. */
+/** Letters that Unicode does not decompose into a base letter and a mark (so NFKD alone would drop them). */
+const TRANSLITERATIONS: Record<string, string> = {
+  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't', ŋ: 'n', ĸ: 'k',
+};
+
+/** A letter or digit spelled in the safe set: `ñ` → `n`, `ß` → `ss`; undefined when it has no Latin spelling (`日`). */
+function latinOf(char: string): string | undefined {
+  const lower = char.toLowerCase();
+  if (TRANSLITERATIONS[lower] !== undefined) return TRANSLITERATIONS[lower];
+  const base = lower.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  return /^[a-z0-9]+$/.test(base) ? base : undefined;
+}
+
+/** The name spelled in the safe set before trimming: anything without a Latin spelling becomes a separator. */
+function spelled(raw: string): string {
+  return [...raw]
+    .map((char) => latinOf(char) ?? '-')
+    .join('')
+    .replace(/-+/g, '-')
+    .replace(/^-+/, '');
+}
+
+/** `Payments_API` → `payments-api`; `docs.acme.dev` → `docs-acme-dev`; `svc-ñandú-straße` → `svc-nandu-strasse`. */
 export function normaliseDeploymentName(raw: string): string {
-  return raw
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+/, '')
-    .slice(0, MAX_NAME_LENGTH)
-    .replace(/-+$/, '');
+  return spelled(raw).slice(0, MAX_NAME_LENGTH).replace(/-+$/, '');
+}
+
+/**
+ * What normalising `raw` changed beyond case and separators, in words for the name prompt, or
+ * undefined: "ñ → n, ú → u; 日, 本 left out (no Latin spelling)".
+ */
+export function nameChangeNote(raw: string): string | undefined {
+  const replaced = new Map<string, string>();
+  const dropped = new Set<string>();
+  for (const char of raw) {
+    if (/[a-z0-9]/i.test(char) || !/^[\p{L}\p{N}]$/u.test(char)) continue;
+    const latin = latinOf(char);
+    if (latin === undefined) dropped.add(char);
+    else replaced.set(char, latin);
+  }
+  const parts: string[] = [];
+  if (replaced.size > 0) parts.push([...replaced].map(([from, to]) => `${from} → ${to}`).join(', '));
+  if (dropped.size > 0) parts.push(`${[...dropped].join(', ')} left out (no Latin spelling)`);
+  if (spelled(raw).replace(/-+$/, '').length > MAX_NAME_LENGTH) parts.push(`cut to ${MAX_NAME_LENGTH} characters`);
+  return parts.length > 0 ? parts.join('; ') : undefined;
 }
 
 /** A message naming what is wrong with `name`, or undefined when it is a safe name. */

@@ -49,3 +49,12 @@ describe('contributed commands', () => {
     assert.deepEqual(linked.filter((id) => !contributed.has(id)), []);
   });
 });
+
+describe('extension icon', () => {
+  it('is a 128×128 PNG', () => {
+    assert.equal(manifest.icon, 'media/icon.png');
+    const png = fs.readFileSync(path.join(ROOT, manifest.icon));
+    assert.equal(png.subarray(1, 4).toString('ascii'), 'PNG');
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128]);
+  });
+});

@@ -6,6 +6,7 @@ import {
   flattenBody,
   formatBody,
   initialDraft,
+  nameChangeNote,
   normaliseDeploymentName,
   validateDeploymentName,
   validateRef,
@@ -32,6 +33,9 @@ describe('normaliseDeploymentName', () => {
     ['___', ''],
     ['a'.repeat(70), 'a'.repeat(63)],
     [`${'a'.repeat(62)}_b`, 'a'.repeat(62)],
+    ['svc-ñandú-日本', 'svc-nandu'],
+    ['Straße_Øresund', 'strasse-oresund'],
+    ['svc日本api', 'svc-api'],
   ];
   for (const [raw, expected] of cases) {
     it(`${JSON.stringify(raw)} → ${JSON.stringify(expected)}`, () => {
@@ -39,6 +43,19 @@ describe('normaliseDeploymentName', () => {
       if (expected) assert.equal(validateDeploymentName(expected), undefined);
     });
   }
+});
+
+describe('nameChangeNote', () => {
+  it('says which characters were spelled differently and which were left out', () => {
+    assert.equal(nameChangeNote('svc-ñandú-日本'), 'ñ → n, ú → u; 日, 本 left out (no Latin spelling)');
+    assert.equal(nameChangeNote('Straße'), 'ß → ss');
+    assert.equal(nameChangeNote('a'.repeat(70)), 'cut to 63 characters');
+  });
+
+  it('says nothing when only case and separators changed', () => {
+    assert.equal(nameChangeNote('Payments_API'), undefined);
+    assert.equal(nameChangeNote('docs.acme.dev'), undefined);
+  });
 });
 
 describe('validateDeploymentName', () => {

@@ -70,13 +70,13 @@ export async function reportNoMatch(result: Extract<WorkspaceMatchResult, { stat
   if (folders.length === 0) {
     message = 'Open a folder that is a git repository to deploy it.';
   } else if (result.remotes.length === 0) {
-    message = `No git remote found in ${folders.map((folder) => folder.name).join(', ')}. Add a remote (git remote add origin …) or pick a repository with Create Deployment….`;
+    message = `No git remote found in ${folders.map((folder) => folder.name).join(', ')}. Add a remote (git remote add origin …) or pick a repository with “Create Deployment…”.`;
   } else if (services.catalog.integrations().length === 0) {
     message = `No code-host integrations are known, so the remotes ${describeRemotes(result.remotes)} could not be matched. Add the integration of this repository.`;
   } else {
     message =
       `No repository of the ${result.searched} known integration${result.searched === 1 ? '' : 's'} matches the remotes ${describeRemotes(result.remotes)}.` +
-      (result.failed.length > 0 ? ` Not searched: ${result.failed.join('; ')}.` : ' Add the integration of this repository, or pick one with Create Deployment….');
+      (result.failed.length > 0 ? ` Not searched: ${result.failed.join('; ')}.` : ' Add the integration of this repository, or pick one with “Create Deployment…”.');
   }
   const choice = await vscode.window.showWarningMessage(message, 'Add Integration…', 'Create Deployment…');
   if (choice === 'Add Integration…') await vscode.commands.executeCommand('deploymentsExplorer.addIntegration');
