@@ -28,6 +28,7 @@ export const Commands = {
   showDeploymentJson: 'deploymentsExplorer.showDeploymentJson',
   copyDeploymentId: 'deploymentsExplorer.copyDeploymentId',
   openCustomUrl: 'deploymentsExplorer.openCustomUrl',
+  openInWebConsole: 'deploymentsExplorer.openInWebConsole',
   openDeploymentRepository: 'deploymentsExplorer.openDeploymentRepository',
   revealDeploymentRepository: 'deploymentsExplorer.revealDeploymentRepository',
   createDeployment: 'deploymentsExplorer.createDeployment',

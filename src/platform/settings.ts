@@ -20,6 +20,7 @@ export interface ExtensionSettings {
   caFile: string;
   strictSSL: boolean;
   autoRefreshSeconds: number;
+  webConsoleUrl: string;
   createDefaults: Record<string, unknown>;
 }
 
@@ -38,6 +39,7 @@ export function readSettings(): ExtensionSettings {
     caFile: config.get<string>('caFile', '').trim(),
     strictSSL: config.get<boolean>('strictSSL', true),
     autoRefreshSeconds: clampInt(config.get<number>('autoRefreshSeconds'), 0, 3600, 0),
+    webConsoleUrl: config.get<string>('webConsoleUrl', '').trim(),
     createDefaults: defaults && typeof defaults === 'object' && !Array.isArray(defaults) ? (defaults as Record<string, unknown>) : {},
   };
 }

@@ -7,6 +7,8 @@ import { DeploymentsController } from './deploymentsController';
 import { DeploymentElement } from './deploymentsTreeProvider';
 import { pickFilterChange } from './filterQuickPick';
 import { copyAndSay } from '../../platform/clipboard';
+import { readSettings } from '../../platform/settings';
+import { webConsoleUrl } from '../../model/webConsole';
 
 /**
  * The Deployments view's commands. Item commands take the tree element (what
@@ -75,6 +77,15 @@ export function registerDeploymentCommands(
     if (!url) throw new Error('This deployment has no http(s) custom URL.');
     await vscode.env.openExternal(vscode.Uri.parse(url, true));
     return url;
+  });
+
+  commands.register('deploymentsExplorer.openInWebConsole', async (arg?: unknown) => {
+    const template = readSettings().webConsoleUrl;
+    if (!template) throw new Error(vscode.l10n.t('Set deploymentsExplorer.webConsoleUrl to the address of a deployment in your web console first.'));
+    const target = webConsoleUrl(template, need(arg).item.deployment);
+    if ('problem' in target) throw new Error(target.problem);
+    await vscode.env.openExternal(vscode.Uri.parse(target.url, true));
+    return target.url;
   });
 
   commands.register('deploymentsExplorer.openDeploymentRepository', async (arg?: unknown) => {
