@@ -29,12 +29,33 @@ async function main() {
     await ctx.watch();
     return;
   }
+  writePayloadSchema();
   const result = await ctx.rebuild();
   await ctx.dispose();
   if (meta && result.metafile) {
     fs.writeFileSync('dist/meta.json', JSON.stringify(result.metafile));
     console.log(await esbuild.analyzeMetafile(result.metafile));
   }
+}
+
+/**
+ * dist/payload.schema.json: the JSON schema of a creation body, generated from the client's zod
+ * schemas (src/model/payloadSchema.ts) so the payload editor validates what the client does.
+ */
+function writePayloadSchema() {
+  const bundled = esbuild.buildSync({
+    entryPoints: ['src/model/payloadSchema.ts'],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    logLevel: 'warning',
+  });
+  const module = { exports: {} };
+  new Function('module', 'exports', 'require', bundled.outputFiles[0].text)(module, module.exports, require);
+  fs.mkdirSync('dist', { recursive: true });
+  fs.writeFileSync('dist/payload.schema.json', `${JSON.stringify(module.exports.payloadJsonSchema(), null, 2)}\n`);
 }
 
 main().catch((err) => {

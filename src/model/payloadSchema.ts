@@ -1,0 +1,38 @@
+/**
+ * The JSON schema of a deployment-creation body, made from the same zod schemas the client
+ * validates records with, so the payload editor's completion, hover and validation cannot drift
+ * from the client. Generated at build time (esbuild.js writes dist/payload.schema.json); objects
+ * stay open, because real servers need fields the contract does not show.
+ */
+import { z } from 'zod';
+import { DEPLOYMENT_TYPES, deploymentSchema } from '../api';
+
+/** Fields the server sets: a body may carry them (copied from another record) but need not. */
+const SERVER_FIELDS = ['id', 'tenant_id', 'created_at', 'updated_at', 'latest_revision_id', 'active_revision_id', 'status'] as const;
+
+export function payloadJsonSchema(): Record<string, unknown> {
+  const body = deploymentSchema.extend({
+    deployment_type: z.enum(DEPLOYMENT_TYPES).nullish().describe('Deployment type: dev_free, dev or prod.'),
+  });
+  const schema = z.toJSONSchema(body, { io: 'input', unrepresentable: 'any', target: 'draft-7' }) as Record<string, unknown>;
+  const properties = schema.properties as Record<string, Record<string, unknown>>;
+  for (const field of SERVER_FIELDS) {
+    if (properties[field]) properties[field] = { ...properties[field], description: 'Set by the control plane; not needed in a creation body.' };
+  }
+  return {
+    ...caseInsensitiveHex(schema),
+    title: 'Deployment creation body',
+    description: 'The body of POST /v2/deployments. source_config.integration_id, source_config.repo_url and source_revision_config.repo_ref come from the repository record.',
+  };
+}
+
+/** JSON schema patterns have no flags: the UUID pattern (case-insensitive in zod) must spell both cases. */
+function caseInsensitiveHex<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(caseInsensitiveHex) as T;
+  if (!value || typeof value !== 'object') return value;
+  const result: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    result[key] = key === 'pattern' && typeof inner === 'string' ? inner.replaceAll('[0-9a-f]', '[0-9a-fA-F]') : caseInsensitiveHex(inner);
+  }
+  return result as T;
+}

@@ -1,0 +1,42 @@
+// The payload editor's JSON schema is generated from the client's zod schemas: it must accept
+// every record the stand-in serves (as a body a user could copy) and refuse wrong types.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import Ajv from 'ajv';
+import { payloadJsonSchema } from '../../src/model/payloadSchema';
+import { sampleData } from '../server/sampleData';
+
+const validate = new Ajv({ strict: false, allErrors: true }).compile(payloadJsonSchema());
+
+describe('payload JSON schema', () => {
+  it('accepts every sample deployment record', () => {
+    const { deployments } = sampleData(1, 300);
+    assert.equal(deployments.length, 300);
+    for (const deployment of deployments) assert.ok(validate(deployment), JSON.stringify(validate.errors));
+  });
+
+  it('accepts fields the contract does not show, and upper-case UUIDs', () => {
+    const body = {
+      name: 'storefront',
+      source: 'github',
+      secrets: [],
+      source_config: { integration_id: '3F2A9C1E-4B5D-4E6F-8A0B-1C2D3E4F5A6B', repo_url: 'https://github.com/acme/storefront', extra: { a: 1 } },
+      source_revision_config: { repo_ref: 'main', langgraph_config_path: 'langgraph.json' },
+      deployment_type: 'dev',
+    };
+    assert.ok(validate(body), JSON.stringify(validate.errors));
+  });
+
+  it('refuses a wrong type and names where', () => {
+    assert.equal(validate({ name: 'x', source_config: { build_on_push: 'yes' } }), false);
+    assert.ok(validate.errors?.some((error) => error.instancePath === '/source_config/build_on_push'), JSON.stringify(validate.errors));
+    assert.equal(validate({ name: 'x', deployment_type: 'staging' }), false);
+    assert.equal(validate({ name: 'x', source_config: { resource_spec: { min_scale: 1.5 } } }), false);
+  });
+
+  it('describes the body for hovers', () => {
+    const schema = payloadJsonSchema();
+    assert.equal(schema.title, 'Deployment creation body');
+    assert.ok((schema.properties as Record<string, unknown>).source_revision_config);
+  });
+});
