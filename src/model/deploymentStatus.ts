@@ -1,0 +1,38 @@
+/**
+ * Deployment statuses in words. The list of values is open (the contract fixes none), so any
+ * value reads sensibly: `AWAITING_DATABASE` → "Awaiting database", `buildFailed` → "Build failed".
+ * The raw value stays in tooltips and the JSON.
+ */
+
+const WORDS: Record<string, string> = {
+  READY: 'Ready',
+  UNUSED: 'Unused',
+  AWAITING_DATABASE: 'Awaiting database',
+  AWAITING_DELETE: 'Awaiting deletion',
+  UNKNOWN: 'Unknown',
+};
+
+/** Statuses this extension knows; others are shown in words with their own icon. */
+export const KNOWN_STATUS_VALUES: readonly string[] = Object.keys(WORDS);
+
+const MAX_WORDS_LENGTH = 40;
+
+export function statusWords(status: string | null | undefined): string {
+  const raw = (status ?? '').trim();
+  if (!raw) return '';
+  const known = WORDS[raw.toUpperCase()];
+  if (known) return known;
+  const spaced = raw
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.\s]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  const words = spaced.charAt(0).toUpperCase() + spaced.slice(1);
+  return words.length > MAX_WORDS_LENGTH ? `${words.slice(0, MAX_WORDS_LENGTH - 1)}…` : words;
+}
+
+/** True for a status value this extension does not know (an empty status is not one). */
+export function isUnrecognisedStatus(status: string | null | undefined): boolean {
+  const raw = (status ?? '').trim().toUpperCase();
+  return raw !== '' && !(raw in WORDS);
+}
