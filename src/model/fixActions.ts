@@ -3,7 +3,7 @@
  * error rows of both trees and Add Integration's fixes are all built from
  * `fixActionsFor`, so the same failure offers the same fixes everywhere.
  */
-import { AuthError, InvalidInputError, isControlPlaneError } from '../api';
+import { AuthError, InvalidInputError, isControlPlaneError, NetworkError } from '../api';
 
 export type FixAction =
   | { readonly kind: 'retry' }
@@ -35,6 +35,7 @@ export function fixActionsFor(error: unknown): FixAction[] {
   if (error instanceof InvalidInputError) {
     return error.parameter in SETTING_OF_PARAMETER ? [openSettings(SETTING_OF_PARAMETER[error.parameter])] : [];
   }
+  if (isCertificateProblem(error)) return [openSettings('deploymentsExplorer.caFile'), retry, showLog];
   switch (error.kind) {
     case 'network':
       return [retry, openSettings(), showLog];
@@ -46,6 +47,11 @@ export function fixActionsFor(error: unknown): FixAction[] {
     default:
       return [showLog];
   }
+}
+
+/** A TLS certificate the client does not trust: the fix is the CA file (or, last, strict TLS off). */
+export function isCertificateProblem(error: unknown): boolean {
+  return error instanceof NetworkError && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(`${error.code ?? ''} ${error.message}`);
 }
 
 /** Fixes that change the connection (key, tenant, settings): worth offering inside another flow. */

@@ -21,6 +21,11 @@ describe('fix actions', () => {
     assert.deepEqual(kinds(new InvalidInputError('limit', 'must be 1–100')), []);
   });
 
+  it('opens the CA file setting for an untrusted certificate', () => {
+    const error = new NetworkError('https://127.0.0.1:9', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'the TLS certificate is not trusted');
+    assert.deepEqual(fixActionsFor(error)[0], { kind: 'openSettings', setting: 'deploymentsExplorer.caFile' });
+  });
+
   it('offers Retry for transient failures and only the log for a contract mismatch or a bug', () => {
     assert.deepEqual(kinds(new TimeoutError(1000)), ['retry', 'showLog']);
     assert.deepEqual(kinds(new ServerError(502, undefined)), ['retry', 'showLog']);
