@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import type { Locator } from 'playwright-core';
-import { Workbench } from './workbench';
+import { poll, Workbench } from './workbench';
 
 let wb: Workbench;
 
@@ -19,27 +19,15 @@ after(async () => {
 
 /** Waits until the quick input shows `expected` (each step fills it from the flow's state). */
 async function waitForValue(input: Locator, expected: string, timeoutMs = 15_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  let value = '';
-  while (Date.now() < until) {
-    value = await input.inputValue().catch(() => '');
-    if (value === expected) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the input shows “${value}”, expected “${expected}”`);
-}
-
-/** Like wb.runCommand, but presses F1 again when the palette did not open (focus can still be moving). */
-async function runCommandRetrying(title: string): Promise<void> {
-  const input = wb.quickInput().locator('.quick-input-box input');
-  for (let attempt = 0; attempt < 5; attempt++) {
-    await wb.page.keyboard.press('F1');
-    if (await input.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) break;
-  }
-  await input.fill(`>${title}`);
-  const row = wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
-  await row.waitFor({ state: 'visible', timeout: 15_000 });
-  await row.click();
+  await poll(
+    `the input to show “${expected}”`,
+    async () => {
+      const value = await input.inputValue({ timeout: 1_000 });
+      if (value !== expected) throw new Error(`the input shows “${value}”`);
+      return true;
+    },
+    timeoutMs,
+  );
 }
 
 async function postedBodies(standInUrl: string): Promise<Array<Record<string, any>>> {
@@ -58,7 +46,7 @@ test('creates a deployment from the palette: integration, repository, name, ref,
 
   await wb.openDeploymentsContainer();
   await wb.waitForExtensionsActivated();
-  await runCommandRetrying('Deployments: Create Deployment…');
+  await wb.runCommand('Deployments: Create Deployment…');
 
   const quick = wb.quickInput();
   const input = quick.locator('.quick-input-box input');
@@ -122,7 +110,7 @@ test('Edit Payload… opens the body as JSON with a Create Deployment action in 
   const { page } = wb;
   const standInUrl = wb.env.standInUrl!;
   const name = `agent-runtime-ui-${Date.now().toString(36)}`;
-  await runCommandRetrying('Deployments: Create Deployment…');
+  await wb.runCommand('Deployments: Create Deployment…');
   const quick = wb.quickInput();
   const input = quick.locator('.quick-input-box input');
   await wb.pickQuickItem(/acme-github/);
@@ -154,7 +142,7 @@ test('Edit Payload… opens the body as JSON with a Create Deployment action in 
   await action.waitFor({ state: 'detached', timeout: 10_000 });
   // Leave no dirty untitled editor behind for the next test file (same workspace, hot exit).
   await page.locator('.editor-instance .view-lines').first().click();
-  await runCommandRetrying('View: Revert and Close Editor');
+  await wb.runCommand('View: Revert and Close Editor');
   await page.locator('.tabs-container .tab', { hasText: 'Untitled-1' }).waitFor({ state: 'detached', timeout: 10_000 });
 });
 
@@ -164,7 +152,7 @@ test('cancelling the request warns that the deployment may still be created, and
   const fault = { fault: { kind: 'latency', ms: 10_000 }, method: 'POST', pathPrefix: '/v2/deployments', times: 1 };
   assert.equal((await fetch(`${standInUrl}/__admin/faults`, { method: 'POST', body: JSON.stringify(fault) })).ok, true);
   try {
-    await runCommandRetrying('Deployments: Create Deployment…');
+    await wb.runCommand('Deployments: Create Deployment…');
     const quick = wb.quickInput();
     const input = quick.locator('.quick-input-box input');
     const rows = quick.locator('.quick-input-list .monaco-list-row');
