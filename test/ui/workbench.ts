@@ -360,12 +360,28 @@ export class Workbench {
 
   // ------------------------------------------------------------------ screenshots
 
-  /** Saves a PNG of the page as `<DE_OUTPUT_DIR>/<name>-<scenario>.png` and returns its path. */
-  async screenshot(scenario: string): Promise<string> {
+  /**
+   * Saves a PNG of the page as `<DE_OUTPUT_DIR>/<name>-<scenario>.png` and returns its path. Each
+   * element of `shows` must first be visible inside the page's viewport, so the picture shows it:
+   * the test asserts on the DOM, the file is for people (the README uses them).
+   */
+  async screenshot(scenario: string, options: { shows?: Locator[] } = {}): Promise<string> {
+    for (const element of options.shows ?? []) await this.assertInViewport(element);
     fs.mkdirSync(this.env.outputDir, { recursive: true });
     const safe = `${this.name}-${scenario}`.replace(/[^A-Za-z0-9._-]+/g, '-');
     const file = path.join(this.env.outputDir, `${safe}.png`);
     await this.page.screenshot({ path: file });
     return file;
+  }
+
+  /** Fails unless the element is visible and at least partly inside the page's viewport. */
+  async assertInViewport(element: Locator, timeoutMs = 5_000): Promise<void> {
+    await element.waitFor({ state: 'visible', timeout: timeoutMs });
+    const box = await element.boundingBox();
+    const viewport = this.page.viewportSize();
+    const inside =
+      !!box && !!viewport && box.width > 0 && box.height > 0 &&
+      box.x < viewport.width && box.y < viewport.height && box.x + box.width > 0 && box.y + box.height > 0;
+    if (!inside) throw new Error(`${element} is outside the page's viewport (${JSON.stringify(box)} in ${JSON.stringify(viewport)})`);
   }
 }
