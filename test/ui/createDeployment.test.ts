@@ -1,9 +1,8 @@
 // "Deployments: Create Deployment…" from the command palette, through every
 // step of the multi-step input (with a Back that keeps what was typed), to the
 // success notification; the stand-in receives the body shown in the review.
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, beforeEach, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import type { Locator } from 'playwright-core';
 import { poll, Workbench } from './workbench';
 
@@ -17,6 +16,16 @@ after(async () => {
   await wb?.close();
 });
 
+/** What every test starts from (in any order): the container open and the extension active, no quick input open. */
+beforeEach(async () => {
+  await wb.openDeploymentsContainer();
+  await wb.waitForExtensionsActivated();
+});
+
+afterEach(async () => {
+  if (await wb.quickInput().isVisible()) await wb.page.keyboard.press('Escape');
+});
+
 /** Waits until the quick input shows `expected` (each step fills it from the flow's state). */
 async function waitForValue(input: Locator, expected: string, timeoutMs = 15_000): Promise<void> {
   await poll(
@@ -28,6 +37,15 @@ async function waitForValue(input: Locator, expected: string, timeoutMs = 15_000
     },
     timeoutMs,
   );
+}
+
+/**
+ * Waits for the name step of `repository` (its prompt), so that a value seen next is the name and
+ * not the repository step's search text, which can read the same.
+ */
+async function waitForNameStep(repository: string): Promise<void> {
+  const prompt = wb.quickInput().locator('.quick-input-message').filter({ hasText: `Name of the new deployment of ${repository}:` });
+  await prompt.waitFor({ state: 'visible', timeout: 15_000 });
 }
 
 async function postedBodies(standInUrl: string): Promise<Array<Record<string, any>>> {
@@ -44,8 +62,6 @@ test('creates a deployment from the palette: integration, repository, name, ref,
   assert.ok(acme, `acme-github is not among the configured integrations: ${JSON.stringify(wb.env.integrations)}`);
   const name = `storefront-ui-${Date.now().toString(36)}`;
 
-  await wb.openDeploymentsContainer();
-  await wb.waitForExtensionsActivated();
   await wb.runCommand('Deployments: Create Deployment…');
 
   const quick = wb.quickInput();
@@ -62,6 +78,7 @@ test('creates a deployment from the palette: integration, repository, name, ref,
   await wb.pickQuickItem(/acme\/storefront$/);
 
   // 3. Name: pre-filled from the repository, validated while typing.
+  await waitForNameStep('acme/storefront');
   await waitForValue(input, 'storefront');
   await input.fill('Bad Name');
   await message.filter({ hasText: /lowercase letters, digits/ }).waitFor({ state: 'visible' });
@@ -95,8 +112,7 @@ test('creates a deployment from the palette: integration, repository, name, ref,
   const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: name }).first();
   assert.ok(await toast.getByRole('button', { name: 'Copy ID' }).count(), 'no Copy ID action');
   assert.ok(await toast.getByRole('button', { name: 'Show' }).count(), 'no Show action');
-  const png = await wb.screenshot('created');
-  assert.ok(fs.statSync(png).size > 10_000, `screenshot ${png} looks empty`);
+  await wb.screenshot('created', { shows: [toast] });
 
   const body = (await postedBodies(standInUrl)).find((b) => b.name === name);
   assert.ok(body, 'the stand-in did not receive the deployment');
@@ -116,6 +132,7 @@ test('Edit Payload… opens the body as JSON with a Create Deployment action in 
   await wb.pickQuickItem(/acme-github/);
   await quick.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'acme-labs/agent-runtime' }).first().waitFor({ state: 'visible' });
   await wb.pickQuickItem(/acme-labs\/agent-runtime$/);
+  await waitForNameStep('acme-labs/agent-runtime');
   await waitForValue(input, 'agent-runtime');
   await input.fill(name);
   await input.press('Enter');
@@ -160,6 +177,7 @@ test('cancelling the request warns that the deployment may still be created, and
     await rows.filter({ hasText: 'acme/checkout-service' }).first().waitFor({ state: 'visible', timeout: 15_000 });
     await input.fill('checkout-service');
     await wb.pickQuickItem(/acme\/checkout-service$/);
+    await waitForNameStep('acme/checkout-service');
     await waitForValue(input, 'checkout-service');
     await input.fill(name);
     await input.press('Enter');
