@@ -1,6 +1,7 @@
-// What every extension-host suite needs: the activated extension, polling,
-// notifications recorded instead of waiting for a click, and settings and the
-// stored key put back as they were, since all suites share one VS Code.
+// What every extension-host suite needs: one shared before()/after() fixture
+// (useSuiteFixture: the activated extension, a stand-in, notifications recorded
+// instead of waiting for a click, and settings and the stored key put back as
+// they were, since all suites share one VS Code), and polling.
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { StandIn } from '../server/standIn';
@@ -11,7 +12,7 @@ const API_KEY_SECRET = 'deploymentsExplorer.apiKey';
 
 export const config = () => vscode.workspace.getConfiguration(SECTION);
 
-export async function activateExtension(): Promise<ExtensionApi> {
+async function activateExtension(): Promise<ExtensionApi> {
   const extension = vscode.extensions.getExtension(EXTENSION_ID);
   if (!extension) throw new Error(`${EXTENSION_ID} is not installed in this VS Code`);
   return (await extension.activate()) as ExtensionApi;
@@ -77,7 +78,7 @@ export class MessageCapture {
 }
 
 /** Remembers the global values of `settings` and the stored API key; the answer puts them back. */
-export async function snapshotSettings(api: ExtensionApi, settings: readonly string[]): Promise<() => Promise<void>> {
+async function snapshotSettings(api: ExtensionApi, settings: readonly string[]): Promise<() => Promise<void>> {
   const values = settings.map((name) => [name, config().inspect(name)?.globalValue] as const);
   const key = await api.services.context.secrets.get(API_KEY_SECRET);
   return async () => {
@@ -109,7 +110,7 @@ export async function useApiKey(api: ExtensionApi, key: string): Promise<void> {
  * Waits until the connection has been quiet for a moment: settings and key
  * changes reach it as events, each of which resets the views' loaded data.
  */
-export async function connectionSettled(api: ExtensionApi, quietMs = 400): Promise<void> {
+async function connectionSettled(api: ExtensionApi, quietMs = 400): Promise<void> {
   let lastChange = Date.now();
   const subscription = api.services.connection.onDidChange(() => (lastChange = Date.now()));
   try {
