@@ -5,9 +5,12 @@
 // files (out/test/ui/**/*.test.js, run by node's test runner one file at a
 // time); each file opens its own browser context (test/ui/workbench.ts).
 //
-// Usage: node scripts/run-ui-tests.mjs [--skip-build] [--keep] [files…]
+// Usage: node scripts/run-ui-tests.mjs [--skip-build] [--keep] [--test-name-pattern=RE]… [files…]
 //   --skip-build  use the existing out/ and dist/deployments-explorer.vsix
 //   --keep        keep code-server's temp folders (logs) after the run
+//   --test-name-pattern=RE  passed to node's test runner: run only the tests
+//                 whose name matches (repeatable), e.g. one test alone to
+//                 check that it does not depend on the ones before it
 //   files         run only these compiled test files (default: all)
 // Screenshots and code-server's log go to test-output/ui/.
 import { spawn, spawnSync } from 'node:child_process';
@@ -23,6 +26,7 @@ import { startStandIn } from './lib/standIn.mjs';
 const argv = process.argv.slice(2);
 const skipBuild = argv.includes('--skip-build');
 const keep = argv.includes('--keep');
+const namePatterns = argv.filter((a) => a.startsWith('--test-name-pattern='));
 const onlyFiles = argv.filter((a) => !a.startsWith('--'));
 const OUTPUT_DIR = path.join(ROOT, 'test-output', 'ui');
 const log = (m) => console.log(`[ui-tests] ${m}`);
@@ -100,7 +104,7 @@ async function main() {
     DE_OUTPUT_DIR: OUTPUT_DIR,
     DE_USER_SETTINGS: path.join(cs.dirs.userData, 'User', 'settings.json'),
   };
-  const args = ['--test', '--test-reporter=spec', '--test-concurrency=1', ...files];
+  const args = ['--test', '--test-reporter=spec', '--test-concurrency=1', ...namePatterns, ...files];
   log(`$ node ${args.map((a) => path.isAbsolute(a) ? path.relative(ROOT, a) : a).join(' ')}`);
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const unregister = onCleanup(() => { try { child.kill('SIGTERM'); } catch { /* gone */ } });

@@ -8,9 +8,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../src/extension';
 import { StandIn } from '../server/standIn';
-import { activateExtension, config, MessageCapture, snapshotSettings, useApiKey, waitFor } from './support';
+import { config, useSuiteFixture, waitFor } from './support';
 
 const KEY = `sk-create-test-${Math.random().toString(36).slice(2)}`;
 
@@ -35,62 +34,44 @@ type Result = {
   remotes?: Array<{ name: string; url: string }>;
 };
 
+function integration(standIn: StandIn, label: string) {
+  const found = standIn.integrations.find((i) => i.label === label);
+  assert.ok(found, label);
+  return found;
+}
+
 describe('Create deployment', function () {
   this.timeout(60000);
-  let api: ExtensionApi;
-  let standIn: StandIn;
-  const messages = new MessageCapture();
-  const { shown } = messages;
-  const restores: (() => unknown)[] = [];
+  const fx = useSuiteFixture({
+    key: KEY,
+    settings: (standIn) => ({
+      'createDeployment.defaults': undefined,
+      integrations: [
+        { id: integration(standIn, 'acme-github').id, label: 'Acme' },
+        { id: integration(standIn, 'platform-gitlab').id, label: 'Platform' },
+      ],
+    }),
+    prepare: ({ onRestore }) => onRestore(() => vscode.commands.executeCommand('workbench.action.closeQuickOpen')),
+  });
+  const { shown } = fx.messages;
   const tempDirs: string[] = [];
 
-  const integration = (label: string) => {
-    const found = standIn.integrations.find((i) => i.label === label);
-    assert.ok(found, label);
-    return found;
-  };
   const repository = (label: string, name: string) => {
-    const found = integration(label).repositories.find((r) => r.name === name);
+    const found = integration(fx.standIn, label).repositories.find((r) => r.name === name);
     assert.ok(found, `${label}/${name}`);
     return found;
   };
-  const posts = () => standIn.requests.filter((r) => r.method === 'POST' && r.path === '/v2/deployments');
+  const posts = () => fx.standIn.requests.filter((r) => r.method === 'POST' && r.path === '/v2/deployments');
   const create = (argument: unknown) => vscode.commands.executeCommand<Result>('deploymentsExplorer.createDeployment', argument);
   const setDefaults = (value: unknown) => config().update('createDeployment.defaults', value, vscode.ConfigurationTarget.Global);
 
-  before(async () => {
-    api = await activateExtension();
-    standIn = await StandIn.start({ apiKey: KEY });
-    // Notifications would wait for a click that never comes: record them and dismiss.
-    messages.start();
-    restores.push(() => messages.stop());
-    restores.push(await snapshotSettings(api, ['baseUrl', 'discoverIntegrations', 'integrations', 'createDeployment.defaults']));
-
-    await config().update('discoverIntegrations', false, vscode.ConfigurationTarget.Global);
-    await setDefaults(undefined);
-    await config().update(
-      'integrations',
-      [
-        { id: integration('acme-github').id, label: 'Acme' },
-        { id: integration('platform-gitlab').id, label: 'Platform' },
-      ],
-      vscode.ConfigurationTarget.Global,
-    );
-    await config().update('baseUrl', standIn.url, vscode.ConfigurationTarget.Global);
-    await useApiKey(api, KEY);
-  });
-
-  after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    for (const restore of restores.reverse()) await restore();
-    api.services.catalog.invalidate();
+  after(() => {
     for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
-    await standIn.close();
   });
 
   beforeEach(() => {
-    messages.clear();
-    standIn.reset();
+    fx.messages.clear();
+    fx.standIn.reset();
   });
 
   it('sends the repository record’s integration, URL and default branch, and shows the new deployment', async () => {
@@ -109,13 +90,13 @@ describe('Create deployment', function () {
     assert.equal('deployment_type' in body, false, 'no type was chosen');
 
     const id = result!.deployment!.id;
-    assert.ok(standIn.deployments.some((d) => d.id === id), 'the stand-in stored it');
+    assert.ok(fx.standIn.deployments.some((d) => d.id === id), 'the stand-in stored it');
     const toast = shown.find((s) => s.level === 'info' && s.message.includes('“storefront” created'));
     assert.ok(toast, JSON.stringify(shown));
     assert.deepEqual(toast.actions, ['Copy ID', 'Show']);
 
     // The Deployments view was refreshed and holds the new record.
-    const provider = api.deployments.provider;
+    const provider = fx.api.deployments.provider;
     await waitFor('the new deployment in the Deployments view', () =>
       provider.getChildren().some((element) => element.kind === 'deployment' && element.item.deployment.id === id),
     );
@@ -223,7 +204,7 @@ describe('Create deployment', function () {
       assert.equal(sent[1].source_revision_config?.graph_config_path, 'config.json');
     } finally {
       await setDefaults(undefined);
-      await config().update('baseUrl', standIn.url, vscode.ConfigurationTarget.Global);
+      await config().update('baseUrl', fx.standIn.url, vscode.ConfigurationTarget.Global);
       await strict.close();
     }
   });

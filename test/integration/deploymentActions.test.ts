@@ -4,24 +4,38 @@
 // so nothing leaves the machine.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../src/extension';
 import type { DeploymentElement } from '../../src/features/deployments/deploymentsTreeProvider';
 import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
-import { StandIn } from '../server/standIn';
-import { activateExtension, config, connectionSettled, MessageCapture, snapshotSettings, useApiKey, waitFor } from './support';
+import { useSuiteFixture, waitFor } from './support';
 
 const KEY = `sk-actions-test-${Math.random().toString(36).slice(2)}`;
 
 describe('Deployment row actions', function () {
   this.timeout(60000);
-  let api: ExtensionApi;
-  let standIn: StandIn;
   const opened: string[] = [];
-  const messages = new MessageCapture(['info']);
-  const restores: (() => unknown)[] = [];
+  const fx = useSuiteFixture({
+    key: KEY,
+    capture: ['info'],
+    settings: (standIn) => ({
+      pageSize: 100,
+      integrations: standIn.integrations.slice(0, 3).map(({ id, label }) => ({ id, label })),
+    }),
+    prepare: ({ onRestore }) => {
+      // Links are recorded instead of opened.
+      const env = vscode.env as unknown as { openExternal: (target: vscode.Uri) => Thenable<boolean> };
+      const original = env.openExternal;
+      env.openExternal = async (target: vscode.Uri) => {
+        opened.push(target.toString(true));
+        return true;
+      };
+      assert.notEqual(vscode.env.openExternal, original, 'openExternal can be intercepted');
+      onRestore(() => (env.openExternal = original));
+    },
+  });
+  const { messages } = fx;
 
   const rows = () =>
-    (api.deployments.provider.getChildren() as Array<{ kind: string }>).filter(
+    (fx.api.deployments.provider.getChildren() as Array<{ kind: string }>).filter(
       (element): element is DeploymentElement => element.kind === 'deployment',
     );
   const rowWhere = (predicate: (element: DeploymentElement) => boolean) => {
@@ -31,35 +45,9 @@ describe('Deployment row actions', function () {
   };
 
   before(async () => {
-    api = await activateExtension();
-    standIn = await StandIn.start({ apiKey: KEY });
-    messages.start();
-    restores.push(() => messages.stop());
-    restores.push(await snapshotSettings(api, ['baseUrl', 'integrations', 'discoverIntegrations', 'pageSize']));
-
-    const env = vscode.env as unknown as { openExternal: (target: vscode.Uri) => Thenable<boolean> };
-    const original = env.openExternal;
-    env.openExternal = async (target: vscode.Uri) => {
-      opened.push(target.toString(true));
-      return true;
-    };
-    assert.notEqual(vscode.env.openExternal, original, 'openExternal can be intercepted');
-    restores.push(() => (env.openExternal = original));
-
-    await config().update('discoverIntegrations', false, vscode.ConfigurationTarget.Global);
-    await config().update('pageSize', 100, vscode.ConfigurationTarget.Global);
-    await config().update('integrations', standIn.integrations.slice(0, 3).map(({ id, label }) => ({ id, label })), vscode.ConfigurationTarget.Global);
-    await config().update('baseUrl', standIn.url, vscode.ConfigurationTarget.Global);
-    await useApiKey(api, KEY);
-    await connectionSettled(api);
-    await api.deployments.filters.clear();
-    await api.deployments.refresh();
+    await fx.api.deployments.filters.clear();
+    await fx.api.deployments.refresh();
     await waitFor('the first page', () => rows().length === 100);
-  });
-
-  after(async () => {
-    for (const restore of restores.reverse()) await restore();
-    await standIn.close();
   });
 
   beforeEach(() => {
@@ -87,11 +75,11 @@ describe('Deployment row actions', function () {
   });
 
   it('reveals and selects the repository of the deployment in the Integrations view', async () => {
-    const known = new Set(standIn.integrations.slice(0, 3).map((integration) => integration.id));
+    const known = new Set(fx.standIn.integrations.slice(0, 3).map((integration) => integration.id));
     const row = rowWhere((element) => known.has(element.item.deployment.source_config?.integration_id ?? ''));
     const found = await vscode.commands.executeCommand<boolean>('deploymentsExplorer.revealDeploymentRepository', row);
     assert.equal(found, true);
-    const selected = await waitFor('the selection', () => api.integrations.view.selection[0] as IntegrationsTreeNode | undefined);
+    const selected = await waitFor('the selection', () => fx.api.integrations.view.selection[0] as IntegrationsTreeNode | undefined);
     assert.equal(selected.kind, 'repository');
     assert.equal(
       (selected as Extract<IntegrationsTreeNode, { kind: 'repository' }>).repository.url,
@@ -100,7 +88,7 @@ describe('Deployment row actions', function () {
   });
 
   it('says so when the repository is in no known integration', async () => {
-    const known = new Set(standIn.integrations.slice(0, 3).map((integration) => integration.id));
+    const known = new Set(fx.standIn.integrations.slice(0, 3).map((integration) => integration.id));
     const row = rowWhere(
       (element) => !!element.item.deployment.source_config?.integration_id && !known.has(element.item.deployment.source_config.integration_id),
     );

@@ -3,12 +3,11 @@
 // server), persistence, details, the masked JSON document, error rows and reveal.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../src/extension';
 import type { DeploymentFilters } from '../../src/api';
 import { DeploymentFilterStore } from '../../src/model/deploymentFilters';
 import type { DeploymentElement, DeploymentsTreeElement, DetailElement } from '../../src/features/deployments/deploymentsTreeProvider';
-import { type Deployment, StandIn } from '../server/standIn';
-import { activateExtension, config, connectionSettled, MessageCapture, snapshotSettings, useApiKey, waitFor } from './support';
+import type { Deployment } from '../server/standIn';
+import { config, useSuiteFixture, waitFor } from './support';
 
 const KEY = `sk-deployments-test-${Math.random().toString(36).slice(2)}`;
 const PAGE_SIZE = 10;
@@ -27,56 +26,37 @@ function matches(d: Deployment, f: DeploymentFilters): boolean {
 
 describe('Deployments view', function () {
   this.timeout(60000);
-  let api: ExtensionApi;
-  let standIn: StandIn;
-  const messages = new MessageCapture(['error']);
+  const fx = useSuiteFixture({
+    key: KEY,
+    capture: ['error'],
+    settings: () => ({ autoRefreshSeconds: 0, pageSize: PAGE_SIZE }),
+    prepare: ({ api, onRestore }) => {
+      const previousFilters = api.deployments.filters.filters;
+      onRestore(async () => {
+        await api.deployments.filters.clear();
+        await api.deployments.filters.update(previousFilters);
+      });
+    },
+  });
+  const { messages } = fx;
   const errors = messages.shown;
-  const restores: (() => unknown)[] = [];
 
-  const feature = () => api.deployments;
+  const feature = () => fx.api.deployments;
   const provider = () => feature().provider;
   const rootRows = () => provider().getChildren() as DeploymentsTreeElement[];
   const deploymentRows = () => rootRows().filter((e): e is DeploymentElement => e.kind === 'deployment');
   const lastRow = () => rootRows().at(-1);
   const item = (element: DeploymentsTreeElement) => provider().getTreeItem(element) as vscode.TreeItem;
-  const listings = () => standIn.requests.filter((r) => r.method === 'GET' && r.path === '/v2/deployments');
+  const listings = () => fx.standIn.requests.filter((r) => r.method === 'GET' && r.path === '/v2/deployments');
   const rowIds = () => deploymentRows().map((row) => row.item.deployment.id);
   const expected = (filters: DeploymentFilters, count = PAGE_SIZE) =>
-    standIn.deployments.filter((d) => matches(d, filters)).slice(0, count).map((d) => d.id);
+    fx.standIn.deployments.filter((d) => matches(d, filters)).slice(0, count).map((d) => d.id);
   const filter = (change: Partial<DeploymentFilters>) => vscode.commands.executeCommand('deploymentsExplorer.filterDeployments', change);
-
-  before(async () => {
-    api = await activateExtension();
-    standIn = await StandIn.start({ apiKey: KEY });
-    // An error notification waits for a click that never comes: record it instead.
-    messages.start();
-    restores.push(() => messages.stop());
-    restores.push(await snapshotSettings(api, ['baseUrl', 'pageSize', 'discoverIntegrations', 'autoRefreshSeconds']));
-    const previousFilters = feature().filters.filters;
-    restores.push(async () => {
-      await feature().filters.clear();
-      await feature().filters.update(previousFilters);
-    });
-
-    // Background discovery would send listing requests of its own to the stand-in.
-    await config().update('discoverIntegrations', false, vscode.ConfigurationTarget.Global);
-    await config().update('autoRefreshSeconds', 0, vscode.ConfigurationTarget.Global);
-    await config().update('pageSize', PAGE_SIZE, vscode.ConfigurationTarget.Global);
-    await config().update('baseUrl', standIn.url, vscode.ConfigurationTarget.Global);
-    await useApiKey(api, KEY);
-    // Let the connection's change events (which reset the list) land before the tests start.
-    await connectionSettled(api);
-  });
-
-  after(async () => {
-    for (const restore of restores.reverse()) await restore();
-    await standIn.close();
-  });
 
   beforeEach(async () => {
     messages.clear();
     await feature().filters.clear();
-    standIn.reset();
+    fx.standIn.reset();
   });
 
   it('shows the first page (page size rows) with status descriptions, then “Load more…”', async () => {
@@ -105,12 +85,12 @@ describe('Deployments view', function () {
 
   it('“Load more…” appends the next page with the response offset, once per click, and disappears at the end', async () => {
     const filters = { status: 'DEGRADED' };
-    const total = standIn.deployments.filter((d) => matches(d, filters)).length;
+    const total = fx.standIn.deployments.filter((d) => matches(d, filters)).length;
     assert.ok(total > PAGE_SIZE && total < 3 * PAGE_SIZE, `sample has ${total} DEGRADED deployments`);
     await filter(filters);
     assert.equal(deploymentRows().length, PAGE_SIZE);
 
-    standIn.addFault({ fault: { kind: 'latency', ms: 400 }, pathPrefix: '/v2/deployments', times: 1 });
+    fx.standIn.addFault({ fault: { kind: 'latency', ms: 400 }, pathPrefix: '/v2/deployments', times: 1 });
     const clicks = [
       vscode.commands.executeCommand('deploymentsExplorer.loadMoreDeployments'),
       vscode.commands.executeCommand('deploymentsExplorer.loadMoreDeployments'),
@@ -135,7 +115,7 @@ describe('Deployments view', function () {
 
   it('stops instead of looping when the server does not advance the offset', async () => {
     await feature().refresh();
-    standIn.addFault({ fault: { kind: 'stuckOffset' }, whenOffset: PAGE_SIZE });
+    fx.standIn.addFault({ fault: { kind: 'stuckOffset' }, whenOffset: PAGE_SIZE });
     await vscode.commands.executeCommand('deploymentsExplorer.loadMoreDeployments');
     await vscode.commands.executeCommand('deploymentsExplorer.loadMoreDeployments');
     await vscode.commands.executeCommand('deploymentsExplorer.loadMoreDeployments');
@@ -146,7 +126,7 @@ describe('Deployments view', function () {
     assert.match(String(item(last).label), /stopped/);
   });
 
-  const tag = () => standIn.deployments.find((d) => (d.tag_value_ids ?? []).length > 0)!.tag_value_ids![0];
+  const tag = () => fx.standIn.deployments.find((d) => (d.tag_value_ids ?? []).length > 0)!.tag_value_ids![0];
   const cases: Array<[string, () => Partial<DeploymentFilters>, string, (f: Partial<DeploymentFilters>) => string]> = [
     ['name contains', () => ({ nameContains: 'billing' }), 'name_contains', (f) => f.nameContains!],
     ['status', () => ({ status: 'UNUSED' }), 'status', (f) => f.status!],
@@ -157,7 +137,7 @@ describe('Deployments view', function () {
     ['tag value IDs', () => ({ tagValueIds: [tag()] }), 'tag_value_ids', (f) => f.tagValueIds!.join(',')],
     [
       'deployment IDs',
-      () => ({ deploymentIds: [standIn.deployments[500].id, standIn.deployments[3].id] }),
+      () => ({ deploymentIds: [fx.standIn.deployments[500].id, fx.standIn.deployments[3].id] }),
       'deployment_ids',
       (f) => f.deploymentIds!.join(','),
     ],
@@ -186,7 +166,7 @@ describe('Deployments view', function () {
     assert.equal(request.query.status, 'READY');
     assert.equal(request.query.deployment_type, 'prod');
     // What a window reload does: a new store reads the workspace state.
-    const reloaded = new DeploymentFilterStore(api.services.context.workspaceState);
+    const reloaded = new DeploymentFilterStore(fx.api.services.context.workspaceState);
     assert.deepEqual(reloaded.filters, { status: 'READY', deploymentType: 'prod' });
   });
 
@@ -256,7 +236,7 @@ describe('Deployments view', function () {
     await feature().refresh();
     const row = deploymentRows().find((r) => (r.item.deployment.secrets ?? []).length > 0);
     assert.ok(row, 'a loaded deployment with secrets');
-    const record = standIn.deployments.find((d) => d.id === row.item.deployment.id)!;
+    const record = fx.standIn.deployments.find((d) => d.id === row.item.deployment.id)!;
     const uri = (await vscode.commands.executeCommand('deploymentsExplorer.showDeploymentJson', row)) as vscode.Uri;
     const document = await vscode.workspace.openTextDocument(uri);
     const text = document.getText();
@@ -275,7 +255,7 @@ describe('Deployments view', function () {
 
   it('keeps pages 1–2 when page 3 fails and offers Retry, which loads page 3', async () => {
     await feature().refresh();
-    standIn.addFault({ fault: { kind: 'status', status: 500 }, whenOffset: 2 * PAGE_SIZE, times: 1 });
+    fx.standIn.addFault({ fault: { kind: 'status', status: 500 }, whenOffset: 2 * PAGE_SIZE, times: 1 });
     await vscode.commands.executeCommand('deploymentsExplorer.loadMoreDeployments');
     await vscode.commands.executeCommand('deploymentsExplorer.loadMoreDeployments');
     assert.deepEqual(rowIds(), expected({}, 2 * PAGE_SIZE));
@@ -296,7 +276,7 @@ describe('Deployments view', function () {
 
   it('reveals a deployment beyond the loaded pages by looking it up, and answers false for an unknown one', async () => {
     await feature().refresh();
-    const far = standIn.deployments[700];
+    const far = fx.standIn.deployments[700];
     assert.equal(await feature().reveal(far.id), true);
     assert.equal(listings().at(-1)!.query.deployment_ids, far.id);
     assert.equal(deploymentRows()[0].item.deployment.id, far.id);
@@ -316,7 +296,7 @@ describe('Deployments view', function () {
     await feature().refresh();
     await vscode.commands.executeCommand('deploymentsExplorer.loadMoreDeployments');
     assert.equal(deploymentRows().length, 2 * PAGE_SIZE);
-    standIn.requests.length = 0;
+    fx.standIn.requests.length = 0;
     await config().update('autoRefreshSeconds', 1, vscode.ConfigurationTarget.Global);
     try {
       await waitFor('two automatic reloads', () => listings().length >= 2, 8000);
@@ -339,8 +319,8 @@ describe('Deployments view', function () {
       for (let i = 0; i < 20 && lastRow()?.kind === 'loadMore'; i++) {
         await vscode.commands.executeCommand('deploymentsExplorer.loadMoreDeployments');
       }
-      assert.equal(deploymentRows().length, standIn.deployments.length);
-      assert.equal(listings().length, Math.floor(standIn.deployments.length / 100) + 1, 'one request per page, then one empty page');
+      assert.equal(deploymentRows().length, fx.standIn.deployments.length);
+      assert.equal(listings().length, Math.floor(fx.standIn.deployments.length / 100) + 1, 'one request per page, then one empty page');
       const t0 = Date.now();
       for (const row of rootRows()) item(row);
       assert.ok(Date.now() - t0 < 2000, 'building 1200 rows is quick');

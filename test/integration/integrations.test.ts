@@ -5,10 +5,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../src/extension';
 import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
-import { ORPHAN_INTEGRATION_ID, StandIn } from '../server/standIn';
-import { activateExtension, config, MessageCapture, snapshotSettings, useApiKey, waitFor } from './support';
+import { ORPHAN_INTEGRATION_ID } from '../server/standIn';
+import { config, useApiKey, useSuiteFixture, waitFor } from './support';
 
 const UNKNOWN_ID = '0badc0de-1111-4222-8333-944455556666';
 const KEY = `sk-integrations-test-${Math.random().toString(36).slice(2)}`;
@@ -27,15 +26,33 @@ function findLogFiles(dir: string, depth = 0): string[] {
 
 describe('Integrations view', function () {
   this.timeout(60000);
-  let api: ExtensionApi;
-  let standIn: StandIn;
-  /** Notifications shown, and the answers for the next ones by level (undefined = dismissed). */
-  const messages = new MessageCapture();
-  const { shown, answers } = messages;
   const logged: string[] = [];
-  const restores: (() => unknown)[] = [];
+  const fx = useSuiteFixture({
+    key: KEY,
+    // No integrations until a test adds them; discovery is off (the fixture's default), the discovery test runs it explicitly.
+    settings: () => ({ integrations: [] }),
+    prepare: ({ api, standIn, onRestore }) => {
+      // Everything written to the log channel, whatever the log level.
+      const log = api.services.log as unknown as Record<string, (...args: unknown[]) => void>;
+      for (const name of ['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']) {
+        const original = log[name];
+        log[name] = function (this: unknown, ...args: unknown[]) {
+          logged.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(' '));
+          return original.apply(this, args);
+        };
+        onRestore(() => (log[name] = original));
+      }
+      // The discovery test remembers integrations; forget them first of all.
+      onRestore(() => {
+        for (const id of [ORPHAN_INTEGRATION_ID, ...standIn.integrations.map((i) => i.id)]) api.services.catalog.forgetDiscovered(id);
+      });
+    },
+  });
+  /** Notifications shown, and the answers for the next ones by level (undefined = dismissed). */
+  const { messages } = fx;
+  const { shown, answers } = messages;
 
-  const tree = () => api.integrations.provider;
+  const tree = () => fx.api.integrations.provider;
   const rootNodes = async () => (await tree().getChildren()) as IntegrationsTreeNode[];
   const item = (node: IntegrationsTreeNode) => tree().getTreeItem(node) as vscode.TreeItem;
   const integrationRow = async (id: string) => {
@@ -44,47 +61,14 @@ describe('Integrations view', function () {
     return node;
   };
   const repoRequests = (id: string) =>
-    standIn.requests.filter((r) => r.path === `/v1/integrations/forge/codehost/${id}/repos`).length;
+    fx.standIn.requests.filter((r) => r.path === `/v1/integrations/forge/codehost/${id}/repos`).length;
   const sample = (label: string) => {
-    const found = standIn.integrations.find((i) => i.label === label);
+    const found = fx.standIn.integrations.find((i) => i.label === label);
     assert.ok(found, label);
     return found;
   };
-  const useKey = (key: string) => useApiKey(api, key);
+  const useKey = (key: string) => useApiKey(fx.api, key);
   const setIntegrations = (value: unknown) => config().update('integrations', value, vscode.ConfigurationTarget.Global);
-
-  before(async () => {
-    api = await activateExtension();
-    standIn = await StandIn.start({ apiKey: KEY });
-    messages.start();
-    restores.push(() => messages.stop());
-
-    // Everything written to the log channel, whatever the log level.
-    const log = api.services.log as unknown as Record<string, (...args: unknown[]) => void>;
-    for (const name of ['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']) {
-      const original = log[name];
-      log[name] = function (this: unknown, ...args: unknown[]) {
-        logged.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(' '));
-        return original.apply(this, args);
-      };
-      restores.push(() => (log[name] = original));
-    }
-
-    restores.push(await snapshotSettings(api, ['baseUrl', 'integrations', 'discoverIntegrations']));
-
-    // Background discovery would add rows behind the tests' backs; the discovery test runs it explicitly.
-    await config().update('discoverIntegrations', false, vscode.ConfigurationTarget.Global);
-    await setIntegrations([]);
-    await config().update('baseUrl', standIn.url, vscode.ConfigurationTarget.Global);
-    await useKey(KEY);
-  });
-
-  after(async () => {
-    for (const id of [ORPHAN_INTEGRATION_ID, ...standIn.integrations.map((i) => i.id)]) api.services.catalog.forgetDiscovered(id);
-    for (const restore of restores.reverse()) await restore();
-    api.services.catalog.invalidate();
-    await standIn.close();
-  });
 
   beforeEach(() => messages.clear());
 
@@ -209,9 +193,9 @@ describe('Integrations view', function () {
     const acme = sample('acme-github');
     await setIntegrations([{ id: acme.id }]);
     const summary = (await vscode.commands.executeCommand('deploymentsExplorer.discoverIntegrations')) as { found: number; deployments: number };
-    assert.equal(summary.deployments, standIn.deployments.length);
+    assert.equal(summary.deployments, fx.standIn.deployments.length);
 
-    const used = new Set(standIn.deployments.map((d) => d.source_config?.integration_id?.toLowerCase()).filter(Boolean));
+    const used = new Set(fx.standIn.deployments.map((d) => d.source_config?.integration_id?.toLowerCase()).filter(Boolean));
     assert.ok(used.has(ORPHAN_INTEGRATION_ID));
     assert.equal(summary.found, used.size);
     const roots = await rootNodes();
@@ -240,7 +224,7 @@ describe('Integrations view', function () {
   it('fetches repositories once and refetches on Refresh Integration and Refresh', async () => {
     const acme = sample('acme-github');
     await setIntegrations([{ id: acme.id }]);
-    api.services.catalog.invalidate();
+    fx.api.services.catalog.invalidate();
     const start = repoRequests(acme.id);
     const node = await integrationRow(acme.id);
     await tree().getChildren(node);
@@ -262,12 +246,12 @@ describe('Integrations view', function () {
     const target = monorepo.repositories[monorepo.repositories.length - 1];
     const url = new URL(target.url);
     const variant = `${url.protocol}//${url.host.toUpperCase()}${url.pathname}.git/`;
-    assert.equal(await api.integrations.revealRepository(monorepo.id, variant), true);
-    const selected = await waitFor('the selection', () => api.integrations.view.selection[0]);
+    assert.equal(await fx.api.integrations.revealRepository(monorepo.id, variant), true);
+    const selected = await waitFor('the selection', () => fx.api.integrations.view.selection[0]);
     assert.ok(selected.kind === 'repository');
     assert.equal(selected.repository.url, target.url);
-    assert.equal(await api.integrations.revealRepository(monorepo.id, 'https://example.com/nobody/nothing'), false);
-    assert.equal(await api.integrations.revealRepository(UNKNOWN_ID, target.url), false);
+    assert.equal(await fx.api.integrations.revealRepository(monorepo.id, 'https://example.com/nobody/nothing'), false);
+    assert.equal(await fx.api.integrations.revealRepository(UNKNOWN_ID, target.url), false);
   });
 
   it('keeps an integration with 5000 repositories responsive', async () => {
@@ -280,7 +264,7 @@ describe('Integrations view', function () {
       url: `https://github.com/${i % 2 ? 'acme' : 'acme-labs'}/service-${String(4999 - i).padStart(4, '0')}`,
       default_branch: 'main',
     }));
-    standIn.addFault({ fault: { kind: 'status', status: 200, body: JSON.stringify(many) }, pathPrefix: `/v1/integrations/forge/codehost/${acme.id}/repos`, times: 1 });
+    fx.standIn.addFault({ fault: { kind: 'status', status: 200, body: JSON.stringify(many) }, pathPrefix: `/v1/integrations/forge/codehost/${acme.id}/repos`, times: 1 });
     try {
       await setIntegrations([{ id: acme.id }]);
       await vscode.commands.executeCommand('deploymentsExplorer.refreshIntegration', acme.id);
@@ -298,10 +282,10 @@ describe('Integrations view', function () {
       assert.ok(firstLoad < 3000 && items < 1000 && again < 50, `load ${firstLoad} ms, items ${items} ms, again ${again} ms`);
       const first = children[0];
       assert.ok(first.kind === 'repository' && first.repository.owner === 'acme' && first.repository.name === 'service-0000');
-      assert.equal(await api.integrations.revealRepository(acme.id, many[0].url), true);
+      assert.equal(await fx.api.integrations.revealRepository(acme.id, many[0].url), true);
     } finally {
-      standIn.clearFaults();
-      api.services.catalog.invalidate(acme.id);
+      fx.standIn.clearFaults();
+      fx.api.services.catalog.invalidate(acme.id);
     }
   });
 
@@ -324,7 +308,7 @@ describe('Integrations view', function () {
     await vscode.commands.executeCommand('deploymentsExplorer.refreshIntegration', acme.id);
     await tree().getChildren(await integrationRow(acme.id));
     const marker = `log-check-${Date.now()}`;
-    api.services.log.info(marker);
+    fx.api.services.log.info(marker);
 
     assert.ok(logged.length > 5, 'the wrapper saw the log');
     assert.ok(logged.some((line) => line.includes('/repos')), 'requests are logged');
@@ -333,7 +317,7 @@ describe('Integrations view', function () {
       assert.ok(!line.includes(WRONG_KEY), `wrong key in log line: ${line}`);
     }
 
-    const logRoot = path.dirname(api.services.context.logUri.fsPath);
+    const logRoot = path.dirname(fx.api.services.context.logUri.fsPath);
     const content = await waitFor(
       'the log file to contain the marker',
       () => {

@@ -1,8 +1,10 @@
-// What every extension-host suite needs: the activated extension, polling,
-// notifications recorded instead of waiting for a click, and settings and the
-// stored key put back as they were, since all suites share one VS Code.
+// What every extension-host suite needs: one shared before()/after() fixture
+// (useSuiteFixture: the activated extension, a stand-in, notifications recorded
+// instead of waiting for a click, and settings and the stored key put back as
+// they were, since all suites share one VS Code), and polling.
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
+import { StandIn } from '../server/standIn';
 
 export const EXTENSION_ID = 'deployments-explorer.deployments-explorer';
 export const SECTION = 'deploymentsExplorer';
@@ -10,7 +12,7 @@ const API_KEY_SECRET = 'deploymentsExplorer.apiKey';
 
 export const config = () => vscode.workspace.getConfiguration(SECTION);
 
-export async function activateExtension(): Promise<ExtensionApi> {
+async function activateExtension(): Promise<ExtensionApi> {
   const extension = vscode.extensions.getExtension(EXTENSION_ID);
   if (!extension) throw new Error(`${EXTENSION_ID} is not installed in this VS Code`);
   return (await extension.activate()) as ExtensionApi;
@@ -76,7 +78,7 @@ export class MessageCapture {
 }
 
 /** Remembers the global values of `settings` and the stored API key; the answer puts them back. */
-export async function snapshotSettings(api: ExtensionApi, settings: readonly string[]): Promise<() => Promise<void>> {
+async function snapshotSettings(api: ExtensionApi, settings: readonly string[]): Promise<() => Promise<void>> {
   const values = settings.map((name) => [name, config().inspect(name)?.globalValue] as const);
   const key = await api.services.context.secrets.get(API_KEY_SECRET);
   return async () => {
@@ -108,7 +110,7 @@ export async function useApiKey(api: ExtensionApi, key: string): Promise<void> {
  * Waits until the connection has been quiet for a moment: settings and key
  * changes reach it as events, each of which resets the views' loaded data.
  */
-export async function connectionSettled(api: ExtensionApi, quietMs = 400): Promise<void> {
+async function connectionSettled(api: ExtensionApi, quietMs = 400): Promise<void> {
   let lastChange = Date.now();
   const subscription = api.services.connection.onDidChange(() => (lastChange = Date.now()));
   try {
@@ -116,4 +118,79 @@ export async function connectionSettled(api: ExtensionApi, quietMs = 400): Promi
   } finally {
     subscription.dispose();
   }
+}
+
+/** What a suite's tests use from the shared fixture; `api` and `standIn` exist once its `before()` has run. */
+export interface SuiteFixture {
+  readonly api: ExtensionApi;
+  readonly standIn: StandIn;
+  /** The notifications recorded instead of shown (cleared by the suite, usually in `beforeEach`). */
+  readonly messages: MessageCapture;
+  /** Adds an undo step to the shared `after()`: the last added runs first, all before the settings and key are put back. */
+  onRestore(undo: () => unknown): void;
+}
+
+export interface SuiteFixtureOptions {
+  /** The API key the suite's stand-in accepts; the extension is given it through the Set API Key command. */
+  key: string;
+  /** The notification levels recorded instead of shown (default: all); one shown would wait for a click that never comes. */
+  capture?: readonly MessageLevel[];
+  /**
+   * The suite's own global settings, applied in this order after `discoverIntegrations: false` (background
+   * discovery would send requests behind the tests' backs) and before `baseUrl` points at the stand-in.
+   * Every one of them is snapshotted first and put back afterwards.
+   */
+  settings?: (standIn: StandIn) => Record<string, unknown>;
+  /** Runs after activation and the stand-in's start, before any setting changes: intercepts go here, with their undo through `onRestore`. */
+  prepare?: (fixture: SuiteFixture) => unknown;
+}
+
+/**
+ * The one `before()`/`after()` pair every extension-host suite shares; call it
+ * at the top of a `describe()`. Before: activates the extension, starts a
+ * stand-in, records notifications, snapshots then applies the settings, stores
+ * the key and waits until the connection is quiet. After: the undo steps, the
+ * settings and key as they were, the repository cache emptied, the stand-in
+ * closed. A suite's own hooks, declared after this call, run after these.
+ */
+export function useSuiteFixture(options: SuiteFixtureOptions): SuiteFixture {
+  let api: ExtensionApi | undefined;
+  let standIn: StandIn | undefined;
+  const restores: (() => unknown)[] = [];
+  const fixture: SuiteFixture = {
+    get api() {
+      if (!api) throw new Error('the suite fixture is used before its before() ran');
+      return api;
+    },
+    get standIn() {
+      if (!standIn) throw new Error('the suite fixture is used before its before() ran');
+      return standIn;
+    },
+    messages: new MessageCapture(options.capture),
+    onRestore: (undo) => void restores.push(undo),
+  };
+
+  before(async () => {
+    api = await activateExtension();
+    standIn = await StandIn.start({ apiKey: options.key });
+    fixture.messages.start();
+    restores.push(() => fixture.messages.stop());
+    const settings: Record<string, unknown> = { discoverIntegrations: false, ...options.settings?.(standIn), baseUrl: standIn.url };
+    restores.push(await snapshotSettings(api, Object.keys(settings)));
+    await options.prepare?.(fixture);
+    for (const [name, value] of Object.entries(settings)) {
+      await config().update(name, value, vscode.ConfigurationTarget.Global);
+    }
+    await useApiKey(api, options.key);
+    // Let the connection's change events (which reset the views' data) land before the tests start.
+    await connectionSettled(api);
+  });
+
+  after(async () => {
+    for (const restore of restores.splice(0).reverse()) await restore();
+    api?.services.catalog.invalidate();
+    await standIn?.close();
+  });
+
+  return fixture;
 }

@@ -1,11 +1,10 @@
 // "Deployments: Create Deployment…" from the command palette, through every
 // step of the multi-step input (with a Back that keeps what was typed), to the
 // success notification; the stand-in receives the body shown in the review.
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, beforeEach, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import type { Locator } from 'playwright-core';
-import { Workbench } from './workbench';
+import { poll, Workbench } from './workbench';
 
 let wb: Workbench;
 
@@ -17,29 +16,36 @@ after(async () => {
   await wb?.close();
 });
 
+/** What every test starts from (in any order): the container open and the extension active, no quick input open. */
+beforeEach(async () => {
+  await wb.openDeploymentsContainer();
+  await wb.waitForExtensionsActivated();
+});
+
+afterEach(async () => {
+  if (await wb.quickInput().isVisible()) await wb.page.keyboard.press('Escape');
+});
+
 /** Waits until the quick input shows `expected` (each step fills it from the flow's state). */
 async function waitForValue(input: Locator, expected: string, timeoutMs = 15_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  let value = '';
-  while (Date.now() < until) {
-    value = await input.inputValue().catch(() => '');
-    if (value === expected) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the input shows “${value}”, expected “${expected}”`);
+  await poll(
+    `the input to show “${expected}”`,
+    async () => {
+      const value = await input.inputValue({ timeout: 1_000 });
+      if (value !== expected) throw new Error(`the input shows “${value}”`);
+      return true;
+    },
+    timeoutMs,
+  );
 }
 
-/** Like wb.runCommand, but presses F1 again when the palette did not open (focus can still be moving). */
-async function runCommandRetrying(title: string): Promise<void> {
-  const input = wb.quickInput().locator('.quick-input-box input');
-  for (let attempt = 0; attempt < 5; attempt++) {
-    await wb.page.keyboard.press('F1');
-    if (await input.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) break;
-  }
-  await input.fill(`>${title}`);
-  const row = wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
-  await row.waitFor({ state: 'visible', timeout: 15_000 });
-  await row.click();
+/**
+ * Waits for the name step of `repository` (its prompt), so that a value seen next is the name and
+ * not the repository step's search text, which can read the same.
+ */
+async function waitForNameStep(repository: string): Promise<void> {
+  const prompt = wb.quickInput().locator('.quick-input-message').filter({ hasText: `Name of the new deployment of ${repository}:` });
+  await prompt.waitFor({ state: 'visible', timeout: 15_000 });
 }
 
 async function postedBodies(standInUrl: string): Promise<Array<Record<string, any>>> {
@@ -56,9 +62,7 @@ test('creates a deployment from the palette: integration, repository, name, ref,
   assert.ok(acme, `acme-github is not among the configured integrations: ${JSON.stringify(wb.env.integrations)}`);
   const name = `storefront-ui-${Date.now().toString(36)}`;
 
-  await wb.openDeploymentsContainer();
-  await wb.waitForExtensionsActivated();
-  await runCommandRetrying('Deployments: Create Deployment…');
+  await wb.runCommand('Deployments: Create Deployment…');
 
   const quick = wb.quickInput();
   const input = quick.locator('.quick-input-box input');
@@ -74,6 +78,7 @@ test('creates a deployment from the palette: integration, repository, name, ref,
   await wb.pickQuickItem(/acme\/storefront$/);
 
   // 3. Name: pre-filled from the repository, validated while typing.
+  await waitForNameStep('acme/storefront');
   await waitForValue(input, 'storefront');
   await input.fill('Bad Name');
   await message.filter({ hasText: /lowercase letters, digits/ }).waitFor({ state: 'visible' });
@@ -107,8 +112,7 @@ test('creates a deployment from the palette: integration, repository, name, ref,
   const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: name }).first();
   assert.ok(await toast.getByRole('button', { name: 'Copy ID' }).count(), 'no Copy ID action');
   assert.ok(await toast.getByRole('button', { name: 'Show' }).count(), 'no Show action');
-  const png = await wb.screenshot('created');
-  assert.ok(fs.statSync(png).size > 10_000, `screenshot ${png} looks empty`);
+  await wb.screenshot('created', { shows: [toast] });
 
   const body = (await postedBodies(standInUrl)).find((b) => b.name === name);
   assert.ok(body, 'the stand-in did not receive the deployment');
@@ -122,12 +126,13 @@ test('Edit Payload… opens the body as JSON with a Create Deployment action in 
   const { page } = wb;
   const standInUrl = wb.env.standInUrl!;
   const name = `agent-runtime-ui-${Date.now().toString(36)}`;
-  await runCommandRetrying('Deployments: Create Deployment…');
+  await wb.runCommand('Deployments: Create Deployment…');
   const quick = wb.quickInput();
   const input = quick.locator('.quick-input-box input');
   await wb.pickQuickItem(/acme-github/);
   await quick.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'acme-labs/agent-runtime' }).first().waitFor({ state: 'visible' });
   await wb.pickQuickItem(/acme-labs\/agent-runtime$/);
+  await waitForNameStep('acme-labs/agent-runtime');
   await waitForValue(input, 'agent-runtime');
   await input.fill(name);
   await input.press('Enter');
@@ -154,7 +159,7 @@ test('Edit Payload… opens the body as JSON with a Create Deployment action in 
   await action.waitFor({ state: 'detached', timeout: 10_000 });
   // Leave no dirty untitled editor behind for the next test file (same workspace, hot exit).
   await page.locator('.editor-instance .view-lines').first().click();
-  await runCommandRetrying('View: Revert and Close Editor');
+  await wb.runCommand('View: Revert and Close Editor');
   await page.locator('.tabs-container .tab', { hasText: 'Untitled-1' }).waitFor({ state: 'detached', timeout: 10_000 });
 });
 
@@ -164,7 +169,7 @@ test('cancelling the request warns that the deployment may still be created, and
   const fault = { fault: { kind: 'latency', ms: 10_000 }, method: 'POST', pathPrefix: '/v2/deployments', times: 1 };
   assert.equal((await fetch(`${standInUrl}/__admin/faults`, { method: 'POST', body: JSON.stringify(fault) })).ok, true);
   try {
-    await runCommandRetrying('Deployments: Create Deployment…');
+    await wb.runCommand('Deployments: Create Deployment…');
     const quick = wb.quickInput();
     const input = quick.locator('.quick-input-box input');
     const rows = quick.locator('.quick-input-list .monaco-list-row');
@@ -172,6 +177,7 @@ test('cancelling the request warns that the deployment may still be created, and
     await rows.filter({ hasText: 'acme/checkout-service' }).first().waitFor({ state: 'visible', timeout: 15_000 });
     await input.fill('checkout-service');
     await wb.pickQuickItem(/acme\/checkout-service$/);
+    await waitForNameStep('acme/checkout-service');
     await waitForValue(input, 'checkout-service');
     await input.fill(name);
     await input.press('Enter');

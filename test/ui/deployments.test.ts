@@ -2,9 +2,10 @@
 // and "Load more…", the Filter… quick pick (status READY), the filter in the
 // view description, the filter surviving a window reload, Clear Filters, and
 // the welcome message when nothing matches, and a deployment's grouped details.
-import { after, before, test } from 'node:test';
+// Each test sets the filters it needs and clears those it set, so the tests run
+// in any order or alone.
+import { after, before, test, type TestContext } from 'node:test';
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import { poll, VIEW_NAMES, Workbench } from './workbench';
 
 const VIEW = VIEW_NAMES.deployments;
@@ -54,21 +55,30 @@ async function scrollToEnd(): Promise<void> {
   await wb.page.keyboard.press('End');
 }
 
-test('shows deployments with status descriptions and a “Load more…” row', async () => {
-  await openView();
-  await scrollToEnd();
-  await wb.findRow(VIEW, 'Load more…', 30_000);
-  const descriptions = await deploymentDescriptions();
-  assert.ok(descriptions.length >= 5, `rendered rows: ${descriptions.length}`);
-  const withStatus = descriptions.filter((d) => STATUS.test(d));
-  assert.ok(withStatus.length >= descriptions.length - 2, `descriptions: ${descriptions.join(' | ')}`);
-  assert.ok(descriptions.some((d) => / · \d+\.\d+\.\d+$/.test(d)), 'status · image version');
-  const png = await wb.screenshot('rows');
-  assert.ok(fs.statSync(png).size > 10_000);
-});
+/** Waits until the view has loaded: rows, or a welcome message (the filters in force have been applied by then). */
+async function viewLoaded(): Promise<void> {
+  await poll('the Deployments view to load', async () => (await wb.rows(VIEW).count()) > 0 || (await wb.view(VIEW).locator('.welcome-view-content').isVisible()), 30_000);
+}
 
-test('Filter… → Status → READY narrows the rows and shows the filter in the view description', async () => {
+/** Clears the filters when any are set (the command is offered only then), and waits until the description is gone. */
+async function clearFilters(): Promise<void> {
+  await viewLoaded();
+  if (!(await wb.viewDescription(VIEW))) return;
+  await wb.runCommand('Deployments: Clear Filters');
+  await poll('the description to clear', async () => (await wb.viewDescription(VIEW)) === '');
+}
+
+/** Opens the view with no filters set, and clears at the end of the test whatever filters it leaves. */
+async function openUnfilteredView(t: TestContext): Promise<void> {
   await openView();
+  await clearFilters();
+  t.after(async () => {
+    if (await wb.viewDescription(VIEW).catch(() => '')) await clearFilters().catch(() => undefined);
+  });
+}
+
+/** Filter… → Status → READY, through the quick pick, then waits until only READY rows are shown. */
+async function filterReady(): Promise<void> {
   await wb.runCommand('Deployments: Filter…');
   await wb.pickQuickItem('Status');
   await wb.pickQuickItem('READY');
@@ -77,13 +87,32 @@ test('Filter… → Status → READY narrows the rows and shows the filter in th
     const descriptions = await deploymentDescriptions();
     return descriptions.length > 0 && descriptions.every((d) => d.startsWith('READY'));
   });
+}
+
+test('shows deployments with status descriptions and a “Load more…” row', async (t) => {
+  await openUnfilteredView(t);
   await scrollToEnd();
-  await wb.findRow(VIEW, 'Load more…');
-  const png = await wb.screenshot('filtered-ready');
-  assert.ok(fs.statSync(png).size > 10_000);
+  const loadMore = await wb.findRow(VIEW, 'Load more…', 30_000);
+  const descriptions = await deploymentDescriptions();
+  assert.ok(descriptions.length >= 5, `rendered rows: ${descriptions.length}`);
+  const withStatus = descriptions.filter((d) => STATUS.test(d));
+  assert.ok(withStatus.length >= descriptions.length - 2, `descriptions: ${descriptions.join(' | ')}`);
+  assert.ok(descriptions.some((d) => / · \d+\.\d+\.\d+$/.test(d)), 'status · image version');
+  await wb.screenshot('rows', { shows: [wb.rows(VIEW).first(), loadMore] });
 });
 
-test('the filter survives a window reload, and Clear Filters removes it', async () => {
+test('Filter… → Status → READY narrows the rows and shows the filter in the view description', async (t) => {
+  await openUnfilteredView(t);
+  await filterReady();
+  await scrollToEnd();
+  const loadMore = await wb.findRow(VIEW, 'Load more…');
+  const description = wb.view(VIEW).locator('.pane-header .description').first();
+  await wb.screenshot('filtered-ready', { shows: [description, wb.rows(VIEW).first(), loadMore] });
+});
+
+test('the filter survives a window reload, and Clear Filters removes it', async (t) => {
+  await openUnfilteredView(t);
+  await filterReady();
   await wb.page.reload({ waitUntil: 'domcontentloaded' });
   await wb.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
   await openView();
@@ -98,8 +127,8 @@ test('the filter survives a window reload, and Clear Filters removes it', async 
   await poll('rows of other statuses again', async () => (await deploymentDescriptions()).some((d) => STATUS.test(d) && !d.startsWith('READY')));
 });
 
-test('a filter that matches nothing shows the welcome message, whose Clear Filters brings the rows back', async () => {
-  await openView();
+test('a filter that matches nothing shows the welcome message, whose Clear Filters brings the rows back', async (t) => {
+  await openUnfilteredView(t);
   await wb.runCommand('Deployments: Filter…');
   await wb.pickQuickItem('Name contains');
   await wb.answerQuickInput('zz-no-such-deployment');
@@ -114,14 +143,14 @@ test('a filter that matches nothing shows the welcome message, whose Clear Filte
   await poll('rows again', async () => (await deploymentDescriptions()).some((d) => STATUS.test(d)));
 });
 
-test('expanding a deployment shows its details grouped, down to per-component resources', async () => {
+test('expanding a deployment shows its details grouped, down to per-component resources', async (t) => {
   // Other UI tests create deployments from bare bodies (no resource_spec) at the top: pick, from the
   // stand-in's own first page, the first record that has resources.
   const response = await fetch(`${wb.env.standInUrl}/v2/deployments?limit=10`, { headers: { 'X-Api-Key': wb.env.standInApiKey ?? '' } });
   const firstPage = (await response.json()) as { resources: Array<{ name: string; source_config?: { resource_spec?: object } }> };
   const withResources = firstPage.resources.find((d) => d.source_config?.resource_spec);
   assert.ok(withResources, 'the first page has a deployment with resources');
-  await openView();
+  await openUnfilteredView(t);
   await wb.widenSidebar(560);
   const row = await wb.findRow(VIEW, withResources.name, 30_000);
   await wb.expandRow(row);

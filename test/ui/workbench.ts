@@ -68,21 +68,18 @@ function exactText(text: string | RegExp): RegExp {
   return typeof text === 'string' ? new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`) : text;
 }
 
-/** Polls until the element's attribute has the value. */
-export async function waitForAttribute(el: Locator, name: string, value: string, timeoutMs = 15_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    if ((await el.getAttribute(name, { timeout: timeoutMs })) === value) return;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${name}="${value}"`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /**
- * Polls `probe` until it answers something truthy (errors count as "not yet"),
- * at most `timeoutMs`; the last error is named when it gives up.
+ * The UI tests' one poll: calls `probe` every `intervalMs` until it answers
+ * something truthy (a thrown error counts as "not yet"), at most `timeoutMs`;
+ * when it gives up, the last error is named (a probe can throw to say what it
+ * saw instead).
  */
-export async function poll<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+export async function poll<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false | null> | T | undefined | false | null,
+  timeoutMs = 20_000,
+  intervalMs = 100,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -92,8 +89,10 @@ export async function poll<T>(what: string, probe: () => Promise<T | undefined |
     } catch (error) {
       last = error;
     }
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (Date.now() > until) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last instanceof Error ? last.message : String(last)}` : ''}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
 
@@ -165,17 +164,21 @@ export class Workbench {
     const container = this.container();
     const item = this.activityBarItem(CONTAINER_TITLE);
     await item.waitFor({ state: 'visible', timeout: 60_000 });
-    const until = Date.now() + 30_000;
-    while (!(await container.isVisible())) {
-      const active = (await item.getAttribute('aria-pressed')) === 'true' || (await item.getAttribute('aria-checked')) === 'true';
-      if (!active) {
-        await item.click();
-        // Move the pointer off the icon so its hover does not cover screenshots.
-        await this.page.mouse.move(900, 450);
-      }
-      if (Date.now() > until) throw new Error('the Deployments container did not open within 30 s');
-      await container.waitFor({ state: 'visible', timeout: 2_000 }).catch(() => undefined);
-    }
+    await poll(
+      'the Deployments container to open',
+      async () => {
+        if (await container.isVisible()) return true;
+        const active = (await item.getAttribute('aria-pressed')) === 'true' || (await item.getAttribute('aria-checked')) === 'true';
+        if (!active) {
+          await item.click();
+          // Move the pointer off the icon so its hover does not cover screenshots.
+          await this.page.mouse.move(900, 450);
+        }
+        await container.waitFor({ state: 'visible', timeout: 2_000 }).catch(() => undefined);
+        return container.isVisible();
+      },
+      30_000,
+    );
     return container;
   }
 
@@ -200,7 +203,7 @@ export class Workbench {
     await header.waitFor({ state: 'visible' });
     if ((await header.getAttribute('aria-expanded')) === 'false') {
       await header.click();
-      await waitForAttribute(header, 'aria-expanded', 'true');
+      await poll(`the ${name} view to expand`, async () => (await header.getAttribute('aria-expanded')) === 'true', 15_000);
     }
     return pane;
   }
@@ -254,19 +257,21 @@ export class Workbench {
    * not loading: a tree refresh racing the first click can swallow it.
    */
   async expandRow(row: Locator, timeoutMs = 15_000): Promise<void> {
-    const until = Date.now() + timeoutMs;
     let lastClick = 0;
-    for (;;) {
-      const state = await row.getAttribute('aria-expanded', { timeout: timeoutMs });
-      if (state === 'true' || state === null) return;
-      const loading = (await row.locator('.monaco-tl-twistie.codicon-tree-item-loading').count()) > 0;
-      if (!loading && Date.now() - lastClick > 2_000) {
-        await row.locator('.monaco-tl-twistie').first().click();
-        lastClick = Date.now();
-      }
-      if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms expanding the row`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await poll(
+      'the row to expand',
+      async () => {
+        const state = await row.getAttribute('aria-expanded', { timeout: timeoutMs });
+        if (state === 'true' || state === null) return true;
+        const loading = (await row.locator('.monaco-tl-twistie.codicon-tree-item-loading').count()) > 0;
+        if (!loading && Date.now() - lastClick > 2_000) {
+          await row.locator('.monaco-tl-twistie').first().click();
+          lastClick = Date.now();
+        }
+        return false;
+      },
+      timeoutMs,
+    );
   }
 
   /** Drags the sidebar's edge so the sidebar is `width` pixels wide (for screenshots without cut-off descriptions). */
@@ -293,18 +298,23 @@ export class Workbench {
     return this.page.locator('.quick-input-widget');
   }
 
-  /** Runs a command from the command palette (F1) by its shown title, e.g. "Deployments: Refresh". */
+  /**
+   * Runs a command from the command palette (F1) by its shown title, e.g. "Deployments: Refresh".
+   * Presses F1 again when the palette did not open: focus can still be moving (after a reload, a
+   * notification, an editor closing).
+   */
   async runCommand(title: string): Promise<void> {
-    await this.page.keyboard.press('F1');
     const input = this.quickInput().locator('.quick-input-box input');
-    await input.waitFor({ state: 'visible' });
+    await poll(
+      'the command palette to open',
+      async () => {
+        await this.page.keyboard.press('F1');
+        return input.waitFor({ state: 'visible', timeout: 3_000 }).then(() => true);
+      },
+      20_000,
+    );
     await input.fill(`>${title}`);
-    const row = this.quickInput()
-      .locator('.quick-input-list .monaco-list-row')
-      .filter({ has: this.page.locator('.label-name', { hasText: exactText(title) }) })
-      .first();
-    await row.waitFor({ state: 'visible', timeout: 15_000 });
-    await row.click();
+    await this.pickQuickItem(title);
   }
 
   /** Answers an open quick input / input box: types `text` and presses Enter. */
@@ -315,7 +325,7 @@ export class Workbench {
     await input.press('Enter');
   }
 
-  /** Picks a quick-pick entry by its label. */
+  /** Picks a quick-pick entry by its label (the whole label, or a RegExp). */
   async pickQuickItem(label: string | RegExp): Promise<void> {
     const row = this.quickInput()
       .locator('.quick-input-list .monaco-list-row')
@@ -350,12 +360,28 @@ export class Workbench {
 
   // ------------------------------------------------------------------ screenshots
 
-  /** Saves a PNG of the page as `<DE_OUTPUT_DIR>/<name>-<scenario>.png` and returns its path. */
-  async screenshot(scenario: string): Promise<string> {
+  /**
+   * Saves a PNG of the page as `<DE_OUTPUT_DIR>/<name>-<scenario>.png` and returns its path. Each
+   * element of `shows` must first be visible inside the page's viewport, so the picture shows it:
+   * the test asserts on the DOM, the file is for people (the README uses them).
+   */
+  async screenshot(scenario: string, options: { shows?: Locator[] } = {}): Promise<string> {
+    for (const element of options.shows ?? []) await this.assertInViewport(element);
     fs.mkdirSync(this.env.outputDir, { recursive: true });
     const safe = `${this.name}-${scenario}`.replace(/[^A-Za-z0-9._-]+/g, '-');
     const file = path.join(this.env.outputDir, `${safe}.png`);
     await this.page.screenshot({ path: file });
     return file;
+  }
+
+  /** Fails unless the element is visible and at least partly inside the page's viewport. */
+  async assertInViewport(element: Locator, timeoutMs = 5_000): Promise<void> {
+    await element.waitFor({ state: 'visible', timeout: timeoutMs });
+    const box = await element.boundingBox();
+    const viewport = this.page.viewportSize();
+    const inside =
+      !!box && !!viewport && box.width > 0 && box.height > 0 &&
+      box.x < viewport.width && box.y < viewport.height && box.x + box.width > 0 && box.y + box.height > 0;
+    if (!inside) throw new Error(`${element} is outside the page's viewport (${JSON.stringify(box)} in ${JSON.stringify(viewport)})`);
   }
 }
