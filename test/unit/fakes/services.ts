@@ -37,7 +37,7 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
   const client = {
     async listRepositories(integrationId: string): Promise<Repository[]> {
       listed.push(integrationId);
-      const answer = options.repositories?.[integrationId];
+      const [, answer] = Object.entries(options.repositories ?? {}).find(([id]) => id.toLowerCase() === integrationId.toLowerCase()) ?? [];
       if (answer instanceof Error) throw answer;
       return [...(answer ?? [])];
     },
