@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import * as fake from './fakes/vscode';
 import { fakeServices, FakeControlPlaneOptions, repository } from './fakes/services';
-import { RequestValidationError } from '../../src/api';
+import { CancelledError, RequestValidationError } from '../../src/api';
 import { readCreateArgument } from '../../src/model/createArguments';
 import { DraftStore } from '../../src/model/draftStore';
 import { CreateResult, runCreateFlow } from '../../src/features/createDeployment/createFlow';
@@ -272,6 +272,54 @@ describe('create flow', () => {
     assert.deepEqual(result.lastError?.issues, [{ loc: 'body.name', msg: 'String should match pattern' }]);
     assert.deepEqual(drafts.get(storefront), { name: 'Bad_Name', ref: 'release/2' }, 'kept for the next time');
     assert.equal(posted.length, 1, 'never retried by itself');
+  });
+
+  it('a request left without an answer warns that it may exist, and the review offers to check', async () => {
+    const { create, posted } = setUp({
+      create: async () => {
+        throw new CancelledError();
+      },
+    });
+    const done = create({ repository: storefront, name: 'maybe-made', confirm: true });
+    const review = await fake.window.nextQuickPick();
+    assert.deepEqual(
+      fake.window.messages.map((m) => [m.level, m.message, m.actions]),
+      [
+        [
+          'warning',
+          'Stopped waiting for the control plane. “maybe-made” may still be created: check the Deployments view before sending it again.',
+          ['Check Deployments'],
+        ],
+      ],
+    );
+    assert.deepEqual(review.labels.slice(0, 3), ['The last attempt got no answer', 'The request was cancelled.', '']);
+    assert.equal(review.labels.some((label) => /refused/.test(label)), false, 'no answer is not a refusal');
+    review.pick('The request was cancelled.');
+    const result = await done;
+    assert.equal(result.outcome, 'cancelled');
+    assert.equal(posted.length, 1, 'not sent again');
+    await fake.until(() => fake.commands.executed.length >= 2, 'the Deployments view to be filtered');
+    assert.deepEqual(
+      fake.commands.executed.map((c) => [c.command, ...c.args]),
+      [['deploymentsExplorer.deployments.focus'], ['deploymentsExplorer.filterDeployments', { nameContains: 'maybe-made' }]],
+    );
+  });
+
+  it('the type step and the review show what the defaults setting adds', async () => {
+    const { create, posted } = setUp();
+    fake.workspace.set('deploymentsExplorer.createDeployment.defaults', { deployment_type: 'prod', secrets: [], name: 'not-this' });
+    const done = create({ repository: storefront });
+    (await fake.window.nextInputBox()).accept();
+    (await fake.window.nextInputBox()).accept();
+    const type = await fake.window.nextQuickPick();
+    assert.equal(type.find('Don’t set')?.description, 'keeps prod from the defaults setting');
+    type.accept();
+    const review = await fake.window.nextQuickPick();
+    assert.deepEqual(review.labels.slice(4), ['deployment_type', 'secrets', 'name', 'source_config.integration_id', 'source_config.repo_url', 'source_revision_config.repo_ref']);
+    assert.equal(review.find('name')?.description, '"storefront"', 'the repository’s values win over the defaults');
+    review.accept();
+    assert.equal((await done).outcome, 'created');
+    assert.deepEqual(posted[0].deployment_type, 'prod');
   });
 
   it('Edit Payload… opens the body as a JSON document instead of sending', async () => {

@@ -306,13 +306,6 @@ export class FakeQuickPick<T extends QuickPickItem> extends FakeQuickInput {
     this._active = items;
   }
 
-  override set value(value: string) {
-    this._value = value;
-  }
-  override get value(): string {
-    return this._value;
-  }
-
   /** The rows a person sees for the text in the filter box (separators only when nothing is typed). */
   get visibleItems(): readonly T[] {
     const filter = this._value.trim().toLowerCase();
