@@ -62,12 +62,12 @@ describe('Integrations tree', () => {
   });
 
   it('shows nothing (the welcome view) until a base URL and an API key are set', async () => {
-    const { provider } = setUp({ apiKey: undefined });
-    assert.deepEqual(await provider.getChildren(), []);
-    fake.workspace.set('deploymentsExplorer.baseUrl', undefined);
-    const keyed = setUp();
+    const noKey = setUp({ apiKey: undefined });
+    assert.deepEqual(await noKey.provider.getChildren(), []);
+    const noUrl = setUp();
     fake.workspace.set('deploymentsExplorer.baseUrl', '');
-    assert.deepEqual(await keyed.provider.getChildren(), []);
+    assert.deepEqual(await noUrl.provider.getChildren(), []);
+    assert.deepEqual(noUrl.listed, []);
   });
 
   it('lists the added integrations, then the discovered ones, collapsed, without loading their repositories', async () => {
@@ -91,12 +91,16 @@ describe('Integrations tree', () => {
   it('expands an integration into its repositories, sorted, with progress in the view', async () => {
     const { provider } = setUp();
     const acme = await integrationNode(provider, 'acme-github');
+    const redrawn: unknown[] = [];
+    provider.onDidChangeTreeData((node) => redrawn.push(node));
     assert.deepEqual(await rowsOf(provider, acme), [
       { label: 'api', description: 'acme · develop', icon: 'repo', expands: false, contextValue: 'repository', command: undefined },
       { label: 'web', description: 'acme · main', icon: 'repo', expands: false, contextValue: 'repository', command: undefined },
     ]);
     assert.deepEqual(fake.window.progress.map((p) => p.options.location), [{ viewId: 'deploymentsExplorer.integrations' }]);
-    // Once loaded, the integration row counts them and names the code host.
+    // Once loaded, the integration row is redrawn: it counts them and names the code host.
+    await fake.until(() => redrawn.includes(acme), 'the integration row to be redrawn');
+    assert.equal(redrawn.includes(undefined), false, 'not the whole tree');
     assert.equal(provider.getTreeItem(acme).description, '2 repositories · github.com');
     assert.equal(provider.getTreeItem(acme).accessibilityInformation?.label, 'Integration acme-github, 2 repositories · github.com');
   });
