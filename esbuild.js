@@ -18,6 +18,10 @@ async function main() {
     target: 'node20',
     outfile: 'dist/extension.js',
     external: ['vscode'],
+    // jsonc-parser's "main" is a UMD build whose require()s esbuild cannot follow
+    // (the bundle would fail at run time with "Cannot find module './impl/format'"):
+    // prefer the ES module build packages offer.
+    mainFields: ['module', 'main'],
     minify: production,
     sourcemap: !production,
     sourcesContent: false,

@@ -1,6 +1,8 @@
 // Pure (no vscode import): reading an edited payload document back into a body,
 // with the position of the first syntax error (JSON.parse's messages differ
-// between node versions and often carry no position at all).
+// between node versions and often carry no position at all; jsonc-parser,
+// the parser VS Code's own JSON support uses, reports error offsets).
+import { ParseErrorCode, visit } from 'jsonc-parser';
 import { isPlainObject, JsonObject } from './createPayload';
 
 export type PayloadParseResult =
@@ -37,123 +39,90 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-class SyntaxProblem {
-  constructor(
-    readonly offset: number,
-    readonly problem: string,
-  ) {}
+/**
+ * Where and why strict JSON parsing fails, from jsonc-parser's first error
+ * (comments and trailing commas are refused, as JSON.parse refuses them).
+ * Only called when JSON.parse already failed.
+ */
+export function findSyntaxError(text: string): { offset: number; problem: string } {
+  const containers: Array<'object' | 'array'> = [];
+  /** True where a property name must come: after “{” or after “,” in an object. */
+  let expectingName = false;
+  let first: { code: ParseErrorCode; offset: number; length: number; container: 'object' | 'array' | undefined; expectingName: boolean } | undefined;
+  visit(
+    text,
+    {
+      onObjectBegin: () => {
+        containers.push('object');
+        expectingName = true;
+      },
+      onObjectProperty: () => void (expectingName = false),
+      onObjectEnd: () => {
+        containers.pop();
+        expectingName = false;
+      },
+      onArrayBegin: () => {
+        containers.push('array');
+        expectingName = false;
+      },
+      onArrayEnd: () => {
+        containers.pop();
+        expectingName = false;
+      },
+      onSeparator: (separator) => void (expectingName = separator === ',' && containers[containers.length - 1] === 'object'),
+      onError: (code, offset, length) => {
+        first ??= { code, offset, length, container: containers[containers.length - 1], expectingName };
+      },
+    },
+    { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
+  );
+  if (!first) return { offset: 0, problem: 'invalid JSON' };
+  const { code, offset, length } = first;
+  const found = (at: number): string => (at >= text.length ? 'the end of the text' : shown(text[at]));
+  const inString = (pattern: RegExp): number => {
+    const match = pattern.exec(text.slice(offset, offset + length));
+    return match ? offset + match.index : offset;
+  };
+  switch (code) {
+    case ParseErrorCode.EndOfFileExpected:
+      return { offset, problem: `unexpected ${found(offset)} after the end of the JSON value` };
+    case ParseErrorCode.ColonExpected:
+      return { offset, problem: `expected “:” after the property name, found ${found(offset)}` };
+    case ParseErrorCode.CloseBraceExpected:
+      return { offset, problem: `expected “,” or “}” after a property value, found ${found(offset)}` };
+    case ParseErrorCode.CloseBracketExpected:
+      return { offset, problem: `expected “,” or “]” after an array element, found ${found(offset)}` };
+    case ParseErrorCode.CommaExpected:
+      return first.container === 'array'
+        ? { offset, problem: `expected “,” or “]” after an array element, found ${found(offset)}` }
+        : { offset, problem: `expected “,” or “}” after a property value, found ${found(offset)}` };
+    case ParseErrorCode.UnexpectedEndOfString:
+      // The string token stops at the end of the text, or before a line break.
+      return offset + length >= text.length
+        ? { offset: text.length, problem: 'unterminated string' }
+        : { offset: offset + length, problem: 'line break or control character inside a string' };
+    case ParseErrorCode.InvalidCharacter:
+      return { offset: inString(/[\u0000-\u001f]/), problem: 'line break or control character inside a string' };
+    case ParseErrorCode.InvalidUnicode:
+      return { offset: inString(/\\u(?![0-9a-fA-F]{4})/), problem: 'invalid \\u escape' };
+    case ParseErrorCode.InvalidEscapeCharacter:
+      return { offset: inString(/\\[^"\\/bfnrtu]/), problem: 'invalid escape in a string' };
+    case ParseErrorCode.UnexpectedEndOfNumber:
+    case ParseErrorCode.InvalidNumberFormat:
+      return { offset, problem: 'incomplete number' };
+  }
+  // A symbol, comment or missing value: what was expected there decides the wording.
+  if (text.trim() === '') return { offset: text.length, problem: 'the document is empty' };
+  if (first.expectingName) {
+    return text[offset] === '}'
+      ? { offset, problem: 'trailing comma before “}”' }
+      : { offset, problem: `expected a property name in double quotes, found ${found(offset)}` };
+  }
+  if (first.container === 'array' && text[offset] === ']') return { offset, problem: 'trailing comma before “]”' };
+  return { offset, problem: offset >= text.length ? 'unexpected end of the text' : `unexpected ${found(offset)}` };
 }
 
-/** Where and why strict JSON parsing fails. Only called when JSON.parse already failed. */
-export function findSyntaxError(text: string): { offset: number; problem: string } {
-  let i = 0;
-  const fail = (problem: string, at = i): never => {
-    throw new SyntaxProblem(at, problem);
-  };
-  const found = (): string => (i >= text.length ? 'the end of the text' : `“${text[i]}”`);
-  const skipSpace = (): void => {
-    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
-  };
-  const literal = (word: string): void => {
-    if (text.startsWith(word, i)) i += word.length;
-    else fail(`unexpected ${found()}`);
-  };
-  const string = (): void => {
-    i++; // opening quote
-    for (;;) {
-      if (i >= text.length) fail('unterminated string');
-      const ch = text[i];
-      if (ch === '"') {
-        i++;
-        return;
-      }
-      if (ch === '\n' || ch < ' ') fail('line break or control character inside a string');
-      if (ch === '\\') {
-        const next = text[i + 1];
-        if (next === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail('invalid \\u escape');
-          i += 6;
-        } else if (next !== undefined && '"\\/bfnrt'.includes(next)) i += 2;
-        else fail('invalid escape in a string');
-      } else i++;
-    }
-  };
-  const number = (): void => {
-    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
-    if (!match) fail(`unexpected ${found()}`);
-    i += match![0].length;
-  };
-  const value = (): void => {
-    skipSpace();
-    const ch = text[i];
-    if (ch === '{') object();
-    else if (ch === '[') array();
-    else if (ch === '"') string();
-    else if (ch === 't') literal('true');
-    else if (ch === 'f') literal('false');
-    else if (ch === 'n') literal('null');
-    else if (ch === '-' || (ch >= '0' && ch <= '9')) number();
-    else fail(i >= text.length ? 'unexpected end of the text' : `unexpected ${found()}`);
-  };
-  const object = (): void => {
-    i++;
-    skipSpace();
-    if (text[i] === '}') {
-      i++;
-      return;
-    }
-    for (;;) {
-      skipSpace();
-      if (text[i] !== '"') fail(text[i] === '}' ? 'trailing comma before “}”' : `expected a property name in double quotes, found ${found()}`);
-      string();
-      skipSpace();
-      if (text[i] !== ':') fail(`expected “:” after the property name, found ${found()}`);
-      i++;
-      value();
-      skipSpace();
-      if (text[i] === ',') {
-        i++;
-        continue;
-      }
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      fail(`expected “,” or “}” after a property value, found ${found()}`);
-    }
-  };
-  const array = (): void => {
-    i++;
-    skipSpace();
-    if (text[i] === ']') {
-      i++;
-      return;
-    }
-    for (;;) {
-      skipSpace();
-      if (text[i] === ']') fail('trailing comma before “]”');
-      value();
-      skipSpace();
-      if (text[i] === ',') {
-        i++;
-        continue;
-      }
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      fail(`expected “,” or “]” after an array element, found ${found()}`);
-    }
-  };
-  try {
-    skipSpace();
-    if (i >= text.length) fail('the document is empty');
-    value();
-    skipSpace();
-    if (i < text.length) fail(`unexpected ${found()} after the end of the JSON value`);
-    return { offset: i, problem: 'invalid JSON' };
-  } catch (error) {
-    if (error instanceof SyntaxProblem) return { offset: error.offset, problem: error.problem };
-    throw error;
-  }
+/** A character as the message names it; invisible ones (a no-break space, a byte-order mark) by their code too. */
+function shown(ch: string): string {
+  return /[\s\p{C}]/u.test(ch) ? `“${ch}” (U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})` : `“${ch}”`;
 }

@@ -19,6 +19,19 @@ describe('parsePayloadText', () => {
     ['array trailing comma', '{"secrets": [1,]}', 1, 16, /trailing comma before “]”/],
     ['bad escape', '{"a": "\\x"}', 1, 8, /invalid escape/],
     ['comment', '{\n  // note\n  "a": 1\n}', 2, 3, /property name/],
+    ['block comment after a value', '{"a": 1 /* x */}', 1, 9, /unexpected “\/”/],
+    ['missing colon', '{"a" 1}', 1, 6, /expected “:” after the property name, found “1”/],
+    ['missing comma in an array', '{"s": [1 2]}', 1, 10, /expected “,” or “]” after an array element, found “2”/],
+    ['unclosed array', '{"s": [1', 1, 9, /expected “,” or “]”.*end of the text/],
+    ['line break in a string', '{"a": "x\ny"}', 1, 9, /line break or control character inside a string/],
+    ['tab in a string', '{"a": "x\ty"}', 1, 9, /line break or control character inside a string/],
+    ['bad \\u escape', '{"a": "ab\\u12"}', 1, 10, /invalid \\u escape/],
+    ['incomplete number', '{"a": 1.}', 1, 7, /incomplete number/],
+    ['missing value', '{"a": }', 1, 7, /unexpected “}”/],
+    ['leading comma', '{, "a": 1}', 1, 2, /property name in double quotes, found “,”/],
+    ['no-break space', '{\u00a0"a": 1}', 1, 2, /property name in double quotes, found “\u00a0” \(U\+00A0\)/],
+    ['byte-order mark', '\ufeff{"a": 1}', 1, 1, /unexpected “\ufeff” \(U\+FEFF\)/],
+    ['value cut off', '{"a": ', 1, 7, /unexpected end of the text/],
   ];
   for (const [what, text, line, column, message] of failures) {
     it(`reports ${what} at line ${line}, column ${column}`, () => {

@@ -1,0 +1,36 @@
+import { integrationLabel } from '../../../model/integrationPresentation';
+import { FlowStep } from '../../../ui/multiStepInput';
+import { StepContext } from './flowState';
+
+/** From the palette, with more than one integration known: which integration the repository is in. */
+export function pickIntegrationStep({ state, catalog, fromPalette }: StepContext): FlowStep {
+  return {
+    id: 'integration',
+    skip: () => !fromPalette || catalog.integrations().length <= 1,
+    async run(input) {
+      const items = catalog.integrations().map((integration) => {
+        const cached = catalog.cached(integration.id);
+        return {
+          label: `$(plug) ${integrationLabel(integration)}`,
+          description: integration.id,
+          detail: [
+            integration.origin === 'added' ? 'Added' : 'Discovered from deployments',
+            catalog.codeHost(integration.id),
+            cached ? `${cached.length} ${cached.length === 1 ? 'repository' : 'repositories'}` : undefined,
+          ]
+            .filter(Boolean)
+            .join(' · '),
+          integration,
+        };
+      });
+      const picked = await input.showQuickPick({
+        placeholder: 'Pick the code-host integration of the repository',
+        items,
+        matchOnDescription: true,
+        activeItem: (all) => all.find((item) => item.integration.id === state.integration?.id),
+      });
+      if (picked.integration.id !== state.integration?.id) state.repositoryFilter = undefined;
+      state.integration = picked.integration;
+    },
+  };
+}

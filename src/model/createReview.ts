@@ -1,0 +1,85 @@
+// Pure (no vscode import): the rows of the create flow's review step, from the
+// body about to be sent and the last failed attempt.
+import type { ValidationIssue } from '../api';
+import { flattenBody, JsonObject } from './createPayload';
+
+/** A create request that did not succeed; the review shows why. */
+export interface FailedAttempt {
+  message: string;
+  issues: readonly ValidationIssue[];
+  /** False when no answer came (cancelled, timed out, connection lost): the deployment may exist. */
+  answered: boolean;
+}
+
+/** The flow's steps where a value the review shows is set. */
+export type ValueStep = 'name' | 'ref' | 'type';
+
+/**
+ * What picking a review row does: send, open the body for editing, go back a
+ * step, end the flow to look for a deployment that may exist, or go to the
+ * step that sets a value.
+ */
+export type ReviewAction = 'create' | 'edit' | 'back' | 'check' | { goto: ValueStep };
+
+export type ReviewRow =
+  | { kind: 'separator'; label: string }
+  | { kind: 'item'; label: string; description?: string; detail?: string; action: ReviewAction };
+
+/**
+ * The review: why the last attempt failed (the server's reasons, each leading
+ * to where it is fixed, or a warning that an unanswered request may still
+ * have created the deployment), the actions, then every field of the body.
+ */
+export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewRow[] {
+  const rows: ReviewRow[] = [];
+  if (lastError?.answered) {
+    rows.push({ kind: 'separator', label: 'The server refused the last attempt' });
+    const issues = lastError.issues.length > 0 ? lastError.issues : [{ loc: '', msg: lastError.message }];
+    for (const issue of issues) {
+      const target = stepForIssue(issue);
+      rows.push({
+        kind: 'item',
+        label: `$(error) ${issue.loc ? `${issue.loc}: ` : ''}${issue.msg}`,
+        description: target === 'edit' ? 'Fix it in the payload' : `Go to the ${target} step`,
+        action: target === 'edit' ? 'edit' : { goto: target },
+      });
+    }
+    rows.push({ kind: 'separator', label: '' });
+  } else if (lastError) {
+    rows.push(
+      { kind: 'separator', label: 'The last attempt got no answer' },
+      {
+        kind: 'item',
+        label: `$(warning) ${lastError.message.split('\n')[0]}`,
+        description: 'It may still have been created: check the Deployments view before sending again',
+        action: 'check',
+      },
+      { kind: 'separator', label: '' },
+    );
+  }
+  rows.push(
+    { kind: 'item', label: '$(rocket) Create Deployment', description: `POST /v2/deployments`, detail: JSON.stringify(body), action: 'create' },
+    { kind: 'item', label: '$(json) Edit Payload…', description: 'open the body as JSON, change it, send it from the editor title', action: 'edit' },
+    { kind: 'item', label: '$(arrow-left) Back', action: 'back' },
+    { kind: 'separator', label: 'Body' },
+    ...flattenBody(body).map((field): ReviewRow => {
+      const target = stepForIssue({ loc: `body.${field.path}` });
+      return { kind: 'item', label: field.path, description: field.value, action: target === 'edit' ? 'edit' : { goto: target } };
+    }),
+  );
+  return rows;
+}
+
+/** The review's placeholder: what is about to be created, from where, at which ref. */
+export function reviewPlaceholder(draft: { name: string; ref: string }, repository: { owner: string; name: string }): string {
+  return `Review: ${draft.name} from ${repository.owner}/${repository.name} at ${draft.ref}`;
+}
+
+/** The step where the field a 422 reason names is set, or 'edit' for fields only the payload has. */
+export function stepForIssue(issue: Pick<ValidationIssue, 'loc'>): ValueStep | 'edit' {
+  const field = issue.loc.split('.').pop() ?? '';
+  if (/^body\.name$|^name$/.test(issue.loc)) return 'name';
+  if (field === 'repo_ref') return 'ref';
+  if (field === 'deployment_type') return 'type';
+  return 'edit';
+}

@@ -1,0 +1,362 @@
+// The create flow's steps typed through in the fake window, against an
+// in-memory control plane: what each step shows, Back keeping values, the
+// review, a refused request, Edit Payload…
+import './fakes/register';
+import assert from 'node:assert/strict';
+import { beforeEach, describe, it } from 'node:test';
+import * as fake from './fakes/vscode';
+import { fakeServices, FakeControlPlaneOptions, repository } from './fakes/services';
+import { CancelledError, RequestValidationError } from '../../src/api';
+import { readCreateArgument } from '../../src/model/createArguments';
+import { DraftStore } from '../../src/model/draftStore';
+import { CreateResult, runCreateFlow } from '../../src/features/createDeployment/createFlow';
+import { PayloadDocuments } from '../../src/features/createDeployment/payloadDocuments';
+
+const ACME = '3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b';
+const PLATFORM = '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a';
+const storefront = repository('acme', 'storefront', ACME, 1);
+const payments = repository('acme', 'Payments_API', ACME, 2, 'develop');
+const infra = repository('platform', 'infra', PLATFORM, 3, 'trunk');
+
+function setUp(options: FakeControlPlaneOptions = {}) {
+  const control = fakeServices({
+    integrations: [
+      { id: ACME, label: 'Acme' },
+      { id: PLATFORM, label: 'Platform' },
+    ],
+    repositories: { [ACME]: [storefront, payments], [PLATFORM]: [infra] },
+    apiKey: 'sk-test',
+    ...options,
+  });
+  const drafts = new DraftStore();
+  const payloads = new PayloadDocuments();
+  /** Runs "Create Deployment…" as the command does, with the argument a row, a script or the palette passes. */
+  const create = (argument?: unknown): Promise<CreateResult> =>
+    runCreateFlow({ services: control.services, deployments: control.deployments, drafts, payloads }, readCreateArgument(argument));
+  return { ...control, drafts, payloads, create };
+}
+
+describe('create flow', () => {
+  beforeEach(() => fake.resetFake());
+
+  it('from the palette: integration, repository, name, ref, type, review, then sends the body shown', async () => {
+    const { create, posted, deployments } = setUp();
+    const done = create();
+
+    const integration = await fake.window.nextQuickPick();
+    assert.equal(integration.titleText, 'Create Deployment (1/6)');
+    assert.equal(integration.placeholder, 'Pick the code-host integration of the repository');
+    assert.deepEqual(integration.labels, ['Acme', 'Platform']);
+    assert.deepEqual(
+      integration.visibleItems.map((item) => [item.description, item.detail]),
+      [
+        [ACME, 'Added'],
+        [PLATFORM, 'Added'],
+      ],
+    );
+    integration.pick('Acme');
+
+    const repo = await fake.window.nextQuickPick();
+    assert.equal(repo.titleText, 'Create Deployment (2/6)');
+    assert.equal(repo.placeholder, 'Pick a repository of Acme (type to search by name, owner or URL)');
+    await repo.loaded();
+    assert.deepEqual(repo.labels, ['acme/Payments_API', 'acme/storefront']);
+    assert.deepEqual(
+      repo.visibleItems.map((item) => [item.description, item.detail]),
+      [
+        ['develop', 'https://github.com/acme/Payments_API'],
+        ['main', 'https://github.com/acme/storefront'],
+      ],
+    );
+    repo.type('store');
+    assert.deepEqual(repo.labels, ['acme/storefront']);
+    repo.accept();
+
+    const name = await fake.window.nextInputBox();
+    assert.equal(name.titleText, 'Create Deployment (3/6)');
+    assert.equal(name.value, 'storefront', 'pre-filled from the repository');
+    assert.equal(name.prompt, 'Name of the new deployment of acme/storefront: lowercase letters, digits and “-”.');
+    name.type('Bad Name');
+    assert.match(name.validationText ?? '', /Use only lowercase letters, digits and “-” \(found “B”, space, “N”\)\. Suggestion: bad-name/);
+    name.accept();
+    assert.equal(name.visible, true, 'an invalid name is not accepted');
+    name.type('shop');
+    name.accept();
+
+    const ref = await fake.window.nextInputBox();
+    assert.equal(ref.value, 'main', 'the default branch');
+    assert.equal(ref.prompt, 'Branch, tag or ref to deploy (default branch: main), e.g. refs/tags/v1.0.0.');
+    ref.type('refs/tags/v1');
+    ref.pressBack();
+    const nameAgain = await fake.window.nextInputBox();
+    assert.equal(nameAgain.value, 'shop', 'Back shows the name typed');
+    nameAgain.accept();
+    const refAgain = await fake.window.nextInputBox();
+    assert.equal(refAgain.value, 'refs/tags/v1', 'and forward again the ref typed');
+    refAgain.accept();
+
+    const type = await fake.window.nextQuickPick();
+    assert.equal(type.titleText, 'Create Deployment (5/6)');
+    assert.deepEqual(type.labels, ['Don’t set', 'dev_free', 'dev', 'prod']);
+    assert.equal(type.visibleItems[0].description, 'the server decides');
+    assert.equal(type.activeLabel, 'Don’t set');
+    type.pick('dev');
+
+    const review = await fake.window.nextQuickPick();
+    assert.equal(review.titleText, 'Create Deployment (6/6)');
+    assert.equal(review.placeholder, 'Review: shop from acme/storefront at refs/tags/v1');
+    assert.equal(review.activeLabel, 'Create Deployment');
+    const expected = {
+      name: 'shop',
+      source_config: { integration_id: ACME, repo_url: 'https://github.com/acme/storefront' },
+      source_revision_config: { repo_ref: 'refs/tags/v1' },
+      deployment_type: 'dev',
+    };
+    assert.deepEqual(JSON.parse(String(review.find('Create Deployment')?.detail)), expected);
+    assert.deepEqual(review.labels, [
+      'Create Deployment',
+      'Edit Payload…',
+      'Back',
+      'Body',
+      'name',
+      'source_config.integration_id',
+      'source_config.repo_url',
+      'source_revision_config.repo_ref',
+      'deployment_type',
+    ]);
+    review.accept();
+
+    const result = await done;
+    assert.equal(result.outcome, 'created');
+    assert.deepEqual(posted, [expected]);
+    assert.deepEqual(
+      fake.window.messages.map((m) => [m.level, m.message, m.actions]),
+      [['info', 'Deployment “shop” created.', ['Copy ID', 'Show']]],
+    );
+    assert.equal(deployments.refreshed, 1, 'the Deployments view is reloaded to show it');
+  });
+
+  it('skips the integration step when only one integration is known', async () => {
+    const { create } = setUp({ integrations: [{ id: PLATFORM, label: 'Platform' }] });
+    const done = create();
+    const repo = await fake.window.nextQuickPick();
+    assert.equal(repo.titleText, 'Create Deployment (1/5)');
+    assert.equal(repo.hasBackButton, false);
+    await repo.loaded();
+    repo.pick('platform/infra');
+    const name = await fake.window.nextInputBox();
+    assert.equal(name.value, 'infra');
+    name.escape();
+    assert.deepEqual(await done, { outcome: 'cancelled', step: 'name', draft: { name: 'infra', ref: 'trunk' }, repository: infra, lastError: undefined });
+  });
+
+  it('from a repository row asks only for name, ref, type and review', async () => {
+    const { create, posted } = setUp();
+    const done = create({ kind: 'repository', integrationId: ACME, id: 'row', repository: payments });
+    const name = await fake.window.nextInputBox();
+    assert.equal(name.titleText, 'Create Deployment (1/4)');
+    assert.equal(name.value, 'payments-api', 'normalised from Payments_API');
+    assert.equal(name.hasBackButton, false);
+    name.accept();
+    const ref = await fake.window.nextInputBox();
+    assert.equal(ref.value, 'develop');
+    ref.accept();
+    (await fake.window.nextQuickPick()).pick('Don’t set');
+    (await fake.window.nextQuickPick()).pick('Create Deployment');
+    assert.equal((await done).outcome, 'created');
+    assert.equal(posted[0].name, 'payments-api');
+    assert.equal('deployment_type' in posted[0], false);
+  });
+
+  it('Back to another repository starts from that one’s values and keeps the first one’s', async () => {
+    const { create } = setUp();
+    const done = create();
+    (await fake.window.nextQuickPick()).pick('Acme');
+    const repo = await fake.window.nextQuickPick();
+    await repo.loaded();
+    repo.pick('acme/storefront');
+    const name = await fake.window.nextInputBox();
+    name.type('typed-for-storefront');
+    name.pressBack();
+
+    const repoAgain = await fake.window.nextQuickPick();
+    await repoAgain.loaded();
+    assert.equal(repoAgain.activeLabel, 'acme/storefront', 'the chosen repository is highlighted');
+    repoAgain.pick('acme/Payments_API');
+    const paymentsName = await fake.window.nextInputBox();
+    assert.equal(paymentsName.value, 'payments-api');
+    paymentsName.pressBack();
+
+    const third = await fake.window.nextQuickPick();
+    await third.loaded();
+    third.pick('acme/storefront');
+    const storefrontName = await fake.window.nextInputBox();
+    assert.equal(storefrontName.value, 'typed-for-storefront');
+    storefrontName.escape();
+    assert.equal((await done).outcome, 'cancelled');
+  });
+
+  it('Back to the integration step keeps the repository search of the same integration only', async () => {
+    const { create } = setUp();
+    const done = create();
+    (await fake.window.nextQuickPick()).pick('Acme');
+    const repo = await fake.window.nextQuickPick();
+    await repo.loaded();
+    repo.type('pay');
+    repo.pressBack();
+    const integration = await fake.window.nextQuickPick();
+    assert.equal(integration.activeLabel, 'Acme');
+    integration.pick('Acme');
+    const again = await fake.window.nextQuickPick();
+    assert.equal(again.value, 'pay', 'the search is shown again');
+    again.pressBack();
+    (await fake.window.nextQuickPick()).pick('Platform');
+    const platform = await fake.window.nextQuickPick();
+    assert.equal(platform.value, '', 'another integration starts a new search');
+    platform.escape();
+    assert.deepEqual(await done, { outcome: 'cancelled', step: 'repository', draft: { name: '', ref: '' }, repository: undefined, lastError: undefined });
+  });
+
+  it('a body row of the review goes to the step that sets it and comes back to the review', async () => {
+    const { create, posted } = setUp();
+    const done = create({ repository: storefront, name: 'first', deploymentType: 'prod' });
+    (await fake.window.nextInputBox()).accept();
+    (await fake.window.nextInputBox()).accept();
+    const type = await fake.window.nextQuickPick();
+    assert.equal(type.activeLabel, 'prod', 'the given type is highlighted');
+    type.accept();
+    const review = await fake.window.nextQuickPick();
+    review.pick('name');
+    const name = await fake.window.nextInputBox();
+    assert.equal(name.value, 'first');
+    name.type('second');
+    name.accept();
+    (await fake.window.nextInputBox()).accept();
+    (await fake.window.nextQuickPick()).accept();
+    const reviewAgain = await fake.window.nextQuickPick();
+    assert.equal(reviewAgain.placeholder, 'Review: second from acme/storefront at main');
+    reviewAgain.pick('Back');
+    const typeAgain = await fake.window.nextQuickPick();
+    assert.equal(typeAgain.placeholder, 'Deployment type (optional)');
+    typeAgain.pick('dev_free');
+    (await fake.window.nextQuickPick()).pick('Create Deployment');
+    assert.equal((await done).outcome, 'created');
+    assert.deepEqual([posted[0].name, posted[0].deployment_type], ['second', 'dev_free']);
+  });
+
+  it('a refused request comes back to the review with the server’s reasons and every value kept', async () => {
+    const { create, posted, drafts } = setUp({
+      create: async () => {
+        throw new RequestValidationError(422, [{ loc: 'body.name', msg: 'String should match pattern' }]);
+      },
+    });
+    const done = create({ repository: storefront, name: 'Bad_Name', ref: 'release/2', confirm: true });
+
+    const review = await fake.window.nextQuickPick();
+    assert.equal(posted.length, 1, 'sent once without asking (confirm), then back to the review');
+    assert.deepEqual(
+      fake.window.messages.map((m) => [m.level, m.message, m.actions]),
+      [['error', 'The server refused the request (HTTP 422): body.name: String should match pattern', ['Show Log']]],
+    );
+    assert.equal(review.placeholder, 'Review: Bad_Name from acme/storefront at release/2');
+    assert.deepEqual(review.labels.slice(0, 3), ['The server refused the last attempt', 'body.name: String should match pattern', '']);
+    assert.equal(review.find('body.name: String should match pattern')?.description, 'Go to the name step');
+    assert.equal(review.activeLabel, 'Create Deployment', 'Enter would send again only when asked');
+    review.escape();
+
+    const result = await done;
+    assert.equal(result.outcome, 'cancelled');
+    assert.ok(result.outcome === 'cancelled');
+    assert.equal(result.step, 'review');
+    assert.deepEqual(result.draft, { name: 'Bad_Name', ref: 'release/2' });
+    assert.deepEqual(result.lastError?.issues, [{ loc: 'body.name', msg: 'String should match pattern' }]);
+    assert.deepEqual(drafts.get(storefront), { name: 'Bad_Name', ref: 'release/2' }, 'kept for the next time');
+    assert.equal(posted.length, 1, 'never retried by itself');
+  });
+
+  it('a request left without an answer warns that it may exist, and the review offers to check', async () => {
+    const { create, posted } = setUp({
+      create: async () => {
+        throw new CancelledError();
+      },
+    });
+    const done = create({ repository: storefront, name: 'maybe-made', confirm: true });
+    const review = await fake.window.nextQuickPick();
+    assert.deepEqual(
+      fake.window.messages.map((m) => [m.level, m.message, m.actions]),
+      [
+        [
+          'warning',
+          'Stopped waiting for the control plane. “maybe-made” may still be created: check the Deployments view before sending it again.',
+          ['Check Deployments'],
+        ],
+      ],
+    );
+    assert.deepEqual(review.labels.slice(0, 3), ['The last attempt got no answer', 'The request was cancelled.', '']);
+    assert.equal(review.labels.some((label) => /refused/.test(label)), false, 'no answer is not a refusal');
+    review.pick('The request was cancelled.');
+    const result = await done;
+    assert.equal(result.outcome, 'cancelled');
+    assert.equal(posted.length, 1, 'not sent again');
+    await fake.until(() => fake.commands.executed.length >= 2, 'the Deployments view to be filtered');
+    assert.deepEqual(
+      fake.commands.executed.map((c) => [c.command, ...c.args]),
+      [['deploymentsExplorer.deployments.focus'], ['deploymentsExplorer.filterDeployments', { nameContains: 'maybe-made' }]],
+    );
+  });
+
+  it('the type step and the review show what the defaults setting adds', async () => {
+    const { create, posted } = setUp();
+    fake.workspace.set('deploymentsExplorer.createDeployment.defaults', { deployment_type: 'prod', secrets: [], name: 'not-this' });
+    const done = create({ repository: storefront });
+    (await fake.window.nextInputBox()).accept();
+    (await fake.window.nextInputBox()).accept();
+    const type = await fake.window.nextQuickPick();
+    assert.equal(type.find('Don’t set')?.description, 'keeps prod from the defaults setting');
+    type.accept();
+    const review = await fake.window.nextQuickPick();
+    assert.deepEqual(review.labels.slice(4), ['deployment_type', 'secrets', 'name', 'source_config.integration_id', 'source_config.repo_url', 'source_revision_config.repo_ref']);
+    assert.equal(review.find('name')?.description, '"storefront"', 'the repository’s values win over the defaults');
+    review.accept();
+    assert.equal((await done).outcome, 'created');
+    assert.deepEqual(posted[0].deployment_type, 'prod');
+  });
+
+  it('Edit Payload… opens the body as a JSON document instead of sending', async () => {
+    const { create, posted, payloads } = setUp();
+    const done = create({ repository: infra, name: 'infra-edit', ref: 'trunk', deploymentType: null });
+    (await fake.window.nextInputBox()).accept();
+    (await fake.window.nextInputBox()).accept();
+    (await fake.window.nextQuickPick()).accept();
+    (await fake.window.nextQuickPick()).pick('Edit Payload…');
+    const result = await done;
+    assert.equal(result.outcome, 'editing');
+    assert.ok(result.outcome === 'editing');
+    const document = fake.workspace.textDocuments.find((d) => d.uri.toString() === result.document);
+    assert.ok(document, 'the document is open');
+    assert.equal(document.languageId, 'json');
+    assert.deepEqual(JSON.parse(document.getText()), result.body);
+    assert.deepEqual(payloads.uris(), [result.document], 'its editor title offers Create Deployment');
+    assert.equal(posted.length, 0, 'nothing is sent before the user asks');
+  });
+
+  it('with no integration known, offers to add one', async () => {
+    const { create } = setUp({ integrations: [] });
+    fake.window.answer = (message) => (message.actions.includes('Add Integration…') ? 'Add Integration…' : undefined);
+    const result = await create();
+    assert.deepEqual(result, { outcome: 'cancelled', step: 'integration' });
+    assert.deepEqual(fake.window.messages.map((m) => m.message), ['No code-host integrations are known yet. Add one by its ID to pick a repository from it.']);
+    assert.deepEqual(fake.commands.executed.map((c) => c.command), ['deploymentsExplorer.addIntegration']);
+    assert.equal(fake.window.inputs.length, 0);
+  });
+
+  it('says so when an integration lists no repositories', async () => {
+    const { create } = setUp({ integrations: [{ id: ACME, label: 'Acme' }], repositories: { [ACME]: [] } });
+    const done = create();
+    const repo = await (await fake.window.nextQuickPick()).loaded();
+    assert.deepEqual(repo.labels, []);
+    assert.deepEqual(fake.window.messages.map((m) => m.message), ['The integration Acme lists no repositories. Go Back to pick another.']);
+    repo.escape();
+    assert.equal((await done).outcome, 'cancelled');
+  });
+});

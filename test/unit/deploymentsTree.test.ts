@@ -1,0 +1,235 @@
+// The Deployments view's rows, from the tree provider over the fake vscode
+// module and a real DeploymentList fed by a scripted page fetcher.
+import './fakes/register';
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import * as fake from './fakes/vscode';
+import { NetworkError, type Deployment, type DeploymentPage } from '../../src/api';
+import { pageEnd } from '../../src/api/pagination';
+import { DeploymentList } from '../../src/model/deploymentList';
+import { DeploymentsTreeElement, DeploymentsTreeProvider } from '../../src/features/deployments/deploymentsTreeProvider';
+
+const LIMIT = 3;
+const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, '0')}`;
+const STATUSES = ['READY', 'AWAITING_DATABASE', 'BUILD_FAILED'];
+
+function record(n: number): Deployment {
+  return {
+    id: uuid(n),
+    name: `app-${n}`,
+    status: STATUSES[n % STATUSES.length],
+    image_version: `0.${n}.0`,
+    source_config: { integration_id: uuid(900), repo_url: `https://github.com/acme/app-${n}` },
+  };
+}
+
+/**
+ * A listing of `total` records, `LIMIT` a page. `hold()` makes the next
+ * request wait until released; `failAt(offset)` makes that page fail once.
+ */
+function listing(total: number, options: { stuckAt?: number } = {}) {
+  const offsets: number[] = [];
+  let failing: number | undefined;
+  let gate: Promise<void> | undefined;
+  let open: (() => void) | undefined;
+  const fetch = async (offset: number): Promise<DeploymentPage> => {
+    offsets.push(offset);
+    if (gate) await gate;
+    if (offset === failing) {
+      failing = undefined;
+      throw new NetworkError('https://api.example.com', 'ECONNRESET', 'connection reset\nsecond line');
+    }
+    const deployments = Array.from({ length: Math.max(0, Math.min(LIMIT, total - offset)) }, (_, i) => record(offset + i));
+    const nextOffset = offset === options.stuckAt ? offset : offset + deployments.length;
+    const end = pageEnd({ requestedOffset: offset, limit: LIMIT, count: deployments.length, nextOffset });
+    return { deployments, requestedOffset: offset, limit: LIMIT, nextOffset, mayHaveMore: end === undefined, end };
+  };
+  return {
+    offsets,
+    fetch,
+    failAt: (offset: number) => (failing = offset),
+    hold: () => (gate = new Promise<void>((resolve) => (open = resolve))),
+    release: () => {
+      gate = undefined;
+      open?.();
+    },
+  };
+}
+
+let providers: DeploymentsTreeProvider[] = [];
+
+function setUp(total: number, options: { canLoad?: boolean; stuckAt?: number } = {}) {
+  const server = listing(total, options);
+  const list = new DeploymentList(server.fetch);
+  let firstLoads = 0;
+  const provider = new DeploymentsTreeProvider(
+    list,
+    () => {
+      firstLoads++;
+      list.ensureLoaded().catch(() => undefined);
+    },
+    () => options.canLoad ?? true,
+  );
+  providers.push(provider);
+  const changes: Array<DeploymentsTreeElement | undefined> = [];
+  provider.onDidChangeTreeData((element) => changes.push(element));
+  return { server, list, provider, changes, firstLoads: () => firstLoads };
+}
+
+/** The rows as the view draws them. */
+function rowsOf(provider: DeploymentsTreeProvider, parent?: DeploymentsTreeElement) {
+  return provider.getChildren(parent).map((element) => {
+    const item = provider.getTreeItem(element);
+    return {
+      label: item.label,
+      description: item.description,
+      icon: (item.iconPath as fake.ThemeIcon | undefined)?.id,
+      expands: item.collapsibleState !== fake.TreeItemCollapsibleState.None,
+      command: item.command?.command,
+    };
+  });
+}
+
+const labels = (provider: DeploymentsTreeProvider) => rowsOf(provider).map((row) => row.label);
+
+describe('Deployments tree', () => {
+  beforeEach(() => fake.resetFake());
+  afterEach(() => {
+    for (const provider of providers) provider.dispose();
+    providers = [];
+  });
+
+  it('shows nothing and loads nothing while the connection is not set up', () => {
+    const { provider, server, firstLoads } = setUp(5, { canLoad: false });
+    assert.deepEqual(provider.getChildren(), []);
+    assert.equal(firstLoads(), 0);
+    assert.deepEqual(server.offsets, []);
+  });
+
+  it('starts the first load when the view first asks, then shows the page and “Load more…”', async () => {
+    const { provider, list, server, changes, firstLoads } = setUp(5);
+    assert.deepEqual(provider.getChildren(), [], 'nothing yet: the view shows its progress');
+    assert.equal(firstLoads(), 1);
+    await list.settled();
+    assert.ok(changes.includes(undefined), 'the view is told to ask again');
+    assert.deepEqual(rowsOf(provider), [
+      { label: 'app-0', description: 'READY · 0.0.0', icon: 'pass-filled', expands: true, command: undefined },
+      { label: 'app-1', description: 'AWAITING_DATABASE · 0.1.0', icon: 'clock', expands: true, command: undefined },
+      { label: 'app-2', description: 'BUILD_FAILED · 0.2.0', icon: 'warning', expands: true, command: undefined },
+      { label: 'Load more…', description: '3 loaded', icon: 'ellipsis', expands: false, command: 'deploymentsExplorer.loadMoreDeployments' },
+    ]);
+    assert.deepEqual(server.offsets, [0]);
+  });
+
+  it('describes a deployment row for the tooltip, the menus and screen readers', async () => {
+    const { provider, list } = setUp(1);
+    provider.getChildren();
+    await list.settled();
+    const [row] = provider.getChildren();
+    const item = provider.getTreeItem(row);
+    assert.equal(item.contextValue, 'deployment id status image repo');
+    assert.equal(item.accessibilityInformation?.label, 'Deployment app-0, status READY, image version 0.0.0');
+    const tooltip = (item.tooltip as fake.MarkdownString).value;
+    assert.match(tooltip, /^\*\*app\\-0\*\*/);
+    assert.match(tooltip, /Status: READY/);
+    assert.equal((item.iconPath as fake.ThemeIcon).color?.id, 'testing.iconPassed');
+  });
+
+  it('shows “Loading more…” while the next page loads, then appends it and ends without “Load more…”', async () => {
+    const { provider, list, server, changes } = setUp(5);
+    provider.getChildren();
+    await list.settled();
+    server.hold();
+    changes.length = 0;
+    const loading = list.loadMore();
+    assert.deepEqual(rowsOf(provider).at(-1), { label: 'Loading more…', description: undefined, icon: 'loading~spin', expands: false, command: undefined });
+    assert.equal(changes.length, 1);
+    assert.equal(changes[0]?.kind, 'loadMore', 'only the last row is redrawn while loading');
+    server.release();
+    await loading;
+    assert.deepEqual(labels(provider), ['app-0', 'app-1', 'app-2', 'app-3', 'app-4']);
+    assert.deepEqual(server.offsets, [0, 3]);
+  });
+
+  it('keeps the loaded rows when a page fails, and offers to retry that page', async () => {
+    const { provider, list, server } = setUp(7);
+    provider.getChildren();
+    await list.settled();
+    server.failAt(3);
+    await assert.rejects(list.loadMore(), /connection reset/);
+    const rows = rowsOf(provider);
+    assert.deepEqual(rows.map((row) => row.label), ['app-0', 'app-1', 'app-2', "Couldn't load page 2: Retry"]);
+    assert.deepEqual(rows.at(-1), {
+      label: "Couldn't load page 2: Retry",
+      description: 'Cannot reach the control plane at https://api.example.com: connection reset',
+      icon: 'error',
+      expands: false,
+      command: 'deploymentsExplorer.loadMoreDeployments',
+    });
+    await list.loadMore();
+    assert.deepEqual(labels(provider), ['app-0', 'app-1', 'app-2', 'app-3', 'app-4', 'app-5', 'Load more…']);
+    assert.deepEqual(server.offsets, [0, 3, 3], 'the retry asks for the page that failed');
+  });
+
+  it('names a failed first page as the deployments, not a page', async () => {
+    const { provider, list, server } = setUp(7);
+    server.failAt(0);
+    provider.getChildren();
+    await list.settled();
+    assert.deepEqual(labels(provider), ["Couldn't load deployments: Retry"]);
+  });
+
+  it('says why the listing stopped when the server repeats an offset', async () => {
+    const { provider, list } = setUp(9, { stuckAt: 3 });
+    provider.getChildren();
+    await list.settled();
+    await list.loadMore();
+    const rows = rowsOf(provider);
+    assert.deepEqual(rows.at(-1), {
+      label: 'Listing stopped: the server repeated the same offset',
+      description: undefined,
+      icon: 'warning',
+      expands: false,
+      command: undefined,
+    });
+    assert.equal(rows.length, 7);
+  });
+
+  it('expands a deployment into its details', async () => {
+    const { provider, list } = setUp(1);
+    provider.getChildren();
+    await list.settled();
+    const [row] = provider.getChildren();
+    const groups = rowsOf(provider, row);
+    assert.deepEqual(
+      groups.map((group) => [group.label, group.expands]),
+      [
+        ['General', true],
+        ['Source', true],
+        ['Identifiers & timestamps', true],
+      ],
+    );
+    const general = provider.getChildren(row)[0];
+    assert.deepEqual(
+      rowsOf(provider, general).map((detail) => [detail.label, detail.description]),
+      [
+        ['Name', 'app-0'],
+        ['Status', 'READY'],
+        ['Image version', '0.0.0'],
+      ],
+    );
+    assert.equal(provider.getParent(general), row);
+    assert.equal(provider.getChildren(row), provider.getChildren(row), 'detail rows are built once');
+  });
+
+  it('puts a created deployment at the top and finds rows by ID', async () => {
+    const { provider, list } = setUp(2);
+    provider.getChildren();
+    await list.settled();
+    list.insertFirst({ id: uuid(50), name: 'fresh', status: 'AWAITING_DATABASE' });
+    assert.deepEqual(labels(provider), ['fresh', 'app-0', 'app-1']);
+    const element = provider.elementFor(uuid(50).toUpperCase());
+    assert.ok(element);
+    assert.equal(provider.getTreeItem(element).label, 'fresh');
+  });
+});

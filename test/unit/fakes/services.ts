@@ -1,0 +1,75 @@
+// The extension's Services over the fake vscode module and an in-memory
+// control plane: the real CommandRunner and RepositoryCatalog, a client that
+// answers from the lists given here, and a log that keeps its lines.
+import './register';
+import type { Deployment, Repository } from '../../../src/api';
+import { CommandRunner } from '../../../src/platform/commandRunner';
+import type { DeploymentsFeature, Services } from '../../../src/platform/services';
+import { IntegrationSetting, RepositoryCatalog } from '../../../src/model/repositoryCatalog';
+
+export interface FakeControlPlaneOptions {
+  /** The integrations in settings. */
+  integrations?: IntegrationSetting[];
+  /** Repositories (or the error the listing fails with) by integration ID. */
+  repositories?: Record<string, readonly Repository[] | Error>;
+  /** The stored API key; undefined: none. */
+  apiKey?: string;
+  /** How `POST /v2/deployments` answers; by default it creates the deployment. */
+  create?: (body: Record<string, unknown>, signal?: AbortSignal) => Promise<Deployment>;
+}
+
+export interface FakeServices {
+  services: Services;
+  /** Bodies `createDeployment` was called with, in order. */
+  posted: Record<string, unknown>[];
+  /** Integration IDs whose repositories were requested, in order. */
+  listed: string[];
+  log: string[];
+  deployments: DeploymentsFeature & { refreshed: number; revealed: string[] };
+}
+
+export function fakeServices(options: FakeControlPlaneOptions = {}): FakeServices {
+  const posted: Record<string, unknown>[] = [];
+  const listed: string[] = [];
+  const log: string[] = [];
+  const write = (level: string) => (message: string) => void log.push(`${level} ${message}`);
+  const logChannel = { info: write('info'), warn: write('warn'), error: write('error'), debug: write('debug'), trace: write('trace'), show: () => undefined };
+  const client = {
+    async listRepositories(integrationId: string): Promise<Repository[]> {
+      listed.push(integrationId);
+      const [, answer] = Object.entries(options.repositories ?? {}).find(([id]) => id.toLowerCase() === integrationId.toLowerCase()) ?? [];
+      if (answer instanceof Error) throw answer;
+      return [...(answer ?? [])];
+    },
+    async createDeployment(body: Record<string, unknown>, callOptions: { signal?: AbortSignal } = {}): Promise<Deployment> {
+      posted.push(body);
+      if (options.create) return options.create(body, callOptions.signal);
+      return { id: `00000000-0000-4000-8000-${String(posted.length).padStart(12, '0')}`, name: String(body.name) };
+    },
+  };
+  const context = { subscriptions: [] as Array<{ dispose(): unknown }>, extension: { packageJSON: { version: '0.0.0-test' } } };
+  const catalog = new RepositoryCatalog({ client: async () => client, addedIntegrations: () => options.integrations ?? [] });
+  const services = {
+    context,
+    log: logChannel,
+    commands: new CommandRunner(context as never, logChannel as never),
+    catalog,
+    connection: { getClient: async () => client, apiKeys: { get: async () => options.apiKey } },
+  } as unknown as Services;
+  const deployments = {
+    refreshed: 0,
+    revealed: [] as string[],
+    async refresh() {
+      deployments.refreshed++;
+    },
+    async reveal(id: string) {
+      deployments.revealed.push(id);
+      return true;
+    },
+  };
+  return { services, posted, listed, log, deployments };
+}
+
+export function repository(owner: string, name: string, integrationId: string, id: number, defaultBranch = 'main'): Repository {
+  return { host_integration_id: integrationId, id, name, owner, url: `https://github.com/${owner}/${name}`, default_branch: defaultBranch };
+}
