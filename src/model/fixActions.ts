@@ -31,7 +31,11 @@ const SETTING_OF_PARAMETER: Record<string, string | undefined> = {
 /** The fixes for `error`, most likely first. */
 export function fixActionsFor(error: unknown): FixAction[] {
   if (!isControlPlaneError(error)) return [showLog];
-  if (error instanceof AuthError) return error.needsTenant ? [setTenant, setApiKey] : [setApiKey, setTenant];
+  if (error instanceof AuthError) {
+    if (error.needsTenant) return [setTenant, setApiKey];
+    // 401: the key itself was not accepted; a tenant cannot fix that.
+    return error.status === 401 ? [setApiKey] : [setApiKey, setTenant];
+  }
   if (error instanceof InvalidInputError) {
     return error.parameter in SETTING_OF_PARAMETER ? [openSettings(SETTING_OF_PARAMETER[error.parameter])] : [];
   }
@@ -57,4 +61,14 @@ export function isCertificateProblem(error: unknown): boolean {
 /** Fixes that change the connection (key, tenant, settings): worth offering inside another flow. */
 export function isConnectionFix(action: FixAction): boolean {
   return action.kind === 'setApiKey' || action.kind === 'setTenant' || action.kind === 'openSettings';
+}
+
+/**
+ * The fixes worth a row under an error in a tree: the ones that change one thing (the key, the
+ * tenant, a named setting). Retry is the error row's own click.
+ */
+export function rowFixes(error: unknown): FixAction[] {
+  return fixActionsFor(error).filter(
+    (action) => action.kind === 'setApiKey' || action.kind === 'setTenant' || (action.kind === 'openSettings' && !!action.setting),
+  );
 }

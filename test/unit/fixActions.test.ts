@@ -1,13 +1,22 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthError, InvalidInputError, NetworkError, SchemaError, ServerError, TimeoutError } from '../../src/api';
-import { fixActionsFor, isConnectionFix } from '../../src/model/fixActions';
+import { fixActionsFor, isConnectionFix, rowFixes } from '../../src/model/fixActions';
 
 const kinds = (error: unknown) => fixActionsFor(error).map((action) => action.kind);
 
 describe('fix actions', () => {
+  it('puts only fixes of one thing in tree rows', () => {
+    assert.deepEqual(rowFixes(new NetworkError('http://127.0.0.1:9', 'ECONNREFUSED', 'connection refused')), []);
+    assert.deepEqual(rowFixes(new AuthError(401, undefined)), [{ kind: 'setApiKey' }]);
+    assert.deepEqual(rowFixes(new NetworkError('https://127.0.0.1:9', 'SELF_SIGNED_CERT_IN_CHAIN', 'untrusted')), [
+      { kind: 'openSettings', setting: 'deploymentsExplorer.caFile' },
+    ]);
+  });
+
   it('offers the key first for a rejected key, the tenant first when the server asks for one', () => {
-    assert.deepEqual(kinds(new AuthError(401, 'Invalid API key')), ['setApiKey', 'setTenant']);
+    assert.deepEqual(kinds(new AuthError(401, 'Invalid API key')), ['setApiKey']);
+    assert.deepEqual(kinds(new AuthError(403, 'Forbidden')), ['setApiKey', 'setTenant']);
     assert.deepEqual(kinds(new AuthError(403, 'This key requires workspace specification')), ['setTenant', 'setApiKey']);
   });
 
@@ -35,7 +44,7 @@ describe('fix actions', () => {
   });
 
   it('calls only key, tenant and settings connection fixes', () => {
-    const fixes = fixActionsFor(new AuthError(401, undefined)).filter(isConnectionFix).map((action) => action.kind);
+    const fixes = fixActionsFor(new AuthError(403, undefined)).filter(isConnectionFix).map((action) => action.kind);
     assert.deepEqual(fixes, ['setApiKey', 'setTenant']);
     assert.equal(isConnectionFix({ kind: 'retry' }), false);
     assert.equal(isConnectionFix({ kind: 'showLog' }), false);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { messageOf, Repository } from '../../api';
 import { fixActionCommand, isCancellation } from '../../platform/commandRunner';
-import { fixActionsFor, isConnectionFix } from '../../model/fixActions';
+import { rowFixes } from '../../model/fixActions';
 import { idKey as key } from '../../model/ids';
 import { KnownIntegration } from '../../model/repositoryCatalog';
 import { Services } from '../../platform/services';
@@ -288,12 +288,12 @@ function messageItem(node: MessageNode): vscode.TreeItem {
   return item;
 }
 
-/** The error row, plus one row per fix that changes the connection (Set API Key…, Set Tenant ID…, Open Settings). */
+/** The error row, plus one row per fix that changes one thing (Set API Key…, Set Tenant ID…, a named setting). */
 function errorRows(integrationId: string, error: unknown): MessageNode[] {
   const id = key(integrationId);
   const message = messageOf(error);
   const rows: MessageNode[] = [{ kind: 'message', role: 'error', integrationId, message, error, id: `${id}/error` }];
-  for (const action of fixActionsFor(error).filter(isConnectionFix)) {
+  for (const action of rowFixes(error)) {
     const command = fixActionCommand(action);
     if (!command) continue;
     rows.push({

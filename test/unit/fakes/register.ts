@@ -2,7 +2,7 @@
 // `require('vscode')` in the code under test answers the fake in ./vscode.
 // Node has no 'vscode' module outside the extension host; this redirects the
 // one name and leaves every other module's resolution alone.
-import Module = require('node:module');
+import Module from 'node:module';
 
 const fake = require.resolve('./vscode');
 const internals = Module as unknown as { _resolveFilename(request: string, ...rest: unknown[]): string };

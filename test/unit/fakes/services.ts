@@ -4,6 +4,7 @@
 import './register';
 import type { Deployment, Repository } from '../../../src/api';
 import { CommandRunner } from '../../../src/platform/commandRunner';
+import { readSettings } from '../../../src/platform/settings';
 import type { DeploymentsFeature, Services } from '../../../src/platform/services';
 import { IntegrationSetting, RepositoryCatalog } from '../../../src/model/repositoryCatalog';
 
@@ -54,7 +55,11 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
     log: logChannel,
     commands: new CommandRunner(context as never, logChannel as never),
     catalog,
-    connection: { getClient: async () => client, apiKeys: { get: async () => options.apiKey } },
+    connection: {
+      getClient: async () => client,
+      apiKeys: { get: async () => options.apiKey },
+      isConfigured: async () => !!readSettings().baseUrl && !!options.apiKey,
+    },
   } as unknown as Services;
   const deployments = {
     refreshed: 0,

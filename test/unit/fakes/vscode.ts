@@ -576,6 +576,18 @@ export const env = {
 };
 export const version = '1.100.0-fake';
 
+/** vscode.l10n.t with no translations loaded: the English text with `{0}`, `{name}` filled in. */
+export const l10n = {
+  t(message: string | { message: string }, ...args: unknown[]): string {
+    const text = typeof message === 'string' ? message : message.message;
+    const named = args.length === 1 && args[0] && typeof args[0] === 'object' ? (args[0] as Record<string, unknown>) : undefined;
+    return text.replace(/\{([^}]+)\}/g, (all, key: string) => {
+      const value = named ? named[key] : args[Number(key)];
+      return value === undefined ? all : String(value);
+    });
+  },
+};
+
 /** A fresh window, command table, settings and clipboard: call it in `beforeEach`. */
 export function resetFake(): void {
   window = new FakeWindow();
