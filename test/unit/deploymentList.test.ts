@@ -10,7 +10,7 @@ const records = (from: number, count: number): Deployment[] =>
 
 function page(offset: number, limit: number, deployments: Deployment[], nextOffset = offset + deployments.length): DeploymentPage {
   const end = pageEnd({ requestedOffset: offset, limit, count: deployments.length, nextOffset });
-  return { deployments, requestedOffset: offset, limit, nextOffset, mayHaveMore: end === undefined, end };
+  return { deployments, invalid: [], invalidCount: 0, requestedOffset: offset, limit, nextOffset, mayHaveMore: end === undefined, end };
 }
 
 /** A fetcher over `total` records that records every offset it was asked for. */
