@@ -326,10 +326,10 @@ function parseBaseUrl(baseUrl: string): URL {
   try {
     url = new URL(trimmed);
   } catch {
-    throw new InvalidInputError('base URL', `“${trimmed}” is not a URL (expected e.g. https://api.example.com)`);
+    throw new InvalidInputError('base URL', `“${quote(trimmed, 200)}” is not a URL (expected e.g. https://api.example.com)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidInputError('base URL', `“${trimmed}” must start with http:// or https://`);
+    throw new InvalidInputError('base URL', `“${quote(trimmed, 200)}” must start with http:// or https://`);
   }
   if (url.username || url.password) {
     throw new InvalidInputError('base URL', 'must not contain a user name or password; use the API key instead');
