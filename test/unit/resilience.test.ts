@@ -166,6 +166,28 @@ describe('3. a POST never goes out on a stale keep-alive connection', () => {
   });
 });
 
+describe('3b. a Keep-Alive: timeout= shorter than the pool default is honoured', () => {
+  it('creates after 1.5 s idle against a server that says timeout=1 and resets connections idle over 1 s', async () => {
+    const server = await startIdleResettingServer(1000, (req, res) => {
+      res.setHeader('keep-alive', 'timeout=1');
+      if (req.method === 'POST') {
+        req.resume();
+        req.on('end', () => json(res, 201, { id: uuid(2), name: 'created' }));
+      } else json(res, 200, { resources: [], offset: 0 });
+    });
+    const client = new ControlPlaneClient({ baseUrl: server.url, apiKey: KEY, env: {}, retry: fast });
+    try {
+      await client.listDeployments();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal((await client.createDeployment({ name: 'created' })).name, 'created');
+      assert.equal(server.resets, 0);
+    } finally {
+      await client.dispose();
+      await server.close();
+    }
+  });
+});
+
 describe('4. redirects', () => {
   it('follows a same-origin redirect for a GET, with the key', async () => {
     await withServer(
