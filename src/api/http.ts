@@ -9,6 +9,7 @@ import {
   ControlPlaneErrorBase,
   HttpError,
   InvalidInputError,
+  InvalidResponseError,
   NetworkError,
   sealError,
   TimeoutError,
@@ -54,6 +55,8 @@ export interface ConnectionOptions {
   caFile?: string;
   userAgent?: string;
   retry?: RetryOptions;
+  /** Answers larger than this (after decompression) are refused, not read on. Default 64 MiB. */
+  maxResponseBytes?: number;
   logger?: Logger;
   /** Environment to read proxy variables from; defaults to `process.env`. */
   env?: NodeJS.ProcessEnv;
@@ -81,7 +84,7 @@ export const MAX_REDIRECTS = 5;
  * `Keep-Alive: timeout=` answer shortens it further (undici honours it).
  */
 export const KEEP_ALIVE_MS = 4_000;
-/** Decompressed bodies larger than this are refused (a compression bomb). */
+/** Bodies larger than this, on the wire or decompressed (a compression bomb), are refused. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const gunzip = promisify(zlib.gunzip);
 const inflate = promisify(zlib.inflate);
@@ -103,6 +106,7 @@ export class HttpTransport {
   private readonly retry: Required<RetryOptions>;
   private readonly logger: Logger;
   private readonly redactor: Redactor;
+  private readonly maxBytes: number;
 
   constructor(options: ConnectionOptions) {
     this.base = parseBaseUrl(options.baseUrl);
@@ -114,6 +118,7 @@ export class HttpTransport {
     };
     this.logger = options.logger ?? noopLogger;
     this.redactor = new Redactor([options.apiKey]);
+    this.maxBytes = options.maxResponseBytes ?? MAX_BODY_BYTES;
     this.headers = {
       accept: 'application/json',
       'accept-encoding': 'gzip, deflate, br',
@@ -232,16 +237,19 @@ export class HttpTransport {
         headersTimeout: 0,
         bodyTimeout: 0,
       });
-      const raw = Buffer.from(await res.body.arrayBuffer());
+      const contentType = headerValue(res.headers['content-type']);
+      const tooLarge = () =>
+        new InvalidResponseError(res.statusCode, contentType && quote(contentType, 100), `more than ${formatBytes(this.maxBytes)}, not read`, true);
+      const raw = await readBody(res.body, this.maxBytes, tooLarge);
       const encoding = headerValue(res.headers['content-encoding']);
-      const bytes = await this.decompress(raw, encoding, target);
+      const bytes = await this.decompress(raw, encoding, target, tooLarge);
       const { text, binary } = decode(bytes);
       this.logger.info(
         `${target} → ${res.statusCode} (${Date.now() - started} ms${bytes !== raw ? `, ${raw.length} → ${bytes.length} bytes` : ''})`,
       );
       return {
         status: res.statusCode,
-        contentType: headerValue(res.headers['content-type']),
+        contentType,
         retryAfter: headerValue(res.headers['retry-after']),
         location: headerValue(res.headers.location),
         text,
@@ -290,7 +298,12 @@ export class HttpTransport {
    * that cannot be decompressed is kept as it came: it is then reported as
    * binary data, never quoted.
    */
-  private async decompress(body: Buffer, encoding: string | undefined, target: string): Promise<Buffer> {
+  private async decompress(
+    body: Buffer,
+    encoding: string | undefined,
+    target: string,
+    tooLarge: () => ControlPlaneErrorBase,
+  ): Promise<Buffer> {
     if (!encoding || body.length === 0) return body;
     const codings = encoding
       .toLowerCase()
@@ -299,13 +312,16 @@ export class HttpTransport {
       .filter((coding) => coding && coding !== 'identity')
       .reverse();
     let current = body;
-    const limits = { maxOutputLength: MAX_BODY_BYTES };
+    const limits = { maxOutputLength: this.maxBytes };
     try {
       for (const coding of codings) {
         if (coding === 'gzip' || coding === 'x-gzip') current = await gunzip(current, limits);
         else if (coding === 'br') current = await brotli(current, limits);
         else if (coding === 'deflate') {
-          current = await inflate(current, limits).catch(() => inflateRaw(current, limits));
+          const zlibWrapped = current;
+          current = await inflate(zlibWrapped, limits).catch((error: { code?: unknown }) =>
+            error.code === 'ERR_BUFFER_TOO_LARGE' ? Promise.reject(error) : inflateRaw(zlibWrapped, limits),
+          );
         } else {
           this.logger.warn(`${target}: unknown content encoding ${quote(coding, 40)}; body kept as it came`);
           return body;
@@ -313,6 +329,7 @@ export class HttpTransport {
       }
       return current;
     } catch (error) {
+      if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
       this.logger.warn(`${target}: the ${quote(encoding, 40)} body could not be decompressed (${(error as Error).message})`);
       return body;
     }
@@ -394,6 +411,25 @@ function errorCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** The whole body, refusing (and dropping the connection of) one larger than `max` bytes. */
+async function readBody(body: AsyncIterable<Buffer> & { destroy(): unknown }, max: number, tooLarge: () => Error): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1048576 ? `${Math.round(bytes / 1048576)} MiB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
 }
 
 function jsonBody(value: unknown): string {

@@ -271,6 +271,31 @@ describe('5. compressed answers', () => {
     });
   }
 
+  it('refuses an answer larger than the cap, on the wire or decompressed (a bomb), with a typed error', async () => {
+    const huge = JSON.stringify({ resources: [], offset: 0, pad: 'p'.repeat(200_000) });
+    const bomb = zlib.gzipSync(Buffer.alloc(1_000_000, 32));
+    for (const [encoding, payload] of [
+      [undefined, Buffer.from(huge)],
+      ['gzip', bomb],
+      ['deflate', zlib.deflateSync(Buffer.alloc(1_000_000, 32))],
+    ] as const) {
+      const server = await startScriptedServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', ...(encoding ? { 'content-encoding': encoding } : {}) });
+        res.end(payload);
+      });
+      const client = new ControlPlaneClient({ baseUrl: server.url, apiKey: KEY, env: {}, retry: fast, maxResponseBytes: 64 * 1024 });
+      try {
+        const error = await failure(client.listDeployments());
+        assertClean(error);
+        assert.ok(error instanceof InvalidResponseError, `${encoding}: ${String(error)}`);
+        assert.match(error.message, /more than 64 KiB, not read/);
+      } finally {
+        await client.dispose();
+        await server.close();
+      }
+    }
+  });
+
   it('quotes a binary body as “binary data (N bytes)”, never its bytes', async () => {
     const binary = zlib.gzipSync(Buffer.from('<html>'.repeat(50)));
     await withServer(
