@@ -261,7 +261,6 @@ export type ControlPlaneError =
   | InvalidInputError;
 
 /** The common base class, for `instanceof ControlPlaneError`. */
-// eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ControlPlaneError = ControlPlaneErrorBase;
 
 export function isControlPlaneError(error: unknown): error is ControlPlaneError {
