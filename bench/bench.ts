@@ -4,6 +4,8 @@
  *    (validation included) against a bare undici request + JSON.parse;
  *  - memory: heap held by 1,000 records parsed by the client against the same
  *    records from JSON.parse;
+ *  - the wire size of that page plain and compressed (the client sends
+ *    Accept-Encoding: gzip, deflate, br and decompresses what comes back);
  *  - the size of the release bundle.
  * The stand-in runs in a child process so its work does not interleave with
  * the measured code on the same thread.
@@ -11,6 +13,7 @@
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
+import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { request } from 'undici';
 import { ControlPlaneClient } from '../src/api';
 
@@ -95,6 +98,11 @@ async function main(): Promise<void> {
     const bundleBytes = statSync(bundle).size;
 
     console.log(`page: 100 deployments, ${(bytes / 1024).toFixed(0)} KiB of JSON; ${ROUNDS} rounds each`);
+    const plain = Buffer.from(JSON.stringify(sample));
+    console.log(
+      `wire size of that page: ${(plain.length / 1024).toFixed(1)} KiB plain, ` +
+        `${(gzipSync(plain).length / 1024).toFixed(1)} KiB gzip, ${(brotliCompressSync(plain).length / 1024).toFixed(1)} KiB br`,
+    );
     console.log(`median bare undici + JSON.parse: ${median(bareTimes).toFixed(2)} ms`);
     console.log(`median client (validated):       ${median(clientTimes).toFixed(2)} ms`);
     console.log(

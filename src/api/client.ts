@@ -1,29 +1,72 @@
 import { z } from 'zod';
-import { SchemaError } from './errors';
+import { InvalidInputError, SchemaError } from './errors';
 import { ConnectionOptions, HttpTransport } from './http';
-import { PageEnd, pageEnd } from './pagination';
-import { buildDeploymentSearchParams, DEFAULT_PAGE_SIZE, DeploymentQuery, validateIntegrationId } from './query';
+import { PageEnd, pageEnd, PageWalk, recordKey } from './pagination';
+import { buildDeploymentSearchParams, DEFAULT_PAGE_SIZE, DeploymentQuery, validateIntegrationId, validateObjectArgument } from './query';
 import { parseJsonBody } from './responses';
-import { Deployment, deploymentListSchema, deploymentSchema, Repository, repositorySchema, resourceSpecSchema } from './schemas';
+import { Deployment, deploymentSchema, deploymentSummarySchema, Repository, repositorySchema, resourceSpecSchema } from './schemas';
+import { describeValue, quote } from './text';
 
 export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * A listed record that does not match the API contract. It is kept as the
+ * server sent it (not validated, not copied), so its details and JSON can
+ * still be shown; `problems` name each field path.
+ */
+export interface OffContractRecord {
+  /** Position in the server's answer (0-based). */
+  readonly index: number;
+  /** The record as received. Its fields are not to be trusted. */
+  readonly raw: unknown;
+  /** Each problem as `field.path: message`, e.g. `id: expected a UUID`, `created_at: Invalid input…`. */
+  readonly problems: readonly string[];
+  /** The record's `id` when it is a non-empty string (even one that is not a UUID). */
+  readonly id?: string;
+  /** The record's `name` when it is a string, for a label. */
+  readonly name?: string;
+}
+
+export type InvalidDeployment = OffContractRecord;
+
+/** A listed repository that does not match the contract: never usable to create a deployment. */
+export interface InvalidRepository extends OffContractRecord {
+  readonly usableForCreate: false;
+  /** Why it cannot be used to create a deployment; names the field paths. */
+  readonly reason: string;
+}
+
+export interface RepositoryListing {
+  /** The records that match the contract, in the server's order. */
+  repositories: Repository[];
+  /** The records that do not, in the server's order. */
+  invalid: InvalidRepository[];
+  /** How many records did not match the contract. */
+  invalidCount: number;
+}
+
 export interface DeploymentPage {
+  /** The records that match the contract, in the server's order. */
   deployments: Deployment[];
+  /** The records that do not: shown as such, never dropped silently. */
+  invalid: InvalidDeployment[];
+  /** How many records did not match the contract (`invalid.length`). */
+  invalidCount: number;
   /** The offset this page was requested with. */
   requestedOffset: number;
   limit: number;
-  /** The response `offset`: pass it verbatim to get the next page. */
+  /** The response `offset`: pass it verbatim to get the next page. An opaque cursor: it need not grow. */
   nextOffset: number;
-  /** False once an end rule applies (empty or short page, offset not advancing). */
+  /** False once an end rule applies (see `PageEnd`). */
   mayHaveMore: boolean;
   /** Which end rule applied, when one did. */
   end?: PageEnd;
 }
 
-const repositoryListSchema = z.array(repositorySchema);
+/** Problems shown per off-contract record. */
+const MAX_RECORD_PROBLEMS = 20;
 
 /** The control plane's API: every view and command goes through one of these. */
 export class ControlPlaneClient {
@@ -37,41 +80,99 @@ export class ControlPlaneClient {
     return this.http.baseUrl;
   }
 
-  async listRepositories(integrationId: string, options: CallOptions = {}): Promise<Repository[]> {
-    const id = validateIntegrationId(integrationId);
-    const response = await this.http.send({
-      method: 'GET',
-      path: `/v1/integrations/forge/codehost/${encodeURIComponent(id)}/repos`,
-      signal: options.signal,
-      what: `Integration ${id}`,
-    });
-    return validate(repositoryListSchema, parseJsonBody(response), 'repository listing', 'repositories');
+  /** The repositories of an integration; records off the contract are listed apart, with their problems. */
+  async listRepositories(integrationId: string, options: CallOptions = {}): Promise<RepositoryListing> {
+    try {
+      const id = validateIntegrationId(integrationId);
+      validateObjectArgument('options', options);
+      const response = await this.http.send({
+        method: 'GET',
+        path: `/v1/integrations/forge/codehost/${encodeURIComponent(id)}/repos`,
+        signal: signalOf(options),
+        what: `Integration ${id}`,
+      });
+      const body = parseJsonBody(response, this.http.secrets);
+      if (!Array.isArray(body)) {
+        throw new SchemaError('repository listing', [`(the whole answer): expected an array, got ${describeValue(body)}`]);
+      }
+      const repositories: Repository[] = [];
+      const invalid: InvalidRepository[] = [];
+      body.forEach((raw, index) => {
+        const result = repositorySchema.safeParse(raw);
+        if (result.success) {
+          repositories.push(result.data);
+          return;
+        }
+        const problems = recordProblems(result.error);
+        invalid.push({
+          ...offContract(raw, index, problems),
+          usableForCreate: false,
+          reason: `It does not match the API contract (${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}), so it cannot be used to create a deployment.`,
+        });
+      });
+      return { repositories, invalid, invalidCount: invalid.length };
+    } catch (error) {
+      throw this.http.seal(error);
+    }
   }
 
-  /** One page of `GET /v2/deployments`. */
+  /** One page of `GET /v2/deployments`. Its end rules are the ones a single page shows (see `pageEnd`). */
   async listDeployments(query: DeploymentQuery = {}, options: CallOptions = {}): Promise<DeploymentPage> {
-    const params = buildDeploymentSearchParams(query);
-    const limit = Number(params.get('limit'));
-    const requestedOffset = Number(params.get('offset'));
-    const response = await this.http.send({
-      method: 'GET',
-      path: '/v2/deployments',
-      query: params,
-      signal: options.signal,
-      what: 'The deployment listing',
-    });
-    const body = validate(deploymentListSchema, parseJsonBody(response), 'deployment listing', '');
-    const deployments = body.resources as Deployment[];
-    const end = pageEnd({ requestedOffset, limit, count: deployments.length, nextOffset: body.offset });
-    return { deployments, requestedOffset, limit, nextOffset: body.offset, mayHaveMore: end === undefined, end };
+    try {
+      const params = buildDeploymentSearchParams(query);
+      validateObjectArgument('options', options);
+      const limit = Number(params.get('limit'));
+      const requestedOffset = Number(params.get('offset'));
+      const response = await this.http.send({
+        method: 'GET',
+        path: '/v2/deployments',
+        query: params,
+        signal: signalOf(options),
+        what: 'The deployment listing',
+      });
+      const { resources, offset: nextOffset } = listingEnvelope(parseJsonBody(response, this.http.secrets));
+      const deployments: Deployment[] = [];
+      const invalid: InvalidDeployment[] = [];
+      for (let index = 0; index < resources.length; index++) {
+        const raw = resources[index];
+        const result = deploymentSummarySchema.safeParse(raw);
+        if (result.success) deployments.push(result.data as Deployment);
+        else invalid.push(offContract(raw, index, recordProblems(result.error)));
+      }
+      const end = pageEnd({ requestedOffset, limit, count: resources.length, nextOffset });
+      return {
+        deployments,
+        invalid,
+        invalidCount: invalid.length,
+        requestedOffset,
+        limit,
+        nextOffset,
+        mayHaveMore: end === undefined,
+        end,
+      };
+    } catch (error) {
+      throw this.http.seal(error);
+    }
   }
 
-  /** Every page from `query.offset` on, until an end rule applies. */
+  /** Every page from `query.offset` on, until an end rule applies (see `PageEnd`). */
   async *deploymentPages(query: DeploymentQuery = {}, options: CallOptions = {}): AsyncGenerator<DeploymentPage> {
-    let offset = query.offset ?? 0;
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    try {
+      validateObjectArgument('query', query);
+    } catch (error) {
+      throw this.http.seal(error);
+    }
+    const walk = new PageWalk();
+    let offset = query?.offset ?? 0;
+    const limit = query?.limit ?? DEFAULT_PAGE_SIZE;
     for (;;) {
       const page = await this.listDeployments({ ...query, limit, offset }, options);
+      const end = walk.end(
+        { requestedOffset: page.requestedOffset, limit, count: page.deployments.length + page.invalid.length, nextOffset: page.nextOffset },
+        pageKeys(page),
+      );
+      page.end = end;
+      page.mayHaveMore = end === undefined;
       yield page;
       if (!page.mayHaveMore) return;
       offset = page.nextOffset;
@@ -80,19 +181,75 @@ export class ControlPlaneClient {
 
   /** `POST /v2/deployments`; never retried. Answers the created record. */
   async createDeployment(body: Record<string, unknown>, options: CallOptions = {}): Promise<Deployment> {
-    const response = await this.http.send({
-      method: 'POST',
-      path: '/v2/deployments',
-      body,
-      signal: options.signal,
-      what: 'The deployment-creation endpoint',
-    });
-    return validate(deploymentSchema, parseJsonBody(response), 'created deployment', 'deployment');
+    try {
+      if (!body || typeof body !== 'object' || Array.isArray(body)) {
+        throw new InvalidInputError('body', `must be an object, got ${describeValue(body)}`);
+      }
+      validateObjectArgument('options', options);
+      const response = await this.http.send({
+        method: 'POST',
+        path: '/v2/deployments',
+        body,
+        signal: signalOf(options),
+        what: 'The deployment-creation endpoint',
+      });
+      return validate(deploymentSchema, parseJsonBody(response, this.http.secrets), 'created deployment', 'deployment');
+    } catch (error) {
+      throw this.http.seal(error);
+    }
   }
 
   dispose(): Promise<void> {
     return this.http.close();
   }
+}
+
+/** The keys of every record of a page, matching the contract or not, for the "no new record" rule. */
+export function pageKeys(page: Pick<DeploymentPage, 'deployments' | 'invalid'>): (string | undefined)[] {
+  const keys: (string | undefined)[] = [];
+  for (const deployment of page.deployments) keys.push(recordKey(deployment));
+  for (const record of page.invalid) keys.push(recordKey(record.raw));
+  return keys;
+}
+
+function signalOf(options: CallOptions | undefined): AbortSignal | undefined {
+  const signal = options?.signal;
+  if (signal === undefined || signal === null) return undefined;
+  if (typeof (signal as AbortSignal).aborted !== 'boolean' || typeof (signal as AbortSignal).addEventListener !== 'function') {
+    throw new InvalidInputError('signal', `must be an AbortSignal, got ${describeValue(signal)}`);
+  }
+  return signal;
+}
+
+/** `{resources: [...], offset}`: the envelope is checked; records one by one, by the caller. */
+function listingEnvelope(body: unknown): { resources: unknown[]; offset: number } {
+  const problems: string[] = [];
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw new SchemaError('deployment listing', [`(the whole answer): expected an object, got ${describeValue(body)}`]);
+  }
+  const { resources, offset } = body as Record<string, unknown>;
+  if (!Array.isArray(resources)) problems.push(`resources: expected an array, got ${describeValue(resources)}`);
+  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) {
+    problems.push(`offset: expected a whole number of 0 or more, got ${describeValue(offset)}`);
+  }
+  if (problems.length > 0) throw new SchemaError('deployment listing', problems);
+  return { resources: resources as unknown[], offset: offset as number };
+}
+
+function offContract(raw: unknown, index: number, problems: readonly string[]): OffContractRecord {
+  const record = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+  const id = typeof record?.id === 'string' && record.id ? record.id : undefined;
+  const name = typeof record?.name === 'string' ? record.name : undefined;
+  return { index, raw, problems, id, name };
+}
+
+/** Zod's issues as `field.path: message`, relative to the record. */
+function recordProblems(error: z.ZodError): string[] {
+  const problems = error.issues
+    .slice(0, MAX_RECORD_PROBLEMS)
+    .map((issue) => `${formatPath('', issue.path, '(the record)')}: ${quote(issue.message, 160)}`);
+  if (error.issues.length > MAX_RECORD_PROBLEMS) problems.push(`…and ${error.issues.length - MAX_RECORD_PROBLEMS} more`);
+  return problems;
 }
 
 const checkedSpecs = new WeakMap<object, readonly string[]>();
@@ -125,11 +282,11 @@ function validate<T extends z.ZodType>(schema: T, data: unknown, what: string, r
 }
 
 /** `resources[3].source_config.resource_spec.cpu` */
-export function formatPath(root: string, path: readonly PropertyKey[]): string {
+export function formatPath(root: string, path: readonly PropertyKey[], whole = '(the whole answer)'): string {
   let text = root;
-  for (const part of path) {
+  for (const part of path.slice(0, 20)) {
     if (typeof part === 'number') text += `[${part}]`;
-    else text += text ? `.${String(part)}` : String(part);
+    else text += text ? `.${quote(String(part), 60)}` : quote(String(part), 60);
   }
-  return text || '(the whole answer)';
+  return text || whole;
 }

@@ -1,9 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
+import { promisify } from 'node:util';
+import * as zlib from 'node:zlib';
 import { Agent, Dispatcher, ProxyAgent, request } from 'undici';
-import { CancelledError, ControlPlaneError, InvalidInputError, NetworkError, TimeoutError } from './errors';
+import {
+  CancelledError,
+  ControlPlaneError,
+  ControlPlaneErrorBase,
+  HttpError,
+  InvalidInputError,
+  InvalidResponseError,
+  NetworkError,
+  sealError,
+  TimeoutError,
+} from './errors';
 import { resolveProxy } from './proxy';
 import { errorFromResponse, parseRetryAfter, RawResponse } from './responses';
+import { quote, Redactor } from './text';
 
 export interface Logger {
   debug(message: string): void;
@@ -42,6 +55,8 @@ export interface ConnectionOptions {
   caFile?: string;
   userAgent?: string;
   retry?: RetryOptions;
+  /** Answers larger than this (after decompression) are refused, not read on. Default 64 MiB. */
+  maxResponseBytes?: number;
   logger?: Logger;
   /** Environment to read proxy variables from; defaults to `process.env`. */
   env?: NodeJS.ProcessEnv;
@@ -58,6 +73,23 @@ export interface HttpRequest {
 }
 
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Same-origin redirects followed for one GET. */
+export const MAX_REDIRECTS = 5;
+/**
+ * How long an idle connection is kept for reuse. Servers commonly close idle
+ * keep-alive connections after 5 s (node's and uvicorn's default) without a
+ * `Keep-Alive` header; a request sent on a connection the server is closing
+ * fails, and a POST must not be retried. So stay well under 5 s; a
+ * `Keep-Alive: timeout=` answer shortens it further (undici honours it).
+ */
+export const KEEP_ALIVE_MS = 4_000;
+/** Bodies larger than this, on the wire or decompressed (a compression bomb), are refused. */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+const gunzip = promisify(zlib.gunzip);
+const inflate = promisify(zlib.inflate);
+const inflateRaw = promisify(zlib.inflateRaw);
+const brotli = promisify(zlib.brotliDecompress);
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const noopLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -73,7 +105,8 @@ export class HttpTransport {
   private readonly timeoutMs: number;
   private readonly retry: Required<RetryOptions>;
   private readonly logger: Logger;
-  private readonly secrets: string[];
+  private readonly redactor: Redactor;
+  private readonly maxBytes: number;
 
   constructor(options: ConnectionOptions) {
     this.base = parseBaseUrl(options.baseUrl);
@@ -84,8 +117,13 @@ export class HttpTransport {
       maxRetryAfterMs: options.retry?.maxRetryAfterMs ?? 10_000,
     };
     this.logger = options.logger ?? noopLogger;
-    this.secrets = options.apiKey ? [options.apiKey] : [];
-    this.headers = { accept: 'application/json', 'user-agent': options.userAgent ?? 'deployments-explorer' };
+    this.redactor = new Redactor([options.apiKey]);
+    this.maxBytes = options.maxResponseBytes ?? MAX_BODY_BYTES;
+    this.headers = {
+      accept: 'application/json',
+      'accept-encoding': 'gzip, deflate, br',
+      'user-agent': options.userAgent ?? 'deployments-explorer',
+    };
     if (options.apiKey) this.headers[(options.apiKeyHeader || 'X-Api-Key').toLowerCase()] = options.apiKey;
     if (options.tenantId?.trim()) {
       this.headers[(options.tenantHeader || 'X-Tenant-Id').toLowerCase()] = options.tenantId.trim();
@@ -99,14 +137,15 @@ export class HttpTransport {
 
   /** Sends the request and answers the raw 2xx response, or throws a ControlPlaneError. */
   async send(req: HttpRequest): Promise<RawResponse> {
-    const url = this.urlFor(req.path, req.query);
+    let url = this.urlFor(req.path, req.query);
     const idempotent = req.method === 'GET';
+    let redirects = 0;
     for (let attempt = 1; ; attempt++) {
       let response: RawResponse;
       try {
         response = await this.once(req, url);
       } catch (error) {
-        const mapped = this.redact(error as ControlPlaneError);
+        const mapped = this.seal(error as ControlPlaneError);
         if (idempotent && attempt < this.retry.maxAttempts && mapped instanceof NetworkError && RESET_CODES.has(mapped.code ?? '')) {
           await this.backoff(req, attempt, this.backoffDelay(attempt), mapped.message);
           continue;
@@ -115,7 +154,27 @@ export class HttpTransport {
       }
       if (response.status >= 200 && response.status < 300) return response;
 
-      const error = this.redact(errorFromResponse(response, req.what));
+      if (REDIRECT_STATUSES.has(response.status) && response.location !== undefined) {
+        const target = this.redirectTarget(url, response.location);
+        const sameOrigin = target !== undefined && target.origin === url.origin;
+        if (idempotent && sameOrigin && redirects < MAX_REDIRECTS) {
+          redirects++;
+          this.logger.info(`${req.method} ${url.pathname}: HTTP ${response.status}, following to ${this.redactor.text(quote(target.pathname + target.search, 200))}`);
+          url = target;
+          attempt--;
+          continue;
+        }
+        const why = !idempotent
+          ? `a ${req.method} is never redirected`
+          : target === undefined
+            ? 'not a valid URL'
+            : !sameOrigin
+              ? `another origin than ${url.origin}; the API key is not sent there`
+              : `more than ${MAX_REDIRECTS} redirects`;
+        throw this.seal(new HttpError(response.status, why, this.redactor.text(quote(this.redactor.whole(target?.href ?? response.location), 200))));
+      }
+
+      const error = this.seal(errorFromResponse(response, req.what, this.redactor));
       if (idempotent && attempt < this.retry.maxAttempts && RETRYABLE_STATUSES.has(response.status)) {
         const asked = parseRetryAfter(response.retryAfter);
         if (asked !== undefined && asked > this.retry.maxRetryAfterMs) {
@@ -130,6 +189,24 @@ export class HttpTransport {
 
   close(): Promise<void> {
     return this.dispatcher.close();
+  }
+
+  /** Redacts and bounds every string of a client error, once, where it is made. Other values pass through. */
+  seal<T>(error: T): T {
+    return error instanceof ControlPlaneErrorBase ? (sealError(error, this.redactor) as T) : error;
+  }
+
+  /** The redactor of this connection's secrets. */
+  get secrets(): Redactor {
+    return this.redactor;
+  }
+
+  private redirectTarget(from: URL, location: string): URL | undefined {
+    try {
+      return new URL(location, from);
+    } catch {
+      return undefined;
+    }
   }
 
   private async once(req: HttpRequest, url: URL): Promise<RawResponse> {
@@ -149,7 +226,7 @@ export class HttpTransport {
       let body: string | undefined;
       if (req.body !== undefined) {
         headers['content-type'] = 'application/json';
-        body = JSON.stringify(req.body);
+        body = jsonBody(req.body);
       }
       const res = await request(url, {
         method: req.method,
@@ -160,13 +237,24 @@ export class HttpTransport {
         headersTimeout: 0,
         bodyTimeout: 0,
       });
-      const text = await res.body.text();
-      this.logger.info(`${target} → ${res.statusCode} (${Date.now() - started} ms)`);
+      const contentType = headerValue(res.headers['content-type']);
+      const tooLarge = () =>
+        new InvalidResponseError(res.statusCode, contentType && quote(contentType, 100), `more than ${formatBytes(this.maxBytes)}, not read`, true);
+      const raw = await readBody(res.body, this.maxBytes, tooLarge);
+      const encoding = headerValue(res.headers['content-encoding']);
+      const bytes = await this.decompress(raw, encoding, target, tooLarge);
+      const { text, binary } = decode(bytes);
+      this.logger.info(
+        `${target} → ${res.statusCode} (${Date.now() - started} ms${bytes !== raw ? `, ${raw.length} → ${bytes.length} bytes` : ''})`,
+      );
       return {
         status: res.statusCode,
-        contentType: headerValue(res.headers['content-type']),
+        contentType,
         retryAfter: headerValue(res.headers['retry-after']),
+        location: headerValue(res.headers.location),
         text,
+        bytes: bytes.length,
+        binary,
       };
     } catch (error) {
       if (req.signal?.aborted) {
@@ -178,7 +266,7 @@ export class HttpTransport {
         throw new TimeoutError(this.timeoutMs);
       }
       const mapped = networkError(this.baseUrl, error);
-      this.logger.warn(`${target} failed: ${this.scrub(mapped.message)}`);
+      this.logger.warn(`${target} failed: ${this.redactor.text(mapped.message)}`);
       throw mapped;
     } finally {
       clearTimeout(timer);
@@ -193,7 +281,7 @@ export class HttpTransport {
 
   private async backoff(req: HttpRequest, attempt: number, delayMs: number, reason: string): Promise<void> {
     this.logger.warn(
-      `${req.method} ${req.path}: ${this.scrub(reason.split('\n')[0])} — retry ${attempt} of ${this.retry.maxAttempts - 1} in ${delayMs} ms`,
+      `${req.method} ${req.path}: ${this.redactor.text(reason.split('\n')[0])} — retry ${attempt} of ${this.retry.maxAttempts - 1} in ${delayMs} ms`,
     );
     await sleep(delayMs, req.signal);
   }
@@ -205,17 +293,46 @@ export class HttpTransport {
     return url;
   }
 
-  private scrub(text: string): string {
-    let result = text;
-    for (const secret of this.secrets) result = result.split(secret).join('[redacted]');
-    return result;
-  }
-
-  /** Server texts are quoted in messages; make sure none of them carries the key. */
-  private redact<T extends Error>(error: T): T {
-    const clean = this.scrub(error.message);
-    if (clean !== error.message) error.message = clean;
-    return error;
+  /**
+   * Undoes `Content-Encoding` (gzip, deflate, br; several in order). A body
+   * that cannot be decompressed is kept as it came: it is then reported as
+   * binary data, never quoted.
+   */
+  private async decompress(
+    body: Buffer,
+    encoding: string | undefined,
+    target: string,
+    tooLarge: () => ControlPlaneErrorBase,
+  ): Promise<Buffer> {
+    if (!encoding || body.length === 0) return body;
+    const codings = encoding
+      .toLowerCase()
+      .split(',')
+      .map((coding) => coding.trim())
+      .filter((coding) => coding && coding !== 'identity')
+      .reverse();
+    let current = body;
+    const limits = { maxOutputLength: this.maxBytes };
+    try {
+      for (const coding of codings) {
+        if (coding === 'gzip' || coding === 'x-gzip') current = await gunzip(current, limits);
+        else if (coding === 'br') current = await brotli(current, limits);
+        else if (coding === 'deflate') {
+          const zlibWrapped = current;
+          current = await inflate(zlibWrapped, limits).catch((error: { code?: unknown }) =>
+            error.code === 'ERR_BUFFER_TOO_LARGE' ? Promise.reject(error) : inflateRaw(zlibWrapped, limits),
+          );
+        } else {
+          this.logger.warn(`${target}: unknown content encoding ${quote(coding, 40)}; body kept as it came`);
+          return body;
+        }
+      }
+      return current;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
+      this.logger.warn(`${target}: the ${quote(encoding, 40)} body could not be decompressed (${(error as Error).message})`);
+      return body;
+    }
   }
 }
 
@@ -226,10 +343,10 @@ function parseBaseUrl(baseUrl: string): URL {
   try {
     url = new URL(trimmed);
   } catch {
-    throw new InvalidInputError('base URL', `“${trimmed}” is not a URL (expected e.g. https://api.example.com)`);
+    throw new InvalidInputError('base URL', `“${quote(trimmed, 200)}” is not a URL (expected e.g. https://api.example.com)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidInputError('base URL', `“${trimmed}” must start with http:// or https://`);
+    throw new InvalidInputError('base URL', `“${quote(trimmed, 200)}” must start with http:// or https://`);
   }
   if (url.username || url.password) {
     throw new InvalidInputError('base URL', 'must not contain a user name or password; use the API key instead');
@@ -254,16 +371,16 @@ function createDispatcher(base: URL, options: ConnectionOptions): Dispatcher {
   const proxy = resolveProxy(base, { proxyUrl: options.proxyUrl, noProxy: options.noProxy, env: options.env });
   if (proxy) {
     try {
-      return new ProxyAgent({ uri: proxy, requestTls: tls, proxyTls: tls });
+      return new ProxyAgent({ uri: proxy, requestTls: tls, proxyTls: tls, keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000 });
     } catch (error) {
       throw new InvalidInputError('proxy', `“${proxy}” cannot be used: ${(error as Error).message}`);
     }
   }
-  return new Agent({ connect: tls, keepAliveTimeout: 10_000 });
+  return new Agent({ connect: tls, keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000 });
 }
 
 function networkError(target: string, error: unknown): ControlPlaneError {
-  if (error instanceof ControlPlaneError) return error;
+  if (error instanceof ControlPlaneError) return error as ControlPlaneError;
   const code = errorCode(error);
   const message = (error as Error)?.message ?? String(error);
   const reasons: Record<string, string> = {
@@ -294,6 +411,46 @@ function errorCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** The whole body, refusing (and dropping the connection of) one larger than `max` bytes. */
+async function readBody(body: AsyncIterable<Buffer> & { destroy(): unknown }, max: number, tooLarge: () => Error): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1048576 ? `${Math.round(bytes / 1048576)} MiB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
+}
+
+function jsonBody(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    throw new InvalidInputError('body', `cannot be sent as JSON: ${quote((error as Error).message, 120)}`);
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const lenient = new TextDecoder('utf-8');
+
+/** Text of a body; `binary` when it holds a NUL byte or is not UTF-8 (it is then never quoted). */
+function decode(bytes: Buffer): { text: string; binary: boolean } {
+  if (bytes.includes(0)) return { text: lenient.decode(bytes), binary: true };
+  try {
+    return { text: utf8.decode(bytes), binary: false };
+  } catch {
+    return { text: lenient.decode(bytes), binary: true };
+  }
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

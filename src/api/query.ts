@@ -1,5 +1,6 @@
 import { InvalidInputError } from './errors';
 import { DEPLOYMENT_TYPES, DeploymentType, isUuid } from './schemas';
+import { describeValue } from './text';
 
 /** Every filter of `GET /v2/deployments`, in the client's own naming. */
 export interface DeploymentFilters {
@@ -22,14 +23,14 @@ export const MAX_PAGE_SIZE = 100;
 
 export function validateLimit(limit: unknown): number {
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw new InvalidInputError('limit', `must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${String(limit)}`);
+    throw new InvalidInputError('limit', `must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${describeValue(limit)}`);
   }
   return limit;
 }
 
 function validateOffset(offset: unknown): number {
   if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) {
-    throw new InvalidInputError('offset', `must be a whole number of 0 or more, got ${String(offset)}`);
+    throw new InvalidInputError('offset', `must be a whole number of 0 or more, got ${describeValue(offset)}`);
   }
   return offset;
 }
@@ -42,14 +43,23 @@ export function validateIdList(
   parameter: 'deployment_ids' | 'tag_value_ids',
   items: readonly string[],
 ): string[] {
-  const cleaned = items.map((item) => item.trim()).filter((item) => item.length > 0);
-  for (const item of cleaned) {
+  if (!Array.isArray(items)) {
+    throw new InvalidInputError(parameter, `must be a list of identifiers, got ${describeValue(items)}`);
+  }
+  const cleaned: string[] = [];
+  for (const raw of items as unknown[]) {
+    if (typeof raw !== 'string') {
+      throw new InvalidInputError(parameter, `each identifier must be text, got ${describeValue(raw)}`);
+    }
+    const item = raw.trim();
+    if (item.length === 0) continue;
     if (item.includes(',')) {
-      throw new InvalidInputError(parameter, `“${item}” contains a comma; give each identifier as its own item`);
+      throw new InvalidInputError(parameter, `${describeValue(item)} contains a comma; give each identifier as its own item`);
     }
     if (parameter === 'deployment_ids' && !isUuid(item)) {
-      throw new InvalidInputError(parameter, `“${item}” is not a deployment ID (expected a UUID)`);
+      throw new InvalidInputError(parameter, `${describeValue(item)} is not a deployment ID (expected a UUID)`);
     }
+    cleaned.push(item);
   }
   return cleaned;
 }
@@ -63,11 +73,22 @@ export function splitIdList(text: string): string[] {
 }
 
 export function validateIntegrationId(integrationId: string): string {
+  if (typeof integrationId !== 'string') {
+    throw new InvalidInputError('integration_id', `must be text (a UUID), got ${describeValue(integrationId)}`);
+  }
   const trimmed = integrationId.trim();
   if (!isUuid(trimmed)) {
-    throw new InvalidInputError('integration_id', `“${integrationId}” is not a UUID`);
+    throw new InvalidInputError('integration_id', `${describeValue(integrationId)} is not a UUID`);
   }
   return trimmed;
+}
+
+/** A JavaScript caller's query or options argument: an object, or nothing. */
+export function validateObjectArgument(parameter: string, value: unknown): void {
+  if (value === undefined) return;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new InvalidInputError(parameter, `must be an object, got ${describeValue(value)}`);
+  }
 }
 
 /**
@@ -75,13 +96,15 @@ export function validateIntegrationId(integrationId: string): string {
  * omitted; invalid values are refused before any request is made.
  */
 export function buildDeploymentSearchParams(query: DeploymentQuery): URLSearchParams {
+  validateObjectArgument('query', query);
+  query = query ?? {};
   const params = new URLSearchParams();
   params.set('limit', String(validateLimit(query.limit ?? DEFAULT_PAGE_SIZE)));
   params.set('offset', String(validateOffset(query.offset ?? 0)));
 
   const text = (name: string, value: string | undefined) => {
     if (value === undefined || value === null) return;
-    if (typeof value !== 'string') throw new InvalidInputError(name, 'must be text');
+    if (typeof value !== 'string') throw new InvalidInputError(name, `must be text, got ${describeValue(value)}`);
     if (value.trim() !== '') params.set(name, value);
   };
   text('name_contains', query.nameContains);
@@ -90,7 +113,7 @@ export function buildDeploymentSearchParams(query: DeploymentQuery): URLSearchPa
 
   if (query.remoteReconciled !== undefined && query.remoteReconciled !== null) {
     if (typeof query.remoteReconciled !== 'boolean') {
-      throw new InvalidInputError('remote_reconciled', `must be true or false, got ${String(query.remoteReconciled)}`);
+      throw new InvalidInputError('remote_reconciled', `must be true or false, got ${describeValue(query.remoteReconciled)}`);
     }
     params.set('remote_reconciled', String(query.remoteReconciled));
   }
@@ -98,13 +121,13 @@ export function buildDeploymentSearchParams(query: DeploymentQuery): URLSearchPa
     if (!(DEPLOYMENT_TYPES as readonly string[]).includes(query.deploymentType)) {
       throw new InvalidInputError(
         'deployment_type',
-        `must be one of ${DEPLOYMENT_TYPES.join(', ')}, got “${String(query.deploymentType)}”`,
+        `must be one of ${DEPLOYMENT_TYPES.join(', ')}, got ${describeValue(query.deploymentType)}`,
       );
     }
     params.set('deployment_type', query.deploymentType);
   }
   const list = (name: 'deployment_ids' | 'tag_value_ids', items: readonly string[] | undefined) => {
-    if (!items) return;
+    if (items === undefined || items === null) return;
     const cleaned = validateIdList(name, items);
     if (cleaned.length > 0) params.set(name, cleaned.join(','));
   };

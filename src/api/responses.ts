@@ -9,36 +9,51 @@ import {
   ServerError,
   ValidationIssue,
 } from './errors';
+import { quote, Redactor, shortJson } from './text';
 
 export interface RawResponse {
   status: number;
   contentType: string | undefined;
   retryAfter: string | undefined;
+  /** The `Location` header, for redirects. */
+  location?: string;
+  /** The decoded (and decompressed) body. */
   text: string;
+  /** Size of the decompressed body in bytes. */
+  bytes?: number;
+  /** True when the body is not text (a NUL byte, or not UTF-8): it is then never quoted. */
+  binary?: boolean;
 }
 
+const noRedaction = new Redactor([]);
+
 /** Parses a JSON body, or explains that it is not JSON. */
-export function parseJsonBody(response: RawResponse): unknown {
+export function parseJsonBody(response: RawResponse, redactor: Redactor = noRedaction): unknown {
   try {
     return JSON.parse(response.text);
   } catch {
-    throw new InvalidResponseError(response.status, response.contentType, snippetOf(response.text));
+    const { snippet, binary } = bodyQuote(response, redactor);
+    throw new InvalidResponseError(response.status, headerQuote(response.contentType, redactor), snippet, binary);
   }
 }
 
 /** Turns a non-success answer into the error of its class. */
-export function errorFromResponse(response: RawResponse, what: string): ControlPlaneError {
-  const body = tryParse(response.text);
-  const detail = body === undefined ? textDetail(response) : detailText(body);
+export function errorFromResponse(response: RawResponse, what: string, redactor: Redactor = noRedaction): ControlPlaneError {
+  const body = response.binary ? undefined : tryParse(response.text);
+  const detail = body === undefined ? textDetail(response, redactor) : detailText(body, redactor);
   const { status } = response;
   if (status === 401 || status === 403) return new AuthError(status, detail);
-  if (status === 404) return new NotFoundError(what, detail);
+  if (status === 404) return new NotFoundError(quote(what, 120), detail);
   if (status === 429) return new RateLimitedError(parseRetryAfter(response.retryAfter));
-  const issues = body === undefined ? undefined : validationIssues(body);
-  if ((status === 422 || status === 400) && issues) return new RequestValidationError(status, issues);
+  if (status >= 300 && status < 400 && response.location) {
+    return new HttpError(status, detail, headerQuote(response.location, redactor, 200));
+  }
+  const issues = body === undefined ? undefined : validationIssues(body, redactor);
+  if ((status === 422 || status === 400) && issues) return new RequestValidationError(status, issues.issues, issues.count);
   if (status >= 500) {
-    if (body === undefined && looksLikeHtml(response)) {
-      return new InvalidResponseError(status, response.contentType, snippetOf(response.text));
+    if (body === undefined && (response.binary || looksLikeHtml(response))) {
+      const quoted = bodyQuote(response, redactor);
+      return new InvalidResponseError(status, headerQuote(response.contentType, redactor), quoted.snippet, quoted.binary);
     }
     return new ServerError(status, detail);
   }
@@ -64,58 +79,102 @@ function tryParse(text: string): unknown {
   }
 }
 
-/** FastAPI's `{detail: "text"}`, and the other common shapes. */
-function detailText(body: unknown): string | undefined {
-  if (typeof body === 'string') return clip(body);
-  if (!body || typeof body !== 'object') return undefined;
-  const record = body as Record<string, unknown>;
-  for (const key of ['detail', 'message', 'error', 'title']) {
-    const value = record[key];
-    if (typeof value === 'string' && value.trim()) return clip(value);
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
-      const nested = detailText(value);
-      if (nested) return nested;
+const DETAIL_KEYS = ['detail', 'message', 'error', 'title'];
+/** How deep `{detail: {message: {error: …}}}` is followed. */
+const MAX_DETAIL_DEPTH = 6;
+
+/** FastAPI's `{detail: "text"}`, and the other common shapes; depth-bounded, never throws. */
+function detailText(body: unknown, redactor: Redactor): string | undefined {
+  let current: unknown = body;
+  for (let depth = 0; depth < MAX_DETAIL_DEPTH; depth++) {
+    if (typeof current === 'string') return current.trim() ? serverQuote(current, redactor) : undefined;
+    if (typeof current === 'number' || typeof current === 'boolean') return String(current);
+    if (!current || typeof current !== 'object') return undefined;
+    if (Array.isArray(current)) break;
+    const record = current as Record<string, unknown>;
+    let next: unknown;
+    for (const key of DETAIL_KEYS) {
+      const value = record[key];
+      if (typeof value === 'string' && value.trim()) return serverQuote(value, redactor);
+      if (value && typeof value === 'object' && !Array.isArray(value) && next === undefined) next = value;
     }
+    const issues = validationIssues(current, redactor);
+    if (issues) {
+      const shown = issues.issues.slice(0, 5).map((issue) => (issue.loc ? `${issue.loc}: ${issue.msg}` : issue.msg));
+      return shown.join('; ') + (issues.count > shown.length ? `; …and ${issues.count - shown.length} more` : '');
+    }
+    if (next === undefined) return undefined;
+    current = next;
   }
-  const issues = validationIssues(body);
-  return issues ? issues.map((issue) => (issue.loc ? `${issue.loc}: ${issue.msg}` : issue.msg)).join('; ') : undefined;
+  return shortJson(current);
 }
 
-/** FastAPI's `{detail: [{loc, msg, type}]}`, rendered as `loc: msg`. */
-function validationIssues(body: unknown): ValidationIssue[] | undefined {
+const MAX_ISSUES = 100;
+
+/** FastAPI's `{detail: [{loc, msg, type}]}`, rendered as `loc: msg`; the first 100, and how many there were. */
+function validationIssues(body: unknown, redactor: Redactor): { issues: ValidationIssue[]; count: number } | undefined {
   if (!body || typeof body !== 'object') return undefined;
   const detail = (body as Record<string, unknown>).detail;
   if (!Array.isArray(detail) || detail.length === 0) return undefined;
-  return detail.map((entry) => {
-    if (!entry || typeof entry !== 'object') return { loc: '', msg: clip(String(entry)) };
+  const issues = detail.slice(0, MAX_ISSUES).map((entry): ValidationIssue => {
+    if (typeof entry === 'string') return { loc: '', msg: serverQuote(entry, redactor) };
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return { loc: '', msg: redactor.text(shortJson(entry)) };
     const item = entry as Record<string, unknown>;
-    const loc = Array.isArray(item.loc) ? item.loc.map(String).join('.') : typeof item.loc === 'string' ? item.loc : '';
-    const msg = typeof item.msg === 'string' ? item.msg : JSON.stringify(entry);
-    return { loc, msg: clip(msg) };
+    const loc = Array.isArray(item.loc)
+      ? item.loc
+          .slice(0, 12)
+          .map((part) => (typeof part === 'string' ? part : typeof part === 'number' ? String(part) : shortJson(part, 60)))
+          .join('.')
+      : item.loc === undefined || item.loc === null
+        ? ''
+        : typeof item.loc === 'string'
+          ? item.loc
+          : shortJson(item.loc, 60);
+    const msg = typeof item.msg === 'string' ? item.msg : shortJson(item.msg ?? entry);
+    return { loc: serverQuote(loc, redactor, 160), msg: serverQuote(msg, redactor) || shortJson(entry) };
   });
+  return { issues, count: detail.length };
 }
 
-function textDetail(response: RawResponse): string | undefined {
+function textDetail(response: RawResponse, redactor: Redactor): string | undefined {
+  if (response.binary) return binaryQuote(response);
   if (!response.text.trim()) return undefined;
-  if (looksLikeHtml(response)) return snippetOf(response.text);
-  return clip(response.text.trim());
+  if (looksLikeHtml(response)) return snippetOf(redactor.whole(response.text));
+  return serverQuote(response.text, redactor);
 }
 
 function looksLikeHtml(response: RawResponse): boolean {
   return /html/i.test(response.contentType ?? '') || /^\s*</.test(response.text);
 }
 
-/** A short, single-line, tag-free excerpt of a body, for messages. */
-export function snippetOf(text: string): string {
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
-  const plain = (title ?? text)
-    .replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return clip(plain, 160);
+function bodyQuote(response: RawResponse, redactor: Redactor): { snippet: string; binary: boolean } {
+  if (response.binary) return { snippet: binaryQuote(response), binary: true };
+  return { snippet: snippetOf(redactor.whole(response.text)), binary: false };
 }
 
-function clip(text: string, max = 500): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+function binaryQuote(response: RawResponse): string {
+  return `binary data (${response.bytes ?? response.text.length} bytes)`;
+}
+
+/** Server text for a message: whole-key redaction before any clipping, then key pieces after. */
+function serverQuote(text: string, redactor: Redactor, max = 300): string {
+  const head = text.length > 100_000 ? text.slice(0, 100_000) : text;
+  return redactor.text(quote(redactor.whole(head), max));
+}
+
+/** An echoed header (content type, location): short, one line, key-free. */
+function headerQuote(value: string | undefined, redactor: Redactor, max = 100): string | undefined {
+  if (value === undefined) return undefined;
+  const quoted = serverQuote(value, redactor, max);
+  return quoted || undefined;
+}
+
+/** A short, single-line, tag-free excerpt of a body, for messages. */
+export function snippetOf(text: string): string {
+  const head = text.length > 200_000 ? text.slice(0, 200_000) : text;
+  const title = /<title[^>]*>([^<]{0,2000})<\/title>/i.exec(head)?.[1];
+  const plain = (title ?? head.slice(0, 20_000))
+    .replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ');
+  return quote(plain, 160);
 }

@@ -1,9 +1,22 @@
-import type { Deployment, DeploymentPage } from '../api';
+import type { Deployment, DeploymentPage, InvalidDeployment, PageEnd } from '../api';
+import { pageKeys, PageWalk } from '../api';
 
 /** One loaded record and the key the view identifies it by (its ID, or a stand-in when it has none). */
 export interface LoadedDeployment {
   readonly key: string;
   readonly deployment: Deployment;
+}
+
+/**
+ * A loaded record that does not match the API contract, kept as the server
+ * sent it: the view shows it as "does not match the API contract", naming
+ * each field path, and can still open its details and JSON from `record.raw`.
+ */
+export interface LoadedInvalidDeployment {
+  readonly key: string;
+  readonly record: InvalidDeployment;
+  /** How many valid records were loaded before it (where it sits among `items`). */
+  readonly position: number;
 }
 
 /** Fetches the page at `offset` with the current filters and page size. */
@@ -14,23 +27,31 @@ export type ListStatus = 'idle' | 'loading' | 'loaded' | 'error';
 /** Why the list stopped offering "Load more…". */
 export type EndReason =
   | 'end'
-  /** A full page came back with an offset that did not advance: stopped instead of looping. */
+  /**
+   * Stopped instead of looping: the response offset was one already requested
+   * (a cycle), or a full page brought no record not already seen. `endRule`
+   * says which.
+   */
   | 'offsetStuck';
 
 export type ListChange =
   | { kind: 'reset' }
-  | { kind: 'appended'; added: readonly LoadedDeployment[] }
+  | { kind: 'appended'; added: readonly LoadedDeployment[]; addedInvalid: readonly LoadedInvalidDeployment[] }
   | { kind: 'inserted'; item: LoadedDeployment }
   | { kind: 'status' };
 
 /**
  * The paged deployment listing as the view shows it: the pages loaded so far
  * (kept when a later page fails), one request at a time, the response offset
- * passed back verbatim, and the API client's end rules (`page.mayHaveMore`).
+ * passed back verbatim (an opaque cursor), and the same end rules as the API
+ * client's page iterator (`PageWalk`: empty, short, cycle, no new record).
  * A refresh supersedes whatever is in flight.
  */
 export class DeploymentList {
   private loaded: LoadedDeployment[] = [];
+  private loadedInvalid: LoadedInvalidDeployment[] = [];
+  private walk = new PageWalk();
+  private rule: PageEnd | undefined;
   private readonly keys = new Set<string>();
   private pages = 0;
   private offset = 0;
@@ -50,6 +71,18 @@ export class DeploymentList {
 
   get items(): readonly LoadedDeployment[] {
     return this.loaded;
+  }
+  /** Loaded records that do not match the API contract, in load order. */
+  get invalidItems(): readonly LoadedInvalidDeployment[] {
+    return this.loadedInvalid;
+  }
+  /** How many loaded records do not match the API contract. */
+  get invalidCount(): number {
+    return this.loadedInvalid.length;
+  }
+  /** The end rule that applied, once no more pages are offered. */
+  get endRule(): PageEnd | undefined {
+    return this.state === 'loaded' && !this.more ? this.rule : undefined;
   }
   get status(): ListStatus {
     return this.state;
@@ -155,6 +188,9 @@ export class DeploymentList {
     this.controller = undefined;
     this.inFlight = undefined;
     this.loaded = [];
+    this.loadedInvalid = [];
+    this.walk = new PageWalk();
+    this.rule = undefined;
     this.keys.clear();
     this.pages = 0;
     this.offset = 0;
@@ -176,13 +212,21 @@ export class DeploymentList {
       try {
         const page = await this.fetchPage(offset, controller.signal);
         if (generation !== this.generation) return;
+        const invalid = page.invalid ?? [];
+        const rule =
+          this.walk.end(
+            { requestedOffset: offset, limit: page.limit, count: page.deployments.length + invalid.length, nextOffset: page.nextOffset },
+            pageKeys({ deployments: page.deployments, invalid }),
+          ) ?? (page.mayHaveMore ? undefined : (page.end ?? 'short'));
         const added = this.append(page.deployments);
+        const addedInvalid = this.appendInvalid(invalid);
         this.pages++;
         this.offset = page.nextOffset;
-        this.more = page.mayHaveMore;
-        if (!page.mayHaveMore) this.ended = page.end === 'offsetStuck' ? 'offsetStuck' : 'end';
+        this.more = rule === undefined;
+        this.rule = rule;
+        if (rule) this.ended = rule === 'cycle' || rule === 'noNewRecords' ? 'offsetStuck' : 'end';
         this.state = 'loaded';
-        this.emit({ kind: 'appended', added });
+        this.emit({ kind: 'appended', added, addedInvalid });
       } catch (error) {
         if (generation !== this.generation) return;
         this.failure = error;
@@ -214,6 +258,22 @@ export class DeploymentList {
     }
     // push (not concat) keeps appending a page O(page size), whatever is loaded already.
     for (const item of added) this.loaded.push(item);
+    return added;
+  }
+
+  private appendInvalid(records: readonly InvalidDeployment[]): LoadedInvalidDeployment[] {
+    const added: LoadedInvalidDeployment[] = [];
+    for (const record of records) {
+      const key = record.id ? keyOf(record.id) : `#${++this.anonymous}`;
+      if (this.keys.has(key)) {
+        this.duplicates++;
+        continue;
+      }
+      this.keys.add(key);
+      const item = { key, record, position: this.loaded.length };
+      this.loadedInvalid.push(item);
+      added.push(item);
+    }
     return added;
   }
 

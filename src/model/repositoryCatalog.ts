@@ -1,4 +1,4 @@
-import type { ControlPlaneClient, Repository } from '../api';
+import type { ControlPlaneClient, InvalidRepository, Repository } from '../api';
 import { CancelledError } from '../api';
 import { Emitter } from './events';
 import { idKey as key } from './ids';
@@ -27,7 +27,12 @@ export interface KnownIntegration {
 export type RepositoryState =
   | { status: 'idle' }
   | { status: 'loading' }
-  | { status: 'loaded'; repositories: readonly Repository[] }
+  | {
+      status: 'loaded';
+      repositories: readonly Repository[];
+      /** Records that do not match the API contract (not usable to create a deployment; each says why). */
+      invalid?: readonly InvalidRepository[];
+    }
   | { status: 'error'; error: unknown };
 
 /**
@@ -120,8 +125,9 @@ export class RepositoryCatalog {
       this.setState(id, { status: 'loading' });
       try {
         const client = await this.source.client();
-        const repositories = sortRepositories(await client.listRepositories(integrationId, { signal }));
-        this.setState(id, { status: 'loaded', repositories });
+        const listing = await client.listRepositories(integrationId, { signal });
+        const repositories = sortRepositories(listing.repositories);
+        this.setState(id, { status: 'loaded', repositories, invalid: listing.invalid });
         return repositories;
       } catch (error) {
         if (error instanceof CancelledError) {

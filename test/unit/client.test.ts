@@ -49,7 +49,8 @@ describe('ControlPlaneClient against the stand-in', () => {
   describe('repositories', () => {
     it('lists every repository of an integration with all six fields', async () => {
       const integration = standIn.integrations.find((entry) => entry.repositories.length > 10)!;
-      const repositories = await clientFor().listRepositories(integration.id);
+      const { repositories, invalidCount } = await clientFor().listRepositories(integration.id);
+      assert.equal(invalidCount, 0);
       assert.equal(repositories.length, integration.repositories.length);
       for (const key of ['host_integration_id', 'id', 'name', 'owner', 'url', 'default_branch']) {
         assert.ok(key in repositories[0], `missing ${key}`);
@@ -161,13 +162,13 @@ describe('ControlPlaneClient against the stand-in', () => {
       assert.deepEqual(offsets, offsets.map((_, index) => index * 10));
     });
 
-    it('stops when the offset does not advance instead of looping', async () => {
+    it('stops when the response offset is the one requested (a cycle) instead of looping', async () => {
       standIn.addFault({ fault: { kind: 'stuckOffset' }, pathPrefix: '/v2/deployments' });
       let pages = 0;
       for await (const page of clientFor().deploymentPages({ limit: 5 })) {
         pages++;
         assert.equal(page.mayHaveMore, false);
-        assert.equal(page.end, 'offsetStuck');
+        assert.equal(page.end, 'cycle');
         if (pages > 3) break;
       }
       assert.equal(pages, 1);
@@ -407,7 +408,7 @@ describe('ControlPlaneClient against scripted servers', () => {
     }
   });
 
-  it('names the record index and field path of a schema mismatch', async () => {
+  it('names the record index and field path of a schema mismatch, keeping the good records', async () => {
     const server = await startScriptedServer((_req, res) =>
       json(res, 200, {
         resources: [{ name: 'ok' }, { name: 'bad', source_revision_config: { repo_ref: 42 } }],
@@ -416,9 +417,26 @@ describe('ControlPlaneClient against scripted servers', () => {
     );
     const client = new ControlPlaneClient({ baseUrl: server.url, env: {}, retry: fast });
     try {
+      const page = await client.listDeployments();
+      assert.deepEqual(page.deployments.map((d) => d.name), ['ok']);
+      assert.equal(page.invalidCount, 1);
+      assert.equal(page.invalid[0].index, 1);
+      assert.equal(page.invalid[0].name, 'bad');
+      assert.match(page.invalid[0].problems.join('\n'), /^source_revision_config\.repo_ref: /);
+    } finally {
+      await client.dispose();
+      await server.close();
+    }
+  });
+
+  it('still refuses a listing whose envelope (resources, offset) does not match the contract', async () => {
+    const server = await startScriptedServer((_req, res) => json(res, 200, { resources: {}, offset: 'next' }));
+    const client = new ControlPlaneClient({ baseUrl: server.url, env: {}, retry: fast });
+    try {
       await assert.rejects(client.listDeployments(), (error: unknown) => {
         assert.ok(error instanceof SchemaError);
-        assert.match(error.message, /resources\[1\]\.source_revision_config\.repo_ref: /);
+        assert.match(error.message, /resources: expected an array/);
+        assert.match(error.message, /offset: expected a whole number of 0 or more, got “next”/);
         return true;
       });
     } finally {
@@ -445,7 +463,9 @@ describe('ControlPlaneClient against scripted servers', () => {
       assert.ok(problems.some((problem) => problem.startsWith('source_config.resource_spec.cpu: ')), problems.join());
       assert.ok(problems.some((problem) => problem.startsWith('source_config.resource_spec.init_containers[0].args[0]: ')));
       assert.deepEqual(resourceSpecProblems({ name: 'none' }), []);
-      await assert.rejects(client.listDeployments({ offset: 5 }), /resources\[0\]\.source_config\.resource_spec: expected an object/);
+      const odd = await client.listDeployments({ offset: 5 });
+      assert.equal(odd.deployments.length, 0);
+      assert.deepEqual(odd.invalid[0].problems, ['source_config.resource_spec: expected an object']);
     } finally {
       await client.dispose();
       await server.close();
@@ -462,7 +482,12 @@ describe('ControlPlaneClient against scripted servers', () => {
     });
     const client = new ControlPlaneClient({ baseUrl: server.url, env: {}, retry: fast });
     try {
-      await assert.rejects(client.listRepositories('0f8e7c8a-3b3d-4d5e-9a59-2f8c1e5b7a10'), /repositories\[0\]\.default_branch/);
+      const listing = await client.listRepositories('0f8e7c8a-3b3d-4d5e-9a59-2f8c1e5b7a10');
+      assert.equal(listing.repositories.length, 0);
+      assert.equal(listing.invalidCount, 1);
+      assert.match(listing.invalid[0].problems[0], /^default_branch: /);
+      assert.equal(listing.invalid[0].usableForCreate, false);
+      assert.match(listing.invalid[0].reason, /default_branch/);
       const page = await client.listDeployments();
       assert.deepEqual((page.deployments[0] as Record<string, unknown>).custom_field, { nested: true });
     } finally {

@@ -10,7 +10,7 @@ const records = (from: number, count: number): Deployment[] =>
 
 function page(offset: number, limit: number, deployments: Deployment[], nextOffset = offset + deployments.length): DeploymentPage {
   const end = pageEnd({ requestedOffset: offset, limit, count: deployments.length, nextOffset });
-  return { deployments, requestedOffset: offset, limit, nextOffset, mayHaveMore: end === undefined, end };
+  return { deployments, invalid: [], invalidCount: 0, requestedOffset: offset, limit, nextOffset, mayHaveMore: end === undefined, end };
 }
 
 /** A fetcher over `total` records that records every offset it was asked for. */
@@ -148,5 +148,56 @@ describe('DeploymentList', () => {
     list.insertFirst({ id: uuid(9), name: 'new' });
     assert.equal(list.items.length, 1);
     assert.equal(list.find(uuid(9))?.deployment.name, 'new');
+  });
+
+  it('keeps paging opaque cursors 0 → 5000 → 300 → 9000 → 70 until the short page', async () => {
+    const cursors: Record<number, number> = { 0: 5000, 5000: 300, 300: 9000, 9000: 70 };
+    const offsets: number[] = [];
+    const list = new DeploymentList(async (offset) => {
+      offsets.push(offset);
+      const next = cursors[offset];
+      return next === undefined ? page(offset, 2, records(offset, 1), 71) : page(offset, 2, records(offset, 2), next);
+    });
+    await list.ensureLoaded();
+    for (let i = 0; i < 10 && list.hasMore; i++) await list.loadMore();
+    assert.deepEqual(offsets, [0, 5000, 300, 9000, 70]);
+    assert.equal(list.items.length, 9);
+    assert.equal(list.endReason, 'end');
+    assert.equal(list.endRule, 'short');
+  });
+
+  it('stops on a cycle of cursors, and on a full page with nothing new (a server ignoring offset)', async () => {
+    const cycle = new DeploymentList(async (offset) => page(offset, 2, records(offset + 1, 2), offset === 0 ? 5000 : 0));
+    await cycle.ensureLoaded();
+    for (let i = 0; i < 10 && cycle.hasMore; i++) await cycle.loadMore();
+    assert.equal(cycle.pageCount, 2);
+    assert.equal(cycle.endReason, 'offsetStuck');
+    assert.equal(cycle.endRule, 'cycle');
+
+    let calls = 0;
+    const same = new DeploymentList(async (offset) => {
+      calls++;
+      return page(offset, 2, records(0, 2), offset + 2);
+    });
+    await same.ensureLoaded();
+    for (let i = 0; i < 30 && same.hasMore; i++) await same.loadMore();
+    assert.equal(calls, 2);
+    assert.equal(same.endReason, 'offsetStuck');
+    assert.equal(same.endRule, 'noNewRecords');
+    assert.equal(same.items.length, 2);
+  });
+
+  it('keeps off-contract records apart, with their problems, position and count, and counts them in a full page', async () => {
+    const list = new DeploymentList(async (offset) => {
+      const good = records(offset, 1);
+      const invalid = [{ index: 1, raw: { id: 'odd', created_at: 5 }, problems: ['id: expected a UUID', 'created_at: expected string'], id: 'odd' }];
+      return { ...page(offset, 2, good, offset + 2), invalid, invalidCount: 1, mayHaveMore: true, end: undefined };
+    });
+    await list.ensureLoaded();
+    assert.equal(list.items.length, 1);
+    assert.equal(list.invalidCount, 1);
+    assert.equal(list.invalidItems[0].position, 1);
+    assert.deepEqual(list.invalidItems[0].record.problems, ['id: expected a UUID', 'created_at: expected string']);
+    assert.equal(list.hasMore, true, 'one good and one bad record make a full page of 2');
   });
 });

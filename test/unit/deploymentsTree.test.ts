@@ -42,7 +42,7 @@ function listing(total: number, options: { stuckAt?: number } = {}) {
     const deployments = Array.from({ length: Math.max(0, Math.min(LIMIT, total - offset)) }, (_, i) => record(offset + i));
     const nextOffset = offset === options.stuckAt ? offset : offset + deployments.length;
     const end = pageEnd({ requestedOffset: offset, limit: LIMIT, count: deployments.length, nextOffset });
-    return { deployments, requestedOffset: offset, limit: LIMIT, nextOffset, mayHaveMore: end === undefined, end };
+    return { deployments, invalid: [], invalidCount: 0, requestedOffset: offset, limit: LIMIT, nextOffset, mayHaveMore: end === undefined, end };
   };
   return {
     offsets,

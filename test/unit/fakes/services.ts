@@ -2,7 +2,7 @@
 // control plane: the real CommandRunner and RepositoryCatalog, a client that
 // answers from the lists given here, and a log that keeps its lines.
 import './register';
-import type { Deployment, Repository } from '../../../src/api';
+import type { Deployment, Repository, RepositoryListing } from '../../../src/api';
 import { CommandRunner } from '../../../src/platform/commandRunner';
 import { readSettings } from '../../../src/platform/settings';
 import type { DeploymentsFeature, Services } from '../../../src/platform/services';
@@ -36,11 +36,11 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
   const write = (level: string) => (message: string) => void log.push(`${level} ${message}`);
   const logChannel = { info: write('info'), warn: write('warn'), error: write('error'), debug: write('debug'), trace: write('trace'), show: () => undefined };
   const client = {
-    async listRepositories(integrationId: string): Promise<Repository[]> {
+    async listRepositories(integrationId: string): Promise<RepositoryListing> {
       listed.push(integrationId);
       const [, answer] = Object.entries(options.repositories ?? {}).find(([id]) => id.toLowerCase() === integrationId.toLowerCase()) ?? [];
       if (answer instanceof Error) throw answer;
-      return [...(answer ?? [])];
+      return { repositories: [...(answer ?? [])], invalid: [], invalidCount: 0 };
     },
     async createDeployment(body: Record<string, unknown>, callOptions: { signal?: AbortSignal } = {}): Promise<Deployment> {
       posted.push(body);

@@ -1,0 +1,173 @@
+/**
+ * Hygiene for every text the client shows that came from a server or a
+ * caller: short, single-line where quoted, free of control characters and
+ * broken Unicode, and never the API key. Pure, no vscode.
+ */
+
+/** No error message is longer than this. */
+export const MAX_MESSAGE_LENGTH = 1500;
+/** A quoted piece of server text (a detail, a header, a body excerpt). */
+export const MAX_QUOTE_LENGTH = 300;
+/** A run of this many characters of the key is treated as the key. */
+export const KEY_PIECE_LENGTH = 12;
+/** Shorter secrets are not searched for (they would match ordinary words). */
+const MIN_SECRET_LENGTH = 6;
+const REDACTED = '[redacted]';
+
+// C0 (except \n, which separates the lines of a message), DEL, C1, U+FFFD
+// (what undecodable bytes became) and lone surrogates.
+const UNSAFE_IN_MESSAGE =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE_IN_QUOTE =
+  /[\u0000-\u001f\u007f-\u009f\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Server text made fit to quote on one line: control characters become spaces, runs of space one. */
+export function quote(text: string, max = MAX_QUOTE_LENGTH): string {
+  // Bound the work first: only the start of a huge text can be shown anyway.
+  const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
+  return clip(head.replace(UNSAFE_IN_QUOTE, ' ').replace(/\s+/g, ' ').trim(), max);
+}
+
+/** A whole message: keeps its line breaks, drops other control characters, at most `max` characters. */
+export function tidyMessage(text: string, max = MAX_MESSAGE_LENGTH): string {
+  const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
+  const clean = head.replace(/\r\n?/g, '\n').replace(UNSAFE_IN_MESSAGE, ' ');
+  return clip(clean, max);
+}
+
+/** Cuts to `max` characters with an ellipsis, never between the halves of a surrogate pair. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}
+
+/**
+ * Any JSON value as short JSON, depth- and breadth-bounded, so a value nested
+ * thousands of levels deep or a megabyte long renders in bounded time and
+ * never throws. For non-string parts of server messages (never "[object Object]").
+ */
+export function shortJson(value: unknown, max = 120): string {
+  return quote(render(value, 0), max);
+}
+
+const MAX_DEPTH = 3;
+const MAX_ITEMS = 5;
+
+function render(value: unknown, depth: number): string {
+  if (value === null || value === undefined) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value.length > 60 ? clip(value, 60) : value);
+    case 'number':
+    case 'boolean':
+      return String(value);
+    case 'bigint':
+      return value.toString();
+    case 'object':
+      break;
+    default:
+      return typeof value;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    if (depth >= MAX_DEPTH) return '[…]';
+    const parts = value.slice(0, MAX_ITEMS).map((item) => render(item, depth + 1));
+    if (value.length > MAX_ITEMS) parts.push('…');
+    return `[${parts.join(',')}]`;
+  }
+  const keys: string[] = [];
+  for (const key in value as Record<string, unknown>) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    keys.push(key);
+    if (keys.length > MAX_ITEMS) break;
+  }
+  if (keys.length === 0) return '{}';
+  if (depth >= MAX_DEPTH) return '{…}';
+  const parts = keys
+    .slice(0, MAX_ITEMS)
+    .map((key) => `${JSON.stringify(clip(key, 40))}:${render((value as Record<string, unknown>)[key], depth + 1)}`);
+  if (keys.length > MAX_ITEMS) parts.push('…');
+  return `{${parts.join(',')}}`;
+}
+
+/** What a caller passed, for an invalid-input message: short, typed, never "[object Object]". */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return `“${quote(value, 80)}”`;
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'function') return 'a function';
+  if (Array.isArray(value)) return `a list ${shortJson(value, 80)}`;
+  if (typeof value === 'object') return `an object ${shortJson(value, 80)}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return typeof value;
+}
+
+/**
+ * Removes secrets (the API key) from text: the whole key wherever it occurs,
+ * and any run of `KEY_PIECE_LENGTH` or more of its characters, so a key that
+ * an earlier clip cut short is caught too.
+ */
+export class Redactor {
+  private readonly secrets: string[];
+  private readonly pieces = new Set<string>();
+
+  constructor(secrets: readonly (string | undefined)[]) {
+    const found = new Set<string>();
+    for (const secret of secrets) {
+      if (!secret || secret.length < MIN_SECRET_LENGTH) continue;
+      found.add(secret);
+      const encoded = encodeURIComponent(secret);
+      if (encoded !== secret) found.add(encoded);
+    }
+    this.secrets = [...found].sort((a, b) => b.length - a.length);
+    for (const secret of this.secrets) {
+      for (let i = 0; i + KEY_PIECE_LENGTH <= secret.length; i++) this.pieces.add(secret.slice(i, i + KEY_PIECE_LENGTH));
+    }
+  }
+
+  get active(): boolean {
+    return this.secrets.length > 0;
+  }
+
+  /** Whole-key redaction: cheap enough for a whole body. */
+  whole(text: string): string {
+    let result = text;
+    for (const secret of this.secrets) {
+      if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+    }
+    return result;
+  }
+
+  /** Whole keys and key pieces. Meant for bounded texts (messages, quotes): it looks at every position. */
+  text(text: string): string {
+    if (!this.active) return text;
+    const whole = this.whole(text);
+    if (this.pieces.size === 0 || whole.length < KEY_PIECE_LENGTH) return whole;
+    let result = '';
+    let copiedTo = 0;
+    let coveredTo = -1;
+    let runStart = -1;
+    for (let i = 0; i + KEY_PIECE_LENGTH <= whole.length; i++) {
+      if (!this.pieces.has(whole.slice(i, i + KEY_PIECE_LENGTH))) continue;
+      if (i > coveredTo) {
+        if (runStart >= 0) {
+          result += whole.slice(copiedTo, runStart) + REDACTED;
+          copiedTo = coveredTo;
+        }
+        runStart = i;
+      }
+      coveredTo = i + KEY_PIECE_LENGTH;
+    }
+    if (runStart < 0) return whole;
+    result += whole.slice(copiedTo, runStart) + REDACTED;
+    return result + whole.slice(coveredTo);
+  }
+
+  /** True when the text holds the key or a piece of it. */
+  leaks(text: string): boolean {
+    return this.active && this.text(text) !== text;
+  }
+}
