@@ -21,7 +21,6 @@ export function assertClean(error: unknown, key = KEY): asserts error is Control
   const { message } = error;
   assert.ok(message.length > 0 && message.length <= 1500, `message of ${message.length} characters`);
   assert.doesNotMatch(message, /\[object Object\]/);
-   
   assert.doesNotMatch(message, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\ufffd]/, `control character in ${JSON.stringify(message)}`);
   for (const [where, text] of Object.entries(errorTexts(error))) {
     const piece = keyPieceIn(text, key);
