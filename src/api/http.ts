@@ -397,7 +397,7 @@ function networkError(target: string, error: unknown): ControlPlaneError {
   };
   let reason = code ? reasons[code] : undefined;
   if (!reason && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(`${code ?? ''} ${message}`)) {
-    reason = `the TLS certificate is not trusted (${message}); set an extra CA file or turn strict SSL off`;
+    reason = `the TLS certificate is not trusted (${message}); add its CA certificate in the setting deploymentsExplorer.caFile (or, only on a network you trust, turn off deploymentsExplorer.strictSSL)`;
   }
   if (!reason && /proxy|tunnel/i.test(message)) reason = `the proxy refused the connection (${message})`;
   return new NetworkError(target, code, reason ?? message);

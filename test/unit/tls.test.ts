@@ -54,7 +54,7 @@ describe('ControlPlaneClient over TLS on loopback', () => {
   it('refuses an untrusted certificate and says what to do', async () => {
     await assert.rejects(client({}).listDeployments(), (error: unknown) => {
       assert.ok(error instanceof NetworkError);
-      assert.match(error.message, /TLS certificate is not trusted.*set an extra CA file or turn strict SSL off/);
+      assert.match(error.message, /TLS certificate is not trusted.*deploymentsExplorer\.caFile.*deploymentsExplorer\.strictSSL/);
       return true;
     });
   });
