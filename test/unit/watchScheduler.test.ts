@@ -99,7 +99,7 @@ describe('WatchScheduler', () => {
     for (let i = 0; i < 9; i++) {
       const gap = scheduler.nextTickAt! - clock.now();
       gaps.push(gap);
-      const sent = server.requests.length;
+      const sent: number = server.requests.length;
       await clock.advance(gap - 1);
       assert.equal(server.requests.length, sent, 'not before its time');
       await clock.advance(1);
