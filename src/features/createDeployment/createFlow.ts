@@ -12,7 +12,7 @@ import {
   validateRef,
 } from '../../model/createPayload';
 import { KnownIntegration } from '../../model/repositoryCatalog';
-import { DeploymentsFeature, Services } from '../../platform/services';
+import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { FlowStep, MultiStepInput } from '../../ui/multiStepInput';
 import { integrationLabel } from '../../model/integrationPresentation';
 import { CreateDeploymentOptions } from '../../model/createArguments';
@@ -25,6 +25,7 @@ export interface CreateFlowDependencies {
   deployments: DeploymentsFeature;
   drafts: DraftStore;
   payloads: PayloadDocuments;
+  watch?: WatchFeature;
 }
 
 export interface FailedAttempt {
@@ -102,7 +103,7 @@ export async function runCreateFlow(deps: CreateFlowDependencies, options: Creat
     const sent = await sendCreateRequest(services, body);
     if (sent.ok) {
       drafts.forget(repository);
-      await announceCreated(services, deps.deployments, sent.deployment);
+      await announceCreated(services, deps.deployments, sent.deployment, deps.watch);
       return { outcome: 'created', deployment: sent.deployment, body };
     }
     state.lastError = { message: sent.message, issues: sent.issues, answered: sent.answered };
