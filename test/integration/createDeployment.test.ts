@@ -82,6 +82,7 @@ describe('Create deployment', function () {
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    api.watch.scheduler.replaceAll([]);
     for (const restore of restores.reverse()) await restore();
     api.services.catalog.invalidate();
     for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
@@ -90,6 +91,8 @@ describe('Create deployment', function () {
 
   beforeEach(() => {
     messages.clear();
+    // reset() removes the deployments created so far: stop following them, or they would be reported as no longer listed.
+    api.watch.scheduler.replaceAll([]);
     standIn.reset();
   });
 

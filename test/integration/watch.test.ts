@@ -1,0 +1,173 @@
+// Following deployments inside VS Code's real extension host, against the
+// control-plane stand-in with short intervals: a created deployment is
+// watched, settles, is announced once and is no longer requested; failures
+// and deployments that disappear are reported once.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import { StandIn } from '../server/standIn';
+import { activateExtension, config, connectionSettled, MessageCapture, snapshotSettings, useApiKey, waitFor } from './support';
+
+const KEY = `sk-watch-test-${Math.random().toString(36).slice(2)}`;
+
+describe('Watch deployments', function () {
+  this.timeout(60000);
+  let api: ExtensionApi;
+  let standIn: StandIn;
+  const messages = new MessageCapture();
+  const { shown } = messages;
+  const restores: (() => unknown)[] = [];
+
+  const watchRequests = () => standIn.requests.filter((r) => r.method === 'GET' && r.path === '/v2/deployments' && r.query.deployment_ids);
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  before(async () => {
+    api = await activateExtension();
+    standIn = await StandIn.start({ apiKey: KEY });
+    messages.start();
+    restores.push(() => messages.stop());
+    restores.push(
+      await snapshotSettings(api, [
+        'baseUrl',
+        'discoverIntegrations',
+        'integrations',
+        'watch.intervalSeconds',
+        'watch.maxIntervalSeconds',
+        'watch.inProgressStatuses',
+      ]),
+    );
+    await config().update('discoverIntegrations', false, vscode.ConfigurationTarget.Global);
+    await config().update('watch.intervalSeconds', 0.5, vscode.ConfigurationTarget.Global);
+    await config().update('watch.maxIntervalSeconds', 1, vscode.ConfigurationTarget.Global);
+    const acme = standIn.integrations.find((i) => i.label === 'acme-github')!;
+    await config().update('integrations', [{ id: acme.id, label: 'Acme' }], vscode.ConfigurationTarget.Global);
+    await config().update('baseUrl', standIn.url, vscode.ConfigurationTarget.Global);
+    await useApiKey(api, KEY);
+    await connectionSettled(api);
+    // Headless Chromium reports focus, but do not depend on it: a paused watch would send nothing.
+    if (!api.watch.scheduler.isFocused) api.watch.scheduler.setFocused(true);
+  });
+
+  after(async () => {
+    api.watch.scheduler.replaceAll([]);
+    for (const restore of restores.reverse()) await restore();
+    api.services.catalog.invalidate();
+    await standIn.close();
+  });
+
+  beforeEach(() => {
+    api.watch.scheduler.replaceAll([]);
+    messages.clear();
+    standIn.reset();
+  });
+
+  it('create → watched → settles → one notification → no more requests', async () => {
+    standIn.setProgress({ awaitingPolls: 2, activeLagPolls: 1, finalStatus: 'READY' });
+    const storefront = standIn.integrations.find((i) => i.label === 'acme-github')!.repositories.find((r) => r.name === 'storefront')!;
+    const node = { kind: 'repository', integrationId: storefront.host_integration_id, id: 'repo-node', repository: storefront };
+    const result = await vscode.commands.executeCommand<{ outcome: string; deployment?: { id: string; name: string } }>(
+      'deploymentsExplorer.createDeployment',
+      { ...node, name: 'watched-app', confirm: true },
+    );
+    assert.equal(result?.outcome, 'created', JSON.stringify(result));
+    const id = result!.deployment!.id;
+
+    // Watched at once, in progress, shown spinning in the status bar.
+    const entry = api.watch.scheduler.find(id);
+    assert.equal(entry?.watched, 'auto');
+    assert.equal(entry?.inProgress, true);
+    const bar = api.watch.statusBar.current;
+    assert.ok(bar?.visible, 'the status bar item shows');
+    assert.match(bar!.text, /\$\(loading~spin\) 1 deploying/);
+    assert.match(bar!.tooltip, /watched-app: AWAITING_DATABASE for \d+ s \(watching\)/);
+
+    const ready = await waitFor('the settle notification', () => shown.find((s) => /is ready/.test(s.message)), 20000);
+    assert.equal(ready.level, 'info');
+    assert.equal(ready.message, 'Deployment “watched-app” is ready.');
+    assert.deepEqual(ready.actions, ['Show']);
+    assert.equal(shown.filter((s) => /watched-app/.test(s.message) && s.message !== ready.message && !/created/.test(s.message)).length, 0);
+
+    // Settled: no longer watched, the row updated in place, the item hidden.
+    assert.equal(api.watch.scheduler.find(id), undefined);
+    assert.equal(api.watch.statusBar.current?.visible, false);
+    const row = api.deployments.list.find(id);
+    assert.equal(row?.deployment.status, 'READY', 'the loaded row follows the record');
+    assert.equal(row?.deployment.active_revision_id, row?.deployment.latest_revision_id);
+
+    // Every tick was one request carrying the ID; after settling, none.
+    const requests = watchRequests().filter((r) => r.query.deployment_ids.includes(id));
+    assert.ok(requests.length >= 4, `${requests.length} watch requests`);
+    for (const request of requests) assert.equal(request.query.limit, String(request.query.deployment_ids.split(',').length));
+    const settledCount = watchRequests().length;
+    await sleep(2500);
+    assert.equal(watchRequests().length, settledCount, 'no more requests once settled');
+    assert.equal(shown.filter((s) => /is ready/.test(s.message)).length, 1, 'one notification');
+  });
+
+  it('a status outside the in-progress list is a warning naming the status in words, with Open URL', async () => {
+    const record = standIn.deployments.find((d) => d.status === 'READY' && d.id && d.source_config?.custom_url?.startsWith('http'));
+    assert.ok(record, 'a sample deployment with a custom URL');
+    standIn.updateDeployment(record.id!, { status: 'AWAITING_DATABASE', active_revision_id: record.latest_revision_id });
+    const id = await vscode.commands.executeCommand<string>('deploymentsExplorer.watchDeployment', record.id);
+    assert.equal(id, record.id);
+    assert.equal(api.watch.scheduler.find(id)?.watched, 'manual');
+    await waitFor('a first look: in progress', () => api.watch.scheduler.find(id)?.inProgress);
+    standIn.updateDeployment(record.id!, { status: 'AWAITING_DELETE' });
+    const warning = await waitFor('the settle warning', () => shown.find((s) => s.level === 'warning'));
+    assert.match(warning.message, /is now awaiting delete \(AWAITING_DELETE\)/);
+    assert.deepEqual(warning.actions, ['Show', 'Open URL']);
+    // A manual watch stays until the user stops it.
+    assert.equal(api.watch.scheduler.find(id)?.watched, 'manual');
+    assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.unwatchDeployment', id), true);
+    assert.equal(api.watch.scheduler.entries.length, 0);
+  });
+
+  it('failures keep the last status, show a warning icon with the reason, and notify once per streak', async () => {
+    const record = standIn.deployments.find((d) => d.status === 'READY' && d.id)!;
+    await vscode.commands.executeCommand('deploymentsExplorer.pinDeployment', record.id);
+    await vscode.commands.executeCommand('deploymentsExplorer.watchDeployment', record.id);
+    standIn.addFault({ fault: { kind: 'status', status: 503, body: '{"detail":"maintenance window"}' }, whenQuery: 'deployment_ids' });
+    await waitFor('three failed ticks', () => (api.watch.scheduler.failure?.streak ?? 0) >= 3, 20000);
+    const warnings = shown.filter((s) => s.level === 'warning');
+    assert.equal(warnings.length, 1, JSON.stringify(shown));
+    assert.match(warnings[0].message, /Could not check the watched deployments/);
+    const bar = api.watch.statusBar.current!;
+    assert.match(bar.text, /^\$\(warning\) /);
+    assert.match(bar.text, new RegExp(`${record.name} READY`));
+    assert.match(bar.tooltip, /maintenance window/);
+    assert.equal(api.watch.scheduler.find(record.id!)?.status, 'READY', 'the last known status is kept');
+    standIn.clearFaults();
+    await waitFor('recovery', () => !api.watch.scheduler.failure, 20000);
+    assert.doesNotMatch(api.watch.statusBar.current!.text, /warning/);
+    assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.unpinDeployment', record.id), true);
+  });
+
+  it('a deployment no longer listed is reported once and dropped', async () => {
+    const record = standIn.deployments.find((d) => d.status === 'READY' && d.id)!;
+    await vscode.commands.executeCommand('deploymentsExplorer.watchDeployment', record.id);
+    standIn.removeDeployment(record.id!);
+    const warning = await waitFor('the warning', () => shown.find((s) => /no longer listed/.test(s.message)));
+    assert.match(warning.message, new RegExp(record.name!));
+    assert.equal(api.watch.scheduler.entries.length, 0);
+    const count = watchRequests().length;
+    await sleep(1500);
+    assert.equal(watchRequests().length, count);
+    assert.equal(shown.filter((s) => /no longer listed/.test(s.message)).length, 1);
+  });
+
+  it('watched rows are marked, and watched and pinned deployments are saved for the workspace', async () => {
+    await vscode.commands.executeCommand('deploymentsExplorer.refreshDeployments');
+    const element = await waitFor('a loaded row', () => api.deployments.provider.deploymentElements[0]);
+    const id = element.item.deployment.id!;
+    await vscode.commands.executeCommand('deploymentsExplorer.watchDeployment', element);
+    const item = api.deployments.provider.getTreeItem(api.deployments.provider.elementFor(id)!);
+    assert.match(String(item.contextValue), /\bwatched\b/);
+    assert.match(String(item.description), /watching/);
+    const saved = api.services.context.workspaceState.get<Record<string, Array<{ id: string; watched?: string }>>>('deploymentsExplorer.watch', {});
+    const entries = Object.entries(saved).find(([key]) => key.startsWith(standIn.url))?.[1] ?? [];
+    assert.ok(entries.some((entry) => entry.id === id && entry.watched === 'manual'), JSON.stringify(saved));
+    await vscode.commands.executeCommand('deploymentsExplorer.unwatchDeployment', element);
+    const unmarked = api.deployments.provider.getTreeItem(api.deployments.provider.elementFor(id)!);
+    assert.doesNotMatch(String(unmarked.contextValue), /\bwatched\b/);
+  });
+});
