@@ -106,6 +106,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   headers: Record<string, string>;
   body?: unknown;
+  /** When it arrived (ms since the epoch): tests read the spacing of polls from it. */
+  at?: number;
 }
 
 interface ValidationItem {
@@ -312,7 +314,7 @@ export class StandIn {
 
     const query: Record<string, string> = {};
     for (const [k, v] of params) query[k] = v;
-    const recorded: RecordedRequest = { method, path, query, headers: flattenHeaders(req.headers) };
+    const recorded: RecordedRequest = { method, path, query, headers: flattenHeaders(req.headers), at: Date.now() };
     if (body.text !== undefined && !body.tooLarge) {
       const parsed = tryParseJson(body.text);
       recorded.body = parsed.ok ? parsed.value : body.text;

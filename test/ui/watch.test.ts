@@ -1,0 +1,112 @@
+// After "Create Deployment…" the deployment is watched: the status bar item
+// spins ("1 deploying"), then, pinned, shows the deployment as READY; the
+// stand-in's request log shows one `deployment_ids` request per tick.
+import { after, before, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import type { Locator } from 'playwright-core';
+import { Workbench } from './workbench';
+
+let wb: Workbench;
+
+before(async () => {
+  wb = await Workbench.open('watch');
+});
+
+after(async () => {
+  await wb?.close();
+});
+
+async function admin(path: string, init: RequestInit = {}): Promise<Response> {
+  const response = await fetch(`${wb.env.standInUrl}${path}`, init);
+  assert.ok(response.ok, `${init.method ?? 'GET'} ${path}: ${response.status}`);
+  return response;
+}
+
+/** Waits until the quick input shows `expected` (each step fills it from the flow's state). */
+async function waitForValue(input: Locator, expected: string, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  let value = '';
+  while (Date.now() < until) {
+    value = await input.inputValue().catch(() => '');
+    if (value === expected) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the input shows “${value}”, expected “${expected}”`);
+}
+
+/** Like wb.runCommand, but presses F1 again when the palette did not open (focus can still be moving). */
+async function runCommandRetrying(title: string): Promise<void> {
+  const input = wb.quickInput().locator('.quick-input-box input');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await wb.page.keyboard.press('F1');
+    if (await input.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) break;
+  }
+  await input.fill(`>${title}`);
+  const row = wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
+  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  await row.click();
+}
+
+function statusBarItem(text: RegExp): Locator {
+  return wb.page.locator('.part.statusbar .statusbar-item').filter({ hasText: text }).first();
+}
+
+test('after Create the status bar spins, then shows the pinned deployment as READY; one deployment_ids request per tick', async () => {
+  assert.ok(wb.env.standInUrl, 'DE_STANDIN_URL is not set');
+  const name = `watch-ui-${Date.now().toString(36)}`;
+  // Created deployments await their database for 9 s, then are READY with the new revision active.
+  await admin('/__admin/progress', { method: 'POST', body: JSON.stringify({ awaitingMs: 9000, activeLagPolls: 0, finalStatus: 'READY' }) });
+  await admin('/__admin/requests', { method: 'DELETE' });
+
+  await wb.openDeploymentsContainer();
+  await wb.waitForExtensionsActivated();
+  await runCommandRetrying('Deployments: Create Deployment…');
+  const quick = wb.quickInput();
+  const input = quick.locator('.quick-input-box input');
+  const rows = quick.locator('.quick-input-list .monaco-list-row');
+  await wb.pickQuickItem(/acme-github/);
+  await rows.filter({ hasText: 'acme/storefront' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill('storefront');
+  await wb.pickQuickItem(/acme\/storefront$/);
+  await waitForValue(input, 'storefront');
+  await input.fill(name);
+  await input.press('Enter');
+  await waitForValue(input, 'main');
+  await input.press('Enter');
+  await wb.pickQuickItem(/Don’t set/);
+  await rows.filter({ hasText: 'Create Deployment' }).first().click();
+  await wb.waitForNotification(new RegExp(`Deployment “${name}” created`), 20_000);
+
+  // Watching: a spinning icon and "1 deploying".
+  const spinning = statusBarItem(/1 deploying/);
+  await spinning.waitFor({ state: 'visible', timeout: 10_000 });
+  assert.equal(await spinning.locator('.codicon-loading.codicon-modifier-spin').count(), 1, 'the icon spins');
+  await wb.screenshot('deploying');
+
+  // Pin it, so it stays in the status bar once settled.
+  await runCommandRetrying('Deployments: Pin to Status Bar');
+  await input.fill(name);
+  await wb.pickQuickItem(name);
+
+  const ready = statusBarItem(new RegExp(`${name} READY`));
+  await ready.waitFor({ state: 'visible', timeout: 30_000 });
+  assert.equal(await ready.locator('.codicon-pass-filled').count(), 1, 'the READY icon');
+  assert.equal(await wb.page.locator('.part.statusbar .statusbar-item').filter({ hasText: /deploying/ }).count(), 0);
+  await wb.waitForNotification(new RegExp(`Deployment “${name}” is ready\\.`), 10_000);
+  await wb.screenshot('ready');
+
+  // The log: the watch requests for it, one per tick (ticks are at least 3 s apart), each with limit = its ID count.
+  const log = (await (await admin('/__admin/requests')).json()) as Array<{ method: string; path: string; query: Record<string, string>; at: number }>;
+  const created = log.find((r) => r.method === 'POST');
+  assert.ok(created, 'the create request is in the log');
+  const ticks = log.filter((r) => r.method === 'GET' && r.query.deployment_ids && r.query.limit === String(r.query.deployment_ids.split(',').length) && r.at > created.at);
+  assert.ok(ticks.length >= 2, `${ticks.length} watch requests: ${JSON.stringify(ticks.map((r) => r.query))}`);
+  for (let i = 1; i < ticks.length; i++) {
+    assert.ok(ticks[i].at - ticks[i - 1].at >= 2500, `requests ${i - 1} and ${i} are ${ticks[i].at - ticks[i - 1].at} ms apart: more than one per tick`);
+  }
+
+  // Leave nothing pinned for the other test files (same workspace).
+  await runCommandRetrying('Deployments: Unpin from Status Bar');
+  await wb.pickQuickItem(name);
+  await ready.waitFor({ state: 'detached', timeout: 10_000 });
+});
