@@ -141,12 +141,16 @@ export class DeploymentList {
     return item;
   }
 
-  /** Replaces the loaded record with the same ID by `deployment`; undefined when it is not loaded. */
+  /**
+   * Replaces the loaded record with the same ID by `deployment` (a change is
+   * announced only when the record differs); undefined when it is not loaded.
+   */
   update(deployment: Deployment): LoadedDeployment | undefined {
     if (typeof deployment.id !== 'string' || !this.keys.has(keyOf(deployment.id))) return undefined;
     const key = keyOf(deployment.id);
     const index = this.loaded.findIndex((item) => item.key === key);
     if (index < 0) return undefined;
+    if (JSON.stringify(this.loaded[index].deployment) === JSON.stringify(deployment)) return this.loaded[index];
     const item = { key, deployment };
     this.loaded[index] = item;
     this.emit({ kind: 'updated', item });

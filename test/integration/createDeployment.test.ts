@@ -293,6 +293,8 @@ describe('Create deployment', function () {
     assert.equal(body.source_config?.repo_url, runtime.url);
     assert.equal(body.source_config?.integration_id, runtime.host_integration_id);
     assert.equal(body.source_revision_config?.repo_ref, runtime.default_branch);
+    const offer = await waitFor('the offer to pin', () => shown.find((s) => /Keep “agent-runtime-ws” in the status bar/.test(s.message)));
+    assert.deepEqual(offer.actions, ['Pin to Status Bar']);
   });
 
   it('names the remotes it tried when nothing matches', async () => {

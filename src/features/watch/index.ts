@@ -96,6 +96,7 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
   commands.register('deploymentsExplorer.watchDeployment', async (arg?: unknown) => {
     const deployment = deploymentOf(arg, deployments) ?? (await pickDeployment(services, deployments, vscode.l10n.t('Watch Deployment')));
     if (!deployment) return undefined;
+    requireUuid(deployment);
     const entry = scheduler.watch(deployment, 'manual');
     if (!entry) throw new Error(vscode.l10n.t('This deployment has no ID, so it cannot be watched.'));
     vscode.window.setStatusBarMessage(vscode.l10n.t('Watching deployment {0}', entryLabel(entry)), 3000);
@@ -111,6 +112,7 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
   commands.register('deploymentsExplorer.pinDeployment', async (arg?: unknown) => {
     const deployment = deploymentOf(arg, deployments) ?? (await pickDeployment(services, deployments, vscode.l10n.t('Pin to Status Bar')));
     if (!deployment) return undefined;
+    requireUuid(deployment);
     const entry = scheduler.pin(deployment);
     if (!entry) throw new Error(vscode.l10n.t('This deployment has no ID, so it cannot be pinned.'));
     return entry.id;
@@ -209,6 +211,13 @@ function deploymentOf(arg: unknown, deployments: DeploymentsFeature): Deployment
   if (row && typeof row === 'object') return row;
   const record = arg as Deployment;
   return typeof record.id === 'string' ? record : undefined;
+}
+
+/** `deployment_ids` takes UUIDs only: refuse anything else before it makes every tick fail. */
+function requireUuid(deployment: { id?: string | null }): void {
+  if (typeof deployment.id !== 'string' || !isUuid(deployment.id.trim())) {
+    throw new Error(vscode.l10n.t('“{0}” is not a deployment ID (a UUID), so it cannot be followed.', String(deployment.id ?? '')));
+  }
 }
 
 function idOf(arg: unknown): string | undefined {
