@@ -156,6 +156,26 @@ describe('Watch deployments', function () {
     assert.equal(shown.filter((s) => /no longer listed/.test(s.message)).length, 1);
   });
 
+  it('resumes the saved watched and pinned deployments of the connection, as activate() does after a reload', async () => {
+    const record = standIn.deployments.find((d) => d.status === 'READY' && d.id)!;
+    const key = `${standIn.url}|${(config().get<string>('tenantId') ?? '').trim()}`;
+    const state = api.services.context.workspaceState;
+    // Away to another control plane, write this one's saved state, and back: it is read as after a reload.
+    await config().update('baseUrl', 'http://127.0.0.1:9', vscode.ConfigurationTarget.Global);
+    await connectionSettled(api);
+    const saved = { id: record.id, name: record.name, status: 'UNKNOWN', since: Date.now() - 5 * 60_000, pinned: true, inProgress: false };
+    await state.update('deploymentsExplorer.watch', { ...state.get<object>('deploymentsExplorer.watch', {}), [key]: [saved] });
+    await config().update('baseUrl', standIn.url, vscode.ConfigurationTarget.Global);
+    await connectionSettled(api);
+    const bar = api.watch.statusBar.current;
+    assert.ok(bar?.visible, 'shown before any request');
+    assert.match(bar!.text, new RegExp(`${record.name} UNKNOWN`));
+    assert.match(bar!.tooltip, new RegExp(`${record.name}: UNKNOWN for 5 min \\(pinned\\)`));
+    await waitFor('the first tick', () => new RegExp(`${record.name} READY`).test(api.watch.statusBar.current?.text ?? ''));
+    assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.unpinDeployment', record.id), true);
+    assert.equal(api.watch.statusBar.current?.visible, false, 'hidden when nothing is followed');
+  });
+
   it('watched rows are marked, and watched and pinned deployments are saved for the workspace', async () => {
     await vscode.commands.executeCommand('deploymentsExplorer.refreshDeployments');
     const element = await waitFor('a loaded row', () => api.deployments.provider.deploymentElements[0]);
