@@ -191,8 +191,8 @@ export class WatchScheduler {
     if (!entry) return undefined;
     const wasFollowed = this.list.length > 1 || entry.watched;
     entry.pinned = true;
-    // A first pinned deployment gets its first look soon; otherwise the schedule stands.
-    if (!wasFollowed || this.timer === undefined) this.schedule(this.intervals.firstMs);
+    // A first pinned deployment, or one known only by ID, gets its first look soon; otherwise the schedule stands.
+    if (!wasFollowed || this.timer === undefined || !entry.status) this.schedule(this.intervals.firstMs);
     this.changed.fire();
     return entry;
   }

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
-import { Workbench } from './workbench';
+import { poll, Workbench } from './workbench';
 
 let wb: Workbench;
 
@@ -75,7 +75,10 @@ test('after Create the status bar spins, then shows the pinned deployment as REA
   await input.press('Enter');
   await wb.pickQuickItem(/Don’t set/);
   await rows.filter({ hasText: 'Create Deployment' }).first().click();
-  await wb.waitForNotification(new RegExp(`Deployment “${name}” created`), 20_000);
+  await wb.waitForNotification(new RegExp(`Deployment “${name}” created`), 20_000).catch(async (error) => {
+    await wb.screenshot('no-created-notification');
+    throw error;
+  });
 
   // Watching: a spinning icon and "1 deploying".
   const spinning = statusBarItem(/1 deploying/);
@@ -109,4 +112,42 @@ test('after Create the status bar spins, then shows the pinned deployment as REA
   await runCommandRetrying('Deployments: Unpin from Status Bar');
   await wb.pickQuickItem(name);
   await ready.waitFor({ state: 'detached', timeout: 10_000 });
+});
+
+test('a row’s context menu offers Watch Deployment, then Stop Watching; the row says it is watched', async () => {
+  await wb.openDeploymentsContainer();
+  const label = (await wb.rowLabels('Deployments')).find((text) => text && !text.startsWith('watch-ui-'));
+  assert.ok(label, 'a deployment row');
+  const menuItem = (text: string) => wb.page.locator('.context-view .monaco-menu .action-item .action-label').filter({ hasText: new RegExp(`^${text}$`) });
+  // A menu can ignore a click that comes right as it opens: click again until it closes.
+  const choose = async (text: string) => {
+    for (let attempt = 0; attempt < 4; attempt++) {
+      await menuItem(text).first().click().catch(() => undefined);
+      if (await wb.page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout: 2000 }).then(() => true, () => false)) return;
+    }
+    throw new Error(`the menu item ${text} did not run`);
+  };
+
+  let row = await wb.findRow('Deployments', label);
+  await row.click({ button: 'right' });
+  await menuItem('Watch Deployment').first().waitFor({ state: 'visible', timeout: 10_000 });
+  await wb.screenshot('row-menu');
+  assert.equal(await menuItem('Stop Watching').count(), 0, (await wb.page.locator('.context-view .monaco-menu .action-label').allTextContents()).join(' | '));
+  await choose('Watch Deployment');
+
+  row = await wb.findRow('Deployments', label);
+  await poll('the row to say it is watched', async () => /watching/.test(await wb.rowDescription(row)));
+  await statusBarItem(new RegExp(`${label}|deploying`)).waitFor({ state: 'visible', timeout: 10_000 });
+
+  await row.click({ button: 'right' });
+  await menuItem('Stop Watching').first().waitFor({ state: 'visible', timeout: 10_000 });
+  assert.equal(await menuItem('Watch Deployment').count(), 0);
+  await choose('Stop Watching');
+  await poll('the row to lose its mark', async () => !/watching/.test(await wb.rowDescription(await wb.findRow('Deployments', label)))).catch(async (error) => {
+    await wb.screenshot('still-watching');
+    console.error('DEBUG', label, await wb.rowDescription(await wb.findRow('Deployments', label)), await wb.page.locator('.part.statusbar').textContent());
+    throw error;
+  });
+  // Nothing else is followed: the item goes away.
+  await statusBarItem(new RegExp(`${label}|deploying`)).waitFor({ state: 'hidden', timeout: 10_000 });
 });
