@@ -6,7 +6,9 @@
  *    records from JSON.parse;
  *  - the wire size of that page plain and compressed (the client sends
  *    Accept-Encoding: gzip, deflate, br and decompresses what comes back);
- *  - the size of the release bundle.
+ *  - the size of the release bundle;
+ *  - requests per minute of watching 1, 10 and 150 deployments (the watch
+ *    scheduler on a fake clock, records that do not change).
  * The stand-in runs in a child process so its work does not interleave with
  * the measured code on the same thread.
  */
@@ -15,7 +17,9 @@ import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { request } from 'undici';
-import { ControlPlaneClient } from '../src/api';
+import { ControlPlaneClient, Deployment } from '../src/api';
+import { MAX_IDS_PER_REQUEST, WatchScheduler } from '../src/model/watchScheduler';
+import { FakeClock } from '../test/unit/helpers/fakeClock';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const WARMUP = 30;
@@ -38,6 +42,37 @@ async function startStandIn(): Promise<{ url: string; apiKey: string; stop(): vo
     child.once('exit', (code) => reject(new Error(`stand-in exited with ${code}`)));
   });
   return { ...info, stop: () => child.kill('SIGTERM') };
+}
+
+/**
+ * Requests the watch scheduler sends for `count` watched, unchanging
+ * deployments: in the first minute, and per minute from minute 10 to 20
+ * (steady state, at the longest interval). The target is one batched request
+ * per chunk of 100 IDs per 30 s tick in the steady state.
+ */
+async function watchRequestRates(count: number): Promise<{ firstMinute: number; steady: number; target: number }> {
+  const clock = new FakeClock();
+  let requests = 0;
+  const records = new Map<string, Deployment>();
+  for (let i = 0; i < count; i++) {
+    const id = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+    records.set(id, { id, name: `app-${i}`, status: 'AWAITING_DATABASE' });
+  }
+  const scheduler = new WatchScheduler(
+    async (ids) => {
+      requests++;
+      return ids.map((id) => records.get(id)!);
+    },
+    { clock },
+  );
+  for (const record of records.values()) scheduler.watch(record, 'manual');
+  await clock.advance(60_000);
+  const firstMinute = requests;
+  await clock.advance(9 * 60_000);
+  const before = requests;
+  await clock.advance(10 * 60_000);
+  scheduler.dispose();
+  return { firstMinute, steady: (requests - before) / 10, target: 2 * Math.ceil(count / MAX_IDS_PER_REQUEST) };
 }
 
 function median(values: number[]): number {
@@ -116,6 +151,12 @@ async function main(): Promise<void> {
       console.log('memory ratio: run node with --expose-gc for a heap figure');
     }
     console.log(`release bundle dist/extension.js: ${(bundleBytes / 1024).toFixed(0)} KiB`);
+    for (const count of [1, 10, 150]) {
+      const rate = await watchRequestRates(count);
+      console.log(
+        `watch requests/min for ${count} watched: ${rate.steady.toFixed(1)} steady, ${rate.firstMinute} in the first minute (target ≤ ${rate.target} steady: ${rate.steady <= rate.target ? 'OK' : 'OVER'})`,
+      );
+    }
     void heldBare.length;
     void heldClient.length;
   } finally {

@@ -8,12 +8,14 @@ import { createRepositoryCatalog } from './platform/repositoryCatalog';
 import { Services } from './platform/services';
 import { registerDeployments } from './features/deployments';
 import { registerIntegrations } from './features/integrations';
+import { registerWatch } from './features/watch';
 
 /** What activate() returns: used by the extension-host tests. */
 export type ExtensionApi = {
   services: Services;
   integrations: ReturnType<typeof registerIntegrations>;
   deployments: ReturnType<typeof registerDeployments>;
+  watch: ReturnType<typeof registerWatch>;
 };
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
@@ -28,9 +30,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   registerConnectionCommands(services);
   const integrations = registerIntegrations(services);
   const deployments = registerDeployments(services, integrations);
-  registerCreateDeployment(services, deployments);
+  const watch = registerWatch(services, deployments);
+  registerCreateDeployment(services, deployments, watch);
   log.info(`Deployments Explorer ${context.extension.packageJSON.version} activated`);
-  return { services, integrations, deployments };
+  return { services, integrations, deployments, watch };
 }
 
 export function deactivate(): void {}

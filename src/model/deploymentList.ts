@@ -38,6 +38,8 @@ export type ListChange =
   | { kind: 'reset' }
   | { kind: 'appended'; added: readonly LoadedDeployment[]; addedInvalid: readonly LoadedInvalidDeployment[] }
   | { kind: 'inserted'; item: LoadedDeployment }
+  /** A loaded record was replaced by a newer one (same key, same place). */
+  | { kind: 'updated'; item: LoadedDeployment }
   | { kind: 'status' };
 
 /**
@@ -169,6 +171,22 @@ export class DeploymentList {
     this.keys.add(item.key);
     this.loaded = [item, ...this.loaded];
     this.emit({ kind: 'inserted', item });
+    return item;
+  }
+
+  /**
+   * Replaces the loaded record with the same ID by `deployment` (a change is
+   * announced only when the record differs); undefined when it is not loaded.
+   */
+  update(deployment: Deployment): LoadedDeployment | undefined {
+    if (typeof deployment.id !== 'string' || !this.keys.has(keyOf(deployment.id))) return undefined;
+    const key = keyOf(deployment.id);
+    const index = this.loaded.findIndex((item) => item.key === key);
+    if (index < 0) return undefined;
+    if (JSON.stringify(this.loaded[index].deployment) === JSON.stringify(deployment)) return this.loaded[index];
+    const item = { key, deployment };
+    this.loaded[index] = item;
+    this.emit({ kind: 'updated', item });
     return item;
   }
 

@@ -34,6 +34,11 @@ export const Commands = {
   createDeployment: 'deploymentsExplorer.createDeployment',
   deployWorkspace: 'deploymentsExplorer.deployWorkspace',
   sendPayload: 'deploymentsExplorer.sendPayload',
+  watchDeployment: 'deploymentsExplorer.watchDeployment',
+  unwatchDeployment: 'deploymentsExplorer.unwatchDeployment',
+  pinDeployment: 'deploymentsExplorer.pinDeployment',
+  unpinDeployment: 'deploymentsExplorer.unpinDeployment',
+  showWatched: 'deploymentsExplorer.showWatched',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

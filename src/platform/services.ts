@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { CommandRunner } from './commandRunner';
 import { ConnectionManager } from './connection';
 import { RepositoryCatalog } from '../model/repositoryCatalog';
+import type { Deployment } from '../api';
 
 /** What every feature is built from; created once in activate(). */
 export interface Services {
@@ -24,4 +25,18 @@ export interface DeploymentsFeature {
   refresh(): Promise<void>;
   /** Reveals and selects a deployment row if it is loaded; false otherwise. */
   reveal(deploymentId: string): Promise<boolean>;
+  /** Updates the loaded rows of these records in place; nothing is reloaded, other rows are untouched. */
+  applyRecords(deployments: readonly Deployment[]): void;
+  /** Marks the rows of these deployments as watched, and unmarks the others. */
+  markWatched(deploymentIds: readonly string[]): void;
+  /** The records loaded in the view (for pickers); nothing is requested. */
+  loadedRecords(): readonly Deployment[];
+}
+
+/** What the watch feature offers the others. */
+export interface WatchFeature {
+  /** Follows a deployment just created until it settles. */
+  watchCreated(deployment: Deployment): void;
+  /** Keeps a deployment in the status bar for this workspace. */
+  pin(deployment: Deployment): void;
 }

@@ -51,7 +51,11 @@ describe('Create deployment', function () {
         { id: integration(standIn, 'platform-gitlab').id, label: 'Platform' },
       ],
     }),
-    prepare: ({ onRestore }) => onRestore(() => vscode.commands.executeCommand('workbench.action.closeQuickOpen')),
+    prepare: ({ api, onRestore }) =>
+      onRestore(async () => {
+        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        api.watch.scheduler.replaceAll([]);
+      }),
   });
   const { shown } = fx.messages;
   const tempDirs: string[] = [];
@@ -71,6 +75,8 @@ describe('Create deployment', function () {
 
   beforeEach(() => {
     fx.messages.clear();
+    // reset() removes the deployments created so far: stop following them, or they would be reported as no longer listed.
+    fx.api.watch.scheduler.replaceAll([]);
     fx.standIn.reset();
   });
 
@@ -271,6 +277,8 @@ describe('Create deployment', function () {
     assert.equal(body.source_config?.repo_url, runtime.url);
     assert.equal(body.source_config?.integration_id, runtime.host_integration_id);
     assert.equal(body.source_revision_config?.repo_ref, runtime.default_branch);
+    const offer = await waitFor('the offer to pin', () => shown.find((s) => /Keep “agent-runtime-ws” in the status bar/.test(s.message)));
+    assert.deepEqual(offer.actions, ['Pin to Status Bar']);
   });
 
   it('names the remotes it tried when nothing matches', async () => {

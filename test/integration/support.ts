@@ -110,7 +110,7 @@ export async function useApiKey(api: ExtensionApi, key: string): Promise<void> {
  * Waits until the connection has been quiet for a moment: settings and key
  * changes reach it as events, each of which resets the views' loaded data.
  */
-async function connectionSettled(api: ExtensionApi, quietMs = 400): Promise<void> {
+export async function connectionSettled(api: ExtensionApi, quietMs = 400): Promise<void> {
   let lastChange = Date.now();
   const subscription = api.services.connection.onDidChange(() => (lastChange = Date.now()));
   try {

@@ -2,13 +2,14 @@
  * Run the control-plane stand-in on its own:
  *   node out/test/server/cli.js [--port N] [--api-key K | --no-auth] [--latency MS] [--seed N]
  *                               [--deployments N] [--require-tenant T] [--verbose | --quiet]
+ *                               [--progress-polls N] [--progress-ms MS] [--active-lag N] [--final-status S]
  * Request logging is off by default: the benchmark reads this process's stdout.
  * Prints a `STANDIN {json}` line that scripts (the demo) parse for url, apiKey and integrations.
  */
-import { StandIn, ORPHAN_INTEGRATION_ID, type StandInOptions } from './standIn';
+import { DEFAULT_PROGRESS, StandIn, ORPHAN_INTEGRATION_ID, type StandInOptions } from './standIn';
 
 const USAGE =
-  'Usage: node out/test/server/cli.js [--port N] [--api-key K | --no-auth] [--latency MS] [--seed N] [--deployments N] [--require-tenant T] [--verbose | --quiet]';
+  'Usage: node out/test/server/cli.js [--port N] [--api-key K | --no-auth] [--latency MS] [--seed N] [--deployments N] [--require-tenant T] [--verbose | --quiet] [--progress-polls N] [--progress-ms MS] [--active-lag N] [--final-status S]';
 
 type CliOptions = StandInOptions & { quiet: boolean; verbose: boolean };
 
@@ -49,6 +50,18 @@ function parseArgs(argv: string[]): CliOptions {
         break;
       case '--require-tenant':
         options.requireTenant = value();
+        break;
+      case '--progress-polls':
+        options.progress = { ...(options.progress ?? DEFAULT_PROGRESS), awaitingPolls: int(0) };
+        break;
+      case '--progress-ms':
+        options.progress = { ...(options.progress ?? DEFAULT_PROGRESS), awaitingMs: int(0) };
+        break;
+      case '--active-lag':
+        options.progress = { ...(options.progress ?? DEFAULT_PROGRESS), activeLagPolls: int(0) };
+        break;
+      case '--final-status':
+        options.progress = { ...(options.progress ?? DEFAULT_PROGRESS), finalStatus: value() };
         break;
       case '--quiet':
         options.quiet = true;

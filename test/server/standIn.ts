@@ -50,6 +50,33 @@ export interface StandInOptions {
   latencyMs?: number;
   /** One line per answered request (method, path, status, time); never headers. */
   log?: (line: string) => void;
+  /** How created deployments progress; default DEFAULT_PROGRESS. Settable later with setProgress() or POST /__admin/progress. */
+  progress?: ProgressPlan;
+}
+
+/**
+ * How a created deployment moves on. It is answered `AWAITING_DATABASE` with
+ * a fresh `latest_revision_id` and no `active_revision_id`; once it has been
+ * listed `awaitingPolls` times and `awaitingMs` have passed (either may be
+ * left out; both out = never), it turns `finalStatus`; `activeLagPolls`
+ * listings later `active_revision_id` catches up with the latest revision.
+ */
+export interface ProgressPlan {
+  awaitingPolls?: number;
+  awaitingMs?: number;
+  finalStatus?: string;
+  activeLagPolls?: number;
+}
+
+export const DEFAULT_PROGRESS: ProgressPlan = { awaitingPolls: 3, finalStatus: 'READY', activeLagPolls: 1 };
+
+interface Progression {
+  plan: ProgressPlan;
+  createdAt: number;
+  /** Listings that returned the record so far. */
+  polls: number;
+  /** The poll at which the final status was reached. */
+  settledAtPoll?: number;
 }
 
 export type Fault =
@@ -67,6 +94,8 @@ export interface FaultRule {
   pathPrefix?: string;
   /** Only deployment listing requests with this offset. */
   whenOffset?: number;
+  /** Only requests whose query has this parameter (e.g. `deployment_ids`: the watch requests). */
+  whenQuery?: string;
   /** Default Infinity; decremented per hit. */
   times?: number;
 }
@@ -77,6 +106,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   headers: Record<string, string>;
   body?: unknown;
+  /** When it arrived (ms since the epoch): tests read the spacing of polls from it. */
+  at?: number;
 }
 
 interface ValidationItem {
@@ -112,6 +143,9 @@ export class StandIn {
   private readonly sockets = new Set<Socket>();
   private readonly wakers = new Set<() => void>();
   private readonly created = new Set<Deployment>();
+  private readonly progressions = new Map<Deployment, Progression>();
+  private progressPlan: ProgressPlan;
+  private readonly initialProgress: ProgressPlan;
   private rules: Array<{ rule: FaultRule; remaining: number }> = [];
   private readonly apiKeyHeader: string;
   private readonly tenantHeader: string;
@@ -136,6 +170,8 @@ export class StandIn {
     this.requiredCreateFields = (options.requiredCreateFields ?? []).map((p) => p.split('.').filter(Boolean));
     this.latencyMs = Math.max(0, options.latencyMs ?? 0);
     this.log = options.log;
+    this.initialProgress = normalizeProgress(options.progress ?? DEFAULT_PROGRESS);
+    this.progressPlan = this.initialProgress;
     const data = sampleData(options.seed ?? 1, options.deploymentCount ?? 1200);
     this.integrations = data.integrations;
     this.deployments = data.deployments;
@@ -172,8 +208,41 @@ export class StandIn {
     return this.rules.map((r) => ({ ...r.rule, remaining: r.remaining }));
   }
 
+  /** How deployments created from now on progress. */
+  setProgress(plan: ProgressPlan): void {
+    this.progressPlan = normalizeProgress(plan);
+  }
+
+  get progress(): ProgressPlan {
+    return { ...this.progressPlan };
+  }
+
+  /**
+   * Changes fields of a deployment (e.g. its status) as the control plane
+   * would; it stops progressing on its own. False when there is no such ID.
+   */
+  updateDeployment(id: string, fields: Record<string, unknown>): boolean {
+    const record = this.deployments.find((d) => typeof d.id === 'string' && d.id.toLowerCase() === id.toLowerCase());
+    if (!record) return false;
+    Object.assign(record, fields, { updated_at: new Date().toISOString() });
+    this.progressions.delete(record);
+    return true;
+  }
+
+  /** Removes a deployment from the listing (as if deleted elsewhere). */
+  removeDeployment(id: string): boolean {
+    const index = this.deployments.findIndex((d) => typeof d.id === 'string' && d.id.toLowerCase() === id.toLowerCase());
+    if (index < 0) return false;
+    const [record] = this.deployments.splice(index, 1);
+    this.progressions.delete(record);
+    this.created.delete(record);
+    return true;
+  }
+
   reset(): void {
     this.clearFaults();
+    this.progressions.clear();
+    this.progressPlan = this.initialProgress;
     this.requests.length = 0;
     if (this.created.size > 0) {
       const kept = this.deployments.filter((d) => !this.created.has(d));
@@ -245,7 +314,7 @@ export class StandIn {
 
     const query: Record<string, string> = {};
     for (const [k, v] of params) query[k] = v;
-    const recorded: RecordedRequest = { method, path, query, headers: flattenHeaders(req.headers) };
+    const recorded: RecordedRequest = { method, path, query, headers: flattenHeaders(req.headers), at: Date.now() };
     if (body.text !== undefined && !body.tooLarge) {
       const parsed = tryParseJson(body.text);
       recorded.body = parsed.ok ? parsed.value : body.text;
@@ -296,6 +365,7 @@ export class StandIn {
       if (rule.method && rule.method.toUpperCase() !== method) continue;
       if (rule.pathPrefix && !path.startsWith(rule.pathPrefix)) continue;
       if (rule.whenOffset !== undefined && (!isListing || requestOffset !== rule.whenOffset)) continue;
+      if (rule.whenQuery !== undefined && !params.has(rule.whenQuery)) continue;
       const fault = rule.fault;
       if (fault.kind === 'latency') delay += fault.ms;
       else if (fault.kind === 'stuckOffset') {
@@ -432,6 +502,7 @@ export class StandIn {
       }
       resources.push(d);
     }
+    for (const d of resources) this.advance(d);
     sendJson(res, 200, { resources, offset: stuckOffset ? offset : offset + resources.length });
   }
 
@@ -563,12 +634,59 @@ export class StandIn {
     record.image_version ??= SAMPLE_IMAGE_VERSIONS[SAMPLE_IMAGE_VERSIONS.length - 1];
     this.deployments.unshift(record);
     this.created.add(record);
+    this.progressions.set(record, { plan: this.progressPlan, createdAt: Date.now(), polls: 0 });
     sendJson(res, 201, record);
+  }
+
+  /** One listing returned `record`: move it on by its plan (before it is sent). */
+  private advance(record: Deployment): void {
+    const progression = this.progressions.get(record);
+    if (!progression) return;
+    const { plan } = progression;
+    const polls = progression.polls++;
+    const now = new Date().toISOString();
+    if (progression.settledAtPoll === undefined) {
+      if (plan.awaitingPolls === undefined && plan.awaitingMs === undefined) return;
+      if (polls < (plan.awaitingPolls ?? 0) || Date.now() - progression.createdAt < (plan.awaitingMs ?? 0)) return;
+      record.status = plan.finalStatus ?? 'READY';
+      record.updated_at = now;
+      progression.settledAtPoll = polls;
+    }
+    if (polls - progression.settledAtPoll >= (plan.activeLagPolls ?? 0)) {
+      record.active_revision_id = record.latest_revision_id;
+      record.updated_at = now;
+      this.progressions.delete(record);
+    }
   }
 
   private handleAdmin(res: http.ServerResponse, method: string, path: string, text: string | undefined): void {
     const notAllowed = (): void => sendJson(res, 405, { detail: 'Method Not Allowed' });
+    const deploymentRoute = /^\/__admin\/deployments\/([^/]+)$/.exec(path);
+    if (deploymentRoute) {
+      const id = safeDecode(deploymentRoute[1]);
+      if (method === 'DELETE') {
+        return this.removeDeployment(id) ? send(res, 204, '') : sendJson(res, 404, { detail: `No deployment ${id}` });
+      }
+      if (method !== 'PATCH' && method !== 'POST') return notAllowed();
+      const parsed = tryParseJson(text ?? '');
+      if (!parsed.ok || !isObject(parsed.value)) return sendJson(res, 400, { detail: 'Send a JSON object of the fields to set, e.g. {"status":"READY"}' });
+      if (!this.updateDeployment(id, parsed.value)) return sendJson(res, 404, { detail: `No deployment ${id}` });
+      return sendJson(res, 200, this.deployments.find((d) => d.id?.toLowerCase() === id.toLowerCase()));
+    }
     switch (path) {
+      case '/__admin/progress':
+        if (method === 'GET') return sendJson(res, 200, this.progress);
+        if (method !== 'POST' && method !== 'PUT') return notAllowed();
+        {
+          const parsed = tryParseJson(text ?? '');
+          if (!parsed.ok || !isObject(parsed.value)) return sendJson(res, 400, { detail: 'Send a JSON object: {awaitingPolls?, awaitingMs?, finalStatus?, activeLagPolls?}' });
+          try {
+            this.setProgress(parsed.value as ProgressPlan);
+          } catch (err) {
+            return sendJson(res, 400, { detail: err instanceof Error ? err.message : String(err) });
+          }
+          return sendJson(res, 200, this.progress);
+        }
       case '/__admin/faults':
         if (method === 'POST') {
           const parsed = tryParseJson(text ?? '');
@@ -664,12 +782,32 @@ function normalizeFaultRule(input: unknown): FaultRule {
     rule.pathPrefix = input.pathPrefix;
   }
   if (input.whenOffset !== undefined && input.whenOffset !== null) rule.whenOffset = num(input.whenOffset, 'whenOffset');
+  if (input.whenQuery !== undefined && input.whenQuery !== null) {
+    if (typeof input.whenQuery !== 'string') throw new Error('whenQuery must be a string');
+    rule.whenQuery = input.whenQuery;
+  }
   if (input.times !== undefined && input.times !== null) {
     const times = input.times;
     if (times !== Infinity) num(times, 'times');
     rule.times = times as number;
   }
   return rule;
+}
+
+function normalizeProgress(input: unknown): ProgressPlan {
+  if (!isObject(input)) throw new Error('A progress plan is an object');
+  const plan: ProgressPlan = {};
+  for (const key of ['awaitingPolls', 'awaitingMs', 'activeLagPolls'] as const) {
+    const value = input[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Error(`${key} must be a non-negative number`);
+    plan[key] = value;
+  }
+  if (input.finalStatus !== undefined && input.finalStatus !== null) {
+    if (typeof input.finalStatus !== 'string' || !input.finalStatus) throw new Error('finalStatus must be a non-empty string');
+    plan.finalStatus = input.finalStatus;
+  }
+  return plan;
 }
 
 function readBody(req: http.IncomingMessage): Promise<{ text: string | undefined; tooLarge: boolean }> {

@@ -27,6 +27,24 @@ function server(total: number, limit: number) {
 }
 
 describe('DeploymentList', () => {
+  it('update() replaces a loaded record in place, announces only a real change, and ignores records not loaded', async () => {
+    const s = server(25, 10);
+    const list = new DeploymentList(s.fetch);
+    await list.ensureLoaded();
+    const changes: ListChange[] = [];
+    list.onDidChange((change) => changes.push(change));
+    const before = list.items.map((item) => item.key);
+    const updated = list.update({ id: uuid(3), name: 'd-3', status: 'READY' });
+    assert.equal(updated?.deployment.status, 'READY');
+    assert.deepEqual(list.items.map((item) => item.key), before, 'same rows, same order');
+    assert.equal(list.find(uuid(3))?.deployment.status, 'READY');
+    assert.deepEqual(changes.map((c) => c.kind), ['updated']);
+    list.update({ id: uuid(3), name: 'd-3', status: 'READY' });
+    assert.equal(changes.length, 1, 'the same record again is no change');
+    assert.equal(list.update({ id: uuid(99), name: 'elsewhere' }), undefined);
+    assert.equal(changes.length, 1);
+  });
+
   it('loads the first page, then appends pages with the returned offset until a short page', async () => {
     const s = server(25, 10);
     const list = new DeploymentList(s.fetch);

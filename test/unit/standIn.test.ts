@@ -524,6 +524,49 @@ describe('StandIn over HTTP', () => {
     });
   });
 
+  describe('progress of created deployments (watching)', () => {
+    const create = async (name: string) =>
+      (await call(s.url, '/v2/deployments', { method: 'POST', body: JSON.stringify(fullBody(name)) })).json as Deployment;
+    const watchPoll = async (id: string) => page(await call(s.url, `/v2/deployments?deployment_ids=${id}&limit=1`)).resources[0];
+
+    it('AWAITING_DATABASE for N listings, then READY; the active revision catches up later', async () => {
+      assert.equal((await call(s.url, '/__admin/progress', { key: null, method: 'POST', body: JSON.stringify({ awaitingPolls: 2, activeLagPolls: 1 }) })).status, 200);
+      const rec = await create('progress-app');
+      assert.equal(rec.status, 'AWAITING_DATABASE');
+      assert.ok(rec.latest_revision_id);
+      assert.equal(rec.active_revision_id, undefined);
+      const seen = [];
+      for (let i = 0; i < 5; i++) {
+        const r = await watchPoll(rec.id!);
+        seen.push(`${r.status}:${r.active_revision_id === rec.latest_revision_id}`);
+      }
+      assert.deepEqual(seen, ['AWAITING_DATABASE:false', 'AWAITING_DATABASE:false', 'READY:false', 'READY:true', 'READY:true']);
+    });
+
+    it('a plan with neither polls nor time never progresses; reset() restores the default plan', async () => {
+      s.setProgress({ finalStatus: 'READY' });
+      const rec = await create('stuck-app');
+      for (let i = 0; i < 4; i++) assert.equal((await watchPoll(rec.id!)).status, 'AWAITING_DATABASE');
+      s.reset();
+      assert.equal(s.progress.awaitingPolls, 3);
+    });
+
+    it('admin routes set the fields of a deployment and remove it; a fault can target only deployment_ids requests', async () => {
+      const rec = await create('admin-app');
+      const set = await call(s.url, `/__admin/deployments/${rec.id}`, { key: null, method: 'PATCH', body: JSON.stringify({ status: 'DEGRADED' }) });
+      assert.equal(set.status, 200);
+      assert.equal((await watchPoll(rec.id!)).status, 'DEGRADED');
+      assert.equal((await watchPoll(rec.id!)).status, 'DEGRADED', 'no longer progresses on its own');
+      await call(s.url, '/__admin/faults', { key: null, method: 'POST', body: JSON.stringify({ fault: { kind: 'status', status: 503 }, whenQuery: 'deployment_ids' }) });
+      assert.equal((await call(s.url, `/v2/deployments?deployment_ids=${rec.id}&limit=1`)).status, 503);
+      assert.equal((await call(s.url, '/v2/deployments?limit=1')).status, 200);
+      s.clearFaults();
+      assert.equal((await call(s.url, `/__admin/deployments/${rec.id}`, { key: null, method: 'DELETE' })).status, 204);
+      assert.equal(page(await call(s.url, `/v2/deployments?deployment_ids=${rec.id}&limit=1`)).resources.length, 0);
+      assert.equal((await call(s.url, `/__admin/deployments/${rec.id}`, { key: null, method: 'PATCH', body: '{}' })).status, 404);
+    });
+  });
+
   describe('recording and admin routes', () => {
     it('records requests in order with query, headers and body', async () => {
       await call(s.url, '/v2/deployments?limit=3&status=READY');

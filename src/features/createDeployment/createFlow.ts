@@ -3,7 +3,7 @@ import { Deployment, Repository } from '../../api';
 import { readSettings } from '../../platform/settings';
 import { buildCreateBody, CreateDraft, formatBody, JsonObject } from '../../model/createPayload';
 import type { FailedAttempt } from '../../model/createReview';
-import { DeploymentsFeature, Services } from '../../platform/services';
+import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { MultiStepInput } from '../../ui/multiStepInput';
 import { CreateDeploymentOptions } from '../../model/createArguments';
 import { DraftStore } from '../../model/draftStore';
@@ -16,6 +16,7 @@ export interface CreateFlowDependencies {
   deployments: DeploymentsFeature;
   drafts: DraftStore;
   payloads: PayloadDocuments;
+  watch?: WatchFeature;
 }
 
 /** What the command answers (used by tests and scripts; the UI does not need it). */
@@ -80,7 +81,7 @@ export async function runCreateFlow(deps: CreateFlowDependencies, options: Creat
     const sent = await sendCreateRequest(services, body);
     if (sent.ok) {
       drafts.forget(repository);
-      await announceCreated(services, deps.deployments, sent.deployment);
+      await announceCreated(services, deps.deployments, sent.deployment, deps.watch);
       return { outcome: 'created', deployment: sent.deployment, body };
     }
     state.lastError = { message: sent.message, issues: sent.issues, answered: sent.answered };

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
+import type { Deployment } from '../../api';
 import { isDeploymentType, isPlainObject } from '../../model/createPayload';
-import { DeploymentsFeature, Services } from '../../platform/services';
+import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { readCreateArgument } from '../../model/createArguments';
 import { CreateResult, runCreateFlow } from './createFlow';
 import { DraftStore } from '../../model/draftStore';
@@ -16,11 +17,12 @@ import { announceCreated, sendCreateRequest } from './sendDeployment';
 export function registerCreateDeployment(
   services: Services,
   deployments: DeploymentsFeature,
+  watch?: WatchFeature,
 ): void {
   const drafts = new DraftStore();
   const payloads = new PayloadDocuments();
   services.context.subscriptions.push(payloads);
-  const deps = { services, deployments, drafts, payloads };
+  const deps = { services, deployments, drafts, payloads, watch };
 
   services.commands.register('deploymentsExplorer.createDeployment', (argument?: unknown): Promise<CreateResult> =>
     runCreateFlow(deps, readCreateArgument(argument)),
@@ -39,7 +41,9 @@ export function registerCreateDeployment(
       return { outcome: 'noMatch', remotes: found.remotes };
     }
     services.log.info(`Deploy This Workspace: ${found.repository.url} matches remote ${found.remotes.map((remote) => remote.name).join(', ')}`);
-    return runCreateFlow(deps, readCreateArgument({ ...options, folders: undefined, repository: found.repository }));
+    const result = await runCreateFlow(deps, readCreateArgument({ ...options, folders: undefined, repository: found.repository }));
+    if (result.outcome === 'created' && watch) void offerPin(watch, result.deployment, options.pin);
+    return result;
   });
 
   services.commands.register('deploymentsExplorer.sendPayload', async (resource?: unknown) => {
@@ -63,9 +67,23 @@ export function registerCreateDeployment(
     if (!sent.ok) return { outcome: 'failed', message: sent.message, issues: sent.issues };
     payloads.release(uri);
     if (repository) drafts.forget(repository);
-    await announceCreated(services, deployments, sent.deployment);
+    await announceCreated(services, deployments, sent.deployment, watch);
     return { outcome: 'created', deployment: sent.deployment, body: parsed.body };
   });
+}
+
+/** "Deploy This Workspace…" is about this workspace's app: offer to keep it in the status bar (`pin: true` skips the question). */
+async function offerPin(watch: WatchFeature, deployment: Deployment, preset: unknown): Promise<void> {
+  if (typeof deployment.id !== 'string') return;
+  const pin = vscode.l10n.t('Pin to Status Bar');
+  const name = deployment.name ?? deployment.id;
+  const choice =
+    preset === true
+      ? pin
+      : preset === false
+        ? undefined
+        : await vscode.window.showInformationMessage(vscode.l10n.t('Keep “{0}” in the status bar of this workspace?', name), pin);
+  if (choice === pin) watch.pin(deployment);
 }
 
 /** Values changed in the payload come back into the flow the next time it opens. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Deployment, isControlPlaneError, messageOf, RequestValidationError, ValidationIssue } from '../../api';
 import { JsonObject } from '../../model/createPayload';
-import { DeploymentsFeature, Services } from '../../platform/services';
+import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { isCancellation } from '../../platform/commandRunner';
 import { copyAndSay } from '../../platform/clipboard';
 
@@ -67,9 +67,15 @@ export async function checkForDeployment(name: string): Promise<void> {
   await vscode.commands.executeCommand('deploymentsExplorer.filterDeployments', { nameContains: name });
 }
 
-/** Refreshes the Deployments view, reveals the new record and offers its ID and JSON. */
-export async function announceCreated(services: Services, deployments: DeploymentsFeature, deployment: Deployment): Promise<void> {
+/** Watches the new record until it settles, refreshes the Deployments view, reveals it and offers its ID and JSON. */
+export async function announceCreated(
+  services: Services,
+  deployments: DeploymentsFeature,
+  deployment: Deployment,
+  watch?: WatchFeature,
+): Promise<void> {
   const id = deployment.id ?? undefined;
+  watch?.watchCreated(deployment);
   // Reveal first: it moves focus to the view, which would close a palette opened after the message.
   try {
     await deployments.refresh();

@@ -16,7 +16,8 @@ export const LOAD_MORE_COMMAND = 'deploymentsExplorer.loadMoreDeployments';
 
 export interface DeploymentElement {
   readonly kind: 'deployment';
-  readonly item: LoadedDeployment;
+  /** Replaced in place when a newer record arrives (the row keeps its identity). */
+  item: LoadedDeployment;
 }
 export interface DetailElement {
   readonly kind: 'detail';
@@ -57,6 +58,7 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
   private readonly errorRow: ErrorElement = { kind: 'error' };
   private readonly noticeRow: NoticeElement = { kind: 'notice' };
   private readonly subscription: { dispose(): void };
+  private watchedKeys = new Set<string>();
 
   constructor(
     readonly list: DeploymentList,
@@ -80,6 +82,14 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
           this.rows = [this.element(change.item), ...this.rows];
           this.changed.fire(undefined);
           break;
+        case 'updated': {
+          const element = this.byKey.get(change.item.key);
+          if (element) {
+            element.item = change.item;
+            this.invalidate(element);
+          }
+          break;
+        }
         case 'status':
           // Starting to load more only changes the last row; anything else changes which rows exist.
           if (list.isLoading && list.pageCount > 0 && this.rows.length > 0) this.changed.fire(this.loadMore);
@@ -97,6 +107,23 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
   elementFor(deploymentId: string): DeploymentElement | undefined {
     const item = this.list.find(deploymentId);
     return item ? this.byKey.get(item.key) : undefined;
+  }
+
+  /** Marks the rows of these deployments as watched; only rows whose mark changes are redrawn. */
+  setWatched(deploymentIds: readonly string[]): void {
+    const previous = this.watchedKeys;
+    this.watchedKeys = new Set(deploymentIds.map((id) => id.trim().toLowerCase()));
+    for (const key of new Set([...previous, ...this.watchedKeys])) {
+      if (previous.has(key) === this.watchedKeys.has(key)) continue;
+      const element = this.byKey.get(key);
+      if (element) this.invalidate(element);
+    }
+  }
+
+  private invalidate(element: DeploymentElement): void {
+    this.treeItems.delete(element);
+    this.details.delete(element);
+    this.changed.fire(element);
   }
 
   /** Clears every row and re-asks VS Code for the root (e.g. after the connection changed). */
@@ -173,10 +200,11 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     const deployment = element.item.deployment;
     const item = new vscode.TreeItem(deploymentLabel(deployment), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `deployment:${element.item.key}`;
-    item.description = deploymentDescription(deployment);
+    const watched = this.watchedKeys.has(element.item.key);
+    item.description = deploymentDescription(deployment) + (watched ? ` · ${vscode.l10n.t('watching')}` : '');
     const icon = statusIcon(deployment.status);
     item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
-    item.contextValue = deploymentContextValue(deployment);
+    item.contextValue = deploymentContextValue(deployment) + (watched ? ' watched' : '');
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`**${escapeMarkdown(deploymentLabel(deployment))}**\n\n`);
     for (const [label, value] of tooltipFields(deployment, vscode.env.language)) {

@@ -24,6 +24,11 @@ export function registerDeployments(services: Services, integrations: Integratio
   return {
     refresh: () => controller.refresh(),
     reveal: (deploymentId: string) => controller.reveal(deploymentId),
+    applyRecords: (deployments) => {
+      for (const deployment of deployments) controller.list.update(deployment);
+    },
+    markWatched: (deploymentIds) => controller.provider.setWatched(deploymentIds),
+    loadedRecords: () => controller.list.items.map((item) => item.deployment),
     provider: controller.provider,
     treeView: controller.treeView,
     list: controller.list,

@@ -71,6 +71,9 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
       deployments.revealed.push(id);
       return true;
     },
+    applyRecords: () => undefined,
+    markWatched: () => undefined,
+    loadedRecords: () => [],
   };
   return { services, posted, listed, log, deployments };
 }

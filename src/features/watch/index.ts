@@ -1,0 +1,266 @@
+import * as vscode from 'vscode';
+import { Deployment, isUuid, messageOf } from '../../api';
+import { WatchNotice, WatchScheduler } from '../../model/watchScheduler';
+import { entryLabel, readSavedEntries, sameId, statusInWords, WatchEntry } from '../../model/watchState';
+import { SECTION } from '../../platform/settings';
+import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
+import { describeEntry, SHOW_WATCHED_COMMAND, WatchStatusBar } from './statusBar';
+import { connectionKey, readWatchSettings, WATCH_SETTINGS } from './watchSettings';
+
+const STATE_KEY = 'deploymentsExplorer.watch';
+const HAS_WATCHED = 'deploymentsExplorer.hasWatched';
+const HAS_PINNED = 'deploymentsExplorer.hasPinned';
+
+/** What the watch feature exposes: the contract for other features, plus its parts for tests. */
+export interface WatchFeatureApi extends WatchFeature {
+  scheduler: WatchScheduler;
+  statusBar: WatchStatusBar;
+}
+
+type SavedState = Record<string, unknown>;
+
+/**
+ * Watched and pinned deployments: one batched `deployment_ids` request per
+ * tick (model/watchScheduler.ts), a status bar item, a notification when one
+ * settles, and the Deployments rows updated in place. State is saved per
+ * workspace and per connection and resumes after a reload. Nothing here
+ * touches the network during activation: the first tick is a timer away.
+ */
+export function registerWatch(services: Services, deployments: DeploymentsFeature): WatchFeatureApi {
+  const { context, log } = services;
+  const settings = readWatchSettings();
+  let key = connectionKey();
+  const scheduler = new WatchScheduler(
+    async (ids) => {
+      const client = await services.connection.getClient();
+      const page = await client.listDeployments({ deploymentIds: ids, limit: ids.length, offset: 0 });
+      return page.deployments;
+    },
+    {
+      intervals: settings.intervals,
+      inProgressStatuses: settings.inProgressStatuses,
+      entries: readSavedEntries(context.workspaceState.get<SavedState>(STATE_KEY, {})[key]),
+      focused: vscode.window.state.focused,
+    },
+  );
+  const statusBar = new WatchStatusBar(scheduler);
+  const contextValues = new Map<string, boolean>();
+  const setContext = (name: string, value: boolean) => {
+    if (contextValues.get(name) === value) return;
+    contextValues.set(name, value);
+    void vscode.commands.executeCommand('setContext', name, value);
+  };
+
+  const save = () => {
+    const all = { ...context.workspaceState.get<SavedState>(STATE_KEY, {}) };
+    if (scheduler.entries.length > 0) all[key] = scheduler.entries.map((entry) => ({ ...entry }));
+    else delete all[key];
+    void context.workspaceState.update(STATE_KEY, all);
+  };
+  const render = () => {
+    statusBar.update();
+    deployments.markWatched(scheduler.watched.map((entry) => entry.id));
+    setContext(HAS_WATCHED, scheduler.watched.length > 0);
+    setContext(HAS_PINNED, scheduler.pinned.length > 0);
+  };
+
+  context.subscriptions.push(
+    statusBar,
+    { dispose: () => scheduler.dispose() },
+    scheduler.onDidChange(() => {
+      render();
+      save();
+    }),
+    scheduler.onDidReceive((records) => deployments.applyRecords(records)),
+    scheduler.onDidNotice((notice) => void announce(services, deployments, notice)),
+    vscode.window.onDidChangeWindowState((state) => scheduler.setFocused(state.focused)),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (WATCH_SETTINGS.some((name) => event.affectsConfiguration(`${SECTION}.${name}`))) {
+        const next = readWatchSettings();
+        scheduler.setIntervals(next.intervals);
+        scheduler.setInProgressStatuses(next.inProgressStatuses);
+      }
+    }),
+    services.connection.onDidChange(() => {
+      const next = connectionKey();
+      if (next === key) return;
+      save();
+      key = next;
+      log.info(`Watch: switched to the watched deployments of ${next.split('|')[0] || '(no base URL)'}`);
+      scheduler.replaceAll(readSavedEntries(context.workspaceState.get<SavedState>(STATE_KEY, {})[key]));
+    }),
+  );
+  if (scheduler.entries.length > 0) render();
+
+  const { commands } = services;
+  commands.register('deploymentsExplorer.watchDeployment', async (arg?: unknown) => {
+    const deployment = deploymentOf(arg, deployments) ?? (await pickDeployment(services, deployments, vscode.l10n.t('Watch Deployment')));
+    if (!deployment) return undefined;
+    requireUuid(deployment);
+    const entry = scheduler.watch(deployment, 'manual');
+    if (!entry) throw new Error(vscode.l10n.t('This deployment has no ID, so it cannot be watched.'));
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Watching deployment {0}', entryLabel(entry)), 3000);
+    return entry.id;
+  });
+
+  commands.register('deploymentsExplorer.unwatchDeployment', async (arg?: unknown) => {
+    const id = idOf(arg) ?? (await pickEntry(scheduler.watched, vscode.l10n.t('Stop Watching')))?.id;
+    if (!id) return false;
+    return scheduler.unwatch(id);
+  });
+
+  commands.register('deploymentsExplorer.pinDeployment', async (arg?: unknown) => {
+    const deployment = deploymentOf(arg, deployments) ?? (await pickDeployment(services, deployments, vscode.l10n.t('Pin to Status Bar')));
+    if (!deployment) return undefined;
+    requireUuid(deployment);
+    const entry = scheduler.pin(deployment);
+    if (!entry) throw new Error(vscode.l10n.t('This deployment has no ID, so it cannot be pinned.'));
+    return entry.id;
+  });
+
+  commands.register('deploymentsExplorer.unpinDeployment', async (arg?: unknown) => {
+    const id = idOf(arg) ?? (await pickEntry(scheduler.pinned, vscode.l10n.t('Unpin from Status Bar')))?.id;
+    if (!id) return false;
+    return scheduler.unpin(id);
+  });
+
+  commands.register(SHOW_WATCHED_COMMAND, async () => {
+    const entry = await pickEntry(scheduler.entries, vscode.l10n.t('Watched Deployments'));
+    if (!entry) return;
+    type Action = vscode.QuickPickItem & { run: () => unknown };
+    const actions: Action[] = [
+      { label: `$(eye) ${vscode.l10n.t('Reveal in Deployments')}`, run: () => reveal(deployments, entry.id) },
+    ];
+    if (entry.customUrl) actions.push({ label: `$(globe) ${vscode.l10n.t('Open URL')}`, description: entry.customUrl, run: () => vscode.env.openExternal(vscode.Uri.parse(entry.customUrl!, true)) });
+    if (entry.watched) actions.push({ label: `$(eye-closed) ${vscode.l10n.t('Stop Watching')}`, run: () => scheduler.unwatch(entry.id) });
+    else actions.push({ label: `$(eye) ${vscode.l10n.t('Watch')}`, run: () => scheduler.watch({ id: entry.id, name: entry.name }, 'manual') });
+    if (entry.pinned) actions.push({ label: `$(pinned) ${vscode.l10n.t('Unpin from Status Bar')}`, run: () => scheduler.unpin(entry.id) });
+    else actions.push({ label: `$(pin) ${vscode.l10n.t('Pin to Status Bar')}`, run: () => scheduler.pin({ id: entry.id, name: entry.name }) });
+    actions.push({ label: `$(refresh) ${vscode.l10n.t('Check Now')}`, run: () => scheduler.tick() });
+    const action = await vscode.window.showQuickPick(actions, { title: entryLabel(entry), placeHolder: describeEntry(entry) });
+    await action?.run();
+  });
+
+  return {
+    scheduler,
+    statusBar,
+    watchCreated: (deployment) => {
+      if (scheduler.watch(deployment, 'auto')) log.info(`Watching new deployment ${deployment.name ?? deployment.id} until it settles`);
+    },
+    pin: (deployment) => void scheduler.pin(deployment),
+  };
+}
+
+/** One notification per event: settled, no longer listed, or the first failure of a streak. */
+async function announce(services: Services, deployments: DeploymentsFeature, notice: WatchNotice): Promise<void> {
+  switch (notice.kind) {
+    case 'settled': {
+      const { entry } = notice;
+      const name = entryLabel(entry);
+      services.log.info(`Watch: ${name} settled as ${entry.status ?? '(no status)'}`);
+      const show = vscode.l10n.t('Show');
+      const openUrl = vscode.l10n.t('Open URL');
+      const actions = entry.customUrl ? [show, openUrl] : [show];
+      const ready = (entry.status ?? '').toUpperCase() === 'READY';
+      const choice = ready
+        ? await vscode.window.showInformationMessage(vscode.l10n.t('Deployment “{0}” is ready.', name), ...actions)
+        : await vscode.window.showWarningMessage(
+            vscode.l10n.t('Deployment “{0}” is now {1} ({2}).', name, statusInWords(entry.status), entry.status ?? '—'),
+            ...actions,
+          );
+      if (choice === show) await reveal(deployments, entry.id);
+      else if (choice === openUrl && entry.customUrl) await vscode.env.openExternal(vscode.Uri.parse(entry.customUrl, true));
+      return;
+    }
+    case 'dropped': {
+      const name = entryLabel(notice.entry);
+      services.log.warn(`Watch: ${name} (${notice.entry.id}) is no longer listed; dropped`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Deployment “{0}” is no longer listed, so it is no longer watched.', name));
+      return;
+    }
+    case 'failed': {
+      services.log.warn(`Watch: could not check the watched deployments: ${messageOf(notice.error)}`);
+      if (!notice.firstInStreak) return;
+      const showLog = vscode.l10n.t('Show Log');
+      const choice = await vscode.window.showWarningMessage(
+        vscode.l10n.t('Could not check the watched deployments: {0}. Trying again, less often.', messageOf(notice.error).split('\n')[0]),
+        showLog,
+      );
+      if (choice === showLog) services.log.show(true);
+      return;
+    }
+    case 'recovered':
+      services.log.info('Watch: checking deployments works again');
+      return;
+  }
+}
+
+async function reveal(deployments: DeploymentsFeature, id: string): Promise<void> {
+  await vscode.commands.executeCommand('deploymentsExplorer.deployments.focus');
+  const found = await deployments.reveal(id).catch(() => false);
+  if (!found) void vscode.window.showInformationMessage(vscode.l10n.t('Deployment {0} is not in the Deployments view with the current filters.', id));
+}
+
+/** A tree row, a record or a deployment ID (looked up among the loaded records). */
+function deploymentOf(arg: unknown, deployments: DeploymentsFeature): Deployment | { id: string } | undefined {
+  if (typeof arg === 'string' && arg.trim()) {
+    return deployments.loadedRecords().find((d) => typeof d.id === 'string' && sameId(d.id, arg)) ?? { id: arg.trim() };
+  }
+  if (!arg || typeof arg !== 'object') return undefined;
+  const row = (arg as { item?: { deployment?: Deployment } }).item?.deployment;
+  if (row && typeof row === 'object') return row;
+  const record = arg as Deployment;
+  return typeof record.id === 'string' ? record : undefined;
+}
+
+/** `deployment_ids` takes UUIDs only: refuse anything else before it makes every tick fail. */
+function requireUuid(deployment: { id?: string | null }): void {
+  if (typeof deployment.id !== 'string' || !isUuid(deployment.id.trim())) {
+    throw new Error(vscode.l10n.t('“{0}” is not a deployment ID (a UUID), so it cannot be followed.', String(deployment.id ?? '')));
+  }
+}
+
+function idOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string' && arg.trim()) return arg.trim();
+  if (!arg || typeof arg !== 'object') return undefined;
+  const row = (arg as { item?: { deployment?: Deployment } }).item?.deployment ?? (arg as Deployment);
+  return typeof row?.id === 'string' ? row.id : undefined;
+}
+
+async function pickEntry(entries: readonly WatchEntry[], title: string): Promise<WatchEntry | undefined> {
+  if (entries.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('No deployment is watched or pinned.'));
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    entries.map((entry) => ({ label: entryLabel(entry), description: entry.status, detail: describeEntry(entry), entry })),
+    { title, placeHolder: vscode.l10n.t('Pick a deployment') },
+  );
+  return picked?.entry;
+}
+
+/** The loaded records of the Deployments view; the first page (100) when none is loaded yet. */
+async function pickDeployment(services: Services, deployments: DeploymentsFeature, title: string): Promise<Deployment | undefined> {
+  let records = deployments.loadedRecords().filter((d) => typeof d.id === 'string' && isUuid(d.id));
+  if (records.length === 0) {
+    const page = await services.commands.withProgress(vscode.l10n.t('Loading deployments…'), async (signal) => {
+      const client = await services.connection.getClient();
+      return client.listDeployments({ limit: 100, offset: 0 }, { signal });
+    });
+    records = page.deployments.filter((d) => typeof d.id === 'string' && isUuid(d.id));
+  }
+  if (records.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('There are no deployments to pick from.'));
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    records.map((deployment) => ({
+      label: deployment.name || deployment.id!,
+      description: deployment.status ?? undefined,
+      detail: deployment.id!,
+      deployment,
+    })),
+    { title, placeHolder: vscode.l10n.t('Pick a deployment'), matchOnDetail: true },
+  );
+  return picked?.deployment;
+}

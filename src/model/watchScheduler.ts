@@ -1,0 +1,371 @@
+import type { Deployment } from '../api';
+import { Emitter } from './events';
+import {
+  DEFAULT_IN_PROGRESS_STATUSES,
+  entryFields,
+  isInProgress,
+  recordChanged,
+  sameId,
+  WatchEntry,
+  WatchOrigin,
+} from './watchState';
+
+/** Timers and time, injectable so tests run the schedule with a fake clock. */
+export interface Clock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => {
+    const handle = setTimeout(callback, ms);
+    // A pending poll must not keep a node process (tests, bench) alive.
+    (handle as { unref?: () => void }).unref?.();
+    return handle;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export interface WatchIntervals {
+  /** First tick after watching starts, and the interval after a change. */
+  firstMs: number;
+  /** The longest interval while something is watched or in progress. */
+  maxMs: number;
+  /** Growth of the interval per tick without a change (and per failure). */
+  backoff: number;
+  /** The interval while only pinned, settled deployments are followed. */
+  pinnedMs: number;
+}
+
+export const DEFAULT_WATCH_INTERVALS: WatchIntervals = { firstMs: 3000, maxMs: 30_000, backoff: 1.5, pinnedMs: 60_000 };
+
+/** The contract's limit: one request carries at most this many `deployment_ids`. */
+export const MAX_IDS_PER_REQUEST = 100;
+
+/** One `GET /v2/deployments?deployment_ids=…&limit=ids.length`: the records it answers. */
+export type FetchRecords = (ids: readonly string[]) => Promise<readonly Deployment[]>;
+
+export type WatchNotice =
+  /** Was in progress (or auto-watched), now is not. */
+  | { kind: 'settled'; entry: WatchEntry; record: Deployment }
+  /** The listing no longer returns it; it is no longer followed. */
+  | { kind: 'dropped'; entry: WatchEntry }
+  /** A tick failed; `firstInStreak` is true for the first failure after a success. */
+  | { kind: 'failed'; error: unknown; firstInStreak: boolean }
+  /** A tick succeeded after failures. */
+  | { kind: 'recovered' };
+
+export interface WatchFailure {
+  error: unknown;
+  /** Failed ticks in a row. */
+  streak: number;
+}
+
+export interface WatchSchedulerOptions {
+  clock?: Clock;
+  intervals?: Partial<WatchIntervals>;
+  inProgressStatuses?: readonly string[];
+  /** Restored entries (workspace state); the first tick comes `firstMs` later. */
+  entries?: readonly WatchEntry[];
+  /** Default true. */
+  focused?: boolean;
+}
+
+export function chunk<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+/**
+ * Follows watched and pinned deployments with one batched request per tick
+ * (`deployment_ids`, chunks of 100; nothing when nothing is followed).
+ *
+ * - While anything is watched or in progress: first tick `firstMs` after
+ *   watching starts, then ×`backoff` per tick without a change up to `maxMs`,
+ *   back to `firstMs` after a change.
+ * - Only pinned, settled deployments: every `pinnedMs`.
+ * - Paused while the window is not focused; when focus returns, one tick at
+ *   once (unless the last one ended less than `firstMs` ago), then the schedule.
+ * - A failure keeps every entry as it was, backs off, and is reported once
+ *   per streak; a deployment the listing no longer returns is reported and dropped.
+ */
+export class WatchScheduler {
+  private list: WatchEntry[];
+  private readonly clock: Clock;
+  private intervals: WatchIntervals;
+  private inProgressStatuses: readonly string[];
+  private focused: boolean;
+  private delay: number;
+  private timer: unknown;
+  private dueAt: number | undefined;
+  private lastTickAt: number | undefined;
+  private inFlight: Promise<void> | undefined;
+  private failed: WatchFailure | undefined;
+  private disposed = false;
+  private requestCount = 0;
+
+  private readonly changed = new Emitter<void>();
+  /** Entries, their state or the failure changed: redraw and save. */
+  readonly onDidChange = this.changed.event;
+  private readonly noticed = new Emitter<WatchNotice>();
+  /** Something the user should hear about. */
+  readonly onDidNotice = this.noticed.event;
+  private readonly received = new Emitter<readonly Deployment[]>();
+  /** The records of a successful tick (to update rows in place). */
+  readonly onDidReceive = this.received.event;
+
+  constructor(
+    private readonly fetchRecords: FetchRecords,
+    options: WatchSchedulerOptions = {},
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.intervals = { ...DEFAULT_WATCH_INTERVALS, ...options.intervals };
+    this.inProgressStatuses = options.inProgressStatuses ?? DEFAULT_IN_PROGRESS_STATUSES;
+    this.focused = options.focused ?? true;
+    this.list = (options.entries ?? []).map((entry) => ({ ...entry }));
+    this.delay = this.intervals.firstMs;
+    if (this.list.length > 0) this.schedule(this.intervals.firstMs);
+  }
+
+  get entries(): readonly WatchEntry[] {
+    return this.list;
+  }
+  get watched(): readonly WatchEntry[] {
+    return this.list.filter((entry) => entry.watched);
+  }
+  get pinned(): readonly WatchEntry[] {
+    return this.list.filter((entry) => entry.pinned);
+  }
+  get inProgress(): readonly WatchEntry[] {
+    return this.list.filter((entry) => entry.inProgress);
+  }
+  get failure(): WatchFailure | undefined {
+    return this.failed;
+  }
+  /** When the next tick is due (undefined: none scheduled, e.g. paused or nothing followed). */
+  get nextTickAt(): number | undefined {
+    return this.timer === undefined ? undefined : this.dueAt;
+  }
+  /** The interval used while something is watched or in progress. */
+  get currentInterval(): number {
+    return this.delay;
+  }
+  /** Requests sent so far (one per chunk). */
+  get requestsSent(): number {
+    return this.requestCount;
+  }
+  get isFocused(): boolean {
+    return this.focused;
+  }
+
+  find(id: string): WatchEntry | undefined {
+    return this.list.find((entry) => sameId(entry.id, id));
+  }
+
+  /** Starts watching (or upgrades an auto watch to a manual one); the first tick comes `firstMs` later. */
+  watch(deployment: Deployment | { id: string; name?: string }, origin: WatchOrigin): WatchEntry | undefined {
+    const entry = this.upsert(deployment);
+    if (!entry) return undefined;
+    if (entry.watched !== 'manual') entry.watched = origin;
+    this.delay = this.intervals.firstMs;
+    this.schedule(this.intervals.firstMs);
+    this.changed.fire();
+    return entry;
+  }
+
+  unwatch(id: string): boolean {
+    const entry = this.find(id);
+    if (!entry?.watched) return false;
+    entry.watched = undefined;
+    if (!entry.pinned) this.remove(entry);
+    this.schedule();
+    this.changed.fire();
+    return true;
+  }
+
+  pin(deployment: Deployment | { id: string; name?: string }): WatchEntry | undefined {
+    const entry = this.upsert(deployment);
+    if (!entry) return undefined;
+    const wasFollowed = this.list.length > 1 || entry.watched;
+    entry.pinned = true;
+    // A first pinned deployment, or one known only by ID, gets its first look soon; otherwise the schedule stands.
+    if (!wasFollowed || this.timer === undefined || !entry.status) this.schedule(this.intervals.firstMs);
+    this.changed.fire();
+    return entry;
+  }
+
+  unpin(id: string): boolean {
+    const entry = this.find(id);
+    if (!entry?.pinned) return false;
+    entry.pinned = false;
+    if (!entry.watched) this.remove(entry);
+    this.schedule();
+    this.changed.fire();
+    return true;
+  }
+
+  /** Replaces everything (e.g. another connection's saved state). */
+  replaceAll(entries: readonly WatchEntry[]): void {
+    this.list = entries.map((entry) => ({ ...entry }));
+    this.failed = undefined;
+    this.delay = this.intervals.firstMs;
+    this.schedule(this.intervals.firstMs);
+    this.changed.fire();
+  }
+
+  setFocused(focused: boolean): void {
+    if (focused === this.focused) return;
+    this.focused = focused;
+    if (!focused) {
+      this.cancelTimer();
+      return;
+    }
+    if (this.list.length === 0) return;
+    const recent = this.lastTickAt !== undefined && this.clock.now() - this.lastTickAt < this.intervals.firstMs;
+    if (recent && this.dueAt !== undefined) this.schedule(Math.max(0, this.dueAt - this.clock.now()));
+    else void this.tick();
+  }
+
+  setIntervals(intervals: Partial<WatchIntervals>): void {
+    this.intervals = { ...this.intervals, ...intervals };
+    this.delay = Math.min(Math.max(this.delay, this.intervals.firstMs), this.intervals.maxMs);
+    if (this.timer !== undefined) this.schedule();
+  }
+
+  setInProgressStatuses(statuses: readonly string[]): void {
+    this.inProgressStatuses = statuses;
+  }
+
+  /** One tick now (a tick in flight is answered instead). Failures are reported, never thrown. */
+  tick(): Promise<void> {
+    if (this.inFlight) return this.inFlight;
+    if (this.disposed) return Promise.resolve();
+    this.cancelTimer();
+    const requested = this.list.map((entry) => entry.id);
+    if (requested.length === 0) return Promise.resolve();
+    this.inFlight = this.run(requested).finally(() => {
+      this.inFlight = undefined;
+      this.lastTickAt = this.clock.now();
+      this.schedule();
+    });
+    return this.inFlight;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.cancelTimer();
+    this.changed.dispose();
+    this.noticed.dispose();
+    this.received.dispose();
+  }
+
+  private async run(requested: readonly string[]): Promise<void> {
+    const records: Deployment[] = [];
+    try {
+      for (const ids of chunk(requested, MAX_IDS_PER_REQUEST)) {
+        this.requestCount++;
+        records.push(...(await this.fetchRecords(ids)));
+      }
+    } catch (error) {
+      if (this.disposed) return;
+      const streak = (this.failed?.streak ?? 0) + 1;
+      this.failed = { error, streak };
+      this.delay = Math.min(this.delay * this.intervals.backoff, this.intervals.maxMs);
+      this.noticed.fire({ kind: 'failed', error, firstInStreak: streak === 1 });
+      this.changed.fire();
+      return;
+    }
+    if (this.disposed) return;
+    this.apply(requested, records);
+  }
+
+  private apply(requested: readonly string[], records: readonly Deployment[]): void {
+    const byId = new Map<string, Deployment>();
+    for (const record of records) if (typeof record.id === 'string') byId.set(record.id.trim().toLowerCase(), record);
+    const now = this.clock.now();
+    const notices: WatchNotice[] = [];
+    let changed = false;
+    for (const id of requested) {
+      const entry = this.find(id);
+      if (!entry) continue; // stopped following while the request was out
+      const record = byId.get(id.trim().toLowerCase());
+      if (!record) {
+        this.remove(entry);
+        notices.push({ kind: 'dropped', entry });
+        changed = true;
+        continue;
+      }
+      if (recordChanged(entry, record)) changed = true;
+      const fields = entryFields(record);
+      if (fields.status !== entry.status) entry.since = now;
+      Object.assign(entry, fields);
+      const nowInProgress = isInProgress(record, this.inProgressStatuses);
+      const settled = !nowInProgress && (entry.inProgress || entry.watched === 'auto');
+      entry.inProgress = nowInProgress;
+      if (settled) {
+        notices.push({ kind: 'settled', entry: { ...entry }, record });
+        if (entry.watched === 'auto') {
+          entry.watched = undefined;
+          if (!entry.pinned) this.remove(entry);
+        }
+      }
+    }
+    if (this.failed) {
+      this.failed = undefined;
+      notices.unshift({ kind: 'recovered' });
+    }
+    this.delay = changed ? this.intervals.firstMs : Math.min(this.delay * this.intervals.backoff, this.intervals.maxMs);
+    this.received.fire(records);
+    for (const notice of notices) this.noticed.fire(notice);
+    this.changed.fire();
+  }
+
+  private upsert(deployment: Deployment | { id: string; name?: string }): WatchEntry | undefined {
+    const id = typeof deployment.id === 'string' ? deployment.id.trim() : '';
+    if (!id) return undefined;
+    const record = deployment as Deployment;
+    const hasRecord = 'status' in record || 'latest_revision_id' in record;
+    let entry = this.find(id);
+    if (!entry) {
+      entry = { id, since: this.clock.now(), pinned: false, inProgress: false };
+      this.list.push(entry);
+    }
+    if (hasRecord) {
+      if (entry.status !== record.status) entry.since = this.clock.now();
+      Object.assign(entry, entryFields(record));
+      entry.inProgress = isInProgress(record, this.inProgressStatuses);
+    } else if (typeof deployment.name === 'string' && deployment.name) {
+      entry.name = deployment.name;
+    }
+    return entry;
+  }
+
+  private remove(entry: WatchEntry): void {
+    this.list = this.list.filter((candidate) => candidate !== entry);
+  }
+
+  /** The next tick in `ms` (default: the interval for what is followed); nothing while paused or idle. */
+  private schedule(ms?: number): void {
+    this.cancelTimer();
+    if (this.disposed || this.list.length === 0) {
+      this.dueAt = undefined;
+      return;
+    }
+    const fast = this.list.some((entry) => entry.watched || entry.inProgress);
+    const wait = ms ?? (fast ? this.delay : Math.max(this.intervals.pinnedMs, this.failed ? this.delay : 0));
+    this.dueAt = this.clock.now() + wait;
+    if (!this.focused || this.inFlight) return; // resumed on focus / after the tick in flight
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = undefined;
+      void this.tick();
+    }, wait);
+  }
+
+  private cancelTimer(): void {
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,130 @@
+import type { Deployment } from '../api';
+import { customUrlOf } from './deploymentPresentation';
+
+/**
+ * What is followed and how, without VS Code: the settle rules, the saved form
+ * (workspace state) and the words a notification uses. The scheduler
+ * (watchScheduler.ts) keeps these entries and decides when to ask.
+ */
+
+/** Why a deployment is watched: after a create (stops when it settles) or because the user asked. */
+export type WatchOrigin = 'auto' | 'manual';
+
+export interface WatchEntry {
+  /** The deployment ID as the server sent it. */
+  id: string;
+  name?: string;
+  status?: string;
+  latestRevisionId?: string;
+  activeRevisionId?: string;
+  updatedAt?: string;
+  customUrl?: string;
+  /** When the current status was first seen (ms since the epoch). */
+  since: number;
+  /** Set while watched (fast polling); undefined when only pinned. */
+  watched?: WatchOrigin;
+  /** Kept in the status bar for this workspace (slow polling). */
+  pinned: boolean;
+  /** The settle rules said "in progress" at the last look. */
+  inProgress: boolean;
+}
+
+/** The saved form: plain JSON. */
+export type SavedWatchEntry = WatchEntry;
+
+export const DEFAULT_IN_PROGRESS_STATUSES: readonly string[] = ['AWAITING_DATABASE'];
+
+/**
+ * A deployment is in progress while its status is one of `inProgressStatuses`
+ * (compared without case), or while it has a latest revision that is not the
+ * active one (a new revision is not active yet; no active revision at all counts).
+ */
+export function isInProgress(deployment: Deployment, inProgressStatuses: readonly string[]): boolean {
+  const status = typeof deployment.status === 'string' ? deployment.status.trim().toUpperCase() : '';
+  if (status && inProgressStatuses.some((candidate) => candidate.trim().toUpperCase() === status)) return true;
+  const latest = deployment.latest_revision_id;
+  if (typeof latest === 'string' && latest) return deployment.active_revision_id !== latest;
+  return false;
+}
+
+export function sameId(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+/** A new entry (or the fields of one) from a record. */
+export function entryFields(deployment: Deployment): Pick<
+  WatchEntry,
+  'name' | 'status' | 'latestRevisionId' | 'activeRevisionId' | 'updatedAt' | 'customUrl'
+> {
+  const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+  return {
+    name: text(deployment.name),
+    status: text(deployment.status),
+    latestRevisionId: text(deployment.latest_revision_id),
+    activeRevisionId: text(deployment.active_revision_id),
+    updatedAt: text(deployment.updated_at),
+    customUrl: customUrlOf(deployment),
+  };
+}
+
+/** True when the record says something the entry does not know yet. */
+export function recordChanged(entry: WatchEntry, deployment: Deployment): boolean {
+  const fields = entryFields(deployment);
+  return (
+    fields.status !== entry.status ||
+    fields.latestRevisionId !== entry.latestRevisionId ||
+    fields.activeRevisionId !== entry.activeRevisionId ||
+    fields.updatedAt !== entry.updatedAt
+  );
+}
+
+/** `AWAITING_DELETE` → `awaiting delete`; unknown values the same way. */
+export function statusInWords(status: string | undefined): string {
+  if (!status || !status.trim()) return 'without a status';
+  return status.trim().toLowerCase().replace(/[_\s]+/g, ' ');
+}
+
+/** 42 s, 5 min, 3 h, 2 d. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.floor(hours / 24)} d`;
+}
+
+export function entryLabel(entry: Pick<WatchEntry, 'name' | 'id'>): string {
+  return entry.name || entry.id.slice(0, 8);
+}
+
+/** Reads saved entries back, skipping anything malformed (state written by another version, hand edits). */
+export function readSavedEntries(value: unknown): WatchEntry[] {
+  if (!Array.isArray(value)) return [];
+  const result: WatchEntry[] = [];
+  for (const raw of value) {
+    if (!raw || typeof raw !== 'object') continue;
+    const item = raw as Record<string, unknown>;
+    if (typeof item.id !== 'string' || !item.id.trim()) continue;
+    if (result.some((entry) => sameId(entry.id, item.id as string))) continue;
+    const text = (key: string) => (typeof item[key] === 'string' && item[key] ? (item[key] as string) : undefined);
+    const watched = item.watched === 'auto' || item.watched === 'manual' ? item.watched : undefined;
+    const pinned = item.pinned === true;
+    if (!watched && !pinned) continue;
+    result.push({
+      id: item.id,
+      name: text('name'),
+      status: text('status'),
+      latestRevisionId: text('latestRevisionId'),
+      activeRevisionId: text('activeRevisionId'),
+      updatedAt: text('updatedAt'),
+      customUrl: text('customUrl'),
+      since: typeof item.since === 'number' && Number.isFinite(item.since) ? item.since : Date.now(),
+      watched,
+      pinned,
+      inProgress: item.inProgress === true,
+    });
+  }
+  return result;
+}

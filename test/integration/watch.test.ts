@@ -1,0 +1,169 @@
+// Following deployments inside VS Code's real extension host, against the
+// control-plane stand-in with short intervals: a created deployment is
+// watched, settles, is announced once and is no longer requested; failures
+// and deployments that disappear are reported once.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { config, connectionSettled, useSuiteFixture, waitFor } from './support';
+
+const KEY = `sk-watch-test-${Math.random().toString(36).slice(2)}`;
+
+describe('Watch deployments', function () {
+  this.timeout(60000);
+  const fx = useSuiteFixture({
+    key: KEY,
+    settings: (standIn) => ({
+      'watch.intervalSeconds': 0.5,
+      'watch.maxIntervalSeconds': 1,
+      'watch.inProgressStatuses': undefined,
+      integrations: [{ id: standIn.integrations.find((i) => i.label === 'acme-github')!.id, label: 'Acme' }],
+    }),
+    prepare: ({ api, onRestore }) => onRestore(() => api.watch.scheduler.replaceAll([])),
+  });
+  const { shown } = fx.messages;
+
+  const watchRequests = () => fx.standIn.requests.filter((r) => r.method === 'GET' && r.path === '/v2/deployments' && r.query.deployment_ids);
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  before(() => {
+    // Headless Chromium reports focus, but do not depend on it: a paused watch would send nothing.
+    if (!fx.api.watch.scheduler.isFocused) fx.api.watch.scheduler.setFocused(true);
+  });
+
+  beforeEach(() => {
+    fx.api.watch.scheduler.replaceAll([]);
+    fx.messages.clear();
+    fx.standIn.reset();
+  });
+
+  it('create → watched → settles → one notification → no more requests', async () => {
+    fx.standIn.setProgress({ awaitingPolls: 2, activeLagPolls: 1, finalStatus: 'READY' });
+    const storefront = fx.standIn.integrations.find((i) => i.label === 'acme-github')!.repositories.find((r) => r.name === 'storefront')!;
+    const node = { kind: 'repository', integrationId: storefront.host_integration_id, id: 'repo-node', repository: storefront };
+    const result = await vscode.commands.executeCommand<{ outcome: string; deployment?: { id: string; name: string } }>(
+      'deploymentsExplorer.createDeployment',
+      { ...node, name: 'watched-app', confirm: true },
+    );
+    assert.equal(result?.outcome, 'created', JSON.stringify(result));
+    const id = result!.deployment!.id;
+
+    // Watched at once, in progress, shown spinning in the status bar.
+    const entry = fx.api.watch.scheduler.find(id);
+    assert.equal(entry?.watched, 'auto');
+    assert.equal(entry?.inProgress, true);
+    const bar = fx.api.watch.statusBar.current;
+    assert.ok(bar?.visible, 'the status bar item shows');
+    assert.match(bar!.text, /\$\(loading~spin\) 1 deploying/);
+    assert.match(bar!.tooltip, /watched-app: AWAITING_DATABASE for \d+ s \(watching\)/);
+
+    const ready = await waitFor('the settle notification', () => shown.find((s) => /is ready/.test(s.message)), 20000);
+    assert.equal(ready.level, 'info');
+    assert.equal(ready.message, 'Deployment “watched-app” is ready.');
+    assert.deepEqual(ready.actions, ['Show']);
+    assert.equal(shown.filter((s) => /watched-app/.test(s.message) && s.message !== ready.message && !/created/.test(s.message)).length, 0);
+
+    // Settled: no longer watched, the row updated in place, the item hidden.
+    assert.equal(fx.api.watch.scheduler.find(id), undefined);
+    assert.equal(fx.api.watch.statusBar.current?.visible, false);
+    const row = fx.api.deployments.list.find(id);
+    assert.equal(row?.deployment.status, 'READY', 'the loaded row follows the record');
+    assert.equal(row?.deployment.active_revision_id, row?.deployment.latest_revision_id);
+
+    // Every tick was one request carrying the ID; after settling, none.
+    const requests = watchRequests().filter((r) => r.query.deployment_ids.includes(id));
+    // The view's own listing after Create also counts as a poll for the stand-in, so at least two ticks.
+    assert.ok(requests.length >= 2, `${requests.length} watch requests`);
+    for (const request of requests) assert.equal(request.query.limit, String(request.query.deployment_ids.split(',').length));
+    const settledCount = watchRequests().length;
+    await sleep(2500);
+    assert.equal(watchRequests().length, settledCount, 'no more requests once settled');
+    assert.equal(shown.filter((s) => /is ready/.test(s.message)).length, 1, 'one notification');
+  });
+
+  it('a status outside the in-progress list is a warning naming the status in words, with Open URL', async () => {
+    const record = fx.standIn.deployments.find((d) => d.status === 'READY' && d.id && d.source_config?.custom_url?.startsWith('http'));
+    assert.ok(record, 'a sample deployment with a custom URL');
+    fx.standIn.updateDeployment(record.id!, { status: 'AWAITING_DATABASE', active_revision_id: record.latest_revision_id });
+    const id = await vscode.commands.executeCommand<string>('deploymentsExplorer.watchDeployment', record.id);
+    assert.equal(id, record.id);
+    assert.equal(fx.api.watch.scheduler.find(id)?.watched, 'manual');
+    await waitFor('a first look: in progress', () => fx.api.watch.scheduler.find(id)?.inProgress);
+    fx.standIn.updateDeployment(record.id!, { status: 'AWAITING_DELETE' });
+    const warning = await waitFor('the settle warning', () => shown.find((s) => s.level === 'warning'));
+    assert.match(warning.message, /is now awaiting delete \(AWAITING_DELETE\)/);
+    assert.deepEqual(warning.actions, ['Show', 'Open URL']);
+    // A manual watch stays until the user stops it.
+    assert.equal(fx.api.watch.scheduler.find(id)?.watched, 'manual');
+    assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.unwatchDeployment', id), true);
+    assert.equal(fx.api.watch.scheduler.entries.length, 0);
+  });
+
+  it('failures keep the last status, show a warning icon with the reason, and notify once per streak', async () => {
+    const record = fx.standIn.deployments.find((d) => d.status === 'READY' && d.id)!;
+    await vscode.commands.executeCommand('deploymentsExplorer.pinDeployment', record.id);
+    await vscode.commands.executeCommand('deploymentsExplorer.watchDeployment', record.id);
+    fx.standIn.addFault({ fault: { kind: 'status', status: 503, body: '{"detail":"maintenance window"}' }, whenQuery: 'deployment_ids' });
+    await waitFor('three failed ticks', () => (fx.api.watch.scheduler.failure?.streak ?? 0) >= 3, 20000);
+    const warnings = shown.filter((s) => s.level === 'warning');
+    assert.equal(warnings.length, 1, JSON.stringify(shown));
+    assert.match(warnings[0].message, /Could not check the watched deployments/);
+    const bar = fx.api.watch.statusBar.current!;
+    assert.match(bar.text, /^\$\(warning\) /);
+    assert.match(bar.text, new RegExp(`${record.name} READY`));
+    assert.match(bar.tooltip, /maintenance window/);
+    assert.equal(fx.api.watch.scheduler.find(record.id!)?.status, 'READY', 'the last known status is kept');
+    fx.standIn.clearFaults();
+    await waitFor('recovery', () => !fx.api.watch.scheduler.failure, 20000);
+    assert.doesNotMatch(fx.api.watch.statusBar.current!.text, /warning/);
+    assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.unpinDeployment', record.id), true);
+  });
+
+  it('a deployment no longer listed is reported once and dropped', async () => {
+    const record = fx.standIn.deployments.find((d) => d.status === 'READY' && d.id)!;
+    await vscode.commands.executeCommand('deploymentsExplorer.watchDeployment', record.id);
+    fx.standIn.removeDeployment(record.id!);
+    const warning = await waitFor('the warning', () => shown.find((s) => /no longer listed/.test(s.message)));
+    assert.match(warning.message, new RegExp(record.name!));
+    assert.equal(fx.api.watch.scheduler.entries.length, 0);
+    const count = watchRequests().length;
+    await sleep(1500);
+    assert.equal(watchRequests().length, count);
+    assert.equal(shown.filter((s) => /no longer listed/.test(s.message)).length, 1);
+  });
+
+  it('resumes the saved watched and pinned deployments of the connection, as activate() does after a reload', async () => {
+    const record = fx.standIn.deployments.find((d) => d.status === 'READY' && d.id)!;
+    const key = `${fx.standIn.url}|${(config().get<string>('tenantId') ?? '').trim()}`;
+    const state = fx.api.services.context.workspaceState;
+    // Away to another control plane, write this one's saved state, and back: it is read as after a reload.
+    await config().update('baseUrl', 'http://127.0.0.1:9', vscode.ConfigurationTarget.Global);
+    await connectionSettled(fx.api);
+    const saved = { id: record.id, name: record.name, status: 'UNKNOWN', since: Date.now() - 5 * 60_000, pinned: true, inProgress: false };
+    await state.update('deploymentsExplorer.watch', { ...state.get<object>('deploymentsExplorer.watch', {}), [key]: [saved] });
+    await config().update('baseUrl', fx.standIn.url, vscode.ConfigurationTarget.Global);
+    await connectionSettled(fx.api);
+    const bar = fx.api.watch.statusBar.current;
+    assert.ok(bar?.visible, 'shown before any request');
+    assert.match(bar!.text, new RegExp(`${record.name} UNKNOWN`));
+    assert.match(bar!.tooltip, new RegExp(`${record.name}: UNKNOWN for 5 min \\(pinned\\)`));
+    await waitFor('the first tick', () => new RegExp(`${record.name} READY`).test(fx.api.watch.statusBar.current?.text ?? ''));
+    assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.unpinDeployment', record.id), true);
+    assert.equal(fx.api.watch.statusBar.current?.visible, false, 'hidden when nothing is followed');
+  });
+
+  it('watched rows are marked, and watched and pinned deployments are saved for the workspace', async () => {
+    await vscode.commands.executeCommand('deploymentsExplorer.refreshDeployments');
+    const element = await waitFor('a loaded row', () => fx.api.deployments.provider.deploymentElements[0]);
+    const id = element.item.deployment.id!;
+    await vscode.commands.executeCommand('deploymentsExplorer.watchDeployment', element);
+    const item = fx.api.deployments.provider.getTreeItem(fx.api.deployments.provider.elementFor(id)!);
+    assert.match(String(item.contextValue), /\bwatched\b/);
+    assert.match(String(item.description), /watching/);
+    const saved = fx.api.services.context.workspaceState.get<Record<string, Array<{ id: string; watched?: string }>>>('deploymentsExplorer.watch', {});
+    const entries = Object.entries(saved).find(([key]) => key.startsWith(fx.standIn.url))?.[1] ?? [];
+    assert.ok(entries.some((entry) => entry.id === id && entry.watched === 'manual'), JSON.stringify(saved));
+    await vscode.commands.executeCommand('deploymentsExplorer.unwatchDeployment', element);
+    const unmarked = fx.api.deployments.provider.getTreeItem(fx.api.deployments.provider.elementFor(id)!);
+    assert.doesNotMatch(String(unmarked.contextValue), /\bwatched\b/);
+  });
+});

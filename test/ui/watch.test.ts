@@ -1,0 +1,160 @@
+// After "Create Deployment…" the deployment is watched: the status bar item
+// spins ("1 deploying"), then, pinned, shows the deployment as READY; the
+// stand-in's request log shows one `deployment_ids` request per tick.
+import { after, before, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import type { Locator } from 'playwright-core';
+import { poll, Workbench } from './workbench';
+
+let wb: Workbench;
+
+before(async () => {
+  wb = await Workbench.open('watch');
+});
+
+after(async () => {
+  await wb?.close();
+});
+
+async function admin(path: string, init: RequestInit = {}): Promise<Response> {
+  const response = await fetch(`${wb.env.standInUrl}${path}`, init);
+  assert.ok(response.ok, `${init.method ?? 'GET'} ${path}: ${response.status}`);
+  return response;
+}
+
+/** Waits until the quick input shows `expected` (each step fills it from the flow's state). */
+async function waitForValue(input: Locator, expected: string, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  let value = '';
+  while (Date.now() < until) {
+    value = await input.inputValue().catch(() => '');
+    if (value === expected) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the input shows “${value}”, expected “${expected}”`);
+}
+
+/** Like wb.runCommand, but presses F1 again when the palette did not open (focus can still be moving). */
+async function runCommandRetrying(title: string): Promise<void> {
+  const input = wb.quickInput().locator('.quick-input-box input');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await wb.page.keyboard.press('F1');
+    if (await input.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) break;
+  }
+  await input.fill(`>${title}`);
+  const row = wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
+  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  await row.click();
+}
+
+function statusBarItem(text: RegExp): Locator {
+  return wb.page.locator('.part.statusbar .statusbar-item').filter({ hasText: text }).first();
+}
+
+test('after Create the status bar spins, then shows the pinned deployment as READY; one deployment_ids request per tick', async () => {
+  assert.ok(wb.env.standInUrl, 'DE_STANDIN_URL is not set');
+  const name = `watch-ui-${Date.now().toString(36)}`;
+  // Created deployments await their database for 9 s, then are READY with the new revision active.
+  await admin('/__admin/progress', { method: 'POST', body: JSON.stringify({ awaitingMs: 9000, activeLagPolls: 0, finalStatus: 'READY' }) });
+  await admin('/__admin/requests', { method: 'DELETE' });
+
+  await wb.openDeploymentsContainer();
+  await wb.waitForExtensionsActivated();
+  await runCommandRetrying('Deployments: Create Deployment…');
+  const quick = wb.quickInput();
+  const input = quick.locator('.quick-input-box input');
+  const rows = quick.locator('.quick-input-list .monaco-list-row');
+  await wb.pickQuickItem(/acme-github/);
+  await rows.filter({ hasText: 'acme/storefront' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill('storefront');
+  await wb.pickQuickItem(/acme\/storefront$/);
+  await waitForValue(input, 'storefront');
+  await input.fill(name);
+  await input.press('Enter');
+  await waitForValue(input, 'main');
+  await input.press('Enter');
+  await wb.pickQuickItem(/Don’t set/);
+  await rows.filter({ hasText: 'Create Deployment' }).first().click();
+  await wb.waitForNotification(new RegExp(`Deployment “${name}” created`), 20_000).catch(async (error) => {
+    await wb.screenshot('no-created-notification');
+    throw error;
+  });
+
+  // Watching: a spinning icon and "N deploying" (deployments other test files created may still be followed).
+  const spinning = statusBarItem(/\d+ deploying/);
+  await spinning.waitFor({ state: 'visible', timeout: 10_000 });
+  assert.equal(await spinning.locator('.codicon-loading.codicon-modifier-spin').count(), 1, 'the icon spins');
+  await wb.screenshot('deploying');
+
+  // Pin it, so it stays in the status bar once settled.
+  await runCommandRetrying('Deployments: Pin to Status Bar');
+  await input.fill(name);
+  await wb.pickQuickItem(name);
+
+  const ready = statusBarItem(new RegExp(`${name} READY`));
+  await ready.waitFor({ state: 'visible', timeout: 30_000 });
+  assert.equal(await ready.locator('.codicon-pass-filled').count(), 1, 'the READY icon');
+  await wb.waitForNotification(new RegExp(`Deployment “${name}” is ready\\.`), 10_000);
+  await wb.screenshot('ready');
+
+  // The log: the watch requests for it, one per tick (ticks are at least 3 s apart), each with limit = its ID count.
+  const log = (await (await admin('/__admin/requests')).json()) as Array<{ method: string; path: string; query: Record<string, string>; at: number }>;
+  const created = log.find((r) => r.method === 'POST');
+  assert.ok(created, 'the create request is in the log');
+  const ticks = log.filter((r) => r.method === 'GET' && r.query.deployment_ids && r.query.limit === String(r.query.deployment_ids.split(',').length) && r.at > created.at);
+  assert.ok(ticks.length >= 2, `${ticks.length} watch requests: ${JSON.stringify(ticks.map((r) => r.query))}`);
+  for (let i = 1; i < ticks.length; i++) {
+    assert.ok(ticks[i].at - ticks[i - 1].at >= 2500, `requests ${i - 1} and ${i} are ${ticks[i].at - ticks[i - 1].at} ms apart: more than one per tick`);
+  }
+
+  // Leave nothing pinned for the other test files (same workspace).
+  await runCommandRetrying('Deployments: Unpin from Status Bar');
+  await wb.pickQuickItem(name);
+  await ready.waitFor({ state: 'detached', timeout: 10_000 });
+});
+
+test('a row’s context menu offers Watch Deployment, then Stop Watching; the row says it is watched', async () => {
+  await wb.openDeploymentsContainer();
+  // A row nobody follows yet (other test files' deployments may still be watched).
+  let label: string | undefined;
+  for (const text of await wb.rowLabels('Deployments')) {
+    if (!text || /-ui-/.test(text)) continue;
+    if (!/watching/.test(await wb.rowDescription(await wb.findRow('Deployments', text)))) {
+      label = text;
+      break;
+    }
+  }
+  assert.ok(label, 'a deployment row');
+  const menuItem = (text: string) => wb.page.locator('.context-view .monaco-menu .action-item .action-label').filter({ hasText: new RegExp(`^${text}$`) });
+  // A menu can ignore a click that comes right as it opens: click again until it closes.
+  const choose = async (text: string) => {
+    for (let attempt = 0; attempt < 4; attempt++) {
+      await menuItem(text).first().click().catch(() => undefined);
+      if (await wb.page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout: 2000 }).then(() => true, () => false)) return;
+    }
+    throw new Error(`the menu item ${text} did not run`);
+  };
+
+  let row = await wb.findRow('Deployments', label);
+  await row.click({ button: 'right' });
+  await menuItem('Watch Deployment').first().waitFor({ state: 'visible', timeout: 10_000 });
+  await wb.screenshot('row-menu');
+  assert.equal(await menuItem('Stop Watching').count(), 0, (await wb.page.locator('.context-view .monaco-menu .action-label').allTextContents()).join(' | '));
+  await choose('Watch Deployment');
+
+  row = await wb.findRow('Deployments', label);
+  await poll('the row to say it is watched', async () => /watching/.test(await wb.rowDescription(row)));
+  await statusBarItem(new RegExp(`${label}|deploying`)).waitFor({ state: 'visible', timeout: 10_000 });
+
+  await row.click({ button: 'right' });
+  await menuItem('Stop Watching').first().waitFor({ state: 'visible', timeout: 10_000 });
+  assert.equal(await menuItem('Watch Deployment').count(), 0);
+  await choose('Stop Watching');
+  await poll('the row to lose its mark', async () => !/watching/.test(await wb.rowDescription(await wb.findRow('Deployments', label)))).catch(async (error) => {
+    await wb.screenshot('still-watching');
+    console.error('DEBUG', label, await wb.rowDescription(await wb.findRow('Deployments', label)), await wb.page.locator('.part.statusbar').textContent());
+    throw error;
+  });
+  // No longer in the status bar.
+  await poll('the status bar to drop it', async () => !((await wb.page.locator('.part.statusbar').textContent()) ?? '').includes(label!));
+});

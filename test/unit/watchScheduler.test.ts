@@ -1,0 +1,277 @@
+import { describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import type { Deployment } from '../../src/api';
+import { MAX_IDS_PER_REQUEST, WatchNotice, WatchScheduler } from '../../src/model/watchScheduler';
+import { formatDuration, isInProgress, readSavedEntries, statusInWords } from '../../src/model/watchState';
+import { FakeClock, flushPromises } from './helpers/fakeClock';
+
+const REV_A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+const REV_B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+
+function uuid(n: number): string {
+  return `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+}
+
+/** A fake control plane: records by ID, every request recorded, failures on demand. */
+class FakeServer {
+  readonly records = new Map<string, Deployment>();
+  readonly requests: string[][] = [];
+  failWith: Error | undefined;
+
+  add(n: number, fields: Partial<Deployment> = {}): Deployment {
+    const record: Deployment = { id: uuid(n), name: `app-${n}`, status: 'READY', latest_revision_id: REV_A, active_revision_id: REV_A, ...fields };
+    this.records.set(record.id!, record);
+    return record;
+  }
+
+  set(n: number, fields: Partial<Deployment>): void {
+    const record = this.records.get(uuid(n))!;
+    this.records.set(uuid(n), { ...record, ...fields });
+  }
+
+  readonly fetch = async (ids: readonly string[]): Promise<Deployment[]> => {
+    this.requests.push([...ids]);
+    if (this.failWith) throw this.failWith;
+    return ids.map((id) => this.records.get(id)).filter((r): r is Deployment => !!r);
+  };
+}
+
+function setup(options: { focused?: boolean } = {}) {
+  const clock = new FakeClock();
+  const server = new FakeServer();
+  const scheduler = new WatchScheduler(server.fetch, { clock, focused: options.focused });
+  const notices: WatchNotice[] = [];
+  scheduler.onDidNotice((notice) => notices.push(notice));
+  return { clock, server, scheduler, notices };
+}
+
+describe('watch settle rules', () => {
+  test('in progress by status (any case) or by a latest revision that is not active', () => {
+    const statuses = ['AWAITING_DATABASE'];
+    assert.equal(isInProgress({ status: 'AWAITING_DATABASE' }, statuses), true);
+    assert.equal(isInProgress({ status: 'awaiting_database' }, statuses), true);
+    assert.equal(isInProgress({ status: 'READY', latest_revision_id: REV_A, active_revision_id: REV_A }, statuses), false);
+    assert.equal(isInProgress({ status: 'READY', latest_revision_id: REV_B, active_revision_id: REV_A }, statuses), true);
+    assert.equal(isInProgress({ status: 'READY', latest_revision_id: REV_B }, statuses), true);
+    assert.equal(isInProgress({ status: 'READY' }, statuses), false);
+    assert.equal(isInProgress({ status: 'DEPLOYING' }, ['DEPLOYING']), true);
+    assert.equal(isInProgress({ status: 'AWAITING_DELETE' }, statuses), false);
+  });
+
+  test('words and durations', () => {
+    assert.equal(statusInWords('AWAITING_DELETE'), 'awaiting delete');
+    assert.equal(statusInWords(undefined), 'without a status');
+    assert.equal(formatDuration(42_000), '42 s');
+    assert.equal(formatDuration(5 * 60_000), '5 min');
+    assert.equal(formatDuration(3 * 3600_000), '3 h');
+  });
+
+  test('saved entries are read back, malformed ones skipped', () => {
+    const entries = readSavedEntries([
+      { id: uuid(1), name: 'a', status: 'READY', since: 5, pinned: true, inProgress: false },
+      { id: uuid(2), watched: 'manual', pinned: false },
+      { id: uuid(3), pinned: false },
+      { name: 'no id', pinned: true },
+      'junk',
+    ]);
+    assert.deepEqual(entries.map((e) => e.id), [uuid(1), uuid(2)]);
+    assert.equal(entries[0].since, 5);
+    assert.deepEqual(readSavedEntries(undefined), []);
+  });
+});
+
+describe('WatchScheduler', () => {
+  test('nothing followed: no timer, no request', async () => {
+    const { clock, server, scheduler } = setup();
+    await clock.advance(120_000);
+    assert.equal(server.requests.length, 0);
+    assert.equal(scheduler.nextTickAt, undefined);
+  });
+
+  test('first tick 3 s after watching, then ×1.5 while unchanged, up to 30 s', async () => {
+    const { clock, server, scheduler } = setup();
+    scheduler.watch(server.add(1), 'manual');
+    await clock.advance(2999);
+    assert.equal(server.requests.length, 0);
+    await clock.advance(1);
+    assert.equal(server.requests.length, 1);
+    const gaps: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const gap = scheduler.nextTickAt! - clock.now();
+      gaps.push(gap);
+      const sent: number = server.requests.length;
+      await clock.advance(gap - 1);
+      assert.equal(server.requests.length, sent, 'not before its time');
+      await clock.advance(1);
+      assert.equal(server.requests.length, sent + 1);
+    }
+    assert.deepEqual(gaps.slice(0, 6), [4500, 6750, 10125, 15187.5, 22781.25, 30000]);
+    assert.deepEqual(gaps.slice(6), [30000, 30000, 30000]);
+  });
+
+  test('back to 3 s after a change', async () => {
+    const { clock, server, scheduler } = setup();
+    scheduler.watch(server.add(1), 'manual');
+    await clock.advance(3000 + 4500 + 6750);
+    assert.equal(server.requests.length, 3);
+    assert.equal(scheduler.currentInterval, 10125);
+    server.set(1, { updated_at: '2026-01-01T00:00:00Z' });
+    await clock.advance(10125);
+    assert.equal(server.requests.length, 4);
+    assert.equal(scheduler.currentInterval, 3000);
+    await clock.advance(3000);
+    assert.equal(server.requests.length, 5);
+  });
+
+  test('one request per tick for everything followed, chunks of 100 beyond that', async () => {
+    const { clock, server, scheduler } = setup();
+    for (let n = 1; n <= 3; n++) scheduler.watch(server.add(n), 'manual');
+    scheduler.pin(server.add(4));
+    await clock.advance(3000);
+    assert.deepEqual(server.requests, [[uuid(1), uuid(2), uuid(3), uuid(4)]]);
+
+    const big = setup();
+    for (let n = 1; n <= 250; n++) big.scheduler.watch(big.server.add(n), 'manual');
+    await big.clock.advance(3000);
+    assert.deepEqual(big.server.requests.map((ids) => ids.length), [MAX_IDS_PER_REQUEST, MAX_IDS_PER_REQUEST, 50]);
+    assert.equal(big.scheduler.requestsSent, 3);
+  });
+
+  test('paused while unfocused, one immediate tick when focus returns', async () => {
+    const { clock, server, scheduler } = setup();
+    scheduler.watch(server.add(1), 'manual');
+    await clock.advance(3000);
+    assert.equal(server.requests.length, 1);
+    scheduler.setFocused(false);
+    await clock.advance(120_000);
+    assert.equal(server.requests.length, 1, 'no request while unfocused');
+    scheduler.setFocused(true);
+    await flushPromises();
+    assert.equal(server.requests.length, 2, 'one tick at once on focus');
+    await clock.advance(1000);
+    assert.equal(server.requests.length, 2);
+  });
+
+  test('focus coming back right after a tick does not send another at once', async () => {
+    const { clock, server, scheduler } = setup();
+    scheduler.watch(server.add(1), 'manual');
+    await clock.advance(3000);
+    scheduler.setFocused(false);
+    await clock.advance(500);
+    scheduler.setFocused(true);
+    await flushPromises();
+    assert.equal(server.requests.length, 1);
+    await clock.advance(4000);
+    assert.equal(server.requests.length, 2, 'the schedule goes on');
+  });
+
+  test('watching starts unfocused: nothing until focus', async () => {
+    const { clock, server, scheduler } = setup({ focused: false });
+    scheduler.watch(server.add(1), 'manual');
+    await clock.advance(60_000);
+    assert.equal(server.requests.length, 0);
+    scheduler.setFocused(true);
+    await flushPromises();
+    assert.equal(server.requests.length, 1);
+  });
+
+  test('an auto watch settles: one notice, then it is dropped and nothing more is requested', async () => {
+    const { clock, server, scheduler, notices } = setup();
+    const created = server.add(1, { status: 'AWAITING_DATABASE', latest_revision_id: REV_B, active_revision_id: null });
+    scheduler.watch(created, 'auto');
+    assert.equal(scheduler.inProgress.length, 1);
+    await clock.advance(3000);
+    assert.equal(notices.length, 0);
+    server.set(1, { status: 'READY' }); // status done, revision not active yet
+    await clock.advance(3000);
+    assert.equal(notices.length, 0, 'still in progress: the latest revision is not active');
+    server.set(1, { active_revision_id: REV_B });
+    await clock.advance(3000);
+    assert.equal(notices.length, 1);
+    assert.equal(notices[0].kind, 'settled');
+    assert.equal(notices[0].kind === 'settled' && notices[0].record.status, 'READY');
+    assert.equal(scheduler.entries.length, 0);
+    const sent = server.requests.length;
+    await clock.advance(600_000);
+    assert.equal(server.requests.length, sent, 'no more requests');
+  });
+
+  test('a manual watch stays after settling; a pinned auto watch stays pinned (slow polling)', async () => {
+    const { clock, server, scheduler, notices } = setup();
+    scheduler.watch(server.add(1, { status: 'AWAITING_DATABASE' }), 'manual');
+    const second = server.add(2, { status: 'AWAITING_DATABASE' });
+    scheduler.watch(second, 'auto');
+    scheduler.pin(second);
+    server.set(1, { status: 'READY' });
+    server.set(2, { status: 'UNUSED' });
+    await clock.advance(3000);
+    assert.deepEqual(notices.map((n) => n.kind), ['settled', 'settled']);
+    assert.equal(scheduler.find(uuid(1))?.watched, 'manual');
+    assert.equal(scheduler.find(uuid(2))?.watched, undefined);
+    assert.equal(scheduler.find(uuid(2))?.pinned, true);
+    scheduler.unwatch(uuid(1));
+    const sent = server.requests.length;
+    await clock.advance(59_999);
+    assert.equal(server.requests.length, sent, 'pinned only: 60 s');
+    await clock.advance(1);
+    assert.equal(server.requests.length, sent + 1);
+  });
+
+  test('failures keep the last status, back off, and are reported once per streak', async () => {
+    const { clock, server, scheduler, notices } = setup();
+    scheduler.watch(server.add(1, { status: 'AWAITING_DATABASE' }), 'manual');
+    server.failWith = new Error('503 Service Unavailable');
+    await clock.advance(3000 + 4500 + 6750);
+    assert.equal(server.requests.length, 3);
+    assert.equal(scheduler.failure?.streak, 3);
+    assert.equal(scheduler.find(uuid(1))?.status, 'AWAITING_DATABASE');
+    assert.deepEqual(
+      notices.map((n) => (n.kind === 'failed' ? `failed:${n.firstInStreak}` : n.kind)),
+      ['failed:true', 'failed:false', 'failed:false'],
+    );
+    server.failWith = undefined;
+    await clock.advance(scheduler.currentInterval);
+    assert.equal(scheduler.failure, undefined);
+    assert.equal(notices.at(-1)?.kind, 'recovered');
+    server.failWith = new Error('again');
+    await clock.advance(scheduler.currentInterval);
+    assert.equal(notices.filter((n) => n.kind === 'failed' && n.firstInStreak).length, 2, 'a new streak is reported again');
+  });
+
+  test('a deployment no longer listed is reported once and dropped', async () => {
+    const { clock, server, scheduler, notices } = setup();
+    scheduler.watch(server.add(1), 'manual');
+    scheduler.watch(server.add(2), 'manual');
+    server.records.delete(uuid(2));
+    await clock.advance(3000);
+    assert.deepEqual(notices.map((n) => n.kind), ['dropped']);
+    assert.deepEqual(scheduler.entries.map((e) => e.id), [uuid(1)]);
+    await clock.advance(30_000);
+    assert.equal(notices.length, 1);
+    assert.deepEqual(server.requests.at(-1), [uuid(1)]);
+  });
+
+  test('restored entries resume with a first tick 3 s later; the status keeps its since', async () => {
+    const clock = new FakeClock();
+    const server = new FakeServer();
+    server.add(1, { status: 'READY' });
+    const since = clock.now() - 3600_000;
+    const scheduler = new WatchScheduler(server.fetch, {
+      clock,
+      entries: [{ id: uuid(1), name: 'app-1', status: 'READY', since, pinned: true, inProgress: false }],
+    });
+    await clock.advance(3000);
+    assert.equal(server.requests.length, 1);
+    assert.equal(scheduler.find(uuid(1))?.since, since);
+    scheduler.dispose();
+  });
+
+  test('unwatching the last deployment stops the timer', async () => {
+    const { clock, server, scheduler } = setup();
+    scheduler.watch(server.add(1), 'manual');
+    scheduler.unwatch(uuid(1));
+    assert.equal(scheduler.nextTickAt, undefined);
+    await clock.advance(60_000);
+    assert.equal(server.requests.length, 0);
+  });
+});
