@@ -2,6 +2,7 @@
 // body about to be sent and the last failed attempt.
 import type { ValidationIssue } from '../api';
 import { flattenBody, JsonObject } from './createPayload';
+import { fieldPathWords } from './fieldNames';
 
 /** A create request that did not succeed; the review shows why. */
 export interface FailedAttempt {
@@ -37,10 +38,13 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
     const issues = lastError.issues.length > 0 ? lastError.issues : [{ loc: '', msg: lastError.message }];
     for (const issue of issues) {
       const target = stepForIssue(issue);
+      const where = issue.loc ? fieldPathWords(issue.loc) : '';
+      // The label names the field in words; the reason itself is the detail line, never cut.
       rows.push({
         kind: 'item',
-        label: `$(error) ${issue.loc ? `${issue.loc}: ` : ''}${issue.msg}`,
+        label: `$(error) ${where || issue.msg.split('\n')[0]}`,
         description: target === 'edit' ? 'Fix it in the payload' : `Go to the ${target} step`,
+        detail: where ? issue.msg : issue.msg.includes('\n') ? issue.msg : undefined,
         action: target === 'edit' ? 'edit' : { goto: target },
       });
     }
@@ -52,16 +56,18 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
         kind: 'item',
         label: `$(warning) ${lastError.message.split('\n')[0]}`,
         description: 'It may still have been created: check the Deployments view before sending again',
+        detail: lastError.message,
         action: 'check',
       },
       { kind: 'separator', label: '' },
     );
   }
   rows.push(
-    { kind: 'item', label: '$(rocket) Create Deployment', description: `POST /v2/deployments`, detail: JSON.stringify(body), action: 'create' },
+    { kind: 'item', label: '$(rocket) Create Deployment', description: `POST /v2/deployments · the body's fields are below`, detail: JSON.stringify(body), action: 'create' },
     { kind: 'item', label: '$(json) Edit Payload…', description: 'open the body as JSON, change it, send it from the editor title', action: 'edit' },
     { kind: 'item', label: '$(arrow-left) Back', action: 'back' },
-    { kind: 'separator', label: 'Body' },
+    // An unlabelled line: a separator's label would sit on the first body row.
+    { kind: 'separator', label: '' },
     ...flattenBody(body).map((field): ReviewRow => {
       const target = stepForIssue({ loc: `body.${field.path}` });
       return { kind: 'item', label: field.path, description: field.value, action: target === 'edit' ? 'edit' : { goto: target } };

@@ -59,8 +59,8 @@ export class CommandRunner {
     this.context.subscriptions.push(vscode.commands.registerCommand(id, run));
   }
 
-  /** Shows `error` with its actions; `retry` runs again when the user asks. */
-  async showError(error: unknown, retry?: () => unknown, source?: string): Promise<void> {
+  /** Shows `error` with its fix actions; `retry` runs again when the user asks; `first` is an extra action put before the fixes. */
+  async showError(error: unknown, retry?: () => unknown, source?: string, first?: { label: string; run: () => unknown }): Promise<void> {
     if (isCancellation(error)) {
       this.log.info(`${source ?? 'Operation'} cancelled`);
       return;
@@ -70,10 +70,11 @@ export class CommandRunner {
     if (!isControlPlaneError(error)) this.log.error(error instanceof Error && error.stack ? error.stack : message);
     const actions = fixActionsFor(error).filter((action) => action.kind !== 'retry' || retry);
     // Notifications are one line; the full text (e.g. every 422 reason) is in the modal detail and the log.
-    const [first, ...rest] = message.split('\n');
-    const text = rest.length > 0 ? `${first} ${rest.join('; ')}` : first;
-    const choice = await this.ask(text, actions);
-    if (choice) await this.runAction(choice, retry);
+    const [line, ...rest] = message.split('\n');
+    const text = rest.length > 0 ? `${line} ${rest.join('; ')}` : line;
+    const choice = first ? await this.ask(text, actions, first.label) : await this.ask(text, actions);
+    if (choice === first?.label) await first?.run();
+    else if (choice && typeof choice === 'object') await this.runAction(choice, retry);
   }
 
   /** Shows an error notification whose buttons are `actions`, plus `extra` plain choices; answers the one picked. */

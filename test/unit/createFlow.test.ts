@@ -117,7 +117,7 @@ describe('create flow', () => {
       'Create Deployment',
       'Edit Payload…',
       'Back',
-      'Body',
+      '',
       'name',
       'source_config.integration_id',
       'source_config.repo_url',
@@ -166,6 +166,23 @@ describe('create flow', () => {
     assert.equal((await done).outcome, 'created');
     assert.equal(posted[0].name, 'payments-api');
     assert.equal('deployment_type' in posted[0], false);
+  });
+
+  it('says in the name prompt what the suggested name changed of the repository’s name', async () => {
+    const { create } = setUp();
+    const unusual = repository('acme', 'svc-ñandú-日本', ACME, 77);
+    const done = create({ kind: 'repository', integrationId: ACME, id: 'row', repository: unusual });
+    const name = await fake.window.nextInputBox();
+    assert.equal(name.value, 'svc-nandu');
+    assert.match(name.prompt ?? '', /Suggested from “svc-ñandú-日本”: ñ → n, ú → u; 日, 本 left out \(no Latin spelling\)/);
+    name.escape();
+    assert.equal((await done).outcome, 'cancelled');
+
+    const plain = create({ kind: 'repository', integrationId: ACME, id: 'row', repository: payments });
+    const second = await fake.window.nextInputBox();
+    assert.doesNotMatch(second.prompt ?? '', /Suggested from/, 'nothing to say when only case and separators changed');
+    second.escape();
+    await plain;
   });
 
   it('Back to another repository starts from that one’s values and keeps the first one’s', async () => {
@@ -250,17 +267,20 @@ describe('create flow', () => {
         throw new RequestValidationError(422, [{ loc: 'body.name', msg: 'String should match pattern' }]);
       },
     });
+    let clickReview: (label: string | undefined) => void = () => undefined;
+    fake.window.answer = (message) => (message.level === 'error' ? new Promise((resolve) => (clickReview = resolve)) : undefined);
     const done = create({ repository: storefront, name: 'Bad_Name', ref: 'release/2', confirm: true });
 
     const review = await fake.window.nextQuickPick();
     assert.equal(posted.length, 1, 'sent once without asking (confirm), then back to the review');
     assert.deepEqual(
       fake.window.messages.map((m) => [m.level, m.message, m.actions]),
-      [['error', 'The server refused the request (HTTP 422): body.name: String should match pattern', ['Show Log']]],
+      [['error', 'The server refused the request (HTTP 422): body.name: String should match pattern', ['Review', 'Show Log']]],
     );
     assert.equal(review.placeholder, 'Review: Bad_Name from acme/storefront at release/2');
-    assert.deepEqual(review.labels.slice(0, 3), ['The server refused the last attempt', 'body.name: String should match pattern', '']);
-    assert.equal(review.find('body.name: String should match pattern')?.description, 'Go to the name step');
+    assert.deepEqual(review.labels.slice(0, 3), ['The server refused the last attempt', 'Name', '']);
+    assert.equal(review.find('Name')?.description, 'Go to the name step');
+    assert.equal(review.find('Name')?.detail, 'String should match pattern', 'the reason in full');
     assert.equal(review.activeLabel, 'Create Deployment', 'Enter would send again only when asked');
     review.escape();
 
@@ -272,6 +292,14 @@ describe('create flow', () => {
     assert.deepEqual(result.lastError?.issues, [{ loc: 'body.name', msg: 'String should match pattern' }]);
     assert.deepEqual(drafts.get(storefront), { name: 'Bad_Name', ref: 'release/2' }, 'kept for the next time');
     assert.equal(posted.length, 1, 'never retried by itself');
+
+    // The review was closed: the notification's Review opens it again, reasons and values kept.
+    clickReview('Review');
+    const again = await fake.window.nextQuickPick();
+    assert.equal(again.placeholder, 'Review: Bad_Name from acme/storefront at release/2');
+    assert.equal(again.find('Name')?.detail, 'String should match pattern');
+    again.escape();
+    assert.equal(posted.length, 1);
   });
 
   it('a request left without an answer warns that it may exist, and the review offers to check', async () => {

@@ -21,10 +21,10 @@ describe('create review rows', () => {
   it('offers Create, Edit Payload… and Back, then every field of the body with where it is set', () => {
     const rows = reviewRows(body);
     assert.deepEqual(shown(rows), [
-      '$(rocket) Create Deployment — POST /v2/deployments',
+      "$(rocket) Create Deployment — POST /v2/deployments · the body's fields are below",
       '$(json) Edit Payload… — open the body as JSON, change it, send it from the editor title',
       '$(arrow-left) Back',
-      '── Body',
+      '── ',
       'secrets — []',
       'name — "storefront"',
       'source_config.integration_id — "3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b"',
@@ -57,13 +57,28 @@ describe('create review rows', () => {
     });
     assert.deepEqual(shown(rows).slice(0, 5), [
       '── The server refused the last attempt',
-      '$(error) body.name: String should match pattern — Go to the name step',
-      '$(error) body.source: Field required — Fix it in the payload',
+      '$(error) Name — Go to the name step',
+      '$(error) Source — Fix it in the payload',
       '── ',
-      '$(rocket) Create Deployment — POST /v2/deployments',
+      "$(rocket) Create Deployment — POST /v2/deployments · the body's fields are below",
     ]);
+    // Each reason in full on its own detail line.
+    assert.deepEqual(
+      rows.slice(1, 3).map((row) => row.kind === 'item' && row.detail),
+      ['String should match pattern', 'Field required'],
+    );
     assert.deepEqual(rows[1].kind === 'item' && rows[1].action, { goto: 'name' });
     assert.equal(rows[2].kind === 'item' && rows[2].action, 'edit');
+  });
+
+  it('names nested fields in words, whatever the request part', () => {
+    const rows = reviewRows(body, {
+      message: 'refused',
+      issues: [{ loc: 'body.source_revision_config.repo_ref', msg: 'Unknown branch “mian”: the repository has main, develop' }],
+      answered: true,
+    });
+    assert.equal(shown(rows)[1], '$(error) Revision › Ref — Go to the ref step');
+    assert.equal(rows[1].kind === 'item' && rows[1].detail, 'Unknown branch “mian”: the repository has main, develop');
   });
 
   it('shows the message of a refusal that names no field', () => {

@@ -33,9 +33,14 @@ const TITLE = 'Create Deployment';
  * back to the review with every value kept; the values are also kept per
  * repository for the next time.
  */
-export async function runCreateFlow(deps: CreateFlowDependencies, options: CreateDeploymentOptions | undefined): Promise<CreateResult> {
+export async function runCreateFlow(
+  deps: CreateFlowDependencies,
+  options: CreateDeploymentOptions | undefined,
+  /** Reopen at the review after a refusal (the notification's Review), with the reasons. */
+  resume?: { lastError: FailedAttempt },
+): Promise<CreateResult> {
   const { services, drafts } = deps;
-  const state: FlowState = { draft: { name: '', ref: '' } };
+  const state: FlowState = { draft: { name: '', ref: '' }, lastError: resume?.lastError };
   if (options) {
     state.repository = options.repository;
     state.draft = drafts.get(options.repository);
@@ -58,13 +63,19 @@ export async function runCreateFlow(deps: CreateFlowDependencies, options: Creat
 
   const fromPalette = !options;
   const steps = createSteps({ state, catalog: services.catalog, drafts, fromPalette });
-  let startAt: string | undefined = options?.confirm || options?.openPayload ? undefined : steps.find((step) => !step.skip?.())?.id;
+  let startAt: string | undefined = resume
+    ? 'review'
+    : options?.confirm || options?.openPayload
+      ? undefined
+      : steps.find((step) => !step.skip?.())?.id;
+  let reviewing = false;
   if (options?.openPayload) state.decision = 'edit';
   for (;;) {
     if (startAt !== undefined) {
       const input = new MultiStepInput(TITLE);
       state.decision = undefined;
-      const result = await input.run(steps, startAt);
+      reviewing = true;
+      const result = await input.run(steps, startAt).finally(() => (reviewing = false));
       if (state.repository) drafts.keep(state.repository, state.draft);
       if (result.status === 'cancelled' || !state.repository || !state.decision) {
         return { outcome: 'cancelled', step: result.status === 'cancelled' ? result.at : 'review', draft: { ...state.draft }, repository: state.repository, lastError: state.lastError };
@@ -78,7 +89,13 @@ export async function runCreateFlow(deps: CreateFlowDependencies, options: Creat
       const document = await deps.payloads.open(repository, formatBody(body));
       return { outcome: 'editing', document: document.uri.toString(), body };
     }
-    const sent = await sendCreateRequest(services, body);
+    const reviewAgain = () => {
+      // The flow comes back to the review by itself; the notification's Review is for when it was closed.
+      if (reviewing || !state.lastError) return;
+      const { name, ref, deploymentType } = state.draft;
+      return runCreateFlow(deps, { repository, name, ref, deploymentType: deploymentType ?? null }, { lastError: state.lastError });
+    };
+    const sent = await sendCreateRequest(services, body, reviewAgain);
     if (sent.ok) {
       drafts.forget(repository);
       await announceCreated(services, deps.deployments, sent.deployment, deps.watch);

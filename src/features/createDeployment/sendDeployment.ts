@@ -22,7 +22,7 @@ export type SendOutcome =
  * second attempt could create a second deployment. A failure is shown with
  * the server's reasons and answered to the caller, who keeps the values.
  */
-export async function sendCreateRequest(services: Services, body: JsonObject): Promise<SendOutcome> {
+export async function sendCreateRequest(services: Services, body: JsonObject, review?: () => unknown): Promise<SendOutcome> {
   const name = typeof body.name === 'string' ? body.name : 'deployment';
   try {
     const deployment = await services.commands.withProgress(`Creating deployment “${name}”…`, async (signal) => {
@@ -34,13 +34,18 @@ export async function sendCreateRequest(services: Services, body: JsonObject): P
   } catch (error) {
     const cancelled = isCancellation(error);
     // Not awaited: the message stays up while the user goes back to the review.
+    const answered = isControlPlaneError(error) && error.status !== undefined;
     if (cancelled) void warnCancelledCreate(services, name);
-    else void services.commands.showError(error, undefined, 'Create Deployment');
+    else {
+      // A refusal is fixed in the review, which keeps every value; an unanswered request is not sent again blindly.
+      const again = answered && review ? { label: vscode.l10n.t('Review'), run: review } : undefined;
+      void services.commands.showError(error, undefined, 'Create Deployment', again);
+    }
     return {
       ok: false,
       error,
       cancelled,
-      answered: isControlPlaneError(error) && error.status !== undefined,
+      answered,
       message: messageOf(error),
       issues: error instanceof RequestValidationError ? error.issues : [],
     };

@@ -405,7 +405,7 @@ export class FakeWindow {
   readonly statusBar: string[] = [];
   readonly shownDocuments: unknown[] = [];
   /** How a person answers a notification: the action clicked, or undefined (closed). */
-  answer: (message: ShownMessage) => string | undefined = () => undefined;
+  answer: (message: ShownMessage) => string | undefined | Promise<string | undefined> = () => undefined;
   private readCursor = 0;
 
   createQuickPick<T extends QuickPickItem>(): FakeQuickPick<T> {
@@ -462,8 +462,7 @@ export class FakeWindow {
     const titleOf = (item: unknown) => (typeof item === 'string' ? item : (item as { title: string }).title);
     const shown: ShownMessage = { level, message, actions: items.map(titleOf) };
     this.messages.push(shown);
-    const choice = this.answer(shown);
-    return Promise.resolve(items.find((item) => titleOf(item) === choice));
+    return Promise.resolve(this.answer(shown)).then((choice) => items.find((item) => titleOf(item) === choice));
   }
 
   withProgress<R>(options: ProgressOptions, task: (progress: { report(value: unknown): void }, token: CancellationToken) => Thenable<R>): Promise<R> {

@@ -1,4 +1,4 @@
-import { validateDeploymentName } from '../../../model/createPayload';
+import { nameChangeNote, normaliseDeploymentName, validateDeploymentName } from '../../../model/createPayload';
 import { FlowStep } from '../../../ui/multiStepInput';
 import { afterRepository, StepContext } from './flowState';
 
@@ -7,9 +7,12 @@ export function nameStep(context: StepContext): FlowStep {
   return afterRepository(context, {
     id: 'name',
     async run(input, { repository, draft }) {
+      // Say what the suggested name changed of the repository's, rather than drop characters silently.
+      const note = draft.name === normaliseDeploymentName(repository.name) ? nameChangeNote(repository.name) : undefined;
+      const prompt = `Name of the new deployment of ${repository.owner}/${repository.name}: lowercase letters, digits and “-”.`;
       draft.name = await input.showInputBox({
         value: draft.name,
-        prompt: `Name of the new deployment of ${repository.owner}/${repository.name}: lowercase letters, digits and “-”.`,
+        prompt: note ? `${prompt} Suggested from “${repository.name}”: ${note}, as names allow only a–z, 0–9 and “-”.` : prompt,
         placeholder: 'my-app',
         validate: validateDeploymentName,
         onDidChangeValue: (value) => (draft.name = value),
