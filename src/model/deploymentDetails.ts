@@ -1,17 +1,25 @@
 import { resourceSpecProblems, type Container, type Deployment, type Mount, type ResourceSpec, type Volume } from '../api';
 import { formatTime } from './deploymentPresentation';
+import { statusWords } from './deploymentStatus';
 
 /**
  * The grouped details of one deployment as a plain tree (the view turns it
- * into tree items). Every field the contract names has a place; a field the
- * record lacks is simply absent; fields the contract does not name are kept
- * under "Other fields". Secret values never appear.
+ * into tree items). Every field the contract names (and the listing filters
+ * on) has a place; a field the record lacks is absent, except the sections
+ * (Source, Revision, Secrets, Secret references), which always show and say
+ * "not in this record" or "none"; fields nobody names are kept under "Other
+ * fields". The first group opens by itself. Secret values never appear.
  */
 export interface DetailNode {
   label: string;
   value?: string;
   children?: DetailNode[];
+  /** Shown open at first (the first group: the key values one click away, not two). */
+  expanded?: boolean;
 }
+
+/** What a section the record does not have says. */
+export const NOT_IN_RECORD = 'not in this record';
 
 export const MASK = '••••••';
 
@@ -60,7 +68,8 @@ const SOURCE_FIELDS = new Set([
 const REVISION_FIELDS = new Set(['repo_ref', 'graph_config_path', 'image_uri', 'source_tarball_path', 'repo_commit_sha']);
 const TOP_FIELDS = new Set([
   'name', 'source_config', 'source_revision_config', 'secrets', 'id', 'tenant_id', 'created_at', 'updated_at',
-  'latest_revision_id', 'active_revision_id', 'secret_references', 'image_version', 'status',
+  'latest_revision_id', 'active_revision_id', 'secret_references', 'image_version', 'status', 'deployment_type',
+  'remote_reconciled', 'tag_value_ids',
 ]);
 const MOUNT_FIELDS: ReadonlyArray<[keyof Mount & string, string]> = [
   ['mountPath', 'Mount path'],
@@ -77,10 +86,24 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
     if (node) groups.push(node);
   };
 
-  push(group('General', [leaf('Name', deployment.name), leaf('Status', deployment.status), leaf('Image version', deployment.image_version)]));
+  const extra = deployment as Json;
+  const status = text(deployment.status);
+  push(
+    group('General', [
+      leaf('Name', deployment.name),
+      leaf('Status', status && statusWords(status) !== status ? `${statusWords(status)} (${status})` : deployment.status),
+      leaf('Image version', deployment.image_version),
+      leaf('Deployment type', extra.deployment_type),
+      leaf('Remote reconciled', extra.remote_reconciled),
+      Array.isArray(extra.tag_value_ids) && extra.tag_value_ids.every((id) => typeof id === 'string')
+        ? listLeaf('Tag value IDs', extra.tag_value_ids as string[])
+        : leaf('Tag value IDs', extra.tag_value_ids),
+    ]),
+  );
 
   const source = deployment.source_config;
-  if (isObject(source)) {
+  if (!isObject(source)) push(absent('Source', source));
+  else {
     push(
       group(
         'Source',
@@ -104,7 +127,8 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
   }
 
   const revision = deployment.source_revision_config;
-  if (isObject(revision)) {
+  if (!isObject(revision)) push(absent('Revision', revision));
+  else {
     push(
       group(
         'Revision',
@@ -121,7 +145,8 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
     );
   }
 
-  if (Array.isArray(deployment.secrets)) {
+  if (!Array.isArray(deployment.secrets)) push(absent('Secrets', deployment.secrets));
+  else {
     push(
       group(
         'Secrets',
@@ -130,7 +155,8 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
       ),
     );
   }
-  if (Array.isArray(deployment.secret_references)) {
+  if (!Array.isArray(deployment.secret_references)) push(absent('Secret references', deployment.secret_references));
+  else {
     push(
       group(
         'Secret references',
@@ -157,7 +183,13 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
   );
 
   push(group('Other fields', others(deployment, TOP_FIELDS)));
+  if (groups[0]?.children) groups[0] = { ...groups[0], expanded: true };
   return groups;
+}
+
+/** A section the record does not have (absent or null), or has as something else than the contract says. */
+function absent(label: string, value: unknown): DetailNode {
+  return value === undefined || value === null ? { label, value: NOT_IN_RECORD } : valueNode(label, value);
 }
 
 /** `problems`: where the spec departs from the contract; shown first, and what can be shown still is. */

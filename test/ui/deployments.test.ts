@@ -155,6 +155,10 @@ test('expanding a deployment shows its details grouped, down to per-component re
   const row = await wb.findRow(VIEW, withResources.name, 30_000);
   await wb.expandRow(row);
   for (const group of ['General', 'Source', 'Revision', 'Identifiers & timestamps']) await wb.findRow(VIEW, group);
+  // The first group is open by itself: the key values are one click away.
+  const name = await wb.findRow(VIEW, 'Name');
+  assert.equal(await wb.rowDescription(name), withResources.name);
+  await wb.findRow(VIEW, 'Status');
   const resources = await wb.findRow(VIEW, 'Resources');
   await wb.expandRow(resources);
   const main = await wb.findRow(VIEW, 'Main');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Deployment } from '../../src/api';
-import { DetailNode, deploymentDetails, MASK, maskSecrets } from '../../src/model/deploymentDetails';
+import { DetailNode, deploymentDetails, MASK, maskSecrets, NOT_IN_RECORD } from '../../src/model/deploymentDetails';
 import {
   deploymentContextValue,
   deploymentDescription,
@@ -77,7 +77,7 @@ describe('deployment details', () => {
 
   it('groups every field of the record', () => {
     assert.deepEqual(details.map((g) => g.label), [
-      'General', 'Source', 'Resources', 'Revision', 'Secrets', 'Secret references', 'Identifiers & timestamps', 'Other fields',
+      'General', 'Source', 'Resources', 'Revision', 'Secrets', 'Secret references', 'Identifiers & timestamps',
     ]);
     assert.equal(find(details, 'Source', 'Build on push')?.value, 'yes');
     assert.equal(find(details, 'Source', 'Build command')?.value, '(empty)');
@@ -85,8 +85,18 @@ describe('deployment details', () => {
     assert.equal(find(details, 'Revision', 'Commit SHA')?.value, 'abc123');
     assert.equal(find(details, 'Identifiers & timestamps', 'Updated')?.value, 'not a date');
     assert.match(find(details, 'Identifiers & timestamps', 'Created')?.value ?? '', /2025/);
-    assert.equal(find(details, 'Other fields', 'deployment_type')?.value, 'prod');
-    assert.equal(find(details, 'Other fields', 'tag_value_ids', '#1')?.value, 't1');
+    assert.equal(find(details, 'General', 'Deployment type')?.value, 'prod');
+    assert.match(find(details, 'General', 'Tag value IDs')?.value ?? '', /^t1\b/);
+    assert.equal(find(details, 'Other fields'), undefined, 'known fields are in their group');
+    const withUnknown = deploymentDetails({ ...full, region_hint: 'eu-west' } as Deployment);
+    assert.equal(find(withUnknown, 'Other fields', 'region_hint')?.value, 'eu-west', 'fields nobody names are kept');
+    assert.equal(details[0].expanded, true, 'the first group opens by itself');
+    assert.equal(details.filter((group) => group.expanded).length, 1);
+  });
+
+  it('says a status in words with the raw value beside it', () => {
+    assert.equal(find(deploymentDetails({ status: 'AWAITING_DATABASE' }), 'General', 'Status')?.value, 'Awaiting database (AWAITING_DATABASE)');
+    assert.equal(find(deploymentDetails({ status: 'Ready' }), 'General', 'Status')?.value, 'Ready');
   });
 
   it('shows nested resource values per component, pod metadata, volumes, mounts and containers', () => {
@@ -121,10 +131,29 @@ describe('deployment details', () => {
     assert.doesNotMatch(allText(details), /supersecret/);
   });
 
-  it('leaves out what the record lacks and renders a bare record', () => {
+  it('treats missing sections one way: they show and say so; missing single values are left out', () => {
     const bare = deploymentDetails({ id: full.id });
-    assert.deepEqual(bare.map((g) => g.label), ['Identifiers & timestamps']);
-    assert.deepEqual(deploymentDetails({ name: 'x', source_config: null, secrets: null } as Deployment).map((g) => g.label), ['General']);
+    assert.deepEqual(
+      bare.map((g) => [g.label, g.value]),
+      [
+        ['Source', NOT_IN_RECORD],
+        ['Revision', NOT_IN_RECORD],
+        ['Secrets', NOT_IN_RECORD],
+        ['Secret references', NOT_IN_RECORD],
+        ['Identifiers & timestamps', undefined],
+      ],
+    );
+    const nulls = deploymentDetails({ name: 'x', source_config: null, secrets: null, secret_references: [] } as Deployment);
+    assert.deepEqual(
+      nulls.map((g) => [g.label, g.value]),
+      [
+        ['General', undefined],
+        ['Source', NOT_IN_RECORD],
+        ['Revision', NOT_IN_RECORD],
+        ['Secrets', NOT_IN_RECORD],
+        ['Secret references', 'none'],
+      ],
+    );
   });
 
   it('masks secret values in the JSON and keeps unknown fields', () => {

@@ -200,21 +200,25 @@ describe('Deployments tree', () => {
     provider.getChildren();
     await list.settled();
     const [row] = provider.getChildren();
-    const groups = rowsOf(provider, row);
+    const groups = provider.getChildren(row).map((element) => provider.getTreeItem(element));
     assert.deepEqual(
-      groups.map((group) => [group.label, group.expands]),
+      groups.map((group) => [group.label, group.collapsibleState]),
       [
-        ['General', true],
-        ['Source', true],
-        ['Identifiers & timestamps', true],
+        ['General', fake.TreeItemCollapsibleState.Expanded],
+        ['Source', fake.TreeItemCollapsibleState.Collapsed],
+        ['Revision', fake.TreeItemCollapsibleState.None],
+        ['Secrets', fake.TreeItemCollapsibleState.None],
+        ['Secret references', fake.TreeItemCollapsibleState.None],
+        ['Identifiers & timestamps', fake.TreeItemCollapsibleState.Collapsed],
       ],
     );
+    assert.equal(groups[2].description, 'not in this record');
     const general = provider.getChildren(row)[0];
     assert.deepEqual(
       rowsOf(provider, general).map((detail) => [detail.label, detail.description]),
       [
         ['Name', 'app-0'],
-        ['Status', 'READY'],
+        ['Status', 'Ready (READY)'],
         ['Image version', '0.0.0'],
       ],
     );

@@ -275,7 +275,11 @@ function detailItem(element: DetailElement): vscode.TreeItem {
   const { node } = element;
   const item = new vscode.TreeItem(
     node.label,
-    node.children && node.children.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    !node.children || node.children.length === 0
+      ? vscode.TreeItemCollapsibleState.None
+      : node.expanded
+        ? vscode.TreeItemCollapsibleState.Expanded
+        : vscode.TreeItemCollapsibleState.Collapsed,
   );
   item.id = element.id;
   if (node.value !== undefined) {
