@@ -157,10 +157,26 @@ test('Edit Payload… opens the body as JSON with a Create Deployment action in 
   assert.equal('deployment_type' in body, false);
   // Sent once: the action leaves the document, so it is not sent twice by accident.
   await action.waitFor({ state: 'detached', timeout: 10_000 });
-  // Leave no dirty untitled editor behind for the next test file (same workspace, hot exit).
+  // The document is `<name>.deployment.json`: the contributed payload schema completes its fields.
+  const tab = page.locator('.tabs-container .tab', { hasText: `${name}.deployment.json` });
+  await tab.waitFor({ state: 'visible' });
   await page.locator('.editor-instance .view-lines').first().click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('"');
+  await page.keyboard.press('Control+Space');
+  const suggestions = page.locator('.suggest-widget .monaco-list-row');
+  const labels = await poll('completion items from the payload schema', async () => {
+    const texts = (await suggestions.allTextContents()).join(' ');
+    return /image_version/.test(texts) && /secret_references/.test(texts) ? texts : undefined;
+  });
+  assert.match(labels, /deployment_type/);
+  await wb.screenshot('payload-completion');
+  await page.keyboard.press('Escape');
+  // Leave no dirty untitled editor behind for the next test file (same workspace, hot exit).
   await wb.runCommand('View: Revert and Close Editor');
-  await page.locator('.tabs-container .tab', { hasText: 'Untitled-1' }).waitFor({ state: 'detached', timeout: 10_000 });
+  await tab.waitFor({ state: 'detached', timeout: 10_000 });
 });
 
 test('cancelling the request warns that the deployment may still be created, and returns to the review', async () => {

@@ -363,6 +363,7 @@ describe('create flow', () => {
     const document = fake.workspace.textDocuments.find((d) => d.uri.toString() === result.document);
     assert.ok(document, 'the document is open');
     assert.equal(document.languageId, 'json');
+    assert.equal(document.uri.toString(), 'untitled:/infra-edit.deployment.json', 'named so the payload schema applies');
     assert.deepEqual(JSON.parse(document.getText()), result.body);
     assert.deepEqual(payloads.uris(), [result.document], 'its editor title offers Create Deployment');
     assert.equal(posted.length, 0, 'nothing is sent before the user asks');

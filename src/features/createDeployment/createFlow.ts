@@ -86,7 +86,7 @@ export async function runCreateFlow(
     if (!repository) return { outcome: 'cancelled', step: 'repository', draft: { ...state.draft }, lastError: state.lastError };
     const body = buildCreateBody(repository, state.draft, readSettings().createDefaults);
     if (state.decision === 'edit') {
-      const document = await deps.payloads.open(repository, formatBody(body));
+      const document = await deps.payloads.open(repository, formatBody(body), state.draft.name);
       return { outcome: 'editing', document: document.uri.toString(), body };
     }
     const reviewAgain = () => {

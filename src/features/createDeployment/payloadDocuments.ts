@@ -4,7 +4,7 @@ import { Repository } from '../../api';
 const CONTEXT_KEY = 'deploymentsExplorer.payloadDocuments';
 
 /**
- * The untitled JSON documents opened by "Edit Payload…". Their URIs are
+ * The untitled JSON documents opened by "Edit Payload…" (`<name>.deployment.json`). Their URIs are
  * published in a context key so the editor title shows "Create Deployment"
  * on exactly these documents.
  */
@@ -19,12 +19,30 @@ export class PayloadDocuments implements vscode.Disposable {
     void this.publish();
   }
 
-  async open(repository: Repository, content: string): Promise<vscode.TextDocument> {
-    const document = await vscode.workspace.openTextDocument({ language: 'json', content });
+  /**
+   * An untitled `<name>.deployment.json`: the name matches the JSON schema this extension
+   * contributes (jsonValidation), so the editor completes, describes and checks every field.
+   */
+  async open(repository: Repository, content: string, name: string): Promise<vscode.TextDocument> {
+    const document = await vscode.workspace.openTextDocument(this.freeUri(name || repository.name));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(document.uri, new vscode.Position(0, 0), content);
+    await vscode.workspace.applyEdit(edit);
+    if (document.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(document, 'json');
     this.documents.set(document.uri.toString(), { repository });
     await this.publish();
     await vscode.window.showTextDocument(document, { preview: false });
     return document;
+  }
+
+  /** An untitled URI no open document has: `storefront.deployment.json`, then `storefront-2.deployment.json`, … */
+  private freeUri(name: string): vscode.Uri {
+    const base = name.replace(/[^\w.-]+/g, '-') || 'deployment';
+    const open = new Set(vscode.workspace.textDocuments.map((document) => document.uri.toString()));
+    for (let n = 1; ; n++) {
+      const uri = vscode.Uri.from({ scheme: 'untitled', path: `/${n === 1 ? base : `${base}-${n}`}.deployment.json` });
+      if (!open.has(uri.toString())) return uri;
+    }
   }
 
   repositoryOf(uri: vscode.Uri): Repository | undefined {

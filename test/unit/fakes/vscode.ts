@@ -79,6 +79,9 @@ export class Uri {
   static file(path: string): Uri {
     return new Uri('file', path);
   }
+  static from(components: { scheme: string; path?: string }): Uri {
+    return new Uri(components.scheme, components.path ?? '');
+  }
   static parse(value: string): Uri {
     const colon = value.indexOf(':');
     return colon > 0 ? new Uri(value.slice(0, colon), value.slice(colon + 1).replace(/^\/\//, '')) : new Uri('file', value);
@@ -521,10 +524,43 @@ export enum ConfigurationTarget {
   WorkspaceFolder = 3,
 }
 
+export class FakeTextDocument {
+  constructor(
+    readonly uri: Uri,
+    public languageId: string,
+    public content: string,
+  ) {}
+  getText(): string {
+    return this.content;
+  }
+}
+
+export class Position {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+}
+
+/** Only inserts at the start of a document, which is all the extension does to a fresh untitled one. */
+export class WorkspaceEdit {
+  readonly inserts: Array<{ uri: Uri; text: string }> = [];
+  insert(uri: Uri, _position: Position, text: string): void {
+    this.inserts.push({ uri, text });
+  }
+}
+
+export const languages = {
+  async setTextDocumentLanguage(document: FakeTextDocument, languageId: string) {
+    document.languageId = languageId;
+    return document;
+  },
+};
+
 export class FakeWorkspace {
   /** Setting values by full key, e.g. `deploymentsExplorer.baseUrl`. */
   readonly settings = new Map<string, unknown>();
-  readonly textDocuments: Array<{ uri: Uri; languageId: string; getText(): string }> = [];
+  readonly textDocuments: FakeTextDocument[] = [];
   private readonly configurationChanged = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
   readonly onDidChangeConfiguration = this.configurationChanged.event;
   private readonly documentClosed = new EventEmitter<unknown>();
@@ -548,11 +584,25 @@ export class FakeWorkspace {
     this.configurationChanged.fire({ affectsConfiguration: (section) => key === section || key.startsWith(`${section}.`) });
   }
 
-  async openTextDocument(options: { language?: string; content?: string }) {
-    const content = options.content ?? '';
-    const document = { uri: Uri.parse(`untitled:Untitled-${++this.untitled}`), languageId: options.language ?? 'plaintext', getText: () => content };
+  /** An untitled document: `{ language, content }`, or an `untitled:` URI (its language from the name, as VS Code does). */
+  async openTextDocument(options: { language?: string; content?: string } | Uri) {
+    if (options instanceof Uri) {
+      const document = new FakeTextDocument(options, options.path.endsWith('.json') ? 'json' : 'plaintext', '');
+      this.textDocuments.push(document);
+      return document;
+    }
+    const document = new FakeTextDocument(Uri.parse(`untitled:Untitled-${++this.untitled}`), options.language ?? 'plaintext', options.content ?? '');
     this.textDocuments.push(document);
     return document;
+  }
+
+  async applyEdit(edit: WorkspaceEdit): Promise<boolean> {
+    for (const { uri, text } of edit.inserts) {
+      const document = this.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
+      if (!document) return false;
+      document.content = text + document.content;
+    }
+    return true;
   }
 }
 
