@@ -27,6 +27,7 @@ export const Commands = {
   filterByImageVersion: 'deploymentsExplorer.filterByImageVersion',
   showDeploymentJson: 'deploymentsExplorer.showDeploymentJson',
   copyDeploymentId: 'deploymentsExplorer.copyDeploymentId',
+  compareDeployments: 'deploymentsExplorer.compareDeployments',
   openCustomUrl: 'deploymentsExplorer.openCustomUrl',
   openInWebConsole: 'deploymentsExplorer.openInWebConsole',
   openDeploymentRepository: 'deploymentsExplorer.openDeploymentRepository',

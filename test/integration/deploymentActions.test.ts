@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DeploymentElement } from '../../src/features/deployments/deploymentsTreeProvider';
 import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
-import { useSuiteFixture, waitFor } from './support';
+import { config, useSuiteFixture, waitFor } from './support';
 
 const KEY = `sk-actions-test-${Math.random().toString(36).slice(2)}`;
 
@@ -15,7 +15,7 @@ describe('Deployment row actions', function () {
   const opened: string[] = [];
   const fx = useSuiteFixture({
     key: KEY,
-    capture: ['info'],
+    capture: ['info', 'error'],
     settings: (standIn) => ({
       pageSize: 100,
       integrations: standIn.integrations.slice(0, 3).map(({ id, label }) => ({ id, label })),
@@ -61,6 +61,46 @@ describe('Deployment row actions', function () {
     const url = await vscode.commands.executeCommand<string>('deploymentsExplorer.openCustomUrl', row);
     assert.equal(url, expected);
     assert.deepEqual(opened, [expected]);
+  });
+
+  it('opens a deployment in the web console only once its URL template is set', async () => {
+    const row = rowWhere((element) => !!element.item.deployment.id && !!element.item.deployment.tenant_id);
+    const { id, tenant_id } = row.item.deployment;
+    fx.onRestore(() => config().update('webConsoleUrl', undefined, vscode.ConfigurationTarget.Global));
+    await config().update('webConsoleUrl', 'https://console.example.test/{tenant_id}/deployments/{id}', vscode.ConfigurationTarget.Global);
+    const url = await vscode.commands.executeCommand<string>('deploymentsExplorer.openInWebConsole', row);
+    assert.equal(url, `https://console.example.test/${tenant_id}/deployments/${id}`);
+    assert.deepEqual(opened, [url]);
+  });
+
+  it('copies the IDs of every selected row', async () => {
+    const [first, second, third] = rows().filter((element) => !!element.item.deployment.id);
+    const copied = await vscode.commands.executeCommand<string[]>('deploymentsExplorer.copyDeploymentId', first, [first, second, third]);
+    const ids = [first, second, third].map((element) => element.item.deployment.id);
+    assert.deepEqual(copied, ids);
+    assert.equal(await vscode.env.clipboard.readText(), ids.join('\n'));
+  });
+
+  it('compares two selected deployments in a diff editor, secret values masked', async () => {
+    const withSecret = rowWhere((element) => (element.item.deployment.secrets ?? []).some((secret) => !!secret?.value));
+    const other = rowWhere((element) => element !== withSecret && !!element.item.deployment.id);
+    await vscode.commands.executeCommand('deploymentsExplorer.compareDeployments', withSecret, [withSecret, other]);
+    const tab = await waitFor('the diff editor', () => {
+      const active = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return active?.input instanceof vscode.TabInputTextDiff ? active : undefined;
+    });
+    const input = tab.input as vscode.TabInputTextDiff;
+    const left = (await vscode.workspace.openTextDocument(input.original)).getText();
+    const right = (await vscode.workspace.openTextDocument(input.modified)).getText();
+    assert.equal(JSON.parse(left).id, withSecret.item.deployment.id);
+    assert.equal(JSON.parse(right).id, other.item.deployment.id);
+    for (const secret of withSecret.item.deployment.secrets ?? []) {
+      if (secret?.value) assert.ok(!left.includes(secret.value), 'secret values are masked');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    // One row: the command says what it needs instead of opening anything.
+    await vscode.commands.executeCommand('deploymentsExplorer.compareDeployments', other, [other]);
+    await waitFor('the message', () => messages.shown.find((shown) => shown.level === 'error' && /Select two deployments to compare/.test(shown.message)));
   });
 
   it('opens the repository at the deployed commit', async () => {

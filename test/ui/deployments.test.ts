@@ -165,3 +165,24 @@ test('expanding a deployment shows its details grouped, down to per-component re
   assert.match(await wb.rowDescription(main), /scale \d+–\d+/);
   await wb.screenshot('details');
 });
+
+test('two selected deployments: Compare Deployments opens their JSON side by side', async (t) => {
+  await openUnfilteredView(t);
+  await viewLoaded();
+  // Deployment rows only (top level), not the details another test may have left expanded.
+  const topLevel = wb.rows(VIEW).and(wb.page.locator('[aria-level="1"]'));
+  const labels = (await topLevel.locator('.label-name').allTextContents()).map((label) => label.trim()).filter((label) => label && !/-ui-|Load more/.test(label));
+  assert.ok(labels.length >= 2, `rows: ${labels.join(', ')}`);
+  const [first, second] = labels;
+  await (await wb.findRow(VIEW, first)).click();
+  const secondRow = await wb.findRow(VIEW, second);
+  await secondRow.click({ modifiers: ['Control'] });
+  await poll('both rows selected', async () => (await wb.rows(VIEW).and(wb.page.locator('.selected')).count()) === 2);
+  await wb.chooseFromContextMenu(secondRow, 'Compare Deployments');
+  const diff = wb.page.locator('.monaco-diff-editor').first();
+  await diff.waitFor({ state: 'visible', timeout: 15_000 });
+  const tab = wb.page.locator('.tabs-container .tab.active');
+  assert.match((await tab.textContent()) ?? '', new RegExp(`${first}.*↔.*${second}|${second}.*↔.*${first}`));
+  await wb.screenshot('compare');
+  await wb.runCommand('View: Close Editor');
+});

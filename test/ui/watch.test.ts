@@ -125,31 +125,23 @@ test('a row’s context menu offers Watch Deployment, then Stop Watching; the ro
     }
   }
   assert.ok(label, 'a deployment row');
-  const menuItem = (text: string) => wb.page.locator('.context-view .monaco-menu .action-item .action-label').filter({ hasText: new RegExp(`^${text}$`) });
-  // A menu can ignore a click that comes right as it opens: click again until it closes.
-  const choose = async (text: string) => {
-    for (let attempt = 0; attempt < 4; attempt++) {
-      await menuItem(text).first().click().catch(() => undefined);
-      if (await wb.page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout: 2000 }).then(() => true, () => false)) return;
-    }
-    throw new Error(`the menu item ${text} did not run`);
-  };
-
   let row = await wb.findRow('Deployments', label);
   await row.click({ button: 'right' });
-  await menuItem('Watch Deployment').first().waitFor({ state: 'visible', timeout: 10_000 });
+  await wb.menuItem('Watch Deployment').first().waitFor({ state: 'visible', timeout: 10_000 });
   await wb.screenshot('row-menu');
-  assert.equal(await menuItem('Stop Watching').count(), 0, (await wb.page.locator('.context-view .monaco-menu .action-label').allTextContents()).join(' | '));
-  await choose('Watch Deployment');
+  assert.equal(await wb.menuItem('Stop Watching').count(), 0, (await wb.page.locator('.context-view .monaco-menu .action-label').allTextContents()).join(' | '));
+  await wb.page.keyboard.press('Escape');
+  await wb.chooseFromContextMenu(row, 'Watch Deployment');
 
   row = await wb.findRow('Deployments', label);
   await poll('the row to say it is watched', async () => /watching/.test(await wb.rowDescription(row)));
   await statusBarItem(new RegExp(`${label}|deploying`)).waitFor({ state: 'visible', timeout: 10_000 });
 
   await row.click({ button: 'right' });
-  await menuItem('Stop Watching').first().waitFor({ state: 'visible', timeout: 10_000 });
-  assert.equal(await menuItem('Watch Deployment').count(), 0);
-  await choose('Stop Watching');
+  await wb.menuItem('Stop Watching').first().waitFor({ state: 'visible', timeout: 10_000 });
+  assert.equal(await wb.menuItem('Watch Deployment').count(), 0);
+  await wb.page.keyboard.press('Escape');
+  await wb.chooseFromContextMenu(row, 'Stop Watching');
   await poll('the row to lose its mark', async () => !/watching/.test(await wb.rowDescription(await wb.findRow('Deployments', label)))).catch(async (error) => {
     await wb.screenshot('still-watching');
     console.error('DEBUG', label, await wb.rowDescription(await wb.findRow('Deployments', label)), await wb.page.locator('.part.statusbar').textContent());

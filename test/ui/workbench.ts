@@ -285,6 +285,22 @@ export class Workbench {
     await this.page.mouse.up();
   }
 
+  /** The items of the open context menu, by their exact text. */
+  menuItem(text: string): Locator {
+    return this.page.locator('.context-view .monaco-menu .action-item .action-label').filter({ hasText: new RegExp(`^${escapeRegExp(text)}$`) });
+  }
+
+  /** Right-clicks `row` and runs `text` from its context menu (clicked again if the menu ignored a click as it opened). */
+  async chooseFromContextMenu(row: Locator, text: string): Promise<void> {
+    await row.click({ button: 'right' });
+    await this.menuItem(text).first().waitFor({ state: 'visible', timeout: 10_000 });
+    for (let attempt = 0; attempt < 4; attempt++) {
+      await this.menuItem(text).first().click().catch(() => undefined);
+      if (await this.page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout: 2000 }).then(() => true, () => false)) return;
+    }
+    throw new Error(`the menu item ${text} did not run`);
+  }
+
   /** Description text of a row (TreeItem.description), '' when none. */
   async rowDescription(row: Locator): Promise<string> {
     const d = row.locator('.label-description').first();

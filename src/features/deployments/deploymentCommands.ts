@@ -65,11 +65,27 @@ export function registerDeploymentCommands(
     return json.show(element.item.deployment, element.item.key);
   });
 
-  commands.register('deploymentsExplorer.copyDeploymentId', async (arg?: unknown) => {
-    const id = need(arg).item.deployment.id;
-    if (!id) throw new Error('This deployment has no ID.');
-    await copyAndSay(id, `deployment ID ${id}`);
-    return id;
+  commands.register('deploymentsExplorer.copyDeploymentId', async (arg?: unknown, selected?: unknown) => {
+    const rows = controller.deploymentElements(arg, selected);
+    if (rows.length === 0) need(arg);
+    const ids = rows.map((row) => row.item.deployment.id).filter((id): id is string => typeof id === 'string' && !!id);
+    if (ids.length === 0) throw new Error(vscode.l10n.t('This deployment has no ID.'));
+    if (ids.length === 1) {
+      await copyAndSay(ids[0], `deployment ID ${ids[0]}`);
+      return ids[0];
+    }
+    await copyAndSay(ids.join('\n'), vscode.l10n.t('{0} deployment IDs', ids.length));
+    return ids;
+  });
+
+  commands.register('deploymentsExplorer.compareDeployments', async (arg?: unknown, selected?: unknown) => {
+    const rows = controller.deploymentElements(arg, selected);
+    if (rows.length !== 2) {
+      throw new Error(vscode.l10n.t('Select two deployments to compare (Ctrl+click or Cmd+click the second one); {0} selected.', rows.length));
+    }
+    const [left, right] = rows.map((row) => row.item);
+    await json.compare(left, right);
+    return [left.key, right.key];
   });
 
   commands.register('deploymentsExplorer.openCustomUrl', async (arg?: unknown) => {

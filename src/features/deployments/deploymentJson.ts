@@ -21,14 +21,28 @@ export class DeploymentJsonProvider implements vscode.TextDocumentContentProvide
 
   /** Opens (or updates) the document of `deployment` and answers its URI. */
   async show(deployment: Deployment, key: string): Promise<vscode.Uri> {
+    const uri = this.snapshot(deployment, key);
+    const document = await vscode.workspace.openTextDocument(uri);
+    if (document.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(document, 'json');
+    await vscode.window.showTextDocument(document, { preview: true });
+    return uri;
+  }
+
+  /** Two records side by side in a diff editor, secret values masked in both. */
+  async compare(left: { deployment: Deployment; key: string }, right: { deployment: Deployment; key: string }): Promise<void> {
+    const title = vscode.l10n.t('{0} ↔ {1} (deployments)', deploymentLabel(left.deployment), deploymentLabel(right.deployment));
+    await vscode.commands.executeCommand('vscode.diff', this.snapshot(left.deployment, left.key), this.snapshot(right.deployment, right.key), title, {
+      preview: true,
+    });
+  }
+
+  /** Takes the record's snapshot (the whole record, secrets masked) and answers the URI that shows it. */
+  private snapshot(deployment: Deployment, key: string): vscode.Uri {
     const uri = documentUri(deployment, key);
     const text = `${JSON.stringify(maskSecrets(deployment), null, 2)}\n`;
     const previous = this.contents.get(uri.toString());
     this.contents.set(uri.toString(), text);
     if (previous !== undefined && previous !== text) this.changed.fire(uri);
-    const document = await vscode.workspace.openTextDocument(uri);
-    if (document.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(document, 'json');
-    await vscode.window.showTextDocument(document, { preview: true });
     return uri;
   }
 

@@ -39,6 +39,8 @@ export class DeploymentsController implements vscode.Disposable {
     this.treeView = vscode.window.createTreeView(DEPLOYMENTS_VIEW_ID, {
       treeDataProvider: this.provider,
       showCollapseAll: true,
+      // Several rows: Copy Deployment ID copies every selected ID; two: Compare Deployments.
+      canSelectMany: true,
     });
 
     const listSubscription = this.list.onDidChange(() => this.setContext(EMPTY_CONTEXT, this.list.isEmpty));
@@ -109,6 +111,18 @@ export class DeploymentsController implements vscode.Disposable {
     if (typeof arg === 'string') return this.provider.elementFor(arg);
     const selected = this.treeView.selection[0];
     return selected?.kind === 'deployment' ? selected : undefined;
+  }
+
+  /**
+   * The deployments a row command acts on: every selected row when the clicked one is part of a
+   * multi-selection (what VS Code passes as the second argument), else the one row.
+   */
+  deploymentElements(clicked: unknown, selected: unknown): DeploymentElement[] {
+    const rows = Array.isArray(selected) ? selected.filter((element): element is DeploymentElement => element?.kind === 'deployment') : [];
+    if (rows.length > 1) return rows;
+    const one = this.deploymentElement(clicked);
+    if (one) return [one];
+    return this.treeView.selection.filter((element): element is DeploymentElement => element.kind === 'deployment');
   }
 
   /** Values for the status and image-version pickers, from the loaded records. */
