@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SchemaError } from './errors';
 import { ConnectionOptions, HttpTransport } from './http';
 import { PageEnd, pageEnd } from './pagination';

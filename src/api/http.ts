@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
-import { Agent, Dispatcher, ProxyAgent, request } from 'undici';
+import { Agent, Dispatcher, ProxyAgent, request, rootCertificates } from './transportDeps';
 import { CancelledError, ControlPlaneError, InvalidInputError, NetworkError, TimeoutError } from './errors';
 import { resolveProxy } from './proxy';
 import { errorFromResponse, parseRetryAfter, RawResponse } from './responses';

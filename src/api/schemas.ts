@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // The contract does not show which deployment fields are required, and
 // FastAPI-style servers send `null` for absent optional values, so every
