@@ -1,6 +1,6 @@
 /** Finds the integrations existing deployments use. Pure (no vscode): runs in unit tests against the stand-in. */
 import type { ControlPlaneClient, Deployment } from '../api';
-import { isUuid } from '../api';
+import { isUuid } from '../api/vocabulary';
 import { mostCommonHost } from './remoteUrls';
 
 export interface DiscoveryProgress {

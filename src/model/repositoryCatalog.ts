@@ -1,5 +1,5 @@
 import type { ControlPlaneClient, Repository } from '../api';
-import { CancelledError } from '../api';
+import { CancelledError } from '../api/errors';
 import { Emitter } from './events';
 import { idKey as key } from './ids';
 import { mostCommonHost } from './remoteUrls';

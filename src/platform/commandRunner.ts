@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AuthError, CancelledError, InvalidInputError, isControlPlaneError, messageOf } from '../api';
+import { AuthError, CancelledError, InvalidInputError, isControlPlaneError, messageOf } from '../api/errors';
 import { SECTION } from './settings';
 
 /** The next steps offered with an error, by what would fix it. */

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { DEPLOYMENT_TYPES, Deployment, DeploymentType, Repository, ValidationIssue } from '../../api';
+import { type Deployment, type Repository } from '../../api';
+import { ValidationIssue } from '../../api/errors';
+import { DEPLOYMENT_TYPES, DeploymentType } from '../../api/vocabulary';
 import { readSettings } from '../../platform/settings';
 import {
   buildCreateBody,

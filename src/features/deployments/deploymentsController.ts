@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { isUuid, messageOf } from '../../api';
+import { messageOf } from '../../api/errors';
+import { isUuid } from '../../api/vocabulary';
 import { readSettings, SECTION } from '../../platform/settings';
 import { describeFilters, DeploymentFilterStore } from '../../model/deploymentFilters';
 import { DeploymentList } from '../../model/deploymentList';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { DeploymentList, LoadedDeployment } from '../../model/deploymentList';
 import { DetailNode, deploymentDetails } from '../../model/deploymentDetails';
-import { messageOf } from '../../api';
+import { messageOf } from '../../api/errors';
 import {
   accessibleLabel,
   deploymentContextValue,

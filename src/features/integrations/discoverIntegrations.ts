@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Services } from '../../platform/services';
 import { isCancellation, signalFor } from '../../platform/commandRunner';
 import { discoverIntegrationIds, DiscoveryResult } from '../../model/integrationDiscovery';
-import { messageOf } from '../../api';
+import { messageOf } from '../../api/errors';
 
 export interface DiscoverySummary extends DiscoveryResult {
   /** How many were not known before. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { AuthError, isControlPlaneError, messageOf, Repository } from '../../api';
+import { type Repository } from '../../api';
+import { AuthError, isControlPlaneError, messageOf } from '../../api/errors';
 import { readSettings } from '../../platform/settings';
 import { isCancellation } from '../../platform/commandRunner';
 import { KnownIntegration } from '../../model/repositoryCatalog';
