@@ -31,7 +31,8 @@ export type ListChange =
  */
 export class DeploymentList {
   private loaded: LoadedDeployment[] = [];
-  private readonly keys = new Set<string>();
+  /** key → loaded record: lookups by ID are O(1) however many pages are loaded. */
+  private readonly keys = new Map<string, LoadedDeployment>();
   private pages = 0;
   private offset = 0;
   private more = false;
@@ -88,8 +89,7 @@ export class DeploymentList {
   }
 
   find(deploymentId: string): LoadedDeployment | undefined {
-    const key = keyOf(deploymentId);
-    return this.keys.has(key) ? this.loaded.find((item) => item.key === key) : undefined;
+    return this.keys.get(keyOf(deploymentId));
   }
 
   onDidChange(listener: (change: ListChange) => void): { dispose(): void } {
@@ -133,8 +133,8 @@ export class DeploymentList {
     const existing = typeof deployment.id === 'string' ? this.find(deployment.id) : undefined;
     if (existing) return existing;
     const item = this.toItem(deployment);
-    this.keys.add(item.key);
-    this.loaded = [item, ...this.loaded];
+    this.keys.set(item.key, item);
+    this.loaded.unshift(item);
     this.emit({ kind: 'inserted', item });
     return item;
   }
@@ -209,7 +209,7 @@ export class DeploymentList {
         this.duplicates++;
         continue;
       }
-      this.keys.add(item.key);
+      this.keys.set(item.key, item);
       added.push(item);
     }
     // push (not concat) keeps appending a page O(page size), whatever is loaded already.
