@@ -3,6 +3,7 @@ import { CancelledError } from '../api/errors';
 import { Emitter } from './events';
 import { idKey as key } from './ids';
 import { mostCommonHost } from './remoteUrls';
+import { collationKeys, KEY_SEPARATOR } from './collationKeys';
 
 /** An integration the user added (a settings entry). */
 export interface IntegrationSetting {
@@ -160,9 +161,28 @@ export class RepositoryCatalog {
   }
 }
 
-export function sortRepositories(repositories: readonly Repository[]): Repository[] {
-  const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
-  return [...repositories].sort(
-    (a, b) => collator.compare(a.owner, b.owner) || collator.compare(a.name, b.name) || a.id - b.id,
-  );
+/**
+ * By owner, then name (case-insensitive, numbers by value: `repo2` before
+ * `repo10`), then ID. Done once per fetch: each text's collation key is
+ * computed once, so 100k repositories cost string comparisons, not two
+ * `Intl.Collator` calls per comparison (see collationKeys.ts).
+ */
+export function sortRepositories(repositories: readonly Repository[], locale?: string): Repository[] {
+  const keys = collationKeys(locale);
+  const rows = repositories.map((repository) => {
+    const owner = keys.keyOf(repository.owner);
+    const name = owner === undefined ? undefined : keys.keyOf(repository.name);
+    return { repository, key: name === undefined ? undefined : `${owner}${KEY_SEPARATOR}${name}` };
+  });
+  const { collator } = keys;
+  rows.sort((a, b) => {
+    if (a.key !== undefined && b.key !== undefined) {
+      if (a.key !== b.key) return a.key < b.key ? -1 : 1;
+    } else {
+      const order = collator.compare(a.repository.owner, b.repository.owner) || collator.compare(a.repository.name, b.repository.name);
+      if (order !== 0) return order;
+    }
+    return a.repository.id - b.repository.id;
+  });
+  return rows.map((row) => row.repository);
 }
