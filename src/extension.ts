@@ -20,7 +20,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const log = vscode.window.createOutputChannel('Deployments Explorer', { log: true });
   const apiKeys = new ApiKeyStore(context.secrets);
   const connection = new ConnectionManager(context, apiKeys, log);
-  const catalog = createRepositoryCatalog(connection);
+  const catalog = createRepositoryCatalog(connection, context.globalState);
   const commands = new CommandRunner(context, log);
   context.subscriptions.push(log, apiKeys, connection, catalog);
 

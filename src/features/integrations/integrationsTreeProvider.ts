@@ -234,7 +234,8 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `integration/${key(integration.id)}`;
     item.description = integrationDescription(integration, count, state.status === 'error', this.services.catalog.codeHost(integration.id));
-    item.tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count));
+    const discovery = integration.origin === 'discovered' ? { age: this.services.catalog.discoveryAge(), now: Date.now() } : undefined;
+    item.tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count, discovery));
     item.contextValue = `integration.${integration.origin}`;
     item.iconPath = new vscode.ThemeIcon(integration.origin === 'added' ? 'plug' : 'telescope');
     item.accessibilityInformation = {
