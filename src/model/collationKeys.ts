@@ -17,8 +17,6 @@
 const PER_CHARACTER_LANGUAGES = new Set(['en', 'de', 'fr', 'it', 'pt', 'nl', 'ja', 'zh', 'ko', 'ru', 'uk', 'pl', 'el', 'he', 'ar', 'id']);
 /** Ranks are one-byte characters from here on (95 at most, so below 0x80): V8 compares one-byte strings fastest. */
 const FIRST_RANK = 0x21;
-/** Joins keys of several fields: below every rank, so a shorter field sorts first, as the collator has it. */
-export const KEY_SEPARATOR = '\x01';
 const MAX_DIGIT_RUN = 200;
 
 export interface CollationKeys {

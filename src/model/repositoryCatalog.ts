@@ -3,7 +3,7 @@ import { CancelledError } from '../api/errors';
 import { Emitter } from './events';
 import { idKey as key } from './ids';
 import { mostCommonHost } from './remoteUrls';
-import { collationKeys, KEY_SEPARATOR } from './collationKeys';
+import { collationKeys } from './collationKeys';
 
 /** An integration the user added (a settings entry). */
 export interface IntegrationSetting {
@@ -240,26 +240,46 @@ export class RepositoryCatalog {
 
 /**
  * By owner, then name (case-insensitive, numbers by value: `repo2` before
- * `repo10`), then ID. Done once per fetch: each text's collation key is
- * computed once, so 100k repositories cost string comparisons, not two
- * `Intl.Collator` calls per comparison (see collationKeys.ts).
+ * `repo10`), then ID. Done once per fetch. Each text's collation key is
+ * computed once (see collationKeys.ts); repositories are grouped by owner
+ * key, the owner keys sorted, and each group sorted by name key: 100k
+ * repositories cost ~1M cheap string comparisons instead of ~1.7M pairs of
+ * `Intl.Collator` calls. Texts without a key are sorted with the collator
+ * and merged in (the keys order exactly as the collator does).
  */
 export function sortRepositories(repositories: readonly Repository[], locale?: string): Repository[] {
   const keys = collationKeys(locale);
-  const rows = repositories.map((repository) => {
+  const groups = new Map<string, Array<{ repository: Repository; name: string }>>();
+  const others: Repository[] = [];
+  for (const repository of repositories) {
     const owner = keys.keyOf(repository.owner);
     const name = owner === undefined ? undefined : keys.keyOf(repository.name);
-    return { repository, key: name === undefined ? undefined : `${owner}${KEY_SEPARATOR}${name}` };
-  });
-  const { collator } = keys;
-  rows.sort((a, b) => {
-    if (a.key !== undefined && b.key !== undefined) {
-      if (a.key !== b.key) return a.key < b.key ? -1 : 1;
-    } else {
-      const order = collator.compare(a.repository.owner, b.repository.owner) || collator.compare(a.repository.name, b.repository.name);
-      if (order !== 0) return order;
+    if (owner === undefined || name === undefined) {
+      others.push(repository);
+      continue;
     }
-    return a.repository.id - b.repository.id;
-  });
-  return rows.map((row) => row.repository);
+    let group = groups.get(owner);
+    if (!group) groups.set(owner, (group = []));
+    group.push({ repository, name });
+  }
+  const byName = (a: { repository: Repository; name: string }, b: { repository: Repository; name: string }) =>
+    a.name !== b.name ? (a.name < b.name ? -1 : 1) : a.repository.id - b.repository.id;
+  const sorted: Repository[] = [];
+  // Keys are one-byte strings: the default sort (code-unit order) is their collation order.
+  for (const owner of [...groups.keys()].sort()) {
+    for (const entry of (groups.get(owner) as Array<{ repository: Repository; name: string }>).sort(byName)) sorted.push(entry.repository);
+  }
+  if (others.length === 0) return sorted;
+
+  const { collator } = keys;
+  const compare = (a: Repository, b: Repository) =>
+    collator.compare(a.owner, b.owner) || collator.compare(a.name, b.name) || a.id - b.id;
+  others.sort(compare);
+  const merged: Repository[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < sorted.length && j < others.length) merged.push(compare(sorted[i], others[j]) <= 0 ? sorted[i++] : others[j++]);
+  while (i < sorted.length) merged.push(sorted[i++]);
+  while (j < others.length) merged.push(others[j++]);
+  return merged;
 }

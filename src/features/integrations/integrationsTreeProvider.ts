@@ -215,12 +215,19 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     const cached = this.repositoryRows.get(repositories);
     if (cached) return cached;
     const prefix = `${key(integrationId)}/repo/`;
-    const used = new Set<string>();
+    // Tree-item IDs must be unique; a server repeating a repository must not break the view.
+    // Repeats get `#2`, `#3`…; the set holds numbers (cheap), and strings only for repeats.
+    const seenIds = new Set<unknown>();
+    const repeats = new Set<string>();
     const nodes = repositories.map((repository): RepositoryNode => {
-      // Tree-item IDs must be unique; a server repeating a repository must not break the view.
       let id = `${prefix}${repository.id}`;
-      for (let n = 2; used.has(id); n++) id = `${prefix}${repository.id}#${n}`;
-      used.add(id);
+      if (seenIds.has(repository.id)) {
+        let n = 2;
+        while (repeats.has(`${id}#${n}`)) n++;
+        id = `${id}#${n}`;
+        repeats.add(id);
+      }
+      seenIds.add(repository.id);
       return { kind: 'repository', integrationId, repository, id };
     });
     this.repositoryRows.set(repositories, nodes);
@@ -249,13 +256,16 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   }
 }
 
+let repoIcon: vscode.ThemeIcon | undefined;
+
+/** Built per row when VS Code asks (an expanded integration asks for all of them): kept lean, one shared icon. */
 function repositoryItem(node: RepositoryNode): vscode.TreeItem {
   const { repository } = node;
   const item = new vscode.TreeItem(repository.name, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   item.description = repositoryDescription(repository);
   item.contextValue = 'repository';
-  item.iconPath = new vscode.ThemeIcon('repo');
+  item.iconPath = repoIcon ??= new vscode.ThemeIcon('repo');
   item.accessibilityInformation = {
     label: `Repository ${repository.owner}/${repository.name}, default branch ${repository.default_branch}`,
   };
