@@ -10,13 +10,13 @@
  *  - deployment rows: TreeItems of a 100-row page, appending a page at 10k and 50k loaded, lookup by ID;
  *  - 100k repositories of one integration: sort + the rows and TreeItems of the expanded node;
  *  - the requests a window start sends (the release bundle activated against the stand-in).
- * Extension code runs against test/unit/fakes/vscode (a small fake of the vscode module).
+ * Extension code runs against test/unit/helpers/fakeVscodeHost (a small fake of the vscode module).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { installFakeVscode } from '../test/unit/fakes/vscode';
+import { installFakeVscode } from '../test/unit/helpers/fakeVscodeHost';
 
 installFakeVscode();
 
@@ -36,7 +36,7 @@ const { simulateWindowStart } = require('../test/unit/helpers/windowStart') as t
 
 const ROOT = path.join(__dirname, '..', '..');
 const BUNDLE = path.join(ROOT, 'dist', 'extension.js');
-const FAKE_VSCODE = path.join(__dirname, '..', 'test', 'unit', 'fakes', 'vscode.js');
+const FAKE_VSCODE = path.join(__dirname, '..', 'test', 'unit', 'helpers', 'fakeVscodeHost.js');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const WARMUP = 30;
 const LOAD_RUNS = Number(process.env.BENCH_LOAD_RUNS ?? 11);

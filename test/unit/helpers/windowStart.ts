@@ -5,7 +5,7 @@
  * view, and the root again whenever a view says its data changed. Answers
  * what the control plane (the stand-in) received meanwhile.
  */
-import { extensionContext, fake, installFakeVscode } from '../fakes/vscode';
+import { extensionContext, fake, installFakeVscode } from './fakeVscodeHost';
 import type { RecordedRequest, StandIn } from '../../server/standIn';
 
 type Provider = {

@@ -1,6 +1,7 @@
 /**
- * A tiny stand-in for the `vscode` module, so extension code (tree providers,
- * activate()) runs in plain node for the bench and unit tests. Only what the
+ * A tiny stand-in for the `vscode` module, enough for activate() and the tree
+ * providers to run in plain node: the window-start test and `npm run bench`.
+ * (The richer window fake of the tree and create-flow tests is separate.) Only what the
  * extension touches at activation and in its tree views behaves; the rest are
  * no-ops. `installFakeVscode()` makes `require('vscode')` answer this module.
  * Tests read and set `fake` (settings, secrets, registered views, commands).
