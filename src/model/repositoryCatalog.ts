@@ -249,25 +249,32 @@ export class RepositoryCatalog {
  */
 export function sortRepositories(repositories: readonly Repository[], locale?: string): Repository[] {
   const keys = collationKeys(locale);
-  const groups = new Map<string, Array<{ repository: Repository; name: string }>>();
+  // Indices and parallel key arrays rather than an object per repository: less to allocate and collect.
+  const nameKeys: string[] = new Array(repositories.length);
+  const groups = new Map<string, number[]>();
   const others: Repository[] = [];
-  for (const repository of repositories) {
+  for (let i = 0; i < repositories.length; i++) {
+    const repository = repositories[i];
     const owner = keys.keyOf(repository.owner);
     const name = owner === undefined ? undefined : keys.keyOf(repository.name);
     if (owner === undefined || name === undefined) {
       others.push(repository);
       continue;
     }
+    nameKeys[i] = name;
     let group = groups.get(owner);
     if (!group) groups.set(owner, (group = []));
-    group.push({ repository, name });
+    group.push(i);
   }
-  const byName = (a: { repository: Repository; name: string }, b: { repository: Repository; name: string }) =>
-    a.name !== b.name ? (a.name < b.name ? -1 : 1) : a.repository.id - b.repository.id;
+  const byName = (a: number, b: number) => {
+    const x = nameKeys[a];
+    const y = nameKeys[b];
+    return x !== y ? (x < y ? -1 : 1) : repositories[a].id - repositories[b].id;
+  };
   const sorted: Repository[] = [];
   // Keys are one-byte strings: the default sort (code-unit order) is their collation order.
   for (const owner of [...groups.keys()].sort()) {
-    for (const entry of (groups.get(owner) as Array<{ repository: Repository; name: string }>).sort(byName)) sorted.push(entry.repository);
+    for (const index of (groups.get(owner) as number[]).sort(byName)) sorted.push(repositories[index]);
   }
   if (others.length === 0) return sorted;
 
