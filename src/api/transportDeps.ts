@@ -13,20 +13,23 @@
 import type * as Undici from 'undici';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-let apiInstalled = false;
-/** What undici's index does first: its dispatchers call `request`/`connect` on each other (a ProxyAgent tunnels with `connect`). */
-function undici<T>(get: () => T): T {
-  if (!apiInstalled) {
-    Object.assign(require('undici/lib/dispatcher/dispatcher').prototype, require('undici/lib/api'));
-    apiInstalled = true;
+let parts: typeof import('./undiciParts') | undefined;
+/**
+ * undici's parts (dist/undici.js in the release build), and first what undici's index does: its
+ * dispatchers call `request`/`connect` on each other (a ProxyAgent tunnels with `connect`).
+ */
+function undici(): typeof import('./undiciParts') {
+  if (!parts) {
+    parts = require('./undiciParts') as typeof import('./undiciParts');
+    Object.assign(parts.dispatcher.prototype, parts.api);
   }
-  return get();
+  return parts;
 }
 const load = {
-  agent: (): typeof Undici.Agent => undici(() => require('undici/lib/dispatcher/agent')),
-  proxyAgent: (): typeof Undici.ProxyAgent => undici(() => require('undici/lib/dispatcher/proxy-agent')),
+  agent: (): typeof Undici.Agent => undici().agent,
+  proxyAgent: (): typeof Undici.ProxyAgent => undici().proxyAgent,
   request: (): ((this: Undici.Dispatcher, options: Undici.Dispatcher.RequestOptions) => Promise<Undici.Dispatcher.ResponseData>) =>
-    undici(() => require('undici/lib/api/api-request')),
+    undici().apiRequest,
   rootCertificates: (): readonly string[] => require('node:tls').rootCertificates,
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
