@@ -17,6 +17,7 @@ export type ExtensionApi = {
 };
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
+  const started = performance.now();
   const log = vscode.window.createOutputChannel('Deployments Explorer', { log: true });
   const apiKeys = new ApiKeyStore(context.secrets);
   const connection = new ConnectionManager(context, apiKeys, log);
@@ -29,7 +30,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const integrations = registerIntegrations(services);
   const deployments = registerDeployments(services, integrations);
   registerCreateDeployment(services, integrations, deployments);
-  log.info(`Deployments Explorer ${context.extension.packageJSON.version} activated`);
+  log.info(`Deployments Explorer ${context.extension.packageJSON.version} activated (activate() took ${(performance.now() - started).toFixed(1)} ms)`);
   return { services, integrations, deployments };
 }
 
