@@ -257,13 +257,26 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
 }
 
 let repoIcon: vscode.ThemeIcon | undefined;
+/** "owner · branch" repeats across an integration's repositories: built once per owner and branch. */
+const descriptions = new Map<string, Map<string, string>>();
+
+function cachedRepositoryDescription(repository: Repository): string {
+  let byBranch = descriptions.get(repository.owner);
+  if (!byBranch) {
+    if (descriptions.size > 10_000) descriptions.clear();
+    descriptions.set(repository.owner, (byBranch = new Map()));
+  }
+  let text = byBranch.get(repository.default_branch);
+  if (text === undefined) byBranch.set(repository.default_branch, (text = repositoryDescription(repository)));
+  return text;
+}
 
 /** Built per row when VS Code asks (an expanded integration asks for all of them): kept lean, one shared icon. */
 function repositoryItem(node: RepositoryNode): vscode.TreeItem {
   const { repository } = node;
   const item = new vscode.TreeItem(repository.name, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.description = repositoryDescription(repository);
+  item.description = cachedRepositoryDescription(repository);
   item.contextValue = 'repository';
   item.iconPath = repoIcon ??= new vscode.ThemeIcon('repo');
   item.accessibilityInformation = {
