@@ -89,9 +89,3 @@ function buildKeys(collator: Intl.Collator): CollationKeys {
   };
   return { collator, keyOf };
 }
-
-/** Compares two texts in the collator's order, by key when both have one. */
-export function compareCollated(keys: CollationKeys, a: string, aKey: string | undefined, b: string, bKey: string | undefined): number {
-  if (aKey !== undefined && bKey !== undefined) return aKey < bKey ? -1 : aKey > bKey ? 1 : 0;
-  return keys.collator.compare(a, b);
-}

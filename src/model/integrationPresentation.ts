@@ -32,7 +32,7 @@ export function integrationDescription(
 }
 
 /** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */
-export function timeAgo(then: number, now: number): string {
+function timeAgo(then: number, now: number): string {
   const seconds = Math.max(0, Math.round((now - then) / 1000));
   const unit = (value: number, name: string) => `${value} ${name}${value === 1 ? '' : 's'} ago`;
   if (seconds < 60) return 'just now';

@@ -4,10 +4,10 @@ import { ConnectionManager } from './connection';
 import { readSettings, SECTION } from './settings';
 
 /** globalState key: connection (base URL + tenant) → its discovered integrations. */
-export const DISCOVERED_STATE = 'deploymentsExplorer.discoveredIntegrations';
+const DISCOVERED_STATE = 'deploymentsExplorer.discoveredIntegrations';
 
 /** Which control plane and tenant discovered integrations belong to. */
-export function connectionKey(): string {
+function connectionKey(): string {
   const settings = readSettings();
   return `${settings.baseUrl.trim().replace(/\/+$/, '').toLowerCase()}|${settings.tenantId.trim().toLowerCase()}`;
 }

@@ -285,7 +285,7 @@ function detailItem(element: DetailElement): vscode.TreeItem {
   return item;
 }
 
-export function deploymentTooltip(deployment: LoadedDeployment['deployment']): vscode.MarkdownString {
+function deploymentTooltip(deployment: LoadedDeployment['deployment']): vscode.MarkdownString {
   const tooltip = new vscode.MarkdownString(undefined, true);
   tooltip.appendMarkdown(`**${escapeMarkdown(deploymentLabel(deployment))}**\n\n`);
   for (const [label, value] of tooltipFields(deployment, vscode.env.language)) {
