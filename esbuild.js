@@ -4,12 +4,79 @@
 //   --meta        also write dist/meta.json for size analysis (e.g. esbuild's analyzer)
 const esbuild = require('esbuild');
 const fs = require('node:fs');
+const path = require('node:path');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const meta = process.argv.includes('--meta');
 
+/**
+ * undici, as the client uses it (src/api/undici.ts: Agent, ProxyAgent, request over HTTP/1.1),
+ * without what it cannot reach but would still parse at every activation:
+ *  - the two llhttp WebAssembly builds (141 KB of base64 text in the bundle) become binary files
+ *    beside it, read when the first connection is made, not when the extension loads;
+ *  - HTTP/2 (connected only with `allowH2`, which the client never sets) and fetch's body
+ *    extraction (used only for FormData bodies; the client sends strings) become stubs that throw.
+ * Measured: 494.5 KB -> see the commit message; proxy, CA and TLS tests run against the bundle's same modules.
+ */
+const WASM_FILES = { 'llhttp-wasm.js': 'llhttp.wasm', 'llhttp_simd-wasm.js': 'llhttp_simd.wasm' };
+const trimUndici = {
+  name: 'trim-undici',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]llhttp[\\/]llhttp(_simd)?-wasm\.js$/ }, async (args) => {
+      const source = await fs.promises.readFile(args.path, 'utf8');
+      const base64 = /const wasmBase64 = '([^']+)'/.exec(source);
+      if (!base64) throw new Error(`${args.path}: its wasm text was not found; update esbuild.js for this undici`);
+      const file = WASM_FILES[path.basename(args.path)];
+      await fs.promises.mkdir('dist', { recursive: true });
+      await fs.promises.writeFile(path.join('dist', file), Buffer.from(base64[1], 'base64'));
+      return {
+        loader: 'js',
+        contents: `let wasm; Object.defineProperty(module, 'exports', { get: () => wasm ??= require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(file)})) });`,
+      };
+    });
+    build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      /[\\/]undici[\\/]lib[\\/]dispatcher$/.test(args.resolveDir) ? { path: 'client-h2', namespace: 'undici-stub' } : undefined,
+    );
+    build.onResolve({ filter: /^\.\.\/web\/fetch\/body\.js$/ }, (args) =>
+      /[\\/]undici[\\/]lib[\\/]dispatcher$/.test(args.resolveDir) ? { path: 'fetch-body', namespace: 'undici-stub' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'undici-stub' }, (args) => ({
+      loader: 'js',
+      contents:
+        args.path === 'client-h2'
+          ? `module.exports = function connectH2() { throw new Error('HTTP/2 is not part of this bundle (allowH2 is never set)'); };`
+          : `module.exports = { extractBody() { throw new Error('FormData bodies are not part of this bundle'); } };`,
+    }));
+  },
+};
+
+/**
+ * src/api/undiciParts.ts is its own file, dist/undici.js: the extension's bundle requires it when the
+ * first client is built, so activation does not parse undici's ~120 KB (nothing in it is shared with
+ * the rest of src: no class of it is checked with instanceof outside it).
+ */
+const undiciApart = {
+  name: 'undici-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/undiciParts$/ }, () => ({ path: './undici.js', external: true }));
+  },
+};
+
 async function main() {
+  const undiciCtx = await esbuild.context({
+    entryPoints: ['src/api/undiciParts.ts'],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    outfile: 'dist/undici.js',
+    minify: production,
+    sourcemap: !production,
+    sourcesContent: false,
+    logLevel: 'warning',
+    plugins: [trimUndici],
+  });
   const ctx = await esbuild.context({
     entryPoints: ['src/extension.ts'],
     bundle: true,
@@ -28,12 +95,15 @@ async function main() {
     metafile: meta,
     logLevel: 'warning',
     define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
+    plugins: [trimUndici, undiciApart],
   });
   if (watch) {
-    await ctx.watch();
+    await Promise.all([undiciCtx.watch(), ctx.watch()]);
     return;
   }
   writePayloadSchema();
+  await undiciCtx.rebuild();
+  await undiciCtx.dispose();
   const result = await ctx.rebuild();
   await ctx.dispose();
   if (meta && result.metafile) {
@@ -62,7 +132,11 @@ function writePayloadSchema() {
   fs.writeFileSync('dist/payload.schema.json', `${JSON.stringify(module.exports.payloadJsonSchema(), null, 2)}\n`);
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+module.exports = { trimUndici };
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

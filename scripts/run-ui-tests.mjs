@@ -115,6 +115,17 @@ async function main() {
   await runCleanups();
   const pngs = fs.readdirSync(OUTPUT_DIR).filter((f) => f.endsWith('.png') && fs.statSync(path.join(OUTPUT_DIR, f)).mtimeMs >= t0);
   log(`screenshots in ${path.relative(ROOT, OUTPUT_DIR)}/: ${pngs.join(', ') || 'none'}`);
+  // Timings the tests recorded in this run (test/ui/startup.test.ts: activation as VS Code reports it,
+  // opening the container to the first deployment rows).
+  try {
+    const timings = JSON.parse(fs.readFileSync(path.join(OUTPUT_DIR, 'timings.json'), 'utf8')).filter((t) => Date.parse(t.at) >= t0);
+    for (const t of timings) {
+      const verdict = t.target === undefined ? '' : `   target ≤ ${t.target} ms ${t.ms <= t.target ? 'OK' : 'OVER'}`;
+      log(`timing: ${t.name}: ${t.ms} ms${verdict}`);
+    }
+  } catch {
+    /* no timings recorded in this run */
+  }
   log(`finished with exit code ${code} in ${Math.round((Date.now() - t0) / 1000)} s`);
   return code;
 }

@@ -19,10 +19,11 @@ export type ExtensionApi = {
 };
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
+  const started = performance.now();
   const log = vscode.window.createOutputChannel('Deployments Explorer', { log: true });
   const apiKeys = new ApiKeyStore(context.secrets);
   const connection = new ConnectionManager(context, apiKeys, log);
-  const catalog = createRepositoryCatalog(connection);
+  const catalog = createRepositoryCatalog(connection, context.globalState);
   const commands = new CommandRunner(context, log);
   context.subscriptions.push(log, apiKeys, connection, catalog);
 
@@ -32,7 +33,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const deployments = registerDeployments(services, integrations);
   const watch = registerWatch(services, deployments);
   registerCreateDeployment(services, deployments, watch);
-  log.info(`Deployments Explorer ${context.extension.packageJSON.version} activated`);
+  log.info(`Deployments Explorer ${context.extension.packageJSON.version} activated (activate() took ${(performance.now() - started).toFixed(1)} ms)`);
   return { services, integrations, deployments, watch };
 }
 

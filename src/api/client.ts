@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidInputError, SchemaError } from './errors';
 import { ConnectionOptions, HttpTransport } from './http';
-import { PageEnd, pageEnd, PageWalk, recordKey } from './pagination';
+import { PageEnd, pageEnd, pageKeys, PageWalk } from './pagination';
 import { buildDeploymentSearchParams, DEFAULT_PAGE_SIZE, DeploymentQuery, validateIntegrationId, validateObjectArgument } from './query';
 import { parseJsonBody } from './responses';
 import { Deployment, deploymentSchema, deploymentSummarySchema, Repository, repositorySchema, resourceSpecSchema } from './schemas';
@@ -202,14 +202,6 @@ export class ControlPlaneClient {
   dispose(): Promise<void> {
     return this.http.close();
   }
-}
-
-/** The keys of every record of a page, matching the contract or not, for the "no new record" rule. */
-export function pageKeys(page: Pick<DeploymentPage, 'deployments' | 'invalid'>): (string | undefined)[] {
-  const keys: (string | undefined)[] = [];
-  for (const deployment of page.deployments) keys.push(recordKey(deployment));
-  for (const record of page.invalid) keys.push(recordKey(record.raw));
-  return keys;
 }
 
 function signalOf(options: CallOptions | undefined): AbortSignal | undefined {

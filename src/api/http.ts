@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
-import { Agent, Dispatcher, ProxyAgent, request } from 'undici';
+import { Agent, Dispatcher, ProxyAgent, request, rootCertificates } from './transportDeps';
 import {
   CancelledError,
   ControlPlaneError,

@@ -67,3 +67,11 @@ export function recordKey(record: unknown): string | undefined {
   if (typeof name === 'string' && name) return `name:${name}\u0000${typeof createdAt === 'string' ? createdAt : ''}`;
   return undefined;
 }
+
+/** The keys of every record of a page, matching the contract or not, for the "no new record" rule. */
+export function pageKeys(page: { deployments: readonly unknown[]; invalid: ReadonlyArray<{ raw: unknown }> }): (string | undefined)[] {
+  const keys: (string | undefined)[] = [];
+  for (const deployment of page.deployments) keys.push(recordKey(deployment));
+  for (const record of page.invalid) keys.push(recordKey(record.raw));
+  return keys;
+}

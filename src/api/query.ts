@@ -1,5 +1,5 @@
 import { InvalidInputError } from './errors';
-import { DEPLOYMENT_TYPES, DeploymentType, isUuid } from './schemas';
+import { DEPLOYMENT_TYPES, DeploymentType, isUuid } from './vocabulary';
 import { describeValue } from './text';
 
 /** Every filter of `GET /v2/deployments`, in the client's own naming. */

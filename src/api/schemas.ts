@@ -1,4 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod';
+import { uuidPattern } from './vocabulary';
+
+// Plain values live in ./vocabulary (loading them must not build the schemas).
+export { DEPLOYMENT_TYPES, isUuid, KNOWN_STATUSES, type DeploymentType } from './vocabulary';
 
 // The contract does not show which deployment fields are required, and
 // FastAPI-style servers send `null` for absent optional values, so every
@@ -6,9 +10,6 @@ import { z } from 'zod';
 // contract does not name are kept, never stripped.
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
 const looseRecord = z.record(z.string(), z.unknown());
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string): boolean => uuidPattern.test(value);
 
 const uuidString = z.string().regex(uuidPattern, 'expected a UUID');
 const integer = z.number().int();
@@ -190,9 +191,3 @@ export type ResourceSpec = z.infer<typeof resourceSpecSchema>;
 export type Container = z.infer<typeof containerSchema>;
 export type Mount = z.infer<typeof mountSchema>;
 export type Volume = z.infer<typeof volumeSchema>;
-
-export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
-export type DeploymentType = (typeof DEPLOYMENT_TYPES)[number];
-
-/** Status values seen on real servers; the list is open, any string may come back. */
-export const KNOWN_STATUSES = ['AWAITING_DATABASE', 'READY', 'UNUSED', 'AWAITING_DELETE', 'UNKNOWN'] as const;

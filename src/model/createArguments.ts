@@ -1,4 +1,6 @@
-import { DeploymentType, Repository, repositorySchema } from '../api';
+import type { Repository } from '../api';
+import { loadSchemas } from '../api/lazy';
+import { DeploymentType } from '../api/vocabulary';
 import { isDeploymentType } from './createPayload';
 
 /**
@@ -22,6 +24,7 @@ export interface CreateDeploymentOptions {
 export function readCreateArgument(argument: unknown): CreateDeploymentOptions | undefined {
   if (argument === undefined || argument === null) return undefined;
   if (typeof argument !== 'object') throw new Error(`Create Deployment… needs a repository, not ${typeof argument}.`);
+  const { repositorySchema } = loadSchemas();
   const direct = repositorySchema.safeParse(argument);
   if (direct.success) return { repository: direct.data };
   const value = argument as Record<string, unknown>;

@@ -1,6 +1,7 @@
 // Pure (no vscode import): the deployment-creation body and the rules for
 // the values the create flow asks for.
-import { DEPLOYMENT_TYPES, DeploymentType, Repository } from '../api';
+import { type Repository } from '../api';
+import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
 
 /** What the user chose in the create flow; everything else comes from the repository record. */
 export interface CreateDraft {

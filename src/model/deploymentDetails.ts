@@ -1,4 +1,5 @@
-import { resourceSpecProblems, type Container, type Deployment, type Mount, type ResourceSpec, type Volume } from '../api';
+import { loadClient } from '../api/lazy';
+import { type Container, type Deployment, type Mount, type ResourceSpec, type Volume } from '../api';
 import { formatTime } from './deploymentPresentation';
 import { statusWords } from './deploymentStatus';
 
@@ -123,7 +124,7 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
         true,
       ),
     );
-    if (isObject(source.resource_spec)) push(resourcesGroup(source.resource_spec, resourceSpecProblems(deployment)));
+    if (isObject(source.resource_spec)) push(resourcesGroup(source.resource_spec, loadClient().resourceSpecProblems(deployment)));
   }
 
   const revision = deployment.source_revision_config;

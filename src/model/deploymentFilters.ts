@@ -1,4 +1,5 @@
-import { DEPLOYMENT_TYPES, DeploymentFilters, DeploymentType, hasActiveFilters, validateIdList } from '../api';
+import { DeploymentFilters, hasActiveFilters, validateIdList } from '../api/query';
+import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
 
 /** Where the filters live in `context.workspaceState`: they are per workspace. */
 export const FILTERS_STATE_KEY = 'deploymentsExplorer.deploymentFilters';

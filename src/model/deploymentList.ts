@@ -1,5 +1,6 @@
 import type { Deployment, DeploymentPage, InvalidDeployment, PageEnd } from '../api';
-import { pageKeys, PageWalk } from '../api';
+import { pageKeys, PageWalk } from '../api/pagination';
+import { idKey } from './ids';
 
 /** One loaded record and the key the view identifies it by (its ID, or a stand-in when it has none). */
 export interface LoadedDeployment {
@@ -54,7 +55,10 @@ export class DeploymentList {
   private loadedInvalid: LoadedInvalidDeployment[] = [];
   private walk = new PageWalk();
   private rule: PageEnd | undefined;
-  private readonly keys = new Set<string>();
+  /** key → loaded record: lookups by ID are O(1) however many pages are loaded. */
+  private readonly keys = new Map<string, LoadedDeployment>();
+  /** Keys of the records that did not match the contract (kept apart from the rows). */
+  private readonly invalidKeys = new Set<string>();
   private pages = 0;
   private offset = 0;
   private more = false;
@@ -123,8 +127,7 @@ export class DeploymentList {
   }
 
   find(deploymentId: string): LoadedDeployment | undefined {
-    const key = keyOf(deploymentId);
-    return this.keys.has(key) ? this.loaded.find((item) => item.key === key) : undefined;
+    return this.keys.get(idKey(deploymentId));
   }
 
   onDidChange(listener: (change: ListChange) => void): { dispose(): void } {
@@ -168,8 +171,8 @@ export class DeploymentList {
     const existing = typeof deployment.id === 'string' ? this.find(deployment.id) : undefined;
     if (existing) return existing;
     const item = this.toItem(deployment);
-    this.keys.add(item.key);
-    this.loaded = [item, ...this.loaded];
+    this.keys.set(item.key, item);
+    this.loaded.unshift(item);
     this.emit({ kind: 'inserted', item });
     return item;
   }
@@ -179,13 +182,14 @@ export class DeploymentList {
    * announced only when the record differs); undefined when it is not loaded.
    */
   update(deployment: Deployment): LoadedDeployment | undefined {
-    if (typeof deployment.id !== 'string' || !this.keys.has(keyOf(deployment.id))) return undefined;
-    const key = keyOf(deployment.id);
+    if (typeof deployment.id !== 'string' || !this.keys.has(idKey(deployment.id))) return undefined;
+    const key = idKey(deployment.id);
     const index = this.loaded.findIndex((item) => item.key === key);
     if (index < 0) return undefined;
     if (JSON.stringify(this.loaded[index].deployment) === JSON.stringify(deployment)) return this.loaded[index];
     const item = { key, deployment };
     this.loaded[index] = item;
+    this.keys.set(key, item);
     this.emit({ kind: 'updated', item });
     return item;
   }
@@ -210,6 +214,7 @@ export class DeploymentList {
     this.walk = new PageWalk();
     this.rule = undefined;
     this.keys.clear();
+    this.invalidKeys.clear();
     this.pages = 0;
     this.offset = 0;
     this.more = false;
@@ -271,7 +276,7 @@ export class DeploymentList {
         this.duplicates++;
         continue;
       }
-      this.keys.add(item.key);
+      this.keys.set(item.key, item);
       added.push(item);
     }
     // push (not concat) keeps appending a page O(page size), whatever is loaded already.
@@ -282,12 +287,12 @@ export class DeploymentList {
   private appendInvalid(records: readonly InvalidDeployment[]): LoadedInvalidDeployment[] {
     const added: LoadedInvalidDeployment[] = [];
     for (const record of records) {
-      const key = record.id ? keyOf(record.id) : `#${++this.anonymous}`;
-      if (this.keys.has(key)) {
+      const key = record.id ? idKey(record.id) : `#${++this.anonymous}`;
+      if (this.keys.has(key) || this.invalidKeys.has(key)) {
         this.duplicates++;
         continue;
       }
-      this.keys.add(key);
+      this.invalidKeys.add(key);
       const item = { key, record, position: this.loaded.length };
       this.loadedInvalid.push(item);
       added.push(item);
@@ -296,15 +301,11 @@ export class DeploymentList {
   }
 
   private toItem(deployment: Deployment): LoadedDeployment {
-    const key = typeof deployment.id === 'string' && deployment.id ? keyOf(deployment.id) : `#${++this.anonymous}`;
+    const key = typeof deployment.id === 'string' && deployment.id ? idKey(deployment.id) : `#${++this.anonymous}`;
     return { key, deployment };
   }
 
   private emit(change: ListChange): void {
     for (const listener of this.listeners) listener(change);
   }
-}
-
-function keyOf(id: string): string {
-  return id.trim().toLowerCase();
 }

@@ -3,7 +3,7 @@
  * error rows of both trees and Add Integration's fixes are all built from
  * `fixActionsFor`, so the same failure offers the same fixes everywhere.
  */
-import { AuthError, InvalidInputError, isControlPlaneError, NetworkError } from '../api';
+import { AuthError, InvalidInputError, isControlPlaneError, NetworkError } from '../api/errors';
 
 export type FixAction =
   | { readonly kind: 'retry' }

@@ -1,6 +1,6 @@
 /** Finds the integrations existing deployments use. Pure (no vscode): runs in unit tests against the stand-in. */
 import type { ControlPlaneClient, Deployment } from '../api';
-import { isUuid } from '../api';
+import { isUuid } from '../api/vocabulary';
 import { mostCommonHost } from './remoteUrls';
 
 export interface DiscoveryProgress {
@@ -26,7 +26,29 @@ export function collectIntegrationIds(deployments: readonly Deployment[], into: 
   }
 }
 
-/** Pages through every deployment (100 a page) and collects the integration IDs. */
+/**
+ * The integrations some already-loaded deployments use, and the code host
+ * their repository URLs name: what the Deployments view's pages reveal for
+ * free, with no request of their own.
+ */
+export function integrationsUsedBy(deployments: readonly Deployment[]): { integrationIds: string[]; codeHosts: Record<string, string> } {
+  const ids = new Set<string>();
+  collectIntegrationIds(deployments, ids);
+  const urls = new Map<string, string[]>();
+  for (const deployment of deployments) {
+    const id = deployment.source_config?.integration_id?.trim().toLowerCase();
+    const url = deployment.source_config?.repo_url;
+    if (id && ids.has(id) && url) urls.set(id, [...(urls.get(id) ?? []), url]);
+  }
+  const codeHosts: Record<string, string> = {};
+  for (const [id, list] of urls) {
+    const host = mostCommonHost(list);
+    if (host) codeHosts[id] = host;
+  }
+  return { integrationIds: [...ids], codeHosts };
+}
+
+/** Pages through every deployment (100 a page) and collects the integration IDs: the explicit full scan. */
 export async function discoverIntegrationIds(
   client: Pick<ControlPlaneClient, 'deploymentPages'>,
   options: { signal?: AbortSignal; maxPages?: number; onProgress?: (progress: DiscoveryProgress) => void } = {},

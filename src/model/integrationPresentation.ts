@@ -32,7 +32,31 @@ export function integrationDescription(
   return parts.join(' · ');
 }
 
-export function integrationTooltipMarkdown(integration: IntegrationLike, repositoryCount: number | undefined): string {
+/** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */
+function timeAgo(then: number, now: number): string {
+  const seconds = Math.max(0, Math.round((now - then) / 1000));
+  const unit = (value: number, name: string) => `${value} ${name}${value === 1 ? '' : 's'} ago`;
+  if (seconds < 60) return 'just now';
+  if (seconds < 3600) return unit(Math.floor(seconds / 60), 'minute');
+  if (seconds < 86_400) return unit(Math.floor(seconds / 3600), 'hour');
+  return unit(Math.floor(seconds / 86_400), 'day');
+}
+
+/** When the discovered list was refreshed, for a discovered integration's tooltip. */
+export function discoveryAgeText(age: { refreshedAt?: number; scannedAt?: number }, now: number): string {
+  const refreshed = age.refreshedAt !== undefined ? `last refreshed ${timeAgo(age.refreshedAt, now)}` : 'not refreshed in this window';
+  const scanned =
+    age.scannedAt !== undefined
+      ? `last full scan ${timeAgo(age.scannedAt, now)}`
+      : 'no full scan yet (run “Discover Integrations from Deployments”)';
+  return `Discovered list: ${refreshed}; ${scanned}.`;
+}
+
+export function integrationTooltipMarkdown(
+  integration: IntegrationLike,
+  repositoryCount: number | undefined,
+  discovery?: { age: { refreshedAt?: number; scannedAt?: number }; now: number },
+): string {
   const lines = [
     `**${escapeMarkdown(integrationLabel(integration))}**`,
     '',
@@ -43,6 +67,7 @@ export function integrationTooltipMarkdown(integration: IntegrationLike, reposit
       : 'Discovered from existing deployments (not in settings; use “Add to My Integrations” to keep it).',
   ];
   if (repositoryCount !== undefined) lines.push('', `${repositoryCount} ${repositoryCount === 1 ? 'repository' : 'repositories'}`);
+  if (integration.origin === 'discovered' && discovery) lines.push('', escapeMarkdown(discoveryAgeText(discovery.age, discovery.now)));
   return lines.join('\n');
 }
 

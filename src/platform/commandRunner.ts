@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { CancelledError, isControlPlaneError, messageOf } from '../api';
+import { CancelledError, isControlPlaneError, messageOf } from '../api/errors';
 import { FixAction, FixActionKind, fixActionsFor } from '../model/fixActions';
 import { CommandId, Commands } from './commandIds';
 import { SECTION } from './settings';

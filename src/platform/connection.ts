@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { ControlPlaneClient } from '../api';
+import type { ControlPlaneClient } from '../api';
+import { loadClient } from '../api/lazy';
 import { ApiKeyStore, readSettings, SECTION } from './settings';
 import { isPlainHttpToRemote } from '../model/urls';
 
@@ -48,7 +49,8 @@ export class ConnectionManager implements vscode.Disposable {
     const http = vscode.workspace.getConfiguration('http');
     const proxyStrictSSL = http.get<boolean>('proxyStrictSSL', true);
     const noProxy = http.get<string[]>('noProxy', []);
-    this.client = new ControlPlaneClient({
+    const { ControlPlaneClient: Client } = loadClient();
+    this.client = new Client({
       baseUrl: settings.baseUrl,
       apiKey,
       apiKeyHeader: settings.apiKeyHeader,

@@ -1,16 +1,37 @@
 import * as vscode from 'vscode';
-import { RepositoryCatalog } from '../model/repositoryCatalog';
+import { DiscoveredSnapshot, RepositoryCatalog } from '../model/repositoryCatalog';
 import { ConnectionManager } from './connection';
 import { readSettings, SECTION } from './settings';
 
-/** The catalog, fed by the connection and the integrations setting, and kept in step with both. */
-export function createRepositoryCatalog(connection: ConnectionManager): RepositoryCatalog & vscode.Disposable {
+/** globalState key: connection (base URL + tenant) → its discovered integrations. */
+const DISCOVERED_STATE = 'deploymentsExplorer.discoveredIntegrations';
+
+/** Which control plane and tenant discovered integrations belong to. */
+function connectionKey(): string {
+  const settings = readSettings();
+  return `${settings.baseUrl.trim().replace(/\/+$/, '').toLowerCase()}|${settings.tenantId.trim().toLowerCase()}`;
+}
+
+/**
+ * The catalog, fed by the connection and the integrations setting, and kept in step with both.
+ * Discovered integrations are kept per connection in global state, with their age, so a window
+ * start shows them without reading every deployment again.
+ */
+export function createRepositoryCatalog(connection: ConnectionManager, globalState: vscode.Memento): RepositoryCatalog & vscode.Disposable {
+  const all = () => globalState.get<Record<string, DiscoveredSnapshot>>(DISCOVERED_STATE, {});
   const catalog = new RepositoryCatalog({
     client: () => connection.getClient(),
     addedIntegrations: () => readSettings().integrations,
+    discoveredStore: {
+      load: () => all()[connectionKey()],
+      save: (snapshot) => void globalState.update(DISCOVERED_STATE, { ...all(), [connectionKey()]: snapshot }),
+    },
   });
   const subscriptions = [
-    connection.onDidChange(() => catalog.invalidate()),
+    connection.onDidChange(() => {
+      catalog.connectionChanged();
+      catalog.invalidate();
+    }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(`${SECTION}.integrations`)) catalog.addedIntegrationsChanged();
     }),

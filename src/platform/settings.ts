@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { DEFAULT_PAGE_SIZE, isUuid, MAX_PAGE_SIZE } from '../api';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../api/query';
+import { isUuid } from '../api/vocabulary';
 import type { IntegrationSetting } from '../model/repositoryCatalog';
 
 export const SECTION = 'deploymentsExplorer';

@@ -73,7 +73,10 @@ describe('Deployments view', function () {
     assert.equal(firstItem.description, [record.status, record.image_version].filter(Boolean).join(' · '));
     assert.match(String(firstItem.contextValue), /^deployment\b.*\bid\b/);
     assert.ok(firstItem.iconPath instanceof vscode.ThemeIcon);
-    const tooltip = (firstItem.tooltip as vscode.MarkdownString).value;
+    // The tooltip is built on hover: VS Code asks resolveTreeItem for it.
+    assert.equal(firstItem.tooltip, undefined, 'no tooltip is built for rows nobody hovers');
+    const resolved = feature().provider.resolveTreeItem(firstItem, first);
+    const tooltip = (resolved.tooltip as vscode.MarkdownString).value;
     const plain = tooltip.replace(/\\(.)/g, '$1'); // appendText escapes markdown characters
     assert.ok(plain.includes(String(record.id)), 'tooltip names the ID');
     assert.ok(plain.includes(String(record.source_config?.repo_url)), 'tooltip names the repository');

@@ -1,6 +1,6 @@
 // The Integrations view in the real workbench: the integrations configured by
 // the runner are listed, expanding one shows its repositories with
-// "owner · branch", discovery adds the others in the background, and
+// "owner · branch", the integrations the Deployments view's first page uses appear as discovered, and
 // Find Repository… reveals the chosen repository row.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -66,7 +66,8 @@ test('lists the configured integrations and, expanded, their repositories with o
     return (await wb.rowDescription(row)) === expectedCount;
   }, 10_000);
 
-  // Discovery runs by itself once the view is shown and adds the integrations deployments use.
+  // The Deployments view (open beside it) loads its first page; the integrations those records use
+  // appear as discovered, with no request of their own.
   await poll(
     'a discovered integration',
     async () => {

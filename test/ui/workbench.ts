@@ -231,6 +231,45 @@ export class Workbench {
     await busy.first().waitFor({ state: 'detached', timeout: timeoutMs }).catch(() => undefined);
   }
 
+  // ------------------------------------------------------------------ timings
+
+  /**
+   * The activation time VS Code reports for the extension ("Developer: Show
+   * Running Extensions": code loading + activate() call), in ms; undefined
+   * when the row says it is still activating. Closes the editor again.
+   */
+  async reportedActivationMs(displayName = 'Deployments Explorer', timeoutMs = 20_000): Promise<number | undefined> {
+    await this.runCommand('Developer: Show Running Extensions');
+    const row = this.page.locator('.runtime-extensions-editor .monaco-list-row').filter({ hasText: displayName }).first();
+    const text = await poll(
+      'the activation time in Running Extensions',
+      async () => {
+        const value = ((await row.locator('.activation-time').first().textContent({ timeout: 2_000 })) ?? '').trim();
+        return /\d+\s*ms/.test(value) ? value : undefined;
+      },
+      timeoutMs,
+    );
+    await this.page.keyboard.press('Control+W').catch(() => undefined);
+    const match = /(\d+)\s*ms/.exec(text);
+    return match ? Number(match[1]) : undefined;
+  }
+
+  /** Prints a timing and adds it to timings.json in the output folder (the runner lists them at the end). */
+  recordTiming(name: string, ms: number, target?: number): void {
+    const verdict = target === undefined ? '' : ms <= target ? ` (target ≤ ${target} ms: OK)` : ` (target ≤ ${target} ms: OVER)`;
+    console.log(`[timing] ${name}: ${ms} ms${verdict}`);
+    const file = path.join(this.env.outputDir, 'timings.json');
+    let all: Array<{ name: string; ms: number; target?: number; at: string }> = [];
+    try {
+      all = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch {
+      /* first one */
+    }
+    all.push({ name, ms, target, at: new Date().toISOString() });
+    fs.mkdirSync(this.env.outputDir, { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(all, null, 2));
+  }
+
   // ------------------------------------------------------------------ tree rows
 
   /** All rendered tree rows of a view. */

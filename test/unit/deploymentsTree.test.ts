@@ -129,7 +129,8 @@ describe('Deployments tree', () => {
     const item = provider.getTreeItem(row);
     assert.equal(item.contextValue, 'deployment id status image repo');
     assert.equal(item.accessibilityInformation?.label, 'Deployment app-0, status READY, image version 0.0.0');
-    const tooltip = (item.tooltip as fake.MarkdownString).value;
+    assert.equal(item.tooltip, undefined, 'the tooltip is built when the row is hovered');
+    const tooltip = (provider.resolveTreeItem(item, row).tooltip as fake.MarkdownString).value;
     assert.match(tooltip, /^\*\*app\\-0\*\*/);
     assert.match(tooltip, /Status: READY/);
     assert.equal((item.iconPath as fake.ThemeIcon).color?.id, 'testing.iconPassed');

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Deployment, Repository } from '../../api';
+import { type Deployment, type Repository } from '../../api';
 import { readSettings } from '../../platform/settings';
 import { buildCreateBody, CreateDraft, formatBody, JsonObject } from '../../model/createPayload';
 import type { FailedAttempt } from '../../model/createReview';

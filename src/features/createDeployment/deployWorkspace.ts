@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { messageOf, Repository } from '../../api';
+import { type Repository } from '../../api';
+import { messageOf } from '../../api/errors';
 import { matchRemotes, redactUserInfo, RemoteMatch } from '../../model/remoteUrls';
 import { FolderRemote, readWorkspaceRemotes } from './workspaceRemotes';
 import { Services } from '../../platform/services';

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { Deployment, isControlPlaneError, messageOf, RequestValidationError, ValidationIssue } from '../../api';
+import { type Deployment } from '../../api';
+import { isControlPlaneError, messageOf, RequestValidationError, ValidationIssue } from '../../api/errors';
 import { JsonObject } from '../../model/createPayload';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { isCancellation } from '../../platform/commandRunner';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { GitRemote, parseGitConfig, parseGitDirFile } from '../../model/remoteUrls';
-import { messageOf } from '../../api';
+import { messageOf } from '../../api/errors';
 
 export interface FolderRemote extends GitRemote {
   /** The workspace folder (or repository root) the remote was read from. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DeploymentFilters } from '../../api';
+import { DeploymentFilters } from '../../api/query';
 import { customUrlOf, repositoryWebUrl } from '../../model/deploymentPresentation';
 import { IntegrationsFeature, Services } from '../../platform/services';
 import { DeploymentJsonProvider } from './deploymentJson';

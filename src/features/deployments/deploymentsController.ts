@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
-import { isUuid, messageOf } from '../../api';
+import { messageOf } from '../../api/errors';
+import { isUuid } from '../../api/vocabulary';
 import { readSettings, SECTION } from '../../platform/settings';
 import { describeFilters, DeploymentFilterStore } from '../../model/deploymentFilters';
-import { DeploymentList } from '../../model/deploymentList';
+import { DeploymentList, ListChange } from '../../model/deploymentList';
+import { integrationsUsedBy } from '../../model/integrationDiscovery';
 import { Services } from '../../platform/services';
 import { DeploymentElement, DeploymentsTreeElement, DeploymentsTreeProvider } from './deploymentsTreeProvider';
 
@@ -43,7 +45,10 @@ export class DeploymentsController implements vscode.Disposable {
       canSelectMany: true,
     });
 
-    const listSubscription = this.list.onDidChange(() => this.setContext(EMPTY_CONTEXT, this.list.isEmpty));
+    const listSubscription = this.list.onDidChange((change) => {
+      this.setContext(EMPTY_CONTEXT, this.list.isEmpty);
+      this.shareIntegrations(change);
+    });
     const filterSubscription = this.filters.onDidChange(() => this.showFilters());
     this.disposables.push(
       this.treeView,
@@ -150,6 +155,18 @@ export class DeploymentsController implements vscode.Disposable {
       if (notify) void this.services.commands.showError(error, () => this.loadMore(), 'Deployments');
       else this.services.log.warn(`Deployments: ${messageOf(error)}`);
     }
+  }
+
+  /**
+   * Hands the integrations the newly loaded records use to the catalog (shown as discovered in the
+   * Integrations view): discovery for free, from pages the user loaded anyway.
+   */
+  private shareIntegrations(change: ListChange): void {
+    const records =
+      change.kind === 'appended' ? change.added.map((item) => item.deployment) : change.kind === 'inserted' ? [change.item.deployment] : [];
+    if (records.length === 0 || !readSettings().discoverIntegrations) return;
+    const { integrationIds, codeHosts } = integrationsUsedBy(records);
+    if (integrationIds.length > 0) this.services.catalog.addDiscovered(integrationIds, codeHosts);
   }
 
   private async connectionChanged(): Promise<void> {

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { escapeMarkdown } from '../../model/markdown';
+import { idKey } from '../../model/ids';
 import { DeploymentList, LoadedDeployment } from '../../model/deploymentList';
 import { DetailNode, deploymentDetails } from '../../model/deploymentDetails';
-import { messageOf } from '../../api';
+import { messageOf } from '../../api/errors';
 import {
   accessibleLabel,
   deploymentContextValue,
@@ -18,6 +19,8 @@ export interface DeploymentElement {
   readonly kind: 'deployment';
   /** Replaced in place when a newer record arrives (the row keeps its identity). */
   item: LoadedDeployment;
+  /** The row's TreeItem, built on the first getTreeItem and reused while `item` is the same record. */
+  treeItem?: { readonly of: LoadedDeployment; readonly watched: boolean; readonly item: vscode.TreeItem };
 }
 export interface DetailElement {
   readonly kind: 'detail';
@@ -36,15 +39,13 @@ export interface NoticeElement {
 }
 export type DeploymentsTreeElement = DeploymentElement | DetailElement | LoadMoreElement | ErrorElement | NoticeElement;
 
-export function isDeploymentElement(value: unknown): value is DeploymentElement {
-  return !!value && typeof value === 'object' && (value as DeploymentElement).kind === 'deployment' && !!(value as DeploymentElement).item;
-}
-
 /**
  * Rows of the Deployments view: the loaded deployments, then one status row
  * ("Load more…", its loading state, an error with Retry, or why the listing
- * stopped). Elements are created once per record, so a new page costs work
- * for that page only, and the root is refreshed only when its rows change.
+ * stopped). Elements and their TreeItems are created once per record, so a
+ * new page costs work for that page only: the root's array is extended in
+ * place (never copied or re-sorted), rows are found by key in a map, and a
+ * row's Markdown tooltip is built only when it is hovered (resolveTreeItem).
  */
 export class DeploymentsTreeProvider implements vscode.TreeDataProvider<DeploymentsTreeElement>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<DeploymentsTreeElement | undefined>();
@@ -53,7 +54,9 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
   private rows: DeploymentElement[] = [];
   private readonly byKey = new Map<string, DeploymentElement>();
   private readonly details = new WeakMap<DeploymentElement | DetailElement, DetailElement[]>();
-  private readonly treeItems = new WeakMap<DeploymentElement, vscode.TreeItem>();
+  /** What getChildren(root) answered last: the rows, then the status row; extended in place on append. */
+  private root: DeploymentsTreeElement[] | undefined;
+  private rootStatus: DeploymentsTreeElement | undefined;
   private readonly loadMore: LoadMoreElement = { kind: 'loadMore' };
   private readonly errorRow: ErrorElement = { kind: 'error' };
   private readonly noticeRow: NoticeElement = { kind: 'notice' };
@@ -72,14 +75,24 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
         case 'reset':
           this.rows = [];
           this.byKey.clear();
+          this.root = undefined;
           this.changed.fire(undefined);
           break;
-        case 'appended':
-          for (const item of change.added) this.rows.push(this.element(item));
+        case 'appended': {
+          const root = this.root;
+          if (root && this.rootStatus) root.pop();
+          for (const item of change.added) {
+            const element = this.element(item);
+            this.rows.push(element);
+            root?.push(element);
+          }
+          this.rootStatus = undefined;
           this.changed.fire(undefined);
           break;
+        }
         case 'inserted':
-          this.rows = [this.element(change.item), ...this.rows];
+          this.rows.unshift(this.element(change.item));
+          this.root = undefined;
           this.changed.fire(undefined);
           break;
         case 'updated': {
@@ -104,6 +117,7 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     return this.rows;
   }
 
+  /** O(1): the list's key map, then this provider's. */
   elementFor(deploymentId: string): DeploymentElement | undefined {
     const item = this.list.find(deploymentId);
     return item ? this.byKey.get(item.key) : undefined;
@@ -112,7 +126,7 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
   /** Marks the rows of these deployments as watched; only rows whose mark changes are redrawn. */
   setWatched(deploymentIds: readonly string[]): void {
     const previous = this.watchedKeys;
-    this.watchedKeys = new Set(deploymentIds.map((id) => id.trim().toLowerCase()));
+    this.watchedKeys = new Set(deploymentIds.map(idKey));
     for (const key of new Set([...previous, ...this.watchedKeys])) {
       if (previous.has(key) === this.watchedKeys.has(key)) continue;
       const element = this.byKey.get(key);
@@ -121,14 +135,9 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
   }
 
   private invalidate(element: DeploymentElement): void {
-    this.treeItems.delete(element);
+    element.treeItem = undefined;
     this.details.delete(element);
     this.changed.fire(element);
-  }
-
-  /** Clears every row and re-asks VS Code for the root (e.g. after the connection changed). */
-  refreshRoot(): void {
-    this.changed.fire(undefined);
   }
 
   getChildren(element?: DeploymentsTreeElement): DeploymentsTreeElement[] {
@@ -163,12 +172,24 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
       this.startFirstLoad();
       return [];
     }
-    const rows: DeploymentsTreeElement[] = this.rows.slice();
-    if (list.status === 'error') rows.push(this.errorRow);
-    else if (list.isLoading && list.pageCount > 0) rows.push(this.loadMore);
-    else if (list.hasMore) rows.push(this.loadMore);
-    else if (list.endReason === 'offsetStuck') rows.push(this.noticeRow);
-    return rows;
+    let status: DeploymentsTreeElement | undefined;
+    if (list.status === 'error') status = this.errorRow;
+    else if (list.isLoading && list.pageCount > 0) status = this.loadMore;
+    else if (list.hasMore) status = this.loadMore;
+    else if (list.endReason === 'offsetStuck') status = this.noticeRow;
+    // The same array each time, kept in step with `rows` (see the list listener): no O(n) copy per page.
+    let root = this.root;
+    if (!root) {
+      root = this.rows.slice();
+      this.rootStatus = undefined;
+      this.root = root;
+    }
+    if (this.rootStatus !== status) {
+      if (this.rootStatus) root.pop();
+      if (status) root.push(status);
+      this.rootStatus = status;
+    }
+    return root;
   }
 
   private detailChildren(element: DeploymentElement | DetailElement): DetailElement[] {
@@ -194,9 +215,15 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     return element;
   }
 
+  /** A deployment row's Markdown tooltip, built when it is hovered rather than for every row of every page. */
+  resolveTreeItem(item: vscode.TreeItem, element: DeploymentsTreeElement): vscode.TreeItem {
+    if (element.kind === 'deployment' && item.tooltip === undefined) item.tooltip = deploymentTooltip(element.item.deployment);
+    return item;
+  }
+
   private deploymentItem(element: DeploymentElement): vscode.TreeItem {
-    const cached = this.treeItems.get(element);
-    if (cached) return cached;
+    const cached = element.treeItem;
+    if (cached && cached.of === element.item && cached.watched === this.watchedKeys.has(element.item.key)) return cached.item;
     const deployment = element.item.deployment;
     const item = new vscode.TreeItem(deploymentLabel(deployment), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `deployment:${element.item.key}`;
@@ -205,16 +232,8 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     const icon = statusIcon(deployment.status);
     item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
     item.contextValue = deploymentContextValue(deployment) + (watched ? ' watched' : '');
-    const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendMarkdown(`**${escapeMarkdown(deploymentLabel(deployment))}**\n\n`);
-    for (const [label, value] of tooltipFields(deployment, vscode.env.language)) {
-      tooltip.appendMarkdown(`${label}: `);
-      tooltip.appendText(value);
-      tooltip.appendMarkdown('  \n');
-    }
-    item.tooltip = tooltip;
     item.accessibilityInformation = { label: accessibleLabel(deployment), role: 'treeitem' };
-    this.treeItems.set(element, item);
+    element.treeItem = { of: element.item, watched, item };
     return item;
   }
 
@@ -289,4 +308,15 @@ function detailItem(element: DetailElement): vscode.TreeItem {
   item.contextValue = 'deploymentDetail';
   item.accessibilityInformation = { label: node.value !== undefined ? `${node.label}: ${node.value}` : node.label };
   return item;
+}
+
+function deploymentTooltip(deployment: LoadedDeployment['deployment']): vscode.MarkdownString {
+  const tooltip = new vscode.MarkdownString(undefined, true);
+  tooltip.appendMarkdown(`**${escapeMarkdown(deploymentLabel(deployment))}**\n\n`);
+  for (const [label, value] of tooltipFields(deployment, vscode.env.language)) {
+    tooltip.appendMarkdown(`${label}: `);
+    tooltip.appendText(value);
+    tooltip.appendMarkdown('  \n');
+  }
+  return tooltip;
 }

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { DEPLOYMENT_TYPES, DeploymentFilters, KNOWN_STATUSES, messageOf, splitIdList, validateIdList } from '../../api';
+import { messageOf } from '../../api/errors';
+import { DeploymentFilters, splitIdList, validateIdList } from '../../api/query';
+import { DEPLOYMENT_TYPES, KNOWN_STATUSES } from '../../api/vocabulary';
 import { FILTER_NAMES, FILTER_TITLES, FilterName, filterValueText } from '../../model/deploymentFilters';
 
 /** Values seen in the loaded records, offered next to the known ones. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { InvalidInputError, messageOf } from '../../api';
+import { InvalidInputError, messageOf } from '../../api/errors';
 import { IntegrationSetting, readSettings, writeIntegrations } from '../../platform/settings';
 import { Services } from '../../platform/services';
 import { isCancellation } from '../../platform/commandRunner';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Services } from '../../platform/services';
 import { isCancellation, signalFor } from '../../platform/commandRunner';
 import { discoverIntegrationIds, DiscoveryResult } from '../../model/integrationDiscovery';
-import { messageOf } from '../../api';
+import { messageOf } from '../../api/errors';
 
 export interface DiscoverySummary extends DiscoveryResult {
   /** How many were not known before. */
@@ -10,10 +10,12 @@ export interface DiscoverySummary extends DiscoveryResult {
 }
 
 /**
- * "Discover Integrations from Deployments": pages through the deployments in
- * the background (cancellable) and adds the integrations they use to the
- * catalog as discovered. Answers the function the view uses to run it once
- * on its own, quietly (progress in the view, failures only in the log).
+ * "Discover Integrations from Deployments": pages through every deployment
+ * (progress with a count, cancellable) and adds the integrations they use to
+ * the catalog as discovered. It runs only when asked: on its own the view
+ * only shows what the Deployments view's loaded pages reveal (no requests).
+ * Answers the function that runs it (`quiet`: progress in the view, failures
+ * only in the log; for scripts and tests).
  */
 export function registerDiscoverIntegrations(services: Services, viewId: string): (quiet: boolean) => Promise<DiscoverySummary | undefined> {
   let running: Promise<DiscoverySummary | undefined> | undefined;
@@ -25,7 +27,7 @@ export function registerDiscoverIntegrations(services: Services, viewId: string)
       onProgress: ({ deployments, found }) =>
         report(`${deployments} deployments read, ${found} integration${found === 1 ? '' : 's'} found`),
     });
-    const added = services.catalog.addDiscovered(result.integrationIds, result.codeHosts);
+    const added = services.catalog.addDiscovered(result.integrationIds, result.codeHosts, { scan: !result.truncated });
     services.log.info(
       `Discovery read ${result.deployments} deployments in ${result.pages} pages: ${result.found} integrations, ${added} new` +
         (result.truncated ? ' (stopped early: too many pages)' : ''),

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { messageOf, Repository } from '../../api';
+import { type Repository } from '../../api';
+import { messageOf } from '../../api/errors';
 import { KnownIntegration } from '../../model/repositoryCatalog';
 import { Services } from '../../platform/services';
 import { isCancellation } from '../../platform/commandRunner';

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { readSettings, SECTION } from '../../platform/settings';
 import { IntegrationsFeature, Services } from '../../platform/services';
 import { registerAddIntegration } from './addIntegration';
 import { DiscoverySummary, registerDiscoverIntegrations } from './discoverIntegrations';
@@ -13,7 +12,7 @@ export interface IntegrationsFeatureApi extends IntegrationsFeature {
   /** The tree's data (tests read rows through getChildren/getTreeItem). */
   provider: IntegrationsTreeProvider;
   view: vscode.TreeView<IntegrationsTreeNode>;
-  /** Runs discovery; `quiet` is the automatic run (progress in the view, errors only logged). */
+  /** Runs the full scan; `quiet`: progress in the view, errors only logged. Never run on its own. */
   discover(quiet: boolean): Promise<DiscoverySummary | undefined>;
 }
 
@@ -70,24 +69,9 @@ export function registerIntegrations(services: Services): IntegrationsFeatureApi
     }),
   );
 
-  // Discovery runs once on its own, when the view is first shown with a working connection; never in activate().
-  let autoDiscovered = false;
-  const maybeDiscover = async () => {
-    if (autoDiscovered || !view.visible) return;
-    const settings = readSettings();
-    if (!settings.discoverIntegrations || !(await services.connection.isConfigured())) return;
-    if (autoDiscovered) return;
-    autoDiscovered = true;
-    await discover(true);
-  };
-  services.context.subscriptions.push(
-    view.onDidChangeVisibility(() => void maybeDiscover()),
-    provider.onDidRequestRoot(() => setTimeout(() => void maybeDiscover(), 0)),
-    services.connection.onDidChange(() => void maybeDiscover()),
-    vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(`${SECTION}.discoverIntegrations`)) void maybeDiscover();
-    }),
-  );
+  // No discovery runs on its own (a full scan pages through every deployment of the tenant): the
+  // Deployments view hands the integrations its loaded pages use to the catalog, which keeps them per
+  // connection; the full scan is the command "Discover Integrations from Deployments".
 
   // A rejected key affects every integration: say so once, with the fix, rather than per row.
   let authNoticeShowing = false;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { messageOf, Repository } from '../../api';
+import { type Repository } from '../../api';
+import { messageOf } from '../../api/errors';
 import { fixActionCommand, isCancellation } from '../../platform/commandRunner';
 import { rowFixes } from '../../model/fixActions';
 import { idKey as key } from '../../model/ids';
@@ -215,12 +216,19 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     const cached = this.repositoryRows.get(repositories);
     if (cached) return cached;
     const prefix = `${key(integrationId)}/repo/`;
-    const used = new Set<string>();
+    // Tree-item IDs must be unique; a server repeating a repository must not break the view.
+    // Repeats get `#2`, `#3`…; the set holds numbers (cheap), and strings only for repeats.
+    const seenIds = new Set<unknown>();
+    const repeats = new Set<string>();
     const nodes = repositories.map((repository): RepositoryNode => {
-      // Tree-item IDs must be unique; a server repeating a repository must not break the view.
       let id = `${prefix}${repository.id}`;
-      for (let n = 2; used.has(id); n++) id = `${prefix}${repository.id}#${n}`;
-      used.add(id);
+      if (seenIds.has(repository.id)) {
+        let n = 2;
+        while (repeats.has(`${id}#${n}`)) n++;
+        id = `${id}#${n}`;
+        repeats.add(id);
+      }
+      seenIds.add(repository.id);
       return { kind: 'repository', integrationId, repository, id };
     });
     this.repositoryRows.set(repositories, nodes);
@@ -234,7 +242,8 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `integration/${key(integration.id)}`;
     item.description = integrationDescription(integration, count, state.status === 'error', this.services.catalog.codeHost(integration.id));
-    item.tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count));
+    const discovery = integration.origin === 'discovered' ? { age: this.services.catalog.discoveryAge(), now: Date.now() } : undefined;
+    item.tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count, discovery));
     item.contextValue = `integration.${integration.origin}`;
     item.iconPath = new vscode.ThemeIcon(integration.origin === 'added' ? 'plug' : 'telescope');
     item.accessibilityInformation = {
@@ -248,13 +257,29 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   }
 }
 
+let repoIcon: vscode.ThemeIcon | undefined;
+/** "owner · branch" repeats across an integration's repositories: built once per owner and branch. */
+const descriptions = new Map<string, Map<string, string>>();
+
+function cachedRepositoryDescription(repository: Repository): string {
+  let byBranch = descriptions.get(repository.owner);
+  if (!byBranch) {
+    if (descriptions.size > 10_000) descriptions.clear();
+    descriptions.set(repository.owner, (byBranch = new Map()));
+  }
+  let text = byBranch.get(repository.default_branch);
+  if (text === undefined) byBranch.set(repository.default_branch, (text = repositoryDescription(repository)));
+  return text;
+}
+
+/** Built per row when VS Code asks (an expanded integration asks for all of them): kept lean, one shared icon. */
 function repositoryItem(node: RepositoryNode): vscode.TreeItem {
   const { repository } = node;
   const item = new vscode.TreeItem(repository.name, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.description = repositoryDescription(repository);
+  item.description = cachedRepositoryDescription(repository);
   item.contextValue = 'repository';
-  item.iconPath = new vscode.ThemeIcon('repo');
+  item.iconPath = repoIcon ??= new vscode.ThemeIcon('repo');
   item.accessibilityInformation = {
     label: `Repository ${repository.owner}/${repository.name}, default branch ${repository.default_branch}`,
   };

@@ -1,0 +1,50 @@
+// Start-up as a user sees it, in fresh windows: the time from opening the Deployments container to
+// the first deployment rows, and the activation time VS Code itself reports for the extension
+// ("Developer: Show Running Extensions"). Three windows, one after another (each has its own
+// extension host, so each activates the extension afresh); the medians are printed and listed by
+// the runner at the end. Figures, not assertions: a shared machine is too noisy for a timed test.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { VIEW_NAMES, Workbench } from './workbench';
+
+const VIEW = VIEW_NAMES.deployments;
+const STATUS = /^(READY|UNUSED|AWAITING_DATABASE|AWAITING_DELETE|UNKNOWN|DEGRADED)\b/;
+const WINDOWS = 3;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+test('prints the time to the first deployment rows and the activation time VS Code reports', async () => {
+  const toRows: number[] = [];
+  const activations: number[] = [];
+  let last: Workbench | undefined;
+  for (let i = 0; i < WINDOWS; i++) {
+    const wb = await Workbench.open('startup');
+    last = wb;
+    try {
+      // Let the window finish its own start (built-in extensions) so it is not timed with ours.
+      await wb.waitForExtensionsActivated();
+      await wb.page.waitForTimeout(1_500);
+      const started = Date.now();
+      await wb.openDeploymentsContainer();
+      await wb.expandView(VIEW);
+      // A deployment row: its description starts with a status.
+      const firstRow = wb.rows(VIEW).filter({ has: wb.page.locator('.label-description', { hasText: STATUS }) }).first();
+      await firstRow.waitFor({ state: 'visible', timeout: 60_000 });
+      toRows.push(Date.now() - started);
+
+      await wb.waitForExtensionsActivated();
+      const activation = await wb.reportedActivationMs();
+      assert.ok(activation !== undefined, 'Running Extensions shows an activation time');
+      activations.push(activation);
+      console.log(`window ${i + 1}: container → rows ${toRows[i]} ms, activation ${activation} ms`);
+    } finally {
+      await wb.close();
+    }
+  }
+  assert.ok(last);
+  last.recordTiming(`opening the Deployments container → first deployment rows (median of ${WINDOWS} windows: ${toRows.join(', ')})`, median(toRows));
+  last.recordTiming(`activation as VS Code reports it, Show Running Extensions (median of ${WINDOWS} windows: ${activations.join(', ')})`, median(activations), 50);
+});
