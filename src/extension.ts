@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { CommandRunner } from './platform/commandRunner';
 import { registerConnectionCommands } from './features/connection';
 import { registerCreateDeployment } from './features/createDeployment';
-import { ApiKeyStore } from './platform/settings';
+import { ProfileStore } from './platform/profiles';
+import { registerProfiles } from './features/profiles';
 import { ConnectionManager } from './platform/connection';
 import { createRepositoryCatalog } from './platform/repositoryCatalog';
 import { Services } from './platform/services';
@@ -16,19 +17,25 @@ export type ExtensionApi = {
   deployments: ReturnType<typeof registerDeployments>;
 };
 
-export function activate(context: vscode.ExtensionContext): ExtensionApi {
+export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
   const log = vscode.window.createOutputChannel('Deployments Explorer', { log: true });
-  const apiKeys = new ApiKeyStore(context.secrets);
-  const connection = new ConnectionManager(context, apiKeys, log);
+  const profiles = new ProfileStore(context, log);
+  // Before the connection reads anything: binds 0.1.0's stored key to the base URL it was used with.
+  await profiles.migrate().catch((error) => log.error(`Profiles: migration failed: ${String(error)}`));
+  const connection = new ConnectionManager(context, profiles, log);
   const catalog = createRepositoryCatalog(connection);
   const commands = new CommandRunner(context, log);
-  context.subscriptions.push(log, apiKeys, connection, catalog);
+  context.subscriptions.push(log, profiles, connection, catalog);
 
   const services: Services = { context, log, connection, commands, catalog };
   registerConnectionCommands(services);
   const integrations = registerIntegrations(services);
   const deployments = registerDeployments(services, integrations);
   registerCreateDeployment(services, deployments);
+  registerProfiles(services, [
+    { view: integrations.view as vscode.TreeView<unknown>, title: vscode.l10n.t('Integrations') },
+    { view: deployments.treeView as vscode.TreeView<unknown>, title: vscode.l10n.t('Deployments') },
+  ]);
   log.info(`Deployments Explorer ${context.extension.packageJSON.version} activated`);
   return { services, integrations, deployments };
 }

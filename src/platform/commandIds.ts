@@ -33,6 +33,11 @@ export const Commands = {
   createDeployment: 'deploymentsExplorer.createDeployment',
   deployWorkspace: 'deploymentsExplorer.deployWorkspace',
   sendPayload: 'deploymentsExplorer.sendPayload',
+  switchProfile: 'deploymentsExplorer.switchProfile',
+  addProfile: 'deploymentsExplorer.addProfile',
+  renameProfile: 'deploymentsExplorer.renameProfile',
+  removeProfile: 'deploymentsExplorer.removeProfile',
+  allowApiKeyForOrigin: 'deploymentsExplorer.allowApiKeyForOrigin',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -11,8 +11,13 @@ export function createRepositoryCatalog(connection: ConnectionManager): Reposito
   });
   const subscriptions = [
     connection.onDidChange(() => catalog.invalidate()),
+    // Another profile is another control plane: nothing discovered at the old one is shown.
+    connection.onDidChangeProfile(() => {
+      for (const integration of catalog.integrations()) if (integration.origin === 'discovered') catalog.forgetDiscovered(integration.id);
+      catalog.addedIntegrationsChanged();
+    }),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(`${SECTION}.integrations`)) catalog.addedIntegrationsChanged();
+      if (event.affectsConfiguration(`${SECTION}.integrations`) || event.affectsConfiguration(`${SECTION}.profiles`)) catalog.addedIntegrationsChanged();
     }),
   ];
   const dispose = catalog.dispose.bind(catalog);

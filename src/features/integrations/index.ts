@@ -71,13 +71,15 @@ export function registerIntegrations(services: Services): IntegrationsFeatureApi
   );
 
   // Discovery runs once on its own, when the view is first shown with a working connection; never in activate().
-  let autoDiscovered = false;
+  // Once per profile: each control plane has its own deployments to discover from.
+  const autoDiscovered = new Set<string>();
   const maybeDiscover = async () => {
-    if (autoDiscovered || !view.visible) return;
+    const scope = services.connection.scopeKey('');
+    if (autoDiscovered.has(scope) || !view.visible) return;
     const settings = readSettings();
     if (!settings.discoverIntegrations || !(await services.connection.isConfigured())) return;
-    if (autoDiscovered) return;
-    autoDiscovered = true;
+    if (autoDiscovered.has(scope) || scope !== services.connection.scopeKey('')) return;
+    autoDiscovered.add(scope);
     await discover(true);
   };
   services.context.subscriptions.push(
