@@ -88,9 +88,12 @@ export async function snapshotSettings(api: ExtensionApi, settings: readonly str
   };
 }
 
-/** Stores `key` through the command and waits until the connection uses it. */
+/**
+ * Stores `key` through the command and waits until the connection uses it. Always stored, even
+ * when unchanged: storing binds the key to where requests go now (each suite's stand-in has its
+ * own port, and a key goes only to the origin it was stored for).
+ */
 export async function useApiKey(api: ExtensionApi, key: string): Promise<void> {
-  if ((await api.services.connection.apiKeys.get()) === key) return;
   const reset = new Promise<void>((resolve) => {
     const subscription = api.services.connection.onDidChange(() => {
       subscription.dispose();
