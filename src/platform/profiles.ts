@@ -263,8 +263,9 @@ export class ProfileStore implements vscode.Disposable {
     await this.context.globalState.update(MIGRATED_STATE, true);
   }
 
-  /** For tests of the upgrade: forget that it ran. */
+  /** For tests of the upgrade: back to what 0.1.0 left (no origin recorded for Default's key, migration not run). */
   async resetMigration(): Promise<void> {
+    await this.setBinding(DEFAULT_PROFILE_ID, undefined, false);
     await this.context.globalState.update(MIGRATED_STATE, undefined);
   }
 
