@@ -168,9 +168,10 @@ export class ConnectionManager implements vscode.Disposable {
       profileOrigin: originOf(profile.baseUrl),
       binding: this.profiles.binding(profile.id),
     });
-    let send = decision === 'send' || decision === 'bind';
+    const send = decision === 'send' || decision === 'bind';
     if (decision === 'bind' && origin) await this.profiles.bind(profile.id, origin);
-    if (decision === 'ask' && origin && !generation.abort.signal.aborted) send = await this.askToSend(profile, effective, origin);
+    // Not waited for: until a yes (which resets the connection) the key stays here and the views say why.
+    if (decision === 'ask' && origin && !generation.abort.signal.aborted) void this.askToSend(profile, effective, origin);
     if (decision === 'withhold') this.log.info(`Not sending the API key of profile ${profile.name} to ${origin} (you said no for it)`);
     const resolved: ResolvedConnection = {
       profile,
@@ -188,7 +189,10 @@ export class ConnectionManager implements vscode.Disposable {
     const id = `${profile.id} ${origin}`;
     let pending = this.asking.get(id);
     if (!pending) {
-      pending = this.ask(profile, effective, origin);
+      pending = this.ask(profile, effective, origin).catch((error) => {
+        this.log.error(`Asking about ${origin} failed: ${String(error)}`);
+        return false;
+      });
       this.asking.set(id, pending);
     }
     return pending;

@@ -92,6 +92,11 @@ export class ProfileStore implements vscode.Disposable {
     return parseProfiles(this.rawProfiles()).profiles.length > 0;
   }
 
+  /** Why entries of the setting are left out (names them); empty when all are fine. */
+  problems(): string[] {
+    return parseProfiles(this.rawProfiles()).problems;
+  }
+
   list(): Profile[] {
     const { profiles, problems } = parseProfiles(this.rawProfiles());
     const text = problems.join(' ');
@@ -115,7 +120,7 @@ export class ProfileStore implements vscode.Disposable {
 
   async switchTo(profileId: string): Promise<Profile> {
     const target = this.list().find((profile) => profile.id === profileId.toLowerCase());
-    if (!target) throw new Error(`There is no profile with the id “${profileId}”.`);
+    if (!target) throw new Error(vscode.l10n.t('There is no profile with the id “{0}”.', profileId));
     if (target.id !== this.active().id) {
       await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, target.id);
       this.log.info(`Switched to profile ${target.name}`);
@@ -154,7 +159,7 @@ export class ProfileStore implements vscode.Disposable {
     await this.write([...entries, { id, ...setting }]);
     if (apiKey) await this.storeKey(id, apiKey, originOf(setting.baseUrl));
     const added = this.list().find((profile) => profile.id === id);
-    if (!added) throw new Error(`The profile “${setting.name}” could not be read back from settings.`);
+    if (!added) throw new Error(vscode.l10n.t('The profile “{0}” could not be read back from settings.', setting.name));
     this.log.info(`Profile ${setting.name} added`);
     return added;
   }
@@ -162,7 +167,7 @@ export class ProfileStore implements vscode.Disposable {
   async rename(profileId: string, name: string): Promise<void> {
     const entries = this.entries();
     const entry = entries.find((candidate) => (candidate.id ?? candidate.name).toLowerCase() === profileId);
-    if (!entry) throw new Error(`Profile “${profileId}” is not in your user settings.`);
+    if (!entry) throw new Error(vscode.l10n.t('Profile “{0}” is not in your user settings; edit it where it is defined.', profileId));
     // The ID stays: the key and the per-profile state follow the profile, not its name.
     entry.id = profileId;
     entry.name = name.trim();
@@ -173,7 +178,7 @@ export class ProfileStore implements vscode.Disposable {
   async remove(profileId: string): Promise<void> {
     const entries = this.entries();
     const remaining = entries.filter((candidate) => (candidate.id ?? candidate.name).toLowerCase() !== profileId);
-    if (remaining.length === entries.length) throw new Error(`Profile “${profileId}” is not in your user settings.`);
+    if (remaining.length === entries.length) throw new Error(vscode.l10n.t('Profile “{0}” is not in your user settings; edit it where it is defined.', profileId));
     await this.write(remaining);
     await this.context.secrets.delete(secretName(profileId));
     await this.setBinding(profileId, undefined);
@@ -192,7 +197,7 @@ export class ProfileStore implements vscode.Disposable {
     }
     const entries = this.entries();
     const entry = entries.find((candidate) => (candidate.id ?? candidate.name).toLowerCase() === active.id);
-    if (!entry) throw new Error(`Profile “${active.name}” is defined in this workspace’s settings; edit it there.`);
+    if (!entry) throw new Error(vscode.l10n.t('Profile “{0}” is defined in this workspace’s settings; edit it there.', active.name));
     (entry as unknown as Record<string, unknown>)[field] = value;
     await this.write(entries);
   }

@@ -41,7 +41,21 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
   status.command = 'deploymentsExplorer.switchProfile';
   context.subscriptions.push(status);
 
+  // A hand-edited mistake in the setting is said once, naming the entry; the other profiles still work.
+  let reported = '';
+  const reportProblems = () => {
+    const problems = store.problems();
+    const text = problems.join(' ');
+    if (!text || text === reported) return;
+    reported = text;
+    const open = vscode.l10n.t('Open Settings');
+    void Promise.resolve(vscode.window.showWarningMessage(vscode.l10n.t('Some Deployments Explorer profiles are ignored: {0}', text), open)).then((choice) => {
+      if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', 'deploymentsExplorer.profiles');
+    });
+  };
+
   const update = async () => {
+    reportProblems();
     const profiles = store.list();
     const profile = store.active();
     const several = profiles.length > 1;
