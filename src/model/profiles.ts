@@ -5,9 +5,9 @@
 
 /** The ID of the profile 0.1.0's settings became: its key and state keep their 0.1.0 storage names. */
 export const DEFAULT_PROFILE_ID = 'default';
-export const DEFAULT_PROFILE_NAME = 'Default';
-export const DEFAULT_API_KEY_HEADER = 'X-Api-Key';
-export const DEFAULT_TENANT_HEADER = 'X-Tenant-Id';
+const DEFAULT_PROFILE_NAME = 'Default';
+const DEFAULT_API_KEY_HEADER = 'X-Api-Key';
+const DEFAULT_TENANT_HEADER = 'X-Tenant-Id';
 
 /** One entry of the `deploymentsExplorer.profiles` setting, as written to settings. */
 export interface ProfileSetting {
@@ -145,7 +145,7 @@ export function parseProfiles(raw: unknown): ParsedProfiles {
 }
 
 /** The connection fields of a settings object (a profile entry, or 0.1.0's top-level settings), defaults applied. */
-export function connectionFields(input: Partial<Record<keyof ConnectionFields, unknown>>): ConnectionFields {
+function connectionFields(input: Partial<Record<keyof ConnectionFields, unknown>>): ConnectionFields {
   return {
     baseUrl: text(input.baseUrl),
     tenantId: text(input.tenantId),
@@ -231,7 +231,7 @@ export interface KeyBinding {
   denied?: string[];
 }
 
-export type KeySource = 'stored' | 'environment' | 'none';
+type KeySource = 'stored' | 'environment' | 'none';
 
 /**
  * - `send`: the key (and tenant) may go to the effective origin;

@@ -19,8 +19,8 @@ import {
 import { SECTION } from './settings';
 
 /** 0.1.0's secret: the key of profile Default, so an upgrade keeps it where it is. */
-export const API_KEY_SECRET = 'deploymentsExplorer.apiKey';
-export const API_KEY_ENV = 'DEPLOYMENTS_EXPLORER_API_KEY';
+const API_KEY_SECRET = 'deploymentsExplorer.apiKey';
+const API_KEY_ENV = 'DEPLOYMENTS_EXPLORER_API_KEY';
 /** workspaceState: the ID of this workspace's active profile. */
 const ACTIVE_PROFILE_STATE = 'deploymentsExplorer.activeProfile';
 /** globalState: profile ID → KeyBinding. */
@@ -31,7 +31,7 @@ const MIGRATED_STATE = 'deploymentsExplorer.profilesMigrated';
 /** The top-level settings a profile replaces; in a workspace's own settings they override the active profile. */
 export const CONNECTION_FIELDS = ['baseUrl', 'apiKeyHeader', 'tenantId', 'tenantHeader', 'caFile', 'strictSSL'] as const satisfies readonly (keyof ConnectionFields)[];
 
-export function secretName(profileId: string): string {
+function secretName(profileId: string): string {
   return profileId === DEFAULT_PROFILE_ID ? API_KEY_SECRET : `${API_KEY_SECRET}.${profileId}`;
 }
 

@@ -11,7 +11,7 @@ export interface ProfileLabelledView {
 }
 
 /** What Add Profile… takes as an argument (scripts, tests) instead of asking. */
-export interface AddProfileArguments {
+interface AddProfileArguments {
   name: string;
   baseUrl: string;
   apiKey?: string;
