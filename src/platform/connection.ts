@@ -9,7 +9,8 @@ const WARNED_PLAIN_HTTP = 'deploymentsExplorer.warnedPlainHttp';
 
 /** The settings the client is built from: a change to any rebuilds it. */
 const CONNECTION_SETTINGS = [
-  ...[...CONNECTION_FIELDS, 'requestTimeoutMs', 'profiles', 'defaultProfile'].map((name) => `${SECTION}.${name}`),
+  // (`profiles` and `defaultProfile` reach it through the ProfileStore, which tells a new integration from a new URL.)
+  ...[...CONNECTION_FIELDS, 'requestTimeoutMs'].map((name) => `${SECTION}.${name}`),
   'http.proxy',
   'http.proxyStrictSSL',
   'http.noProxy',

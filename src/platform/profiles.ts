@@ -62,6 +62,7 @@ export class ProfileStore implements vscode.Disposable {
   readonly onDidChangeKey = this.keyChanged.event;
   private readonly disposables: vscode.Disposable[] = [];
   private reportedProblems = '';
+  private lastSignature = '';
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -71,14 +72,32 @@ export class ProfileStore implements vscode.Disposable {
       this.changed,
       this.keyChanged,
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(`${SECTION}.profiles`) || event.affectsConfiguration(`${SECTION}.defaultProfile`)) this.changed.fire();
+        if (event.affectsConfiguration(`${SECTION}.profiles`) || event.affectsConfiguration(`${SECTION}.defaultProfile`)) this.fireIfChanged();
       }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.fireIfChanged()),
       // Fires for changes made in other windows too.
       context.secrets.onDidChange((event) => {
         if (event.key === API_KEY_SECRET || event.key.startsWith(`${API_KEY_SECRET}.`)) this.keyChanged.fire();
       }),
     );
+    this.lastSignature = this.signature();
+  }
+
+  /**
+   * Fires only when a profile's name or connection, or the active profile,
+   * changed: adding an integration to a profile rewrites the setting, but must
+   * not reload the views (the catalog hears of it on its own).
+   */
+  private fireIfChanged(): void {
+    const signature = this.signature();
+    if (signature === this.lastSignature) return;
+    this.lastSignature = signature;
+    this.changed.fire();
+  }
+
+  private signature(): string {
+    const strip = ({ integrations: _integrations, createDefaults: _createDefaults, ...rest }: Profile) => rest;
+    return JSON.stringify([this.list().map(strip), this.active().id]);
   }
 
   /** The profiles setting as VS Code gives it; in an untrusted workspace only the user's own value counts. */
@@ -124,7 +143,7 @@ export class ProfileStore implements vscode.Disposable {
     if (target.id !== this.active().id) {
       await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, target.id);
       this.log.info(`Switched to profile ${target.name}`);
-      this.changed.fire();
+      this.fireIfChanged();
     }
     return target;
   }
@@ -184,7 +203,7 @@ export class ProfileStore implements vscode.Disposable {
     await this.setBinding(profileId, undefined);
     if (this.context.workspaceState.get(ACTIVE_PROFILE_STATE) === profileId) await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, undefined);
     this.log.info(`Profile ${profileId} removed, with its stored key`);
-    this.changed.fire();
+    this.fireIfChanged();
   }
 
   /** Edits the active profile's entry (or 0.1.0's top-level user setting while there is none). */

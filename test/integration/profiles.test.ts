@@ -169,8 +169,14 @@ describe('Profiles', function () {
     await showsIntegrations('no integrations of A', []);
     assert.equal(api.deployments.treeView.title, 'Deployments — B');
 
+    const listings = () => b.requests.filter((r) => r.path === '/v2/deployments').length;
+    const before = listings();
     await vscode.commands.executeCommand('deploymentsExplorer.addIntegration', integrationB().id, 'Platform');
     await showsIntegrations('B’s own integration', [integrationB().id]);
+    const entryB = (config().inspect<Array<Record<string, unknown>>>('profiles')?.globalValue ?? []).find((entry) => entry.id === 'b');
+    assert.deepEqual(entryB?.integrations, [{ id: integrationB().id, label: 'Platform' }], 'stored in profile B');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(listings(), before, 'adding an integration to a profile does not reload its deployments');
     await vscode.commands.executeCommand('deploymentsExplorer.filterDeployments', { status: 'UNUSED' });
     await showsDeployments('B’s UNUSED deployments', firstPage(b, 'UNUSED'));
 
@@ -183,6 +189,27 @@ describe('Profiles', function () {
     assert.deepEqual(api.deployments.filters.filters, { status: 'UNUSED' });
     await showsDeployments('B’s UNUSED deployments again', firstPage(b, 'UNUSED'));
     await api.deployments.filters.clear();
+  });
+
+  it('uses each profile’s own create defaults', async () => {
+    const entries = config().inspect<Array<Record<string, unknown>>>('profiles')?.globalValue ?? [];
+    await config().update(
+      'profiles',
+      entries.map((entry) => (entry.id === 'b' ? { ...entry, createDefaults: { source: 'profile-b' } } : entry)),
+      vscode.ConfigurationTarget.Global,
+    );
+    const repository = integrationB().repositories[0];
+    type Opened = { outcome?: string; body?: Record<string, unknown>; document?: string };
+    const draft = async () => {
+      const opened = await vscode.commands.executeCommand<Opened>('deploymentsExplorer.createDeployment', { repository, name: 'profile-defaults', openPayload: true });
+      assert.equal(opened?.outcome, 'editing', JSON.stringify(opened));
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      return opened!.body!;
+    };
+    await switchTo('B');
+    assert.equal((await draft()).source, 'profile-b');
+    await switchTo('Default');
+    assert.equal((await draft()).source, undefined);
   });
 
   it('cancels what the old profile has in flight, and each stand-in only ever sees its own key and tenant', async () => {
