@@ -261,6 +261,33 @@ describe('Profiles', function () {
     assert.equal(api.deployments.treeView.message, undefined);
   });
 
+  it('asks before sending a profile’s key to the new origin of its edited base URL', async () => {
+    await switchTo('B');
+    third.reset();
+    const origin = new URL(third.url).origin;
+    const entries = config().inspect<Array<Record<string, unknown>>>('profiles')?.globalValue ?? [];
+    const edit = (url: string) =>
+      config().update('profiles', entries.map((entry) => (entry.id === 'b' ? { ...entry, baseUrl: url } : entry)), vscode.ConfigurationTarget.Global);
+    // The third server's origin was allowed for B above: forget it, as for a fresh edit.
+    await api.services.context.globalState.update('deploymentsExplorer.keyBindings', {
+      ...api.services.context.globalState.get<Record<string, unknown>>('deploymentsExplorer.keyBindings'),
+      b: { origin: new URL(b.url).origin },
+    });
+    messages.answers.warning.push('Don’t Send');
+    await edit(third.url);
+    await connectionSettled(api);
+    const asked = await waitFor('the question', () => messages.shown.find((m) => m.level === 'warning' && m.message.includes(origin)));
+    assert.match(asked.message, /^Profile “B” now points at http:\/\/127\.0\.0\.1:\d+, not where its API key was stored for/);
+    await waitFor('the answer to be remembered', () => profiles().binding('b')?.denied?.includes(origin));
+    await connectionSettled(api);
+    assert.equal((await connection().resolve()).key, 'withheld');
+    assert.ok(third.requests.every((r) => !r.headers['x-api-key']), 'no key after a no');
+
+    await edit(b.url);
+    await connectionSettled(api);
+    await showsDeployments('B’s deployments with its own URL back', firstPage(b));
+  });
+
   it('renames a profile keeping its key and state, and removes it with its key', async () => {
     await switchTo('B');
     assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.renameProfile', 'B', 'Region B'), true);
