@@ -54,7 +54,9 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
     });
   };
 
+  let updates = 0;
   const update = async () => {
+    const current = ++updates;
     reportProblems();
     const profiles = store.list();
     const profile = store.active();
@@ -69,6 +71,7 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
       status.hide();
     }
     const resolved = await connection.resolve().catch(() => undefined);
+    if (current !== updates) return; // a newer change is being shown
     let message: string | undefined;
     if (resolved?.key === 'send') {
       if (!vscode.workspace.isTrusted) {
