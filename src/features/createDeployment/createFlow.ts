@@ -59,6 +59,7 @@ const TITLE = 'Create Deployment';
 export async function runCreateFlow(deps: CreateFlowDependencies, options: CreateDeploymentOptions | undefined): Promise<CreateResult> {
   const { services, drafts } = deps;
   const state: FlowState = { draft: { name: '', ref: '' } };
+  const profileId = services.connection.profile().id;
   if (options) {
     state.repository = options.repository;
     state.draft = drafts.get(options.repository);
@@ -99,7 +100,7 @@ export async function runCreateFlow(deps: CreateFlowDependencies, options: Creat
       const document = await deps.payloads.open(repository, formatBody(body));
       return { outcome: 'editing', document: document.uri.toString(), body };
     }
-    const sent = await sendCreateRequest(services, body);
+    const sent = await sendCreateRequest(services, body, profileId);
     if (sent.ok) {
       drafts.forget(repository);
       await announceCreated(services, deps.deployments, sent.deployment);
