@@ -30,8 +30,8 @@ export interface ResolvedConnection {
 /** The active profile's API key, as the connection commands see it. */
 export interface ActiveApiKey {
   get(): Promise<string | undefined>;
-  /** Stores the key for the active profile, bound to where requests go now. */
-  set(key: string): Promise<void>;
+  /** Stores the key for the active profile (or `profileId`), bound to where its requests go now. */
+  set(key: string, profileId?: string): Promise<void>;
   clear(): Promise<void>;
 }
 
@@ -70,8 +70,8 @@ export class ConnectionManager implements vscode.Disposable {
     this.activeId = profiles.active().id;
     this.apiKeys = {
       get: async () => (await profiles.key(profiles.active().id))?.key,
-      set: async (key) => {
-        const profile = profiles.active();
+      set: async (key, profileId) => {
+        const profile = profiles.list().find((candidate) => candidate.id === profileId) ?? profiles.active();
         await profiles.storeKey(profile.id, key, originOf(this.effective(profile).baseUrl));
       },
       clear: () => profiles.clearKey(profiles.active().id),

@@ -23,15 +23,18 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
   });
 
   commands.register('deploymentsExplorer.setApiKey', async (value?: string) => {
+    // The key is for the profile active when the command started, whatever happens while it is typed.
+    const profile = connection.profile();
+    const several = connection.profiles.list().length > 1;
     const key = await argumentOrInput(value, {
-      title: 'Control-Plane API Key',
+      title: several ? vscode.l10n.t('API Key of Profile “{0}”', profile.name) : 'Control-Plane API Key',
       prompt: 'Stored in VS Code’s secret storage; never written to settings or logs.',
       password: true,
       validateInput: (text) => (text.trim() ? undefined : 'Enter the API key, or press Escape to cancel.'),
     });
     if (key === undefined || !key.trim()) return;
-    await connection.apiKeys.set(key);
-    log.info('API key stored in secret storage');
+    await connection.apiKeys.set(key, profile.id);
+    log.info(`API key of profile ${profile.name} stored in secret storage`);
     void vscode.window.showInformationMessage('API key saved.');
   });
 
