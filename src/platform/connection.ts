@@ -71,7 +71,8 @@ export class ConnectionManager implements vscode.Disposable {
     this.apiKeys = {
       get: async () => (await profiles.key(profiles.active().id))?.key,
       set: async (key, profileId) => {
-        const profile = profiles.list().find((candidate) => candidate.id === profileId) ?? profiles.active();
+        const profile = profileId === undefined ? profiles.active() : profiles.list().find((candidate) => candidate.id === profileId);
+        if (!profile) throw new Error(vscode.l10n.t('The profile this key was typed for no longer exists; nothing was stored.'));
         await profiles.storeKey(profile.id, key, originOf(this.effective(profile).baseUrl));
       },
       clear: () => profiles.clearKey(profiles.active().id),
