@@ -137,16 +137,6 @@ export class ConnectionManager implements vscode.Disposable {
     return result;
   }
 
-  /** True when the workspace has connection settings that restricted mode makes the extension ignore. */
-  ignoresWorkspaceSettings(): boolean {
-    if (vscode.workspace.isTrusted) return false;
-    const config = vscode.workspace.getConfiguration(SECTION);
-    return [...CONNECTION_FIELDS, 'profiles', 'defaultProfile'].some((name) => {
-      const inspected = config.inspect(name);
-      return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined;
-    });
-  }
-
   effective(profile = this.profiles.active()): EffectiveConnection {
     return effectiveConnection(profile, this.workspaceOverrides());
   }

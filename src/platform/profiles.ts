@@ -259,7 +259,8 @@ export class ProfileStore implements vscode.Disposable {
 
   /** Records the origin a key of unknown origin is used for at its profile's own base URL. */
   async bind(profileId: string, origin: string): Promise<void> {
-    await this.setBinding(profileId, { ...this.binding(profileId), origin });
+    // No event: the connection that asks already sends there; reloading would only repeat it.
+    await this.setBinding(profileId, { ...this.binding(profileId), origin }, false);
   }
 
   private async setBinding(profileId: string, binding: KeyBinding | undefined, notify = true): Promise<void> {
