@@ -9,11 +9,34 @@ export function createRepositoryCatalog(connection: ConnectionManager): Reposito
     client: () => connection.getClient(),
     addedIntegrations: () => readSettings().integrations,
   });
+  // Discovered integrations belong to the control plane they were discovered at: kept per profile
+  // for this session, hidden while another profile is active, back when it is again.
+  const discoveredByProfile = new Map<string, Array<{ id: string; host?: string }>>();
+  let current = connection.profile().id;
+  let switching = false;
+  const discovered = () => catalog.integrations().filter((integration) => integration.origin === 'discovered');
   const subscriptions = [
+    catalog.onDidChange((integrationId) => {
+      // Not while switching, nor between the switch and its event (the settings already answer for the new profile).
+      if (integrationId !== undefined || switching || connection.profile().id !== current) return;
+      discoveredByProfile.set(current, discovered().map(({ id }) => ({ id, host: catalog.codeHost(id) })));
+    }),
     connection.onDidChange(() => catalog.invalidate()),
-    // Another profile is another control plane: nothing discovered at the old one is shown.
-    connection.onDidChangeProfile(() => {
-      for (const integration of catalog.integrations()) if (integration.origin === 'discovered') catalog.forgetDiscovered(integration.id);
+    connection.onDidChangeProfile((profile) => {
+      switching = true;
+      try {
+        for (const { id } of discoveredByProfile.get(current) ?? []) catalog.forgetDiscovered(id);
+        for (const { id } of discovered()) catalog.forgetDiscovered(id);
+        current = profile.id;
+        const restored = discoveredByProfile.get(current) ?? [];
+        const hosts = Object.fromEntries(restored.flatMap(({ id, host }) => (host ? [[id, host]] : [])));
+        catalog.addDiscovered(
+          restored.map(({ id }) => id),
+          hosts,
+        );
+      } finally {
+        switching = false;
+      }
       catalog.addedIntegrationsChanged();
     }),
     vscode.workspace.onDidChangeConfiguration((event) => {

@@ -193,6 +193,23 @@ describe('Profiles', function () {
     await api.deployments.filters.clear();
   });
 
+  it('keeps the integrations discovered at each profile’s control plane to that profile', async () => {
+    const discovered = () => api.services.catalog.integrations().filter((i) => i.origin === 'discovered').map((i) => i.id.toLowerCase()).sort();
+    await switchTo('B');
+    const summary = await vscode.commands.executeCommand<{ found: number }>('deploymentsExplorer.discoverIntegrations');
+    assert.ok(summary && summary.found > 0, JSON.stringify(summary));
+    const atB = discovered();
+    assert.ok(atB.length > 0);
+
+    await switchTo('Default');
+    assert.deepEqual(discovered(), [], 'nothing discovered at B is shown for Default');
+    await showsIntegrations('only Default’s own integration', [integrationA().id]);
+
+    await switchTo('B');
+    assert.deepEqual(discovered(), atB, 'B’s discovered integrations are back');
+    for (const id of atB) api.services.catalog.forgetDiscovered(id);
+  });
+
   it('uses each profile’s own create defaults', async () => {
     const entries = config().inspect<Array<Record<string, unknown>>>('profiles')?.globalValue ?? [];
     await config().update(
