@@ -164,8 +164,15 @@ describe('Profiles', function () {
     await vscode.commands.executeCommand('deploymentsExplorer.filterDeployments', { status: 'READY' });
     await showsDeployments('A’s READY deployments', firstPage(a, 'READY'));
 
+    const jsonTabs = () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'deployments-explorer-deployment');
+    const row = (api.deployments.provider.getChildren() as DeploymentsTreeElement[]).find((e): e is DeploymentElement => e.kind === 'deployment');
+    await vscode.commands.executeCommand('deploymentsExplorer.showDeploymentJson', row);
+    await waitFor('A’s deployment JSON to open', () => jsonTabs().length === 1);
+
     await switchTo('B');
     assert.equal(connection().profile().name, 'B');
+    await waitFor('A’s deployment JSON to close', () => jsonTabs().length === 0);
     assert.deepEqual(api.deployments.filters.filters, {}, 'B has no filters yet');
     await showsDeployments('B’s deployments', firstPage(b));
     await showsIntegrations('no integrations of A', []);
