@@ -31,17 +31,20 @@ test('Add Profile… as typed, then switch through the status bar: the views sho
   assert.equal(await status.count(), 0, 'one profile: no status bar item');
 
   await wb.runCommand('Deployments: Add Profile…');
+  const step = (n: number) => wb.quickInput().locator('.quick-input-title', { hasText: `Add Profile (${n}/4)` }).waitFor({ state: 'visible', timeout: 15_000 });
+  await step(1);
   await wb.answerQuickInput('Staging');
+  await step(2);
   const input = wb.quickInput().locator('.quick-input-box input');
   await input.fill('staging.example.com');
   await wb.quickInput().locator('.quick-input-message').filter({ hasText: /is not a URL/ }).waitFor({ state: 'visible', timeout: 10_000 });
   await wb.screenshot('base-url-validation');
   await input.fill(staging.url);
   await input.press('Enter');
-  await wb.quickInput().locator('.quick-input-title', { hasText: 'Add Profile (3/4)' }).waitFor({ state: 'visible' });
+  await step(3);
   assert.equal(await input.getAttribute('type'), 'password', 'the key is typed into a password input');
   await wb.answerQuickInput(KEY);
-  await wb.quickInput().locator('.quick-input-title', { hasText: 'Add Profile (4/4)' }).waitFor({ state: 'visible' });
+  await step(4);
   await wb.answerQuickInput('');
   await wb.waitForNotification(/Profile “Staging” added: the key works at http:\/\/127\.0\.0\.1/, 30_000);
   assert.equal(staging.requests.length, 1, 'one request checks the key');
