@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ConnectionOptions, ControlPlaneClient, InvalidInputError } from '../api';
+import { ConnectionOptions, ControlPlaneClient } from '../api';
 import { readSettings, SECTION, useProfileSettings } from './settings';
 import { isPlainHttpToRemote } from '../model/urls';
 import { ConnectionFields, effectiveConnection, EffectiveConnection, keyDecision, KeyDecision, originOf, Profile } from '../model/profiles';
@@ -224,7 +224,7 @@ export class ConnectionManager implements vscode.Disposable {
     return true;
   }
 
-  /** The client for the active profile; throws InvalidInputError when it cannot work (e.g. the key is withheld). */
+  /** The client for the active profile; throws when the profile's key may not go where its requests would. */
   getClient(): Promise<ControlPlaneClient> {
     const generation = this.generation;
     generation.client ??= this.build(generation);
@@ -234,9 +234,12 @@ export class ConnectionManager implements vscode.Disposable {
   private async build(generation: Generation): Promise<ControlPlaneClient> {
     const resolved = await this.resolve();
     if (resolved.key === 'withheld') {
-      throw new InvalidInputError(
-        'API key',
-        vscode.l10n.t('the key of profile “{0}” was not sent to {1}, where it was not stored for. Use “Use API Key There…” to allow it.', resolved.profile.name, resolved.origin ?? ''),
+      throw new Error(
+        vscode.l10n.t(
+          'The API key of profile “{0}” is not sent to {1}: it was not stored for that control plane. Run “Use API Key There…” to allow it.',
+          resolved.profile.name,
+          resolved.origin ?? '',
+        ),
       );
     }
     const { effective } = resolved;
