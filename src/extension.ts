@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { CommandRunner } from './platform/commandRunner';
 import { registerConnectionCommands } from './features/connection';
 import { registerCreateDeployment } from './features/createDeployment';
-import { ApiKeyStore } from './platform/settings';
+import { ProfileStore } from './platform/profiles';
+import { registerProfiles } from './features/profiles';
 import { ConnectionManager } from './platform/connection';
 import { createRepositoryCatalog } from './platform/repositoryCatalog';
 import { Services } from './platform/services';
@@ -18,14 +19,16 @@ export type ExtensionApi = {
   watch: ReturnType<typeof registerWatch>;
 };
 
-export function activate(context: vscode.ExtensionContext): ExtensionApi {
+export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('Deployments Explorer', { log: true });
-  const apiKeys = new ApiKeyStore(context.secrets);
-  const connection = new ConnectionManager(context, apiKeys, log);
+  const profiles = new ProfileStore(context, log);
+  // Before the connection reads anything: binds 0.1.0's stored key to the base URL it was used with.
+  await profiles.migrate().catch((error) => log.error(`Profiles: migration failed: ${String(error)}`));
+  const connection = new ConnectionManager(context, profiles, log);
   const catalog = createRepositoryCatalog(connection, context.globalState);
   const commands = new CommandRunner(context, log);
-  context.subscriptions.push(log, apiKeys, connection, catalog);
+  context.subscriptions.push(log, profiles, connection, catalog);
 
   const services: Services = { context, log, connection, commands, catalog };
   registerConnectionCommands(services);
@@ -33,6 +36,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const deployments = registerDeployments(services, integrations);
   const watch = registerWatch(services, deployments);
   registerCreateDeployment(services, deployments, watch);
+  registerProfiles(services, [
+    { view: integrations.view as vscode.TreeView<unknown>, title: vscode.l10n.t('Integrations') },
+    { view: deployments.treeView as vscode.TreeView<unknown>, title: vscode.l10n.t('Deployments') },
+  ]);
   log.info(`Deployments Explorer ${context.extension.packageJSON.version} activated (activate() took ${(performance.now() - started).toFixed(1)} ms)`);
   return { services, integrations, deployments, watch };
 }

@@ -122,6 +122,14 @@ export class DeploymentFilterStore {
     return this.current;
   }
 
+  /** Reads the filters again (the state they live in now answers for another profile). */
+  reload(): void {
+    const stored = normalizeFilters(this.state.get<unknown>(FILTERS_STATE_KEY));
+    if (JSON.stringify(stored) === JSON.stringify(this.current)) return;
+    this.current = stored;
+    for (const listener of this.listeners) listener(stored);
+  }
+
   get active(): boolean {
     return hasActiveFilters(this.current);
   }

@@ -40,6 +40,11 @@ export const Commands = {
   pinDeployment: 'deploymentsExplorer.pinDeployment',
   unpinDeployment: 'deploymentsExplorer.unpinDeployment',
   showWatched: 'deploymentsExplorer.showWatched',
+  switchProfile: 'deploymentsExplorer.switchProfile',
+  addProfile: 'deploymentsExplorer.addProfile',
+  renameProfile: 'deploymentsExplorer.renameProfile',
+  removeProfile: 'deploymentsExplorer.removeProfile',
+  allowApiKeyForOrigin: 'deploymentsExplorer.allowApiKeyForOrigin',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

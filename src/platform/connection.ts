@@ -1,91 +1,315 @@
 import * as vscode from 'vscode';
-import type { ControlPlaneClient } from '../api';
+import type { ConnectionOptions, ControlPlaneClient } from '../api';
 import { loadClient } from '../api/lazy';
-import { ApiKeyStore, readSettings, SECTION } from './settings';
+import { readSettings, SECTION, useProfileSettings } from './settings';
 import { isPlainHttpToRemote } from '../model/urls';
+import { ConnectionFields, effectiveConnection, EffectiveConnection, keyDecision, KeyDecision, originOf, Profile } from '../model/profiles';
+import { CONNECTION_FIELDS, ProfileStore } from './profiles';
 
 const WARNED_PLAIN_HTTP = 'deploymentsExplorer.warnedPlainHttp';
 
 /** The settings the client is built from: a change to any rebuilds it. */
 const CONNECTION_SETTINGS = [
-  ...['baseUrl', 'apiKeyHeader', 'tenantId', 'tenantHeader', 'requestTimeoutMs', 'caFile', 'strictSSL'].map((name) => `${SECTION}.${name}`),
+  // (`profiles` and `defaultProfile` reach it through the ProfileStore, which tells a new integration from a new URL.)
+  ...[...CONNECTION_FIELDS, 'requestTimeoutMs'].map((name) => `${SECTION}.${name}`),
   'http.proxy',
   'http.proxyStrictSSL',
   'http.noProxy',
 ];
 
+/** What the connection resolves to, once per profile switch or settings change. */
+export interface ResolvedConnection {
+  profile: Profile;
+  /** The profile's fields with the workspace's own connection settings applied (trusted workspaces only). */
+  effective: EffectiveConnection;
+  origin: string | undefined;
+  /** Whether the profile's key goes to `origin`: `send`, or why not. */
+  key: 'send' | 'withheld' | 'none';
+  apiKey?: string;
+}
+
+/** The active profile's API key, as the connection commands see it. */
+export interface ActiveApiKey {
+  get(): Promise<string | undefined>;
+  /** Stores the key for the active profile (or `profileId`), bound to where its requests go now. */
+  set(key: string, profileId?: string): Promise<void>;
+  clear(): Promise<void>;
+}
+
+/** One profile's (or one settings state's) connection: its client, and the signal that cancels what it has in flight. */
+interface Generation {
+  abort: AbortController;
+  resolved?: Promise<ResolvedConnection>;
+  client?: Promise<ControlPlaneClient>;
+}
+
 /**
- * Owns the one API client. It is built lazily (no network in activate) from
- * settings, the stored key and VS Code's proxy settings, and rebuilt when any
- * of them changes.
+ * Owns the one API client, built lazily (no network in activate) from the
+ * active profile, the workspace's own connection settings, the profile's key
+ * and VS Code's proxy settings. Any change starts a new generation: the old
+ * client's requests are aborted, and a client never mixes two profiles.
  */
 export class ConnectionManager implements vscode.Disposable {
-  private client: ControlPlaneClient | undefined;
+  private generation: Generation = { abort: new AbortController() };
   private readonly changed = new vscode.EventEmitter<void>();
-  /** Settings or key changed: views should reload. */
+  /** Settings, profile or key changed: views should reload. */
   readonly onDidChange = this.changed.event;
+  private readonly profileChanged = new vscode.EventEmitter<Profile>();
+  /** Another profile became active (after onDidChange): drop everything of the old one. */
+  readonly onDidChangeProfile = this.profileChanged.event;
   private readonly disposables: vscode.Disposable[] = [];
+  private activeId: string;
+  /** Origins asked about in this session, per profile: ask once, not per reload. */
+  private readonly asking = new Map<string, Promise<boolean>>();
+  readonly apiKeys: ActiveApiKey;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
-    readonly apiKeys: ApiKeyStore,
+    readonly profiles: ProfileStore,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    this.activeId = profiles.active().id;
+    this.apiKeys = {
+      get: async () => (await profiles.key(profiles.active().id))?.key,
+      set: async (key, profileId) => {
+        const profile = profileId === undefined ? profiles.active() : profiles.list().find((candidate) => candidate.id === profileId);
+        if (!profile) throw new Error(vscode.l10n.t('The profile this key was typed for no longer exists; nothing was stored.'));
+        await profiles.storeKey(profile.id, key, originOf(this.effective(profile).baseUrl));
+      },
+      clear: () => profiles.clearKey(profiles.active().id),
+    };
     this.disposables.push(
       this.changed,
+      this.profileChanged,
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (CONNECTION_SETTINGS.some((setting) => event.affectsConfiguration(setting))) void this.reset('settings changed');
       }),
-      apiKeys.onDidChange(() => void this.reset('API key changed')),
+      profiles.onDidChange(() => void this.reset('profiles changed')),
+      profiles.onDidChangeKey(() => void this.reset('API key changed')),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reset('workspace trusted')),
+      useProfileSettings({
+        integrations: () => {
+          const profile = profiles.active();
+          return profile.implicit ? undefined : (profile.integrations ?? []);
+        },
+        createDefaults: () => profiles.active().createDefaults,
+        writeIntegrations: async (integrations) => {
+          if (profiles.active().implicit) return false;
+          await profiles.updateActive('integrations', integrations);
+          return true;
+        },
+      }),
     );
     void this.updateContext();
   }
 
-  /** The client for the current settings; throws InvalidInputError when they cannot work. */
-  async getClient(): Promise<ControlPlaneClient> {
-    if (this.client) return this.client;
-    const settings = readSettings();
-    const apiKey = await this.apiKeys.get();
+  /** The active profile. */
+  profile(): Profile {
+    return this.profiles.active();
+  }
+
+  /**
+   * `key` scoped to the active profile, for state that belongs to one control
+   * plane (deployment filters, watched deployments, the discovered-integration
+   * cache). Default keeps the key as it is, so 0.1.0's state carries over.
+   */
+  scopeKey(key: string): string {
+    return this.profiles.scopeKey(key);
+  }
+
+  /** A Memento whose keys are scoped to the active profile at each call. */
+  scoped<T extends Pick<vscode.Memento, 'get' | 'update'>>(memento: T): Pick<vscode.Memento, 'get' | 'update'> {
+    return {
+      get: <V>(key: string, defaultValue?: V) => memento.get<V>(this.scopeKey(key)) ?? defaultValue,
+      update: (key: string, value: unknown) => memento.update(this.scopeKey(key), value),
+    } as Pick<vscode.Memento, 'get' | 'update'>;
+  }
+
+  /** The workspace's own connection settings; none in an untrusted workspace (restricted mode). */
+  workspaceOverrides(): Partial<Record<keyof ConnectionFields, unknown>> {
+    if (!vscode.workspace.isTrusted) return {};
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const result: Partial<Record<keyof ConnectionFields, unknown>> = {};
+    for (const name of CONNECTION_FIELDS) {
+      const inspected = config.inspect(name);
+      const value = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+      if (value !== undefined) result[name] = value;
+    }
+    return result;
+  }
+
+  effective(profile = this.profiles.active()): EffectiveConnection {
+    return effectiveConnection(profile, this.workspaceOverrides());
+  }
+
+  /** Where the views' data comes from, decided once per generation (asking about the key when the origin is new). */
+  resolve(): Promise<ResolvedConnection> {
+    const generation = this.generation;
+    generation.resolved ??= this.resolveFor(generation);
+    return generation.resolved;
+  }
+
+  private async resolveFor(generation: Generation): Promise<ResolvedConnection> {
+    // One snapshot of the profile: its URL, headers and key all come from it, whatever changes meanwhile.
+    const profile = this.profiles.active();
+    const effective = this.effective(profile);
+    const origin = originOf(effective.baseUrl);
+    const key = await this.profiles.key(profile.id);
+    const decision: KeyDecision = keyDecision({
+      source: key?.source ?? 'none',
+      effectiveOrigin: origin,
+      profileOrigin: originOf(profile.baseUrl),
+      binding: this.profiles.binding(profile.id),
+    });
+    const send = decision === 'send' || decision === 'bind';
+    if (decision === 'bind' && origin) await this.profiles.bind(profile.id, origin);
+    // Not waited for: until a yes (which resets the connection) the key stays here and the views say why.
+    if (decision === 'ask' && origin && !generation.abort.signal.aborted) void this.askToSend(profile, effective, origin);
+    if (decision === 'withhold') this.log.info(`Not sending the API key of profile ${profile.name} to ${origin} (you said no for it)`);
+    const resolved: ResolvedConnection = {
+      profile,
+      effective,
+      origin,
+      key: !key || !origin ? 'none' : send ? 'send' : 'withheld',
+      apiKey: send ? key?.key : undefined,
+    };
+    if (generation === this.generation) void this.updateContext(resolved);
+    return resolved;
+  }
+
+  /** Asks once per session and origin; a yes or no is remembered for the origin, a dismissal only for this session. */
+  private askToSend(profile: Profile, effective: EffectiveConnection, origin: string): Promise<boolean> {
+    const id = `${profile.id} ${origin}`;
+    let pending = this.asking.get(id);
+    if (!pending) {
+      pending = this.ask(profile, effective, origin).catch((error) => {
+        this.log.error(`Asking about ${origin} failed: ${String(error)}`);
+        return false;
+      });
+      this.asking.set(id, pending);
+    }
+    return pending;
+  }
+
+  private async ask(profile: Profile, effective: EffectiveConnection, origin: string): Promise<boolean> {
+    const fromWorkspace = effective.overridden.includes('baseUrl');
+    const use = vscode.l10n.t('Use My Key');
+    const dont = vscode.l10n.t('Don’t Send');
+    const message = fromWorkspace
+      ? vscode.l10n.t('This workspace points Deployments Explorer at {0}: use your key for it?', origin)
+      : vscode.l10n.t('Profile “{0}” now points at {1}, not where its API key was stored for: use the key there?', profile.name, origin);
+    this.log.warn(`The API key of profile ${profile.name} was not stored for ${origin}: asking before sending it there`);
+    // Not modal: it must not block the workbench, and nothing is sent there until it is answered.
+    const answer = await vscode.window.showWarningMessage(message, use, dont);
+    if (answer === use || answer === dont) {
+      this.asking.delete(`${profile.id} ${origin}`);
+      await this.profiles.answer(profile.id, origin, answer === use);
+    }
+    return answer === use;
+  }
+
+  /** Asks again whether the active profile's key may go where requests go now (the welcome view's button). */
+  async allowKeyForCurrentOrigin(): Promise<boolean> {
+    const profile = this.profiles.active();
+    const origin = originOf(this.effective(profile).baseUrl);
+    if (!origin) return false;
+    const use = vscode.l10n.t('Use My Key');
+    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Send the API key of profile “{0}” to {1}?', profile.name, origin),
+      { modal: true, detail: vscode.l10n.t('Only do this if you trust {0}. Your answer is remembered for it.', origin) },
+      use,
+    );
+    if (answer !== use) return false;
+    this.asking.delete(`${profile.id} ${origin}`);
+    await this.profiles.answer(profile.id, origin, true);
+    return true;
+  }
+
+  /** The client for the active profile; throws when the profile's key may not go where its requests would. */
+  getClient(): Promise<ControlPlaneClient> {
+    const generation = this.generation;
+    generation.client ??= this.build(generation);
+    return generation.client;
+  }
+
+  private async build(generation: Generation): Promise<ControlPlaneClient> {
+    const resolved = await this.resolve();
+    if (resolved.key === 'withheld') {
+      throw new Error(
+        vscode.l10n.t(
+          'The API key of profile “{0}” is not sent to {1}: it was not stored for that control plane. Run “Use API Key There…” to allow it.',
+          resolved.profile.name,
+          resolved.origin ?? '',
+        ),
+      );
+    }
+    const { effective } = resolved;
+    const client = new (loadClient().ControlPlaneClient)(this.clientOptions(effective, resolved.apiKey));
+    this.warnAboutPlainHttp(effective.baseUrl, !!resolved.apiKey);
+    if (generation.abort.signal.aborted) void client.dispose().catch(() => undefined);
+    return boundTo(client, generation.abort.signal);
+  }
+
+  /** Options for a client of `fields` with `apiKey`; the tenant travels with the key: neither goes where the key may not. */
+  private clientOptions(fields: ConnectionFields, apiKey: string | undefined): ConnectionOptions {
     const http = vscode.workspace.getConfiguration('http');
     const proxyStrictSSL = http.get<boolean>('proxyStrictSSL', true);
     const noProxy = http.get<string[]>('noProxy', []);
-    const { ControlPlaneClient: Client } = loadClient();
-    this.client = new Client({
-      baseUrl: settings.baseUrl,
+    return {
+      baseUrl: fields.baseUrl,
       apiKey,
-      apiKeyHeader: settings.apiKeyHeader,
-      tenantId: settings.tenantId,
-      tenantHeader: settings.tenantHeader,
-      timeoutMs: settings.requestTimeoutMs,
+      apiKeyHeader: fields.apiKeyHeader,
+      tenantId: apiKey ? fields.tenantId : undefined,
+      tenantHeader: fields.tenantHeader,
+      timeoutMs: readSettings().requestTimeoutMs,
       proxyUrl: http.get<string>('proxy', '') || undefined,
       noProxy: Array.isArray(noProxy) ? noProxy.join(',') : undefined,
-      strictSSL: settings.strictSSL && proxyStrictSSL,
-      caFile: settings.caFile || undefined,
+      strictSSL: fields.strictSSL && proxyStrictSSL,
+      caFile: fields.caFile || undefined,
       userAgent: `deployments-explorer/${this.context.extension.packageJSON.version} VSCode/${vscode.version}`,
       logger: this.log,
-    });
-    this.warnAboutPlainHttp(settings.baseUrl, !!apiKey);
-    return this.client;
+    };
+  }
+
+  /** One request to a profile's own base URL with `apiKey` (Add Profile…'s check); throws what it got back. */
+  async checkProfile(profile: Profile, apiKey: string, signal?: AbortSignal): Promise<void> {
+    const client = new (loadClient().ControlPlaneClient)({ ...this.clientOptions(profile, apiKey), retry: { maxAttempts: 1 } });
+    try {
+      await client.listDeployments({ limit: 1, offset: 0 }, { signal });
+    } finally {
+      void client.dispose().catch(() => undefined);
+    }
   }
 
   private async reset(reason: string): Promise<void> {
-    const old = this.client;
-    this.client = undefined;
+    const old = this.generation;
+    this.generation = { abort: new AbortController() };
+    // What the old profile or settings have in flight ends now.
+    old.abort.abort();
     this.log.info(`Connection reset: ${reason}`);
+    const profile = this.profiles.active();
+    const switched = profile.id !== this.activeId;
+    this.activeId = profile.id;
     await this.updateContext();
     this.changed.fire();
-    void old?.dispose().catch(() => undefined);
+    if (switched) this.profileChanged.fire(profile);
+    void old.client?.then((client) => client.dispose()).catch(() => undefined);
   }
 
-  /** A base URL and a key are set: the views can load (the welcome views say what is missing otherwise). */
+  /** A base URL and a key that may be sent there: the views can load (the welcome views say what is missing otherwise). */
   async isConfigured(): Promise<boolean> {
-    return !!readSettings().baseUrl && !!(await this.apiKeys.get());
+    const resolved = await this.resolve();
+    return !!resolved.origin && resolved.key === 'send';
   }
 
-  async updateContext(): Promise<void> {
-    const hasKey = !!(await this.apiKeys.get());
-    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasBaseUrl', !!readSettings().baseUrl);
+  async updateContext(resolved?: ResolvedConnection): Promise<void> {
+    const profile = this.profiles.active();
+    const hasBaseUrl = !!originOf(this.effective(profile).baseUrl);
+    const hasKey = !!(await this.profiles.key(profile.id));
+    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasBaseUrl', hasBaseUrl);
     await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasApiKey', hasKey);
+    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.keyWithheld', resolved?.key === 'withheld');
+    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.multipleProfiles', this.profiles.list().length > 1);
   }
 
   private warnAboutPlainHttp(baseUrl: string, hasKey: boolean): void {
@@ -104,7 +328,28 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   dispose(): void {
-    void this.client?.dispose().catch(() => undefined);
+    this.generation.abort.abort();
+    void this.generation.client?.then((client) => client.dispose()).catch(() => undefined);
     vscode.Disposable.from(...this.disposables).dispose();
   }
+}
+
+/**
+ * The client with every call also cancelled by `signal` (the generation's):
+ * each method of ControlPlaneClient takes its CallOptions second.
+ */
+function boundTo(client: ControlPlaneClient, signal: AbortSignal): ControlPlaneClient {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || property === 'dispose' || property === 'constructor') return value;
+      return (...args: unknown[]) => {
+        const options = (args[1] ?? {}) as { signal?: AbortSignal };
+        const signals = options.signal ? [options.signal, signal] : [signal];
+        const copy = [...args];
+        copy[1] = { ...options, signal: AbortSignal.any(signals) };
+        return (value as (...a: unknown[]) => unknown).apply(target, copy);
+      };
+    },
+  });
 }

@@ -33,7 +33,7 @@ export function createRepositoryCatalog(connection: ConnectionManager, globalSta
       catalog.invalidate();
     }),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(`${SECTION}.integrations`)) catalog.addedIntegrationsChanged();
+      if (event.affectsConfiguration(`${SECTION}.integrations`) || event.affectsConfiguration(`${SECTION}.profiles`)) catalog.addedIntegrationsChanged();
     }),
   ];
   const dispose = catalog.dispose.bind(catalog);

@@ -4,8 +4,27 @@ import { isUuid } from '../api/vocabulary';
 import type { IntegrationSetting } from '../model/repositoryCatalog';
 
 export const SECTION = 'deploymentsExplorer';
-export const API_KEY_SECRET = 'deploymentsExplorer.apiKey';
-export const API_KEY_ENV = 'DEPLOYMENTS_EXPLORER_API_KEY';
+
+/**
+ * The active profile's own integrations and create defaults (undefined while
+ * only 0.1.0's implicit profile exists: then the top-level settings hold them).
+ * Set once by the connection (platform/connection.ts).
+ */
+export interface ProfileScopedSettings {
+  integrations(): unknown[] | undefined;
+  createDefaults(): Record<string, unknown> | undefined;
+  /** Writes the active profile's integrations; false when it has none of its own (the top-level setting is used). */
+  writeIntegrations(integrations: IntegrationSetting[]): Promise<boolean>;
+}
+
+let profileSettings: ProfileScopedSettings | undefined;
+
+export function useProfileSettings(source: ProfileScopedSettings): vscode.Disposable {
+  profileSettings = source;
+  return new vscode.Disposable(() => {
+    if (profileSettings === source) profileSettings = undefined;
+  });
+}
 
 export type { IntegrationSetting };
 
@@ -35,13 +54,15 @@ export function readSettings(): ExtensionSettings {
     tenantHeader: config.get<string>('tenantHeader', '').trim() || 'X-Tenant-Id',
     requestTimeoutMs: clampInt(config.get<number>('requestTimeoutMs'), 1000, 600_000, 30_000),
     pageSize: clampInt(config.get<number>('pageSize'), 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
-    integrations: readIntegrations(config.get<unknown>('integrations')),
+    integrations: readIntegrations(profileSettings?.integrations() ?? config.get<unknown>('integrations')),
     discoverIntegrations: config.get<boolean>('discoverIntegrations', true),
     caFile: config.get<string>('caFile', '').trim(),
     strictSSL: config.get<boolean>('strictSSL', true),
     autoRefreshSeconds: clampInt(config.get<number>('autoRefreshSeconds'), 0, 3600, 0),
     webConsoleUrl: config.get<string>('webConsoleUrl', '').trim(),
-    createDefaults: defaults && typeof defaults === 'object' && !Array.isArray(defaults) ? (defaults as Record<string, unknown>) : {},
+    createDefaults:
+      profileSettings?.createDefaults() ??
+      (defaults && typeof defaults === 'object' && !Array.isArray(defaults) ? (defaults as Record<string, unknown>) : {}),
   };
 }
 
@@ -76,37 +97,6 @@ export function integrationsTarget(): vscode.ConfigurationTarget {
 }
 
 export async function writeIntegrations(integrations: IntegrationSetting[]): Promise<void> {
+  if (await profileSettings?.writeIntegrations(integrations)) return;
   await vscode.workspace.getConfiguration(SECTION).update('integrations', integrations, integrationsTarget());
-}
-
-/** The API key: SecretStorage first, then the environment variable (CI and scripted set-ups). */
-export class ApiKeyStore implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChange = this.changed.event;
-  private readonly subscription: vscode.Disposable;
-
-  constructor(private readonly secrets: vscode.SecretStorage) {
-    // Fires for changes made in other windows too.
-    this.subscription = secrets.onDidChange((event) => {
-      if (event.key === API_KEY_SECRET) this.changed.fire();
-    });
-  }
-
-  async get(): Promise<string | undefined> {
-    const stored = (await this.secrets.get(API_KEY_SECRET))?.trim();
-    return stored || process.env[API_KEY_ENV]?.trim() || undefined;
-  }
-
-  async set(key: string): Promise<void> {
-    await this.secrets.store(API_KEY_SECRET, key.trim());
-  }
-
-  async clear(): Promise<void> {
-    await this.secrets.delete(API_KEY_SECRET);
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
-  }
 }

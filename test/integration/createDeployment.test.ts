@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { StandIn } from '../server/standIn';
-import { config, useSuiteFixture, waitFor } from './support';
+import { config, useApiKey, useSuiteFixture, waitFor } from './support';
 
 const KEY = `sk-create-test-${Math.random().toString(36).slice(2)}`;
 
@@ -184,6 +184,8 @@ describe('Create deployment', function () {
   it('keeps the values when the server requires fields the contract does not show', async () => {
     const strict = await StandIn.start({ apiKey: KEY, requiredCreateFields: ['source', 'source_revision_config.graph_config_path'] });
     await config().update('baseUrl', strict.url, vscode.ConfigurationTarget.Global);
+    // Another origin: the key goes there once stored for it (the profile keeps its answer for the first one).
+    await useApiKey(fx.api, KEY);
     try {
       // Same sample data (same seed), so the record is valid on this server too.
       const docs = repository('acme-github', 'docs.acme.dev');

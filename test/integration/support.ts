@@ -12,7 +12,7 @@ const API_KEY_SECRET = 'deploymentsExplorer.apiKey';
 
 export const config = () => vscode.workspace.getConfiguration(SECTION);
 
-async function activateExtension(): Promise<ExtensionApi> {
+export async function activateExtension(): Promise<ExtensionApi> {
   const extension = vscode.extensions.getExtension(EXTENSION_ID);
   if (!extension) throw new Error(`${EXTENSION_ID} is not installed in this VS Code`);
   return (await extension.activate()) as ExtensionApi;
@@ -78,7 +78,7 @@ export class MessageCapture {
 }
 
 /** Remembers the global values of `settings` and the stored API key; the answer puts them back. */
-async function snapshotSettings(api: ExtensionApi, settings: readonly string[]): Promise<() => Promise<void>> {
+export async function snapshotSettings(api: ExtensionApi, settings: readonly string[]): Promise<() => Promise<void>> {
   const values = settings.map((name) => [name, config().inspect(name)?.globalValue] as const);
   const key = await api.services.context.secrets.get(API_KEY_SECRET);
   return async () => {
@@ -90,9 +90,12 @@ async function snapshotSettings(api: ExtensionApi, settings: readonly string[]):
   };
 }
 
-/** Stores `key` through the command and waits until the connection uses it. */
+/**
+ * Stores `key` through the command and waits until the connection uses it. Always stored, even
+ * when unchanged: storing binds the key to where requests go now (each suite's stand-in has its
+ * own port, and a key goes only to the origin it was stored for).
+ */
 export async function useApiKey(api: ExtensionApi, key: string): Promise<void> {
-  if ((await api.services.connection.apiKeys.get()) === key) return;
   const reset = new Promise<void>((resolve) => {
     const subscription = api.services.connection.onDidChange(() => {
       subscription.dispose();

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SECTION } from '../../platform/settings';
+import { baseUrlProblem, originOf } from '../../model/profiles';
 import { Services } from '../../platform/services';
 
 /** Base URL, API key and tenant: the commands the welcome views and error actions point at. */
@@ -9,25 +9,32 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
       title: 'Control-Plane Base URL',
       prompt: 'Address of the deployment control-plane API. A path prefix such as /api-host is kept.',
       placeHolder: 'https://api.example.com',
-      value: currentSetting('baseUrl'),
+      value: connection.profile().baseUrl,
       validateInput: validateBaseUrl,
     });
     if (url === undefined) return;
     const problem = validateBaseUrl(url);
     if (problem) throw new Error(problem);
-    await updateUserSetting('baseUrl', url.trim());
+    // Typed in by the user for this profile: its key may go there without asking again.
+    const profile = connection.profile();
+    const origin = originOf(url);
+    if (origin && (await connection.profiles.storedKey(profile.id))) await connection.profiles.answer(profile.id, origin, true);
+    await connection.profiles.updateActive('baseUrl', url.trim());
   });
 
   commands.register('deploymentsExplorer.setApiKey', async (value?: string) => {
+    // The key is for the profile active when the command started, whatever happens while it is typed.
+    const profile = connection.profile();
+    const several = connection.profiles.list().length > 1;
     const key = await argumentOrInput(value, {
-      title: 'Control-Plane API Key',
+      title: several ? vscode.l10n.t('API Key of Profile “{0}”', profile.name) : 'Control-Plane API Key',
       prompt: 'Stored in VS Code’s secret storage; never written to settings or logs.',
       password: true,
       validateInput: (text) => (text.trim() ? undefined : 'Enter the API key, or press Escape to cancel.'),
     });
     if (key === undefined || !key.trim()) return;
-    await connection.apiKeys.set(key);
-    log.info('API key stored in secret storage');
+    await connection.apiKeys.set(key, profile.id);
+    log.info(`API key of profile ${profile.name} stored in secret storage`);
     void vscode.window.showInformationMessage('API key saved.');
   });
 
@@ -46,10 +53,10 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
     const tenant = await argumentOrInput(value, {
       title: 'Tenant (Workspace) ID',
       prompt: 'Sent with every request for organisation-scoped API keys. Leave empty to send none.',
-      value: currentSetting('tenantId'),
+      value: connection.profile().tenantId,
     });
     if (tenant === undefined) return;
-    await updateUserSetting('tenantId', tenant.trim());
+    await connection.profiles.updateActive('tenantId', tenant.trim() || undefined);
   });
 
   commands.register('deploymentsExplorer.openSettings', () =>
@@ -64,20 +71,4 @@ async function argumentOrInput(value: unknown, options: vscode.InputBoxOptions):
   return vscode.window.showInputBox({ ignoreFocusOut: true, ...options });
 }
 
-const currentSetting = (name: string) => vscode.workspace.getConfiguration(SECTION).get<string>(name, '');
-const updateUserSetting = (name: string, value: string) =>
-  vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);
-
-export function validateBaseUrl(text: string): string | undefined {
-  const trimmed = text.trim();
-  if (!trimmed) return 'Enter the base URL, e.g. https://api.example.com';
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    return `“${trimmed}” is not a URL. Include the scheme, e.g. https://api.example.com`;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'The base URL must start with http:// or https://';
-  if (url.username || url.password) return 'Leave credentials out of the URL; set the API key instead.';
-  return undefined;
-}
+export const validateBaseUrl = baseUrlProblem;

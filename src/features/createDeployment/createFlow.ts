@@ -41,6 +41,7 @@ export async function runCreateFlow(
 ): Promise<CreateResult> {
   const { services, drafts } = deps;
   const state: FlowState = { draft: { name: '', ref: '' }, lastError: resume?.lastError };
+  const profileId = services.connection.profile().id;
   if (options) {
     state.repository = options.repository;
     state.draft = drafts.get(options.repository);
@@ -95,7 +96,7 @@ export async function runCreateFlow(
       const { name, ref, deploymentType } = state.draft;
       return runCreateFlow(deps, { repository, name, ref, deploymentType: deploymentType ?? null }, { lastError: state.lastError });
     };
-    const sent = await sendCreateRequest(services, body, reviewAgain);
+    const sent = await sendCreateRequest(services, body, profileId, reviewAgain);
     if (sent.ok) {
       drafts.forget(repository);
       await announceCreated(services, deps.deployments, sent.deployment, deps.watch);

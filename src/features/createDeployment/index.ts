@@ -21,7 +21,7 @@ export function registerCreateDeployment(
 ): void {
   const drafts = new DraftStore();
   const payloads = new PayloadDocuments();
-  services.context.subscriptions.push(payloads);
+  services.context.subscriptions.push(payloads, services.connection.onDidChangeProfile(() => payloads.releaseAll()));
   const deps = { services, deployments, drafts, payloads, watch };
 
   services.commands.register('deploymentsExplorer.createDeployment', (argument?: unknown): Promise<CreateResult> =>

@@ -54,6 +54,13 @@ export class PayloadDocuments implements vscode.Disposable {
     if (this.documents.delete(uri.toString())) void this.publish();
   }
 
+  /** Another profile became active: these bodies were made for the old one, so they lose their Create action. */
+  releaseAll(): void {
+    if (this.documents.size === 0) return;
+    this.documents.clear();
+    void this.publish();
+  }
+
   /** The open payload documents' URIs (what the context key holds). */
   uris(): string[] {
     return [...this.documents.keys()];

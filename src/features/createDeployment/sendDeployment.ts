@@ -23,9 +23,21 @@ export type SendOutcome =
  * second attempt could create a second deployment. A failure is shown with
  * the server's reasons and answered to the caller, who keeps the values.
  */
-export async function sendCreateRequest(services: Services, body: JsonObject, review?: () => unknown): Promise<SendOutcome> {
+export async function sendCreateRequest(
+  services: Services,
+  body: JsonObject,
+  profileId?: string,
+  review?: () => unknown,
+): Promise<SendOutcome> {
   const name = typeof body.name === 'string' ? body.name : 'deployment';
   try {
+    // A body prepared for one profile (its integration, its defaults) is never sent to another.
+    const active = services.connection.profile();
+    if (profileId !== undefined && profileId !== active.id) {
+      throw new Error(
+        vscode.l10n.t('You switched to profile “{0}” while this deployment was being prepared for another: nothing was sent. Start Create Deployment again.', active.name),
+      );
+    }
     const deployment = await services.commands.withProgress(`Creating deployment “${name}”…`, async (signal) => {
       const client = await services.connection.getClient();
       return client.createDeployment(body, { signal });

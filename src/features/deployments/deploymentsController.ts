@@ -28,7 +28,8 @@ export class DeploymentsController implements vscode.Disposable {
   private autoRefreshTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly services: Services) {
-    this.filters = new DeploymentFilterStore(services.context.workspaceState);
+    // Per profile: each control plane keeps its own filters.
+    this.filters = new DeploymentFilterStore(services.connection.scoped(services.context.workspaceState));
     this.list = new DeploymentList(async (offset, signal) => {
       const client = await services.connection.getClient();
       return client.listDeployments({ ...this.filters.filters, limit: readSettings().pageSize, offset }, { signal });
@@ -170,6 +171,10 @@ export class DeploymentsController implements vscode.Disposable {
   }
 
   private async connectionChanged(): Promise<void> {
+    // Nothing of the previous connection stays on screen while the new one resolves.
+    this.connectionReady = false;
+    this.filters.reload();
+    this.list.reset();
     const ready = await this.services.connection.isConfigured();
     this.connectionReady = ready;
     this.list.reset();

@@ -21,6 +21,15 @@ export function registerDeployments(services: Services, integrations: Integratio
     vscode.workspace.registerTextDocumentContentProvider(DEPLOYMENT_JSON_SCHEME, json),
   );
   registerDeploymentCommands(services, controller, integrations, json);
+  // Another profile is another control plane: the old one's deployment documents close with it.
+  services.context.subscriptions.push(
+    services.connection.onDidChangeProfile(() => {
+      const tabs = vscode.window.tabGroups.all
+        .flatMap((group) => group.tabs)
+        .filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === DEPLOYMENT_JSON_SCHEME);
+      if (tabs.length > 0) void vscode.window.tabGroups.close(tabs);
+    }),
+  );
   return {
     refresh: () => controller.refresh(),
     reveal: (deploymentId: string) => controller.reveal(deploymentId),

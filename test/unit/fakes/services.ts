@@ -59,6 +59,10 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
       getClient: async () => client,
       apiKeys: { get: async () => options.apiKey },
       isConfigured: async () => !!readSettings().baseUrl && !!options.apiKey,
+      // One profile, as a user who never added a second has.
+      profile: () => ({ id: 'default', name: 'Default', baseUrl: readSettings().baseUrl }),
+      onDidChangeProfile: () => ({ dispose: () => undefined }),
+      scopeKey: (key: string) => key,
     },
   } as unknown as Services;
   const deployments = {

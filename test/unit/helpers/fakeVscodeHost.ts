@@ -98,6 +98,7 @@ export class Range {
 export const ProgressLocation = { SourceControl: 1, Window: 10, Notification: 15 };
 export const ConfigurationTarget = { Global: 1, Workspace: 2, WorkspaceFolder: 3 };
 export const QuickPickItemKind = { Separator: -1, Default: 0 };
+export const StatusBarAlignment = { Left: 1, Right: 2 };
 export const InputBoxValidationSeverity = { Info: 1, Warning: 2, Error: 3 };
 export const QuickInputButtons = { Back: {} };
 export const FileType = { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 };
@@ -190,6 +191,8 @@ export const window = {
 };
 
 export const workspace = {
+  isTrusted: true,
+  onDidGrantWorkspaceTrust: event,
   getConfiguration: (section?: string) => {
     const name = (key: string) => (section ? `${section}.${key}` : key);
     return {
@@ -290,3 +293,8 @@ export function installFakeVscode(): void {
     return original.call(this, request, ...rest);
   };
 }
+
+/** vscode.l10n.t with no translations loaded: the English text with `{0}` filled in. */
+export const l10n = {
+  t: (message: string, ...args: unknown[]): string => message.replace(/\{(\d+)\}/g, (all, index: string) => (args[Number(index)] === undefined ? all : String(args[Number(index)]))),
+};

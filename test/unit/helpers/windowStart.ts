@@ -33,7 +33,7 @@ export async function simulateWindowStart(standIn: StandIn, options: { extension
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const extension = require(options.extensionModule ?? '../../../src/extension') as { activate(context: unknown): unknown; deactivate?(): void };
   const context = extensionContext();
-  extension.activate(context);
+  await extension.activate(context);
 
   const rows = new Map<string, unknown[]>();
   const pending = new Set<Promise<unknown>>();

@@ -1,0 +1,265 @@
+import * as vscode from 'vscode';
+import { messageOf } from '../../api';
+import { baseUrlProblem, originOf, Profile, profileNameProblem } from '../../model/profiles';
+import { isCancellation } from '../../platform/commandRunner';
+import { Services } from '../../platform/services';
+
+/** A view whose title names the active profile once there are two or more. */
+export interface ProfileLabelledView {
+  view: vscode.TreeView<unknown>;
+  title: string;
+}
+
+/** What Add Profile… takes as an argument (scripts, tests) instead of asking. */
+interface AddProfileArguments {
+  name: string;
+  baseUrl: string;
+  apiKey?: string;
+  tenantId?: string;
+  /** Switch to it afterwards without asking. */
+  switchTo?: boolean;
+}
+
+export interface AddProfileResult {
+  profile: Profile;
+  /** What the one check request found. */
+  check: 'ok' | 'failed' | 'skipped';
+  message: string;
+}
+
+/**
+ * Profiles: Switch / Add / Rename / Remove Profile…, the status bar item and
+ * the views' titles and messages. Switching itself is the connection's work
+ * (platform/connection.ts): this feature only asks which profile.
+ */
+export function registerProfiles(services: Services, views: readonly ProfileLabelledView[]): void {
+  const { commands, connection, context, log } = services;
+  const store = connection.profiles;
+
+  const status = vscode.window.createStatusBarItem('deploymentsExplorer.profile', vscode.StatusBarAlignment.Left, 10);
+  status.name = vscode.l10n.t('Deployments Explorer Profile');
+  status.command = 'deploymentsExplorer.switchProfile';
+  context.subscriptions.push(status);
+
+  // A hand-edited mistake in the setting is said once, naming the entry; the other profiles still work.
+  let reported = '';
+  const reportProblems = () => {
+    const problems = store.problems();
+    const text = problems.join(' ');
+    if (!text || text === reported) return;
+    reported = text;
+    const open = vscode.l10n.t('Open Settings');
+    void Promise.resolve(vscode.window.showWarningMessage(vscode.l10n.t('Some Deployments Explorer profiles are ignored: {0}', text), open)).then((choice) => {
+      if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', 'deploymentsExplorer.profiles');
+    });
+  };
+
+  let updates = 0;
+  const update = async () => {
+    const current = ++updates;
+    reportProblems();
+    const profiles = store.list();
+    const profile = store.active();
+    const several = profiles.length > 1;
+    const effective = connection.effective(profile);
+    const origin = originOf(effective.baseUrl);
+    if (several) {
+      status.text = `$(server-environment) ${profile.name}`;
+      status.tooltip = vscode.l10n.t('Deployments Explorer: profile “{0}” ({1}). Click to switch.', profile.name, origin ?? vscode.l10n.t('no base URL'));
+      status.show();
+    } else {
+      status.hide();
+    }
+    const resolved = await connection.resolve().catch(() => undefined);
+    if (current !== updates) return; // a newer change is being shown
+    let message: string | undefined;
+    if (resolved?.key === 'send') {
+      if (!vscode.workspace.isTrusted) {
+        message = vscode.l10n.t('Restricted Mode: this workspace’s connection settings are ignored; your own settings and profiles are used.');
+      } else if (effective.overridden.includes('baseUrl')) {
+        message = vscode.l10n.t('Showing {0}, set by this workspace’s settings (profile “{1}”).', origin ?? effective.baseUrl, profile.name);
+      }
+    }
+    for (const { view, title } of views) {
+      view.title = several ? `${title} — ${profile.name}` : title;
+      view.message = message;
+    }
+  };
+  void update();
+  context.subscriptions.push(connection.onDidChange(() => void update()), vscode.workspace.onDidGrantWorkspaceTrust(() => void update()));
+
+  commands.register('deploymentsExplorer.switchProfile', async (argument?: unknown): Promise<Profile | undefined> => {
+    const profiles = store.list();
+    let target: Profile | undefined;
+    if (typeof argument === 'string') {
+      target = findProfile(profiles, argument);
+      if (!target) throw new Error(vscode.l10n.t('There is no profile named “{0}”.', argument));
+    } else {
+      const active = store.active();
+      type Item = vscode.QuickPickItem & { profile?: Profile; add?: true };
+      const items: Item[] = profiles.map((profile) => ({
+        label: profile.id === active.id ? `$(check) ${profile.name}` : profile.name,
+        description: [originOf(profile.baseUrl) ?? vscode.l10n.t('no base URL'), profile.tenantId && vscode.l10n.t('tenant {0}', profile.tenantId)].filter(Boolean).join(' · '),
+        profile,
+      }));
+      items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: `$(add) ${vscode.l10n.t('Add Profile…')}`, add: true });
+      const picked = await vscode.window.showQuickPick(items, {
+        title: vscode.l10n.t('Switch Profile'),
+        placeHolder: vscode.l10n.t('The control plane this workspace shows (now “{0}”)', active.name),
+        matchOnDescription: true,
+      });
+      if (!picked) return undefined;
+      if (picked.add) {
+        const added = await vscode.commands.executeCommand<AddProfileResult | undefined>('deploymentsExplorer.addProfile');
+        return added?.profile;
+      }
+      target = picked.profile;
+    }
+    if (!target) return undefined;
+    return store.switchTo(target.id);
+  });
+
+  commands.register('deploymentsExplorer.addProfile', async (argument?: AddProfileArguments): Promise<AddProfileResult | undefined> => {
+    // An implicit Default without a base URL is not kept when the first profile is added.
+    const taken = store.list().filter((profile) => !profile.implicit || profile.baseUrl).map((profile) => profile.name);
+    const input = argument && typeof argument === 'object' ? argument : await askForProfile(taken);
+    if (!input) return undefined;
+    const nameProblem = profileNameProblem(input.name, taken);
+    if (nameProblem) throw new Error(nameProblem);
+    const urlProblem = baseUrlProblem(input.baseUrl);
+    if (urlProblem) throw new Error(urlProblem);
+    const profile = await store.add(
+      { name: input.name.trim(), baseUrl: input.baseUrl.trim(), ...(input.tenantId?.trim() ? { tenantId: input.tenantId.trim() } : {}) },
+      input.apiKey?.trim() || undefined,
+    );
+    const result = await checkProfile(profile, input.apiKey?.trim());
+    log.info(`Profile ${profile.name}: ${result.message}`);
+    const switchLabel = vscode.l10n.t('Switch to “{0}”', profile.name);
+    if (argument?.switchTo) {
+      await store.switchTo(profile.id);
+    } else if (!argument) {
+      const show = result.check === 'failed' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+      void Promise.resolve(show(result.message, switchLabel)).then((choice) => {
+        if (choice === switchLabel) void store.switchTo(profile.id);
+      });
+    }
+    return result;
+  });
+
+  commands.register('deploymentsExplorer.renameProfile', async (argument?: unknown, newName?: unknown): Promise<boolean> => {
+    const profile = await pickProfile(argument, vscode.l10n.t('Rename Profile'));
+    if (!profile) return false;
+    const others = store.list().filter((candidate) => candidate.id !== profile.id).map((candidate) => candidate.name);
+    const name =
+      typeof newName === 'string'
+        ? newName
+        : await vscode.window.showInputBox({
+            title: vscode.l10n.t('Rename Profile “{0}”', profile.name),
+            value: profile.name,
+            prompt: vscode.l10n.t('Its API key, integrations and filters stay with it.'),
+            validateInput: (text) => profileNameProblem(text, others),
+            ignoreFocusOut: true,
+          });
+    if (name === undefined || name.trim() === profile.name) return false;
+    const problem = profileNameProblem(name, others);
+    if (problem) throw new Error(problem);
+    await store.rename(profile.id, name);
+    return true;
+  });
+
+  commands.register('deploymentsExplorer.removeProfile', async (argument?: unknown, confirmed?: unknown): Promise<boolean> => {
+    const profile = await pickProfile(argument, vscode.l10n.t('Remove Profile'));
+    if (!profile) return false;
+    if (confirmed !== true) {
+      const remove = vscode.l10n.t('Remove');
+      const choice = await vscode.window.showWarningMessage(
+        vscode.l10n.t('Remove profile “{0}”?', profile.name),
+        {
+          modal: true,
+          detail: vscode.l10n.t('Its stored API key is deleted from secret storage, and its integrations from your settings. Nothing changes on {0}.', originOf(profile.baseUrl) ?? profile.baseUrl),
+        },
+        remove,
+      );
+      if (choice !== remove) return false;
+    }
+    await store.remove(profile.id);
+    return true;
+  });
+
+  commands.register('deploymentsExplorer.allowApiKeyForOrigin', async (): Promise<boolean> => {
+    return connection.allowKeyForCurrentOrigin();
+  });
+
+  async function pickProfile(argument: unknown, title: string): Promise<Profile | undefined> {
+    const profiles = store.list();
+    if (typeof argument === 'string') {
+      const found = findProfile(profiles, argument);
+      if (!found) throw new Error(vscode.l10n.t('There is no profile named “{0}”.', argument));
+      return found;
+    }
+    const picked = await vscode.window.showQuickPick(
+      profiles.map((profile) => ({ label: profile.name, description: originOf(profile.baseUrl), profile })),
+      { title, placeHolder: vscode.l10n.t('Choose a profile') },
+    );
+    return picked?.profile;
+  }
+
+  /** One listing request with the new profile's own key, to its own base URL: does the key work? */
+  async function checkProfile(profile: Profile, apiKey: string | undefined): Promise<AddProfileResult> {
+    if (!apiKey) {
+      return { profile, check: 'skipped', message: vscode.l10n.t('Profile “{0}” added. No API key was given: set one after switching to it.', profile.name) };
+    }
+    try {
+      await commands.withProgress(vscode.l10n.t('Checking profile “{0}”', profile.name), (signal) =>
+        connection.checkProfile(profile, apiKey, signal),
+      );
+      return { profile, check: 'ok', message: vscode.l10n.t('Profile “{0}” added: the key works at {1}.', profile.name, originOf(profile.baseUrl) ?? profile.baseUrl) };
+    } catch (error) {
+      if (isCancellation(error)) return { profile, check: 'skipped', message: vscode.l10n.t('Profile “{0}” added; the check was cancelled.', profile.name) };
+      return {
+        profile,
+        check: 'failed',
+        message: vscode.l10n.t('Profile “{0}” added, but the key did not work: {1}', profile.name, messageOf(error).split('\n')[0]),
+      };
+    }
+  }
+}
+
+function findProfile(profiles: readonly Profile[], nameOrId: string): Profile | undefined {
+  const wanted = nameOrId.trim().toLowerCase();
+  return profiles.find((profile) => profile.id === wanted) ?? profiles.find((profile) => profile.name.toLowerCase() === wanted);
+}
+
+/** Name, base URL (checked as typed), key (password input) and an optional tenant. */
+async function askForProfile(taken: readonly string[]): Promise<AddProfileArguments | undefined> {
+  const title = vscode.l10n.t('Add Profile');
+  const name = await vscode.window.showInputBox({
+    title: `${title} (1/4)`,
+    prompt: vscode.l10n.t('A short name for this control plane, e.g. “EU”, “US” or “Self-hosted”.'),
+    validateInput: (text) => profileNameProblem(text, taken),
+    ignoreFocusOut: true,
+  });
+  if (name === undefined) return undefined;
+  const baseUrl = await vscode.window.showInputBox({
+    title: `${title} (2/4)`,
+    prompt: vscode.l10n.t('Base URL of its control-plane API. A path prefix such as /api-host is kept.'),
+    placeHolder: 'https://api.example.com',
+    validateInput: baseUrlProblem,
+    ignoreFocusOut: true,
+  });
+  if (baseUrl === undefined) return undefined;
+  const apiKey = await vscode.window.showInputBox({
+    title: `${title} (3/4)`,
+    prompt: vscode.l10n.t('Its API key: stored in VS Code’s secret storage and sent only to {0}.', originOf(baseUrl) ?? baseUrl),
+    password: true,
+    ignoreFocusOut: true,
+  });
+  if (apiKey === undefined) return undefined;
+  const tenantId = await vscode.window.showInputBox({
+    title: `${title} (4/4)`,
+    prompt: vscode.l10n.t('Tenant (workspace) ID for organisation-scoped keys; leave empty for none.'),
+    ignoreFocusOut: true,
+  });
+  if (tenantId === undefined) return undefined;
+  return { name, baseUrl, apiKey, tenantId };
+}

@@ -1,0 +1,301 @@
+// Profiles: several control planes (regions, self-hosted installations, tenants), one active per
+// workspace. Pure logic only: validating the `deploymentsExplorer.profiles` setting, the profile
+// that 0.1.0's settings amount to, resolving the active profile and its effective connection, and
+// the rule that decides whether a profile's key may go to an origin.
+
+/** The ID of the profile 0.1.0's settings became: its key and state keep their 0.1.0 storage names. */
+export const DEFAULT_PROFILE_ID = 'default';
+const DEFAULT_PROFILE_NAME = 'Default';
+const DEFAULT_API_KEY_HEADER = 'X-Api-Key';
+const DEFAULT_TENANT_HEADER = 'X-Tenant-Id';
+
+/** One entry of the `deploymentsExplorer.profiles` setting, as written to settings. */
+export interface ProfileSetting {
+  /** Set by the extension so that a rename keeps the profile's key and state; defaults to the name in lower case. */
+  id?: string;
+  name: string;
+  baseUrl: string;
+  tenantId?: string;
+  apiKeyHeader?: string;
+  tenantHeader?: string;
+  caFile?: string;
+  strictSSL?: boolean;
+  /** The integrations added to this profile (same shape as `deploymentsExplorer.integrations`). */
+  integrations?: unknown[];
+  /** Merged into the create body of this profile (like `deploymentsExplorer.createDeployment.defaults`). */
+  createDefaults?: Record<string, unknown>;
+}
+
+/** The connection fields of a profile, defaults applied. */
+export interface ConnectionFields {
+  baseUrl: string;
+  tenantId: string;
+  apiKeyHeader: string;
+  tenantHeader: string;
+  caFile: string;
+  strictSSL: boolean;
+}
+
+export interface Profile extends ConnectionFields {
+  /** Keys its secret and its state; stable across renames. */
+  id: string;
+  name: string;
+  /** True for the profile 0.1.0's top-level settings make up while no profile is defined. */
+  implicit: boolean;
+  /** Only for defined profiles; the implicit one uses the top-level settings. */
+  integrations?: unknown[];
+  createDefaults?: Record<string, unknown>;
+}
+
+export interface ParsedProfiles {
+  profiles: Profile[];
+  /** One sentence per entry that was left out, naming it. */
+  problems: string[];
+}
+
+/** Why `text` cannot be a base URL, or undefined when it can. */
+export function baseUrlProblem(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!trimmed) return 'Enter the base URL, e.g. https://api.example.com';
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return `“${trimmed}” is not a URL. Include the scheme, e.g. https://api.example.com`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'The base URL must start with http:// or https://';
+  if (url.username || url.password) return 'Leave credentials out of the URL; set the API key instead.';
+  return undefined;
+}
+
+/** Why `name` cannot name a new profile (empty, too long, taken), or undefined. */
+export function profileNameProblem(name: string, taken: readonly string[] = []): string | undefined {
+  const trimmed = name.trim();
+  if (!trimmed) return 'Enter a name for the profile, e.g. “EU” or “Self-hosted”.';
+  if (trimmed.length > 40) return 'Keep the name to 40 characters or fewer.';
+  if (taken.some((other) => other.trim().toLowerCase() === trimmed.toLowerCase())) return `A profile named “${trimmed}” already exists.`;
+  return undefined;
+}
+
+/** `https://host:port` of a URL, or undefined when it is not one. Keys are bound to origins. */
+export function originOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url.trim());
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+
+/**
+ * The profiles of the setting, in order. An entry with no name, a bad base
+ * URL, or a name or ID used before is left out and named in `problems`, so
+ * one hand-edited mistake does not take the others down.
+ */
+export function parseProfiles(raw: unknown): ParsedProfiles {
+  const result: ParsedProfiles = { profiles: [], problems: [] };
+  if (raw === undefined || raw === null) return result;
+  if (!Array.isArray(raw)) {
+    result.problems.push('deploymentsExplorer.profiles must be a list of profiles.');
+    return result;
+  }
+  const names = new Set<string>();
+  const ids = new Set<string>();
+  raw.forEach((entry, index) => {
+    const where = `Profile ${index + 1}`;
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
+      result.problems.push(`${where} is not an object with a name and a baseUrl.`);
+      return;
+    }
+    const input = entry as Record<string, unknown>;
+    const name = text(input.name);
+    if (!name) {
+      result.problems.push(`${where} has no name.`);
+      return;
+    }
+    const problem = baseUrlProblem(text(input.baseUrl));
+    if (problem) {
+      result.problems.push(`Profile “${name}”: ${problem}`);
+      return;
+    }
+    if (names.has(name.toLowerCase())) {
+      result.problems.push(`Profile “${name}” is defined twice; the first one is used.`);
+      return;
+    }
+    const id = (text(input.id) || name).toLowerCase();
+    if (ids.has(id)) {
+      result.problems.push(`Profile “${name}” has the same id as another profile (“${id}”); it is left out.`);
+      return;
+    }
+    names.add(name.toLowerCase());
+    ids.add(id);
+    const defaults = input.createDefaults;
+    result.profiles.push({
+      id,
+      name,
+      implicit: false,
+      ...connectionFields(input),
+      integrations: Array.isArray(input.integrations) ? input.integrations : [],
+      createDefaults: defaults && typeof defaults === 'object' && !Array.isArray(defaults) ? (defaults as Record<string, unknown>) : undefined,
+    });
+  });
+  return result;
+}
+
+/** The connection fields of a settings object (a profile entry, or 0.1.0's top-level settings), defaults applied. */
+function connectionFields(input: Partial<Record<keyof ConnectionFields, unknown>>): ConnectionFields {
+  return {
+    baseUrl: text(input.baseUrl),
+    tenantId: text(input.tenantId),
+    apiKeyHeader: text(input.apiKeyHeader) || DEFAULT_API_KEY_HEADER,
+    tenantHeader: text(input.tenantHeader) || DEFAULT_TENANT_HEADER,
+    caFile: text(input.caFile),
+    strictSSL: typeof input.strictSSL === 'boolean' ? input.strictSSL : true,
+  };
+}
+
+/** 0.1.0's connection settings (the user's own values), and its list of integrations. */
+export interface LegacySettings extends Partial<Record<keyof ConnectionFields, unknown>> {
+  integrations?: unknown;
+  createDefaults?: unknown;
+}
+
+/** The profile 0.1.0's settings amount to while no profile is defined: “Default”, with 0.1.0's key. */
+export function implicitProfile(legacy: LegacySettings): Profile {
+  return { id: DEFAULT_PROFILE_ID, name: DEFAULT_PROFILE_NAME, implicit: true, ...connectionFields(legacy) };
+}
+
+/**
+ * The settings entry that 0.1.0's settings become when a second profile is
+ * added: only the values the user set, plus the integrations, so nothing is
+ * lost and nothing new appears. Undefined when there is no base URL to keep.
+ */
+export function profileFromLegacy(legacy: LegacySettings): ProfileSetting | undefined {
+  const fields = connectionFields(legacy);
+  if (baseUrlProblem(fields.baseUrl)) return undefined;
+  const entry: ProfileSetting = { id: DEFAULT_PROFILE_ID, name: DEFAULT_PROFILE_NAME, baseUrl: fields.baseUrl };
+  if (fields.tenantId) entry.tenantId = fields.tenantId;
+  if (fields.apiKeyHeader !== DEFAULT_API_KEY_HEADER) entry.apiKeyHeader = fields.apiKeyHeader;
+  if (fields.tenantHeader !== DEFAULT_TENANT_HEADER) entry.tenantHeader = fields.tenantHeader;
+  if (fields.caFile) entry.caFile = fields.caFile;
+  if (!fields.strictSSL) entry.strictSSL = false;
+  if (Array.isArray(legacy.integrations) && legacy.integrations.length > 0) entry.integrations = legacy.integrations;
+  const defaults = legacy.createDefaults;
+  if (defaults && typeof defaults === 'object' && !Array.isArray(defaults) && Object.keys(defaults).length > 0) {
+    entry.createDefaults = defaults as Record<string, unknown>;
+  }
+  return entry;
+}
+
+/**
+ * The active profile: the one this workspace chose (by ID), else
+ * `deploymentsExplorer.defaultProfile` (by name, any case), else the first.
+ */
+export function resolveActiveProfile(profiles: readonly Profile[], workspaceChoice?: string, defaultProfile?: string): Profile | undefined {
+  const chosen = workspaceChoice && profiles.find((profile) => profile.id === workspaceChoice.toLowerCase());
+  if (chosen) return chosen;
+  const wanted = defaultProfile?.trim().toLowerCase();
+  const byDefault = wanted ? profiles.find((profile) => profile.name.toLowerCase() === wanted) : undefined;
+  return byDefault ?? profiles[0];
+}
+
+/** The connection a profile gives once the workspace's own connection settings (trusted workspaces only) are applied. */
+export interface EffectiveConnection extends ConnectionFields {
+  /** Which fields the workspace's settings changed. */
+  overridden: (keyof ConnectionFields)[];
+}
+
+export function effectiveConnection(profile: ConnectionFields, workspace: Partial<Record<keyof ConnectionFields, unknown>>): EffectiveConnection {
+  const result: EffectiveConnection = { ...profile, overridden: [] };
+  for (const name of ['baseUrl', 'tenantId', 'apiKeyHeader', 'tenantHeader', 'caFile'] as const) {
+    const value = workspace[name];
+    if (typeof value === 'string' && value.trim() && value.trim() !== profile[name]) {
+      result[name] = value.trim();
+      result.overridden.push(name);
+    }
+  }
+  if (typeof workspace.strictSSL === 'boolean' && workspace.strictSSL !== profile.strictSSL) {
+    result.strictSSL = workspace.strictSSL;
+    result.overridden.push('strictSSL');
+  }
+  return result;
+}
+
+/** Where a profile's key was stored for, and what the user answered for other origins. */
+export interface KeyBinding {
+  /** The origin the key was stored for; unknown for a key stored before origins were recorded. */
+  origin?: string;
+  allowed?: string[];
+  denied?: string[];
+}
+
+type KeySource = 'stored' | 'environment' | 'none';
+
+/**
+ * - `send`: the key (and tenant) may go to the effective origin;
+ * - `bind`: send, and record the effective origin as the one the key is for (a key of unknown origin used at its profile's own URL);
+ * - `ask`: the origin is not the key's and the user has not answered for it;
+ * - `withhold`: the user said no for this origin;
+ * - `none`: there is no key to send.
+ */
+export type KeyDecision = 'send' | 'bind' | 'ask' | 'withhold' | 'none';
+
+export interface KeyDecisionInput {
+  source: KeySource;
+  /** Where requests would go. */
+  effectiveOrigin: string | undefined;
+  /** The origin of the profile's own base URL (before the workspace's settings). */
+  profileOrigin: string | undefined;
+  binding: KeyBinding | undefined;
+}
+
+/**
+ * The origin rule: a key goes only to the origin it was stored for (for the
+ * environment variable: the active profile's own base URL); anywhere else
+ * only after the user agreed for that origin.
+ */
+export function keyDecision({ source, effectiveOrigin, profileOrigin, binding }: KeyDecisionInput): KeyDecision {
+  if (source === 'none' || !effectiveOrigin) return 'none';
+  const home = source === 'environment' ? profileOrigin : binding?.origin;
+  if (home === effectiveOrigin) return 'send';
+  if (binding?.denied?.includes(effectiveOrigin)) return 'withhold';
+  if (binding?.allowed?.includes(effectiveOrigin)) return 'send';
+  if (source === 'stored' && home === undefined && effectiveOrigin === profileOrigin) return 'bind';
+  return 'ask';
+}
+
+/** The binding after the user answered for `origin`. */
+export function answerFor(binding: KeyBinding | undefined, origin: string, allow: boolean): KeyBinding {
+  const allowed = (binding?.allowed ?? []).filter((entry) => entry !== origin);
+  const denied = (binding?.denied ?? []).filter((entry) => entry !== origin);
+  if (allow) allowed.push(origin);
+  else denied.push(origin);
+  return { ...binding, allowed, denied };
+}
+
+/**
+ * The binding after a key was stored while requests go to `origin`. The same
+ * key keeps its answers; a new key starts again from `origin` alone.
+ */
+export function bindingAfterStore(previous: KeyBinding | undefined, origin: string | undefined, sameKey: boolean): KeyBinding {
+  if (!sameKey) return origin ? { origin } : {};
+  const allowed = new Set(previous?.allowed ?? []);
+  if (previous?.origin && previous.origin !== origin) allowed.add(previous.origin);
+  if (origin) allowed.delete(origin);
+  return { origin: origin ?? previous?.origin, allowed: [...allowed], denied: (previous?.denied ?? []).filter((entry) => entry !== origin) };
+}
+
+/** Keys of per-profile state: 0.1.0's key for Default (so its state carries over), `key@id` for the others. */
+export function scopedStateKey(key: string, profileId: string): string {
+  return profileId === DEFAULT_PROFILE_ID ? key : `${key}@${profileId}`;
+}
+
+/** A fresh ID for a profile added by a command, not used by any of `existing`. */
+export function newProfileId(name: string, existing: readonly string[]): string {
+  const base = name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'profile';
+  let id = base;
+  for (let n = 2; existing.includes(id) || id === DEFAULT_PROFILE_ID; n++) id = `${base}-${n}`;
+  return id;
+}

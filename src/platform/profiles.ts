@@ -1,0 +1,300 @@
+import * as vscode from 'vscode';
+import {
+  answerFor,
+  bindingAfterStore,
+  ConnectionFields,
+  DEFAULT_PROFILE_ID,
+  implicitProfile,
+  KeyBinding,
+  LegacySettings,
+  newProfileId,
+  originOf,
+  parseProfiles,
+  Profile,
+  ProfileSetting,
+  profileFromLegacy,
+  resolveActiveProfile,
+  scopedStateKey,
+} from '../model/profiles';
+import { SECTION } from './settings';
+
+/** 0.1.0's secret: the key of profile Default, so an upgrade keeps it where it is. */
+const API_KEY_SECRET = 'deploymentsExplorer.apiKey';
+const API_KEY_ENV = 'DEPLOYMENTS_EXPLORER_API_KEY';
+/** workspaceState: the ID of this workspace's active profile. */
+const ACTIVE_PROFILE_STATE = 'deploymentsExplorer.activeProfile';
+/** globalState: profile ID → KeyBinding. */
+const KEY_BINDINGS_STATE = 'deploymentsExplorer.keyBindings';
+/** globalState: set once the first activation after the upgrade bound 0.1.0's key to its base URL. */
+const MIGRATED_STATE = 'deploymentsExplorer.profilesMigrated';
+
+/** The top-level settings a profile replaces; in a workspace's own settings they override the active profile. */
+export const CONNECTION_FIELDS = ['baseUrl', 'apiKeyHeader', 'tenantId', 'tenantHeader', 'caFile', 'strictSSL'] as const satisfies readonly (keyof ConnectionFields)[];
+
+function secretName(profileId: string): string {
+  return profileId === DEFAULT_PROFILE_ID ? API_KEY_SECRET : `${API_KEY_SECRET}.${profileId}`;
+}
+
+const config = () => vscode.workspace.getConfiguration(SECTION);
+
+/** The user's own (global) values of 0.1.0's settings: what the implicit profile Default is made of. */
+function legacyUserSettings(): LegacySettings {
+  const c = config();
+  const user = (name: string) => c.inspect(name)?.globalValue;
+  return {
+    ...Object.fromEntries(CONNECTION_FIELDS.map((name) => [name, user(name)])),
+    integrations: user('integrations'),
+    createDefaults: user('createDeployment.defaults'),
+  };
+}
+
+/**
+ * The profiles (from `deploymentsExplorer.profiles`, or the one 0.1.0's
+ * settings make up), the active one per workspace, each profile's key in
+ * SecretStorage and the origin it was stored for.
+ */
+export class ProfileStore implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** The list of profiles, or the active one, changed. */
+  readonly onDidChange = this.changed.event;
+  private readonly keyChanged = new vscode.EventEmitter<void>();
+  /** A profile's stored key or its origin binding changed. */
+  readonly onDidChangeKey = this.keyChanged.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private reportedProblems = '';
+  private lastSignature = '';
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.disposables.push(
+      this.changed,
+      this.keyChanged,
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(`${SECTION}.profiles`) || event.affectsConfiguration(`${SECTION}.defaultProfile`)) this.fireIfChanged();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.fireIfChanged()),
+      // Fires for changes made in other windows too.
+      context.secrets.onDidChange((event) => {
+        if (event.key === API_KEY_SECRET || event.key.startsWith(`${API_KEY_SECRET}.`)) this.keyChanged.fire();
+      }),
+    );
+    this.lastSignature = this.signature();
+  }
+
+  /**
+   * Fires only when a profile's name or connection, or the active profile,
+   * changed: adding an integration to a profile rewrites the setting, but must
+   * not reload the views (the catalog hears of it on its own).
+   */
+  private fireIfChanged(): void {
+    const signature = this.signature();
+    if (signature === this.lastSignature) return;
+    this.lastSignature = signature;
+    this.changed.fire();
+  }
+
+  private signature(): string {
+    const strip = ({ integrations: _integrations, createDefaults: _createDefaults, ...rest }: Profile) => rest;
+    return JSON.stringify([this.list().map(strip), this.active().id]);
+  }
+
+  /** The profiles setting as VS Code gives it; in an untrusted workspace only the user's own value counts. */
+  private rawProfiles(): unknown {
+    if (!vscode.workspace.isTrusted) return config().inspect('profiles')?.globalValue;
+    return config().get<unknown>('profiles');
+  }
+
+  /** True when profiles are defined in settings (not just 0.1.0's implicit Default). */
+  get defined(): boolean {
+    return parseProfiles(this.rawProfiles()).profiles.length > 0;
+  }
+
+  /** Why entries of the setting are left out (names them); empty when all are fine. */
+  problems(): string[] {
+    return parseProfiles(this.rawProfiles()).problems;
+  }
+
+  list(): Profile[] {
+    const { profiles, problems } = parseProfiles(this.rawProfiles());
+    const text = problems.join(' ');
+    if (text && text !== this.reportedProblems) this.log.warn(`Profiles: ${text}`);
+    this.reportedProblems = text;
+    return profiles.length > 0 ? profiles : [implicitProfile(legacyUserSettings())];
+  }
+
+  /** The active profile of this workspace. */
+  active(): Profile {
+    const profiles = this.list();
+    const chosen = this.context.workspaceState.get<string>(ACTIVE_PROFILE_STATE);
+    const defaultName = vscode.workspace.isTrusted ? config().get<string>('defaultProfile') : (config().inspect<string>('defaultProfile')?.globalValue as string | undefined);
+    return resolveActiveProfile(profiles, chosen, defaultName) ?? profiles[0];
+  }
+
+  /** `key` scoped to the active profile: for workspace or global state of things that belong to one control plane. */
+  scopeKey(key: string, profileId = this.active().id): string {
+    return scopedStateKey(key, profileId);
+  }
+
+  async switchTo(profileId: string): Promise<Profile> {
+    const target = this.list().find((profile) => profile.id === profileId.toLowerCase());
+    if (!target) throw new Error(vscode.l10n.t('There is no profile with the id “{0}”.', profileId));
+    if (target.id !== this.active().id) {
+      await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, target.id);
+      this.log.info(`Switched to profile ${target.name}`);
+      this.fireIfChanged();
+    }
+    return target;
+  }
+
+  // ---- Editing the setting ------------------------------------------------------------------
+
+  /** The entries of the setting as written, turning 0.1.0's settings into profile Default when none are. */
+  private entries(): ProfileSetting[] {
+    const raw = config().inspect('profiles')?.globalValue;
+    if (Array.isArray(raw) && raw.length > 0) return raw.map((entry) => ({ ...(entry as ProfileSetting) }));
+    const legacy = profileFromLegacy(legacyUserSettings());
+    return legacy ? [legacy] : [];
+  }
+
+  private async write(entries: ProfileSetting[]): Promise<void> {
+    const wasDefined = Array.isArray(config().inspect('profiles')?.globalValue) && (config().inspect('profiles')?.globalValue as unknown[]).length > 0;
+    await config().update('profiles', entries, vscode.ConfigurationTarget.Global);
+    if (!wasDefined) {
+      // 0.1.0's settings now live in profile Default: clear the user's copies so there is one place to edit.
+      for (const name of [...CONNECTION_FIELDS, 'integrations', 'createDeployment.defaults']) {
+        if (config().inspect(name)?.globalValue !== undefined) await config().update(name, undefined, vscode.ConfigurationTarget.Global);
+      }
+      this.log.info('Profiles: the 0.1.0 connection settings are now profile Default');
+    }
+  }
+
+  /** Adds a profile (and Default, made of 0.1.0's settings, if this is the first); answers it. */
+  async add(setting: Omit<ProfileSetting, 'id'>, apiKey?: string): Promise<Profile> {
+    const entries = this.entries();
+    const taken = [...entries.map((entry) => (entry.id ?? entry.name).toLowerCase()), ...this.list().map((profile) => profile.id)];
+    const id = newProfileId(setting.name, taken);
+    await this.write([...entries, { id, ...setting }]);
+    if (apiKey) await this.storeKey(id, apiKey, originOf(setting.baseUrl));
+    const added = this.list().find((profile) => profile.id === id);
+    if (!added) throw new Error(vscode.l10n.t('The profile “{0}” could not be read back from settings.', setting.name));
+    this.log.info(`Profile ${setting.name} added`);
+    return added;
+  }
+
+  async rename(profileId: string, name: string): Promise<void> {
+    const entries = this.entries();
+    const entry = entries.find((candidate) => (candidate.id ?? candidate.name).toLowerCase() === profileId);
+    if (!entry) throw new Error(vscode.l10n.t('Profile “{0}” is not in your user settings; edit it where it is defined.', profileId));
+    // The ID stays: the key and the per-profile state follow the profile, not its name.
+    entry.id = profileId;
+    entry.name = name.trim();
+    await this.write(entries);
+  }
+
+  /** Removes the profile from settings, and its stored key and origin answers. */
+  async remove(profileId: string): Promise<void> {
+    const entries = this.entries();
+    const remaining = entries.filter((candidate) => (candidate.id ?? candidate.name).toLowerCase() !== profileId);
+    if (remaining.length === entries.length) throw new Error(vscode.l10n.t('Profile “{0}” is not in your user settings; edit it where it is defined.', profileId));
+    await this.write(remaining);
+    await this.context.secrets.delete(secretName(profileId));
+    await this.setBinding(profileId, undefined);
+    if (this.context.workspaceState.get(ACTIVE_PROFILE_STATE) === profileId) await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, undefined);
+    this.log.info(`Profile ${profileId} removed, with its stored key`);
+    this.fireIfChanged();
+  }
+
+  /** Edits the active profile's entry (or 0.1.0's top-level user setting while there is none). */
+  async updateActive(field: keyof ProfileSetting, value: unknown): Promise<void> {
+    const active = this.active();
+    if (active.implicit) {
+      const name = field === 'createDefaults' ? 'createDeployment.defaults' : field;
+      await config().update(name, value, vscode.ConfigurationTarget.Global);
+      return;
+    }
+    const entries = this.entries();
+    const entry = entries.find((candidate) => (candidate.id ?? candidate.name).toLowerCase() === active.id);
+    if (!entry) throw new Error(vscode.l10n.t('Profile “{0}” is defined in this workspace’s settings; edit it there.', active.name));
+    (entry as unknown as Record<string, unknown>)[field] = value;
+    await this.write(entries);
+  }
+
+  // ---- Keys ------------------------------------------------------------------------------
+
+  async storedKey(profileId: string): Promise<string | undefined> {
+    return (await this.context.secrets.get(secretName(profileId)))?.trim() || undefined;
+  }
+
+  /** The key of the profile: stored, else the environment variable for the active profile. */
+  async key(profileId: string): Promise<{ key: string; source: 'stored' | 'environment' } | undefined> {
+    const stored = await this.storedKey(profileId);
+    if (stored) return { key: stored, source: 'stored' };
+    const env = process.env[API_KEY_ENV]?.trim();
+    return env && profileId === this.active().id ? { key: env, source: 'environment' } : undefined;
+  }
+
+  /** Stores the key of a profile as the key for `origin` (where requests go while it is typed in). */
+  async storeKey(profileId: string, key: string, origin: string | undefined): Promise<void> {
+    const previous = await this.storedKey(profileId);
+    await this.setBinding(profileId, bindingAfterStore(this.binding(profileId), origin, previous === key.trim()), false);
+    await this.context.secrets.store(secretName(profileId), key.trim());
+    this.keyChanged.fire();
+  }
+
+  async clearKey(profileId: string): Promise<void> {
+    await this.context.secrets.delete(secretName(profileId));
+    await this.setBinding(profileId, undefined);
+  }
+
+  binding(profileId: string): KeyBinding | undefined {
+    return this.context.globalState.get<Record<string, KeyBinding>>(KEY_BINDINGS_STATE, {})[profileId];
+  }
+
+  /** Remembers the user's answer for sending the profile's key to `origin`. */
+  async answer(profileId: string, origin: string, allow: boolean): Promise<void> {
+    await this.setBinding(profileId, answerFor(this.binding(profileId), origin, allow));
+  }
+
+  /** Records the origin a key of unknown origin is used for at its profile's own base URL. */
+  async bind(profileId: string, origin: string): Promise<void> {
+    // No event: the connection that asks already sends there; reloading would only repeat it.
+    await this.setBinding(profileId, { ...this.binding(profileId), origin }, false);
+  }
+
+  private async setBinding(profileId: string, binding: KeyBinding | undefined, notify = true): Promise<void> {
+    const all = { ...this.context.globalState.get<Record<string, KeyBinding>>(KEY_BINDINGS_STATE, {}) };
+    if (binding) all[profileId] = binding;
+    else delete all[profileId];
+    await this.context.globalState.update(KEY_BINDINGS_STATE, all);
+    if (notify) this.keyChanged.fire();
+  }
+
+  /**
+   * First activation after the upgrade: 0.1.0's settings already are profile
+   * Default (nothing is rewritten, so a one-profile user sees nothing new);
+   * its stored key is bound to the user's own base URL, so a workspace that
+   * points elsewhere has to ask before it gets the key.
+   */
+  async migrate(): Promise<void> {
+    if (this.context.globalState.get<boolean>(MIGRATED_STATE)) return;
+    const key = await this.storedKey(DEFAULT_PROFILE_ID);
+    const origin = originOf(String(legacyUserSettings().baseUrl ?? ''));
+    if (key && origin && !this.binding(DEFAULT_PROFILE_ID)?.origin) {
+      await this.setBinding(DEFAULT_PROFILE_ID, { ...this.binding(DEFAULT_PROFILE_ID), origin }, false);
+      this.log.info(`Profiles: the stored API key is bound to ${origin}`);
+    }
+    await this.context.globalState.update(MIGRATED_STATE, true);
+  }
+
+  /** For tests of the upgrade: back to what 0.1.0 left (no origin recorded for Default's key, migration not run). */
+  async resetMigration(): Promise<void> {
+    await this.setBinding(DEFAULT_PROFILE_ID, undefined, false);
+    await this.context.globalState.update(MIGRATED_STATE, undefined);
+  }
+
+  dispose(): void {
+    vscode.Disposable.from(...this.disposables).dispose();
+  }
+}
