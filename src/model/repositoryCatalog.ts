@@ -35,6 +35,8 @@ export interface RepositoryCatalogSource {
   addedIntegrations(): IntegrationSetting[];
   /** Keeps the discovered integrations of the current connection (base URL + tenant); none: kept in memory only. */
   discoveredStore?: {
+    /** Which connection the store answers for now; its discovered integrations are read again when this changes. */
+    scope?(): string;
     load(): DiscoveredSnapshot | undefined;
     save(snapshot: DiscoveredSnapshot): void;
   };
@@ -70,7 +72,8 @@ export class RepositoryCatalog {
   private readonly inFlight = new Map<string, Promise<readonly Repository[]>>();
   private readonly discovered = new Set<string>();
   private readonly discoveredHosts = new Map<string, string>();
-  private discoveredLoaded = false;
+  /** The store scope the discovered integrations were read for; undefined: not read yet. */
+  private discoveredScope: string | undefined;
   private age: DiscoveryAge = {};
   private readonly loadedHosts = new WeakMap<readonly Repository[], string | undefined>();
   private readonly changed = new Emitter<string | undefined>();
@@ -148,15 +151,17 @@ export class RepositoryCatalog {
 
   /** The connection changed: its own discovered integrations are read on next use. */
   connectionChanged(): void {
+    this.discoveredScope = undefined;
+  }
+
+  /** Reads the current connection's discovered integrations, unless they are the ones held (checked on every use: a switch may be seen before its event). */
+  private loadDiscovered(): void {
+    const scope = this.source.discoveredStore?.scope?.() ?? '';
+    if (this.discoveredScope === scope) return;
+    this.discoveredScope = scope;
     this.discovered.clear();
     this.discoveredHosts.clear();
     this.age = {};
-    this.discoveredLoaded = false;
-  }
-
-  private loadDiscovered(): void {
-    if (this.discoveredLoaded) return;
-    this.discoveredLoaded = true;
     const snapshot = this.source.discoveredStore?.load();
     if (!snapshot) return;
     for (const id of snapshot.ids ?? []) if (typeof id === 'string') this.discovered.add(key(id));

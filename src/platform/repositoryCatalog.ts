@@ -6,10 +6,10 @@ import { readSettings, SECTION } from './settings';
 /** globalState key: connection (base URL + tenant) → its discovered integrations. */
 const DISCOVERED_STATE = 'deploymentsExplorer.discoveredIntegrations';
 
-/** Which control plane and tenant discovered integrations belong to. */
-function connectionKey(): string {
-  const settings = readSettings();
-  return `${settings.baseUrl.trim().replace(/\/+$/, '').toLowerCase()}|${settings.tenantId.trim().toLowerCase()}`;
+/** Which control plane and tenant discovered integrations belong to: the active profile's. */
+function connectionKey(connection: ConnectionManager): string {
+  const { baseUrl, tenantId } = connection.profile();
+  return `${baseUrl.trim().replace(/\/+$/, '').toLowerCase()}|${(tenantId ?? '').trim().toLowerCase()}`;
 }
 
 /**
@@ -23,12 +23,18 @@ export function createRepositoryCatalog(connection: ConnectionManager, globalSta
     client: () => connection.getClient(),
     addedIntegrations: () => readSettings().integrations,
     discoveredStore: {
-      load: () => all()[connectionKey()],
-      save: (snapshot) => void globalState.update(DISCOVERED_STATE, { ...all(), [connectionKey()]: snapshot }),
+      scope: () => connectionKey(connection),
+      load: () => all()[connectionKey(connection)],
+      save: (snapshot) => void globalState.update(DISCOVERED_STATE, { ...all(), [connectionKey(connection)]: snapshot }),
     },
   });
   const subscriptions = [
     connection.onDidChange(() => {
+      catalog.connectionChanged();
+      catalog.invalidate();
+    }),
+    // A switch is announced at once (before the new connection settles): show nothing of the old profile meanwhile.
+    connection.onDidChangeProfile(() => {
       catalog.connectionChanged();
       catalog.invalidate();
     }),

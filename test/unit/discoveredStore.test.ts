@@ -14,6 +14,7 @@ function catalogFor(store: Map<string, DiscoveredSnapshot>, connection: { key: s
     client: () => Promise.reject(new Error('no requests in this test')),
     addedIntegrations: () => [],
     discoveredStore: {
+      scope: () => connection.key,
       load: () => store.get(connection.key),
       save: (snapshot) => void store.set(connection.key, snapshot),
     },
@@ -57,5 +58,17 @@ describe('discovered integrations per connection', () => {
     later.addDiscovered([B]);
     assert.deepEqual(store.get('https://two|tenant')?.ids, [B]);
     assert.deepEqual(store.get('https://one|')?.ids, [A]);
+  });
+
+  it('reads the other connection’s integrations as soon as the store answers for it, even before connectionChanged()', () => {
+    const store = new Map<string, DiscoveredSnapshot>([
+      ['https://one|', { ids: [A], hosts: {} }],
+      ['https://two|', { ids: [], hosts: {} }],
+    ]);
+    const connection = { key: 'https://one|' };
+    const catalog = catalogFor(store, connection, { now: 0 });
+    assert.deepEqual(catalog.integrations().map((i) => i.id), [A.toLowerCase()]);
+    connection.key = 'https://two|';
+    assert.deepEqual(catalog.integrations(), [], 'nothing of the first connection shows for the second');
   });
 });

@@ -29,7 +29,7 @@ type SavedState = Record<string, unknown>;
 export function registerWatch(services: Services, deployments: DeploymentsFeature): WatchFeatureApi {
   const { context, log } = services;
   const settings = readWatchSettings();
-  let key = connectionKey();
+  let key = connectionKey(services.connection.profile());
   const scheduler = new WatchScheduler(
     async (ids) => {
       const client = await services.connection.getClient();
@@ -82,7 +82,7 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
       }
     }),
     services.connection.onDidChange(() => {
-      const next = connectionKey();
+      const next = connectionKey(services.connection.profile());
       if (next === key) return;
       save();
       key = next;

@@ -28,8 +28,7 @@ export function readWatchSettings(): WatchSettings {
   return { intervals: { firstMs, maxMs, pinnedMs, backoff: DEFAULT_WATCH_INTERVALS.backoff }, inProgressStatuses };
 }
 
-/** Watch state belongs to one control plane (and tenant): IDs mean nothing elsewhere. */
-export function connectionKey(): string {
-  const config = vscode.workspace.getConfiguration(SECTION);
-  return `${config.get<string>('baseUrl', '').trim().replace(/\/+$/, '')}|${config.get<string>('tenantId', '').trim()}`;
+/** Watch state belongs to one control plane (and tenant), the active profile's: IDs mean nothing elsewhere. */
+export function connectionKey(profile: { baseUrl: string; tenantId?: string }): string {
+  return `${profile.baseUrl.trim().replace(/\/+$/, '')}|${(profile.tenantId ?? '').trim()}`;
 }
