@@ -16,7 +16,7 @@ export interface CallOptions {
  * server sent it (not validated, not copied), so its details and JSON can
  * still be shown; `problems` name each field path.
  */
-export interface OffContractRecord {
+interface OffContractRecord {
   /** Position in the server's answer (0-based). */
   readonly index: number;
   /** The record as received. Its fields are not to be trusted. */
@@ -274,7 +274,7 @@ function validate<T extends z.ZodType>(schema: T, data: unknown, what: string, r
 }
 
 /** `resources[3].source_config.resource_spec.cpu` */
-export function formatPath(root: string, path: readonly PropertyKey[], whole = '(the whole answer)'): string {
+function formatPath(root: string, path: readonly PropertyKey[], whole = '(the whole answer)'): string {
   let text = root;
   for (const part of path.slice(0, 20)) {
     if (typeof part === 'number') text += `[${part}]`;

@@ -52,7 +52,7 @@ const NOT_ENABLED = /\b(?:not|isn't)\s+(?:been\s+)?(?:enabled|available|activate
 const FOR_ORGANISATION = /organi[sz]ation|\borg\b|\bplan\b|subscription|\bfeature\b/i;
 
 /** A 403 detail saying the feature is off for the organisation (not a key problem). */
-export function isNotEnabledDetail(detail: string | undefined): boolean {
+function isNotEnabledDetail(detail: string | undefined): boolean {
   return !!detail && NOT_ENABLED.test(detail) && FOR_ORGANISATION.test(detail);
 }
 
@@ -260,8 +260,6 @@ export type ControlPlaneError =
   | SchemaError
   | InvalidInputError;
 
-/** The common base class, for `instanceof ControlPlaneError`. */
-export const ControlPlaneError = ControlPlaneErrorBase;
 
 export function isControlPlaneError(error: unknown): error is ControlPlaneError {
   return error instanceof ControlPlaneErrorBase;

@@ -74,7 +74,7 @@ export interface HttpRequest {
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Same-origin redirects followed for one GET. */
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 /**
  * How long an idle connection is kept for reuse. Servers commonly close idle
  * keep-alive connections after 5 s (node's and uvicorn's default) without a
@@ -82,7 +82,7 @@ export const MAX_REDIRECTS = 5;
  * fails, and a POST must not be retried. So stay well under 5 s; a
  * `Keep-Alive: timeout=` answer shortens it further (undici honours it).
  */
-export const KEEP_ALIVE_MS = 4_000;
+const KEEP_ALIVE_MS = 4_000;
 /** Bodies larger than this, on the wire or decompressed (a compression bomb), are refused. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const gunzip = promisify(zlib.gunzip);
@@ -379,7 +379,7 @@ function createDispatcher(base: URL, options: ConnectionOptions): Dispatcher {
 }
 
 function networkError(target: string, error: unknown): ControlPlaneError {
-  if (error instanceof ControlPlaneError) return error as ControlPlaneError;
+  if (error instanceof ControlPlaneErrorBase) return error as ControlPlaneError;
   const code = errorCode(error);
   const message = (error as Error)?.message ?? String(error);
   const reasons: Record<string, string> = {

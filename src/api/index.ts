@@ -5,4 +5,3 @@ export * from './pagination';
 export * from './proxy';
 export * from './query';
 export * from './schemas';
-export { describeValue, MAX_MESSAGE_LENGTH, quote, Redactor, shortJson } from './text';

@@ -60,7 +60,7 @@ export class PageWalk {
  * else its name and creation time; undefined (always counted as new) when it
  * has neither. Reads two or three fields; no serialisation.
  */
-export function recordKey(record: unknown): string | undefined {
+function recordKey(record: unknown): string | undefined {
   if (!record || typeof record !== 'object') return undefined;
   const { id, name, created_at: createdAt } = record as Record<string, unknown>;
   if (typeof id === 'string' && id) return `id:${id.trim().toLowerCase()}`;

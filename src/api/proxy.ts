@@ -20,7 +20,7 @@ export function resolveProxy(target: URL, settings: ProxySettings): string | und
 }
 
 /** NO_PROXY semantics as curl has them: `*`, `host`, `.domain`, `domain`, `host:port`. */
-export function bypassesProxy(target: URL, noProxy: string): boolean {
+function bypassesProxy(target: URL, noProxy: string): boolean {
   const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const port = target.port || (target.protocol === 'https:' ? '443' : '80');
   for (const raw of noProxy.split(/[\s,]+/)) {

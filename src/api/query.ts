@@ -21,7 +21,7 @@ export interface DeploymentQuery extends DeploymentFilters {
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-export function validateLimit(limit: unknown): number {
+function validateLimit(limit: unknown): number {
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
     throw new InvalidInputError('limit', `must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${describeValue(limit)}`);
   }

@@ -170,7 +170,7 @@ function headerQuote(value: string | undefined, redactor: Redactor, max = 100): 
 }
 
 /** A short, single-line, tag-free excerpt of a body, for messages. */
-export function snippetOf(text: string): string {
+function snippetOf(text: string): string {
   const head = text.length > 200_000 ? text.slice(0, 200_000) : text;
   const title = /<title[^>]*>([^<]{0,2000})<\/title>/i.exec(head)?.[1];
   const plain = (title ?? head.slice(0, 20_000))

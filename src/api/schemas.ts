@@ -23,7 +23,7 @@ export const repositorySchema = z.looseObject({
   default_branch: z.string(),
 });
 
-export const mountSchema = z.looseObject({
+const mountSchema = z.looseObject({
   name: optional(z.string()),
   mountPath: optional(z.string()),
   subPath: optional(z.string()),
@@ -32,7 +32,7 @@ export const mountSchema = z.looseObject({
   readOnly: optional(z.boolean()),
 });
 
-export const containerSchema = z.looseObject({
+const containerSchema = z.looseObject({
   name: optional(z.string()),
   image: optional(z.string()),
   imagePullPolicy: optional(z.string()),
@@ -60,7 +60,7 @@ export const containerSchema = z.looseObject({
   securityContext: optional(looseRecord),
 });
 
-export const volumeSchema = z.looseObject({
+const volumeSchema = z.looseObject({
   name: optional(z.string()),
   configMap: optional(looseRecord),
   secret: optional(looseRecord),
@@ -118,7 +118,7 @@ export const resourceSpecSchema = z.looseObject({
   sidecars: optional(z.array(containerSchema)),
 });
 
-export const sourceConfigSchema = z.looseObject({
+const sourceConfigSchema = z.looseObject({
   integration_id: optional(uuidString),
   repo_url: optional(z.string()),
   build_on_push: optional(z.boolean()),
@@ -130,7 +130,7 @@ export const sourceConfigSchema = z.looseObject({
   build_command: optional(z.string()),
 });
 
-export const sourceRevisionConfigSchema = z.looseObject({
+const sourceRevisionConfigSchema = z.looseObject({
   repo_ref: optional(z.string()),
   graph_config_path: optional(z.string()),
   image_uri: optional(z.string()),
@@ -185,8 +185,6 @@ export const deploymentListSchema = z.looseObject({
 
 export type Repository = z.infer<typeof repositorySchema>;
 export type Deployment = z.infer<typeof deploymentSchema>;
-export type SourceConfig = z.infer<typeof sourceConfigSchema>;
-export type SourceRevisionConfig = z.infer<typeof sourceRevisionConfigSchema>;
 export type ResourceSpec = z.infer<typeof resourceSpecSchema>;
 export type Container = z.infer<typeof containerSchema>;
 export type Mount = z.infer<typeof mountSchema>;

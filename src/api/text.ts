@@ -5,11 +5,11 @@
  */
 
 /** No error message is longer than this. */
-export const MAX_MESSAGE_LENGTH = 1500;
+const MAX_MESSAGE_LENGTH = 1500;
 /** A quoted piece of server text (a detail, a header, a body excerpt). */
 export const MAX_QUOTE_LENGTH = 300;
 /** A run of this many characters of the key is treated as the key. */
-export const KEY_PIECE_LENGTH = 12;
+const KEY_PIECE_LENGTH = 12;
 /** Shorter secrets are not searched for (they would match ordinary words). */
 const MIN_SECRET_LENGTH = 6;
 const REDACTED = '[redacted]';
