@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { Agent, Dispatcher, ProxyAgent, request, rootCertificates } from './transportDeps';
@@ -242,7 +243,8 @@ export class HttpTransport {
       const raw = await readBody(res.body, this.maxBytes, tooLarge);
       const encoding = headerValue(res.headers['content-encoding']);
       const bytes = await this.decompress(raw, encoding, target, tooLarge);
-      const { text, binary } = decode(bytes);
+      // Decoding is lenient and fast here; whether the body is binary is worked out only if an error quotes it.
+      const text = bytes.toString('utf8');
       this.logger.info(
         `${target} → ${res.statusCode} (${Date.now() - started} ms${bytes !== raw ? `, ${raw.length} → ${bytes.length} bytes` : ''})`,
       );
@@ -253,7 +255,9 @@ export class HttpTransport {
         location: headerValue(res.headers.location),
         text,
         bytes: bytes.length,
-        binary,
+        get binary() {
+          return isBinary(bytes);
+        },
       };
     } catch (error) {
       if (req.signal?.aborted) {
@@ -413,18 +417,24 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /** The whole body, refusing (and dropping the connection of) one larger than `max` bytes. */
-async function readBody(body: AsyncIterable<Buffer> & { destroy(): unknown }, max: number, tooLarge: () => Error): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > max) {
-      body.destroy();
-      throw tooLarge();
-    }
-    chunks.push(chunk);
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+/** The whole body, refused past `max` bytes. Stream events, not `for await`: a promise per chunk costs on every page. */
+function readBody(body: NodeJS.ReadableStream & { destroy(): unknown }, max: number, tooLarge: () => Error): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        body.removeAllListeners('data');
+        body.destroy();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+    body.once('error', reject);
+  });
 }
 
 function formatBytes(bytes: number): string {
@@ -439,17 +449,9 @@ function jsonBody(value: unknown): string {
   }
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-const lenient = new TextDecoder('utf-8');
-
-/** Text of a body; `binary` when it holds a NUL byte or is not UTF-8 (it is then never quoted). */
-function decode(bytes: Buffer): { text: string; binary: boolean } {
-  if (bytes.includes(0)) return { text: lenient.decode(bytes), binary: true };
-  try {
-    return { text: utf8.decode(bytes), binary: false };
-  } catch {
-    return { text: lenient.decode(bytes), binary: true };
-  }
+/** A body that holds a NUL byte or is not UTF-8 is binary: it is never quoted. */
+function isBinary(bytes: Buffer): boolean {
+  return bytes.includes(0) || !isUtf8(bytes);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
