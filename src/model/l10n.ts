@@ -8,10 +8,25 @@ export type L10nArg = string | number | boolean;
 export type Translator = (message: string, ...args: L10nArg[]) => string;
 
 let translator: Translator | undefined;
+/** Bumped by each setTranslator, so that tables built with `translated` are built again. */
+let generation = 0;
 
 /** Installs (or, with undefined, removes) the function that translates the model's messages. */
 export function setTranslator(next: Translator | undefined): void {
   translator = next;
+  generation++;
+}
+
+/**
+ * A table of translated words, built on first use and again after the translator changes: a
+ * module-level constant would be built at load time, before activation installs the translator.
+ */
+export function translated<T>(build: () => T): () => T {
+  let built: { generation: number; value: T } | undefined;
+  return () => {
+    if (built?.generation !== generation) built = { generation, value: build() };
+    return built.value;
+  };
 }
 
 /** `message` in the user's language, each `{0}`, `{1}`… replaced by the argument at that index. */

@@ -2,8 +2,9 @@
 // vscode.l10n.t as the translator, then whatever that answers.
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTranslator, t } from '../../src/model/l10n';
+import { setTranslator, t, translated } from '../../src/model/l10n';
 import { validateDeploymentName } from '../../src/model/createPayload';
+import { statusWords } from '../../src/model/deploymentStatus';
 
 describe('model l10n', () => {
   afterEach(() => setTranslator(undefined));
@@ -26,5 +27,22 @@ describe('model l10n', () => {
     assert.equal(validateDeploymentName(''), '«Enter a name for the deployment.»');
     assert.equal(t('{0} selected', 2), '«{0} selected»');
     assert.deepEqual(seen, [['Enter a name for the deployment.'], ['{0} selected', 2]]);
+  });
+
+  it('builds a translated table once per translator', () => {
+    let builds = 0;
+    const table = translated(() => {
+      builds++;
+      return { ready: t('Ready') };
+    });
+    assert.equal(table().ready, 'Ready');
+    assert.equal(table().ready, 'Ready');
+    assert.equal(builds, 1);
+    setTranslator((message) => message.toUpperCase());
+    assert.equal(table().ready, 'READY');
+    assert.equal(builds, 2);
+    assert.equal(statusWords('AWAITING_DELETE'), 'AWAITING DELETION');
+    setTranslator(undefined);
+    assert.equal(statusWords('AWAITING_DELETE'), 'Awaiting deletion');
   });
 });
