@@ -3,6 +3,7 @@
 import type { ValidationIssue } from '../api';
 import { flattenBody, JsonObject } from './createPayload';
 import { fieldPathWords } from './fieldNames';
+import { t } from './l10n';
 
 /** A create request that did not succeed; the review shows why. */
 export interface FailedAttempt {
@@ -34,7 +35,7 @@ export type ReviewRow =
 export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewRow[] {
   const rows: ReviewRow[] = [];
   if (lastError?.answered) {
-    rows.push({ kind: 'separator', label: 'The server refused the last attempt' });
+    rows.push({ kind: 'separator', label: t('The server refused the last attempt') });
     const issues = lastError.issues.length > 0 ? lastError.issues : [{ loc: '', msg: lastError.message }];
     for (const issue of issues) {
       const target = stepForIssue(issue);
@@ -43,7 +44,7 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
       rows.push({
         kind: 'item',
         label: `$(error) ${where || issue.msg.split('\n')[0]}`,
-        description: target === 'edit' ? 'Fix it in the payload' : `Go to the ${target} step`,
+        description: target === 'edit' ? t('Fix it in the payload') : t('Go to the {0} step', target),
         detail: where ? issue.msg : issue.msg.includes('\n') ? issue.msg : undefined,
         action: target === 'edit' ? 'edit' : { goto: target },
       });
@@ -51,11 +52,11 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
     rows.push({ kind: 'separator', label: '' });
   } else if (lastError) {
     rows.push(
-      { kind: 'separator', label: 'The last attempt got no answer' },
+      { kind: 'separator', label: t('The last attempt got no answer') },
       {
         kind: 'item',
         label: `$(warning) ${lastError.message.split('\n')[0]}`,
-        description: 'It may still have been created: check the Deployments view before sending again',
+        description: t('It may still have been created: check the Deployments view before sending again'),
         detail: lastError.message,
         action: 'check',
       },
@@ -63,9 +64,9 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
     );
   }
   rows.push(
-    { kind: 'item', label: '$(rocket) Create Deployment', description: `POST /v2/deployments · the body's fields are below`, detail: JSON.stringify(body), action: 'create' },
-    { kind: 'item', label: '$(json) Edit Payload…', description: 'open the body as JSON, change it, send it from the editor title', action: 'edit' },
-    { kind: 'item', label: '$(arrow-left) Back', action: 'back' },
+    { kind: 'item', label: t('$(rocket) Create Deployment'), description: t("POST /v2/deployments · the body's fields are below"), detail: JSON.stringify(body), action: 'create' },
+    { kind: 'item', label: t('$(json) Edit Payload…'), description: t('open the body as JSON, change it, send it from the editor title'), action: 'edit' },
+    { kind: 'item', label: t('$(arrow-left) Back'), action: 'back' },
     // An unlabelled line: a separator's label would sit on the first body row.
     { kind: 'separator', label: '' },
     ...flattenBody(body).map((field): ReviewRow => {
@@ -78,7 +79,7 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
 
 /** The review's placeholder: what is about to be created, from where, at which ref. */
 export function reviewPlaceholder(draft: { name: string; ref: string }, repository: { owner: string; name: string }): string {
-  return `Review: ${draft.name} from ${repository.owner}/${repository.name} at ${draft.ref}`;
+  return t('Review: {0} from {1} at {2}', draft.name, `${repository.owner}/${repository.name}`, draft.ref);
 }
 
 /** The step where the field a 422 reason names is set, or 'edit' for fields only the payload has. */

@@ -2,6 +2,7 @@ import { loadClient } from '../api/lazy';
 import { type Container, type Deployment, type Mount, type ResourceSpec, type Volume } from '../api';
 import { formatTime } from './deploymentPresentation';
 import { statusWords } from './deploymentStatus';
+import { t } from './l10n';
 
 /**
  * The grouped details of one deployment as a plain tree (the view turns it
@@ -37,29 +38,30 @@ export function maskSecrets(deployment: Deployment): Json {
   return copy;
 }
 
-const COMPONENTS: ReadonlyArray<{ title: string; prefix: string; extra?: ReadonlyArray<[string, string, string?]> }> = [
-  { title: 'Main', prefix: '' },
-  { title: 'Queue', prefix: 'queue_' },
-  { title: 'Orchestrator', prefix: 'orchestrator_' },
-  { title: 'Executor', prefix: 'executor_' },
-  { title: 'Key-value store', prefix: 'kv_' },
+// Functions, not constants: the labels are translated when shown, after activation installed the translator.
+const componentTable = (): ReadonlyArray<{ title: string; prefix: string; extra?: ReadonlyArray<[string, string, string?]> }> => [
+  { title: t('Main'), prefix: '' },
+  { title: t('Queue'), prefix: 'queue_' },
+  { title: t('Orchestrator'), prefix: 'orchestrator_' },
+  { title: t('Executor'), prefix: 'executor_' },
+  { title: t('Key-value store'), prefix: 'kv_' },
   {
-    title: 'Database',
+    title: t('Database'),
     prefix: 'db_',
     extra: [
-      ['db_storage_gi', 'Storage', 'Gi'],
-      ['db_max_connections', 'Max connections'],
+      ['db_storage_gi', t('Storage'), 'Gi'],
+      ['db_max_connections', t('Max connections')],
     ],
   },
 ];
 
-const COMPONENT_FIELDS: ReadonlyArray<[string, string, string?]> = [
-  ['min_scale', 'Min scale'],
-  ['max_scale', 'Max scale'],
-  ['cpu', 'CPU'],
-  ['cpu_limit', 'CPU limit'],
-  ['memory_mb', 'Memory', 'MB'],
-  ['memory_limit_mb', 'Memory limit', 'MB'],
+const componentFields = (): ReadonlyArray<[string, string, string?]> => [
+  ['min_scale', t('Min scale')],
+  ['max_scale', t('Max scale')],
+  ['cpu', t('CPU')],
+  ['cpu_limit', t('CPU limit')],
+  ['memory_mb', t('Memory'), 'MB'],
+  ['memory_limit_mb', t('Memory limit'), 'MB'],
 ];
 
 const SOURCE_FIELDS = new Set([
@@ -72,12 +74,12 @@ const TOP_FIELDS = new Set([
   'latest_revision_id', 'active_revision_id', 'secret_references', 'image_version', 'status', 'deployment_type',
   'remote_reconciled', 'tag_value_ids',
 ]);
-const MOUNT_FIELDS: ReadonlyArray<[keyof Mount & string, string]> = [
-  ['mountPath', 'Mount path'],
-  ['subPath', 'Sub path'],
-  ['subPathExpr', 'Sub path expression'],
-  ['mountPropagation', 'Mount propagation'],
-  ['readOnly', 'Read only'],
+const mountFields = (): ReadonlyArray<[keyof Mount & string, string]> => [
+  ['mountPath', t('Mount path')],
+  ['subPath', t('Sub path')],
+  ['subPathExpr', t('Sub path expression')],
+  ['mountPropagation', t('Mount propagation')],
+  ['readOnly', t('Read only')],
 ];
 const VOLUME_KINDS = ['configMap', 'secret', 'emptyDir', 'persistentVolumeClaim', 'nfs', 'projected', 'downwardAPI', 'csi'];
 
@@ -90,34 +92,34 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
   const extra = deployment as Json;
   const status = text(deployment.status);
   push(
-    group('General', [
-      leaf('Name', deployment.name),
-      leaf('Status', status && statusWords(status) !== status ? `${statusWords(status)} (${status})` : deployment.status),
-      leaf('Image version', deployment.image_version),
-      leaf('Deployment type', extra.deployment_type),
-      leaf('Remote reconciled', extra.remote_reconciled),
+    group(t('General'), [
+      leaf(t('Name'), deployment.name),
+      leaf(t('Status'), status && statusWords(status) !== status ? `${statusWords(status)} (${status})` : deployment.status),
+      leaf(t('Image version'), deployment.image_version),
+      leaf(t('Deployment type'), extra.deployment_type),
+      leaf(t('Remote reconciled'), extra.remote_reconciled),
       Array.isArray(extra.tag_value_ids) && extra.tag_value_ids.every((id) => typeof id === 'string')
-        ? listLeaf('Tag value IDs', extra.tag_value_ids as string[])
-        : leaf('Tag value IDs', extra.tag_value_ids),
+        ? listLeaf(t('Tag value IDs'), extra.tag_value_ids as string[])
+        : leaf(t('Tag value IDs'), extra.tag_value_ids),
     ]),
   );
 
   const source = deployment.source_config;
-  if (!isObject(source)) push(absent('Source', source));
+  if (!isObject(source)) push(absent(t('Source'), source));
   else {
     push(
       group(
-        'Source',
+        t('Source'),
         [
-          leaf('Integration', source.integration_id),
-          leaf('Repository URL', source.repo_url),
-          leaf('Build on push', source.build_on_push),
-          leaf('Custom URL', source.custom_url),
-          leaf('Install command', source.install_command),
-          leaf('Build command', source.build_command),
-          leaf('Listener', source.listener_id),
+          leaf(t('Integration'), source.integration_id),
+          leaf(t('Repository URL'), source.repo_url),
+          leaf(t('Build on push'), source.build_on_push),
+          leaf(t('Custom URL'), source.custom_url),
+          leaf(t('Install command'), source.install_command),
+          leaf(t('Build command'), source.build_command),
+          leaf(t('Listener'), source.listener_id),
           isObject(source.listener_config)
-            ? group('Listener config', [leaf('Kubernetes namespace', source.listener_config.k8s_namespace), ...others(source.listener_config, new Set(['k8s_namespace']))], true)
+            ? group(t('Listener config'), [leaf(t('Kubernetes namespace'), source.listener_config.k8s_namespace), ...others(source.listener_config, new Set(['k8s_namespace']))], true)
             : undefined,
           ...others(source, SOURCE_FIELDS),
         ],
@@ -128,17 +130,17 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
   }
 
   const revision = deployment.source_revision_config;
-  if (!isObject(revision)) push(absent('Revision', revision));
+  if (!isObject(revision)) push(absent(t('Revision'), revision));
   else {
     push(
       group(
-        'Revision',
+        t('Revision'),
         [
-          leaf('Ref', revision.repo_ref),
-          leaf('Config path', revision.graph_config_path),
-          leaf('Image URI', revision.image_uri),
-          leaf('Source tarball', revision.source_tarball_path),
-          leaf('Commit SHA', revision.repo_commit_sha),
+          leaf(t('Ref'), revision.repo_ref),
+          leaf(t('Config path'), revision.graph_config_path),
+          leaf(t('Image URI'), revision.image_uri),
+          leaf(t('Source tarball'), revision.source_tarball_path),
+          leaf(t('Commit SHA'), revision.repo_commit_sha),
           ...others(revision, REVISION_FIELDS),
         ],
         true,
@@ -146,25 +148,25 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
     );
   }
 
-  if (!Array.isArray(deployment.secrets)) push(absent('Secrets', deployment.secrets));
+  if (!Array.isArray(deployment.secrets)) push(absent(t('Secrets'), deployment.secrets));
   else {
     push(
       group(
-        'Secrets',
+        t('Secrets'),
         deployment.secrets.map((secret, index) => ({ label: text(secret?.name) ?? `#${index + 1}`, value: MASK })),
         true,
       ),
     );
   }
-  if (!Array.isArray(deployment.secret_references)) push(absent('Secret references', deployment.secret_references));
+  if (!Array.isArray(deployment.secret_references)) push(absent(t('Secret references'), deployment.secret_references));
   else {
     push(
       group(
-        'Secret references',
+        t('Secret references'),
         deployment.secret_references.map((ref, index) => ({
           label: text(ref?.name) ?? `#${index + 1}`,
           value: [ref?.secret_name, ref?.secret_key].filter((part) => typeof part === 'string' && part).join(' / ') || undefined,
-          children: compact([leaf('Secret name', ref?.secret_name), leaf('Secret key', ref?.secret_key), ...others(ref, new Set(['name', 'secret_name', 'secret_key']))]),
+          children: compact([leaf(t('Secret name'), ref?.secret_name), leaf(t('Secret key'), ref?.secret_key), ...others(ref, new Set(['name', 'secret_name', 'secret_key']))]),
         })),
         true,
       ),
@@ -173,24 +175,24 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
 
   const time = (value: string | null | undefined) => (typeof value === 'string' && value ? formatTime(value, locale) : undefined);
   push(
-    group('Identifiers & timestamps', [
-      leaf('ID', deployment.id),
-      leaf('Tenant ID', deployment.tenant_id),
-      leaf('Latest revision', deployment.latest_revision_id),
-      leaf('Active revision', deployment.active_revision_id),
-      leaf('Created', time(deployment.created_at)),
-      leaf('Updated', time(deployment.updated_at)),
+    group(t('Identifiers & timestamps'), [
+      leaf(t('ID'), deployment.id),
+      leaf(t('Tenant ID'), deployment.tenant_id),
+      leaf(t('Latest revision'), deployment.latest_revision_id),
+      leaf(t('Active revision'), deployment.active_revision_id),
+      leaf(t('Created'), time(deployment.created_at)),
+      leaf(t('Updated'), time(deployment.updated_at)),
     ]),
   );
 
-  push(group('Other fields', others(deployment, TOP_FIELDS)));
+  push(group(t('Other fields'), others(deployment, TOP_FIELDS)));
   if (groups[0]?.children) groups[0] = { ...groups[0], expanded: true };
   return groups;
 }
 
 /** A section the record does not have (absent or null), or has as something else than the contract says. */
 function absent(label: string, value: unknown): DetailNode {
-  return value === undefined || value === null ? { label, value: NOT_IN_RECORD } : valueNode(label, value);
+  return value === undefined || value === null ? { label, value: t('not in this record') } : valueNode(label, value);
 }
 
 /** `problems`: where the spec departs from the contract; shown first, and what can be shown still is. */
@@ -198,8 +200,8 @@ function resourcesGroup(spec: ResourceSpec, problems: readonly string[]): Detail
   const known = new Set<string>([
     'labels', 'annotations', 'service_account_name', 'image_pull_secrets', 'volumes', 'volume_mounts', 'init_containers', 'sidecars',
   ]);
-  const components: Array<DetailNode | undefined> = COMPONENTS.map(({ title, prefix, extra }) => {
-    const fields = [...COMPONENT_FIELDS.map(([field, label, unit]) => [`${prefix}${field}`, label, unit] as [string, string, string?]), ...(extra ?? [])];
+  const components: Array<DetailNode | undefined> = componentTable().map(({ title, prefix, extra }) => {
+    const fields = [...componentFields().map(([field, label, unit]) => [`${prefix}${field}`, label, unit] as [string, string, string?]), ...(extra ?? [])];
     for (const [field] of fields) known.add(field);
     const children = compact(fields.map(([field, label, unit]) => leaf(label, spec[field], unit)));
     if (children.length === 0) return undefined;
@@ -207,34 +209,34 @@ function resourcesGroup(spec: ResourceSpec, problems: readonly string[]): Detail
   });
 
   const pod = group(
-    'Pod metadata',
+    t('Pod metadata'),
     [
-      mapGroup('Labels', spec.labels),
-      mapGroup('Annotations', spec.annotations),
-      leaf('Service account', spec.service_account_name),
+      mapGroup(t('Labels'), spec.labels),
+      mapGroup(t('Annotations'), spec.annotations),
+      leaf(t('Service account'), spec.service_account_name),
     ],
   );
   const mismatch: DetailNode | undefined =
     problems.length > 0
       ? {
-          label: 'Does not match the API contract',
-          value: problems.length === 1 ? problems[0] : `${problems.length} problems`,
+          label: t('Does not match the API contract'),
+          value: problems.length === 1 ? problems[0] : t('{0} problems', problems.length),
           children: problems.map((problem) => ({ label: problem })),
         }
       : undefined;
   return group(
-    'Resources',
+    t('Resources'),
     [
       mismatch,
       ...components,
       pod,
       Array.isArray(spec.image_pull_secrets)
-        ? group('Image pull secrets', spec.image_pull_secrets.map((entry, index) => ({ label: text(entry?.name) ?? `#${index + 1}` })), true)
+        ? group(t('Image pull secrets'), spec.image_pull_secrets.map((entry, index) => ({ label: text(entry?.name) ?? `#${index + 1}` })), true)
         : undefined,
-      Array.isArray(spec.volumes) ? group('Volumes', spec.volumes.map(volumeNode), true) : undefined,
-      Array.isArray(spec.volume_mounts) ? group('Volume mounts', spec.volume_mounts.map(mountNode), true) : undefined,
-      Array.isArray(spec.init_containers) ? group('Init containers', spec.init_containers.map(containerNode), true) : undefined,
-      Array.isArray(spec.sidecars) ? group('Sidecars', spec.sidecars.map(containerNode), true) : undefined,
+      Array.isArray(spec.volumes) ? group(t('Volumes'), spec.volumes.map(volumeNode), true) : undefined,
+      Array.isArray(spec.volume_mounts) ? group(t('Volume mounts'), spec.volume_mounts.map(mountNode), true) : undefined,
+      Array.isArray(spec.init_containers) ? group(t('Init containers'), spec.init_containers.map(containerNode), true) : undefined,
+      Array.isArray(spec.sidecars) ? group(t('Sidecars'), spec.sidecars.map(containerNode), true) : undefined,
       ...others(spec, known),
     ],
     true,
@@ -252,9 +254,9 @@ function componentSummary(spec: ResourceSpec, prefix: string): string | undefine
   const cpu = value(`${prefix}cpu`);
   const memory = value(`${prefix}memory_mb`);
   const parts: string[] = [];
-  if (min !== undefined || max !== undefined) parts.push(min !== undefined && max !== undefined ? `scale ${min}–${max}` : `scale ${min ?? max}`);
-  if (cpu !== undefined) parts.push(`${cpu} CPU`);
-  if (memory !== undefined) parts.push(`${memory} MB`);
+  if (min !== undefined || max !== undefined) parts.push(min !== undefined && max !== undefined ? t('scale {0}–{1}', min, max) : t('scale {0}', min ?? max ?? ''));
+  if (cpu !== undefined) parts.push(t('{0} CPU', cpu));
+  if (memory !== undefined) parts.push(t('{0} MB', memory));
   return parts.length > 0 ? parts.join(', ') : undefined;
 }
 
@@ -275,8 +277,8 @@ function mountNode(mount: Mount, index: number): DetailNode {
     label: text(mount?.name) ?? `#${index + 1}`,
     value: text(mount?.mountPath),
     children: compact([
-      ...MOUNT_FIELDS.map(([field, label]) => leaf(label, mount?.[field])),
-      ...others(mount, new Set(['name', ...MOUNT_FIELDS.map(([field]) => field)])),
+      ...mountFields().map(([field, label]) => leaf(label, mount?.[field])),
+      ...others(mount, new Set(['name', ...mountFields().map(([field]) => field)])),
     ]),
   };
 }
@@ -284,36 +286,36 @@ function mountNode(mount: Mount, index: number): DetailNode {
 function containerNode(container: Container, index: number): DetailNode {
   const env = Array.isArray(container?.env)
     ? group(
-        'Environment',
+        t('Environment'),
         container.env.map((entry, i) => {
           const from = isObject(entry?.valueFrom) ? Object.keys(entry.valueFrom) : [];
           return {
             label: text(entry?.name) ?? `#${i + 1}`,
-            value: typeof entry?.value === 'string' ? entry.value : from.length > 0 ? `from ${from.join(', ')}` : undefined,
-            children: isObject(entry?.valueFrom) ? valueNode('Value from', entry.valueFrom).children : undefined,
+            value: typeof entry?.value === 'string' ? entry.value : from.length > 0 ? t('from {0}', from.join(', ')) : undefined,
+            children: isObject(entry?.valueFrom) ? valueNode(t('Value from'), entry.valueFrom).children : undefined,
           };
         }),
         true,
       )
     : undefined;
   const resources = isObject(container?.resources)
-    ? group('Resources', [valueNode('Requests', container.resources.requests), valueNode('Limits', container.resources.limits), ...others(container.resources, new Set(['limits', 'requests']))], true)
+    ? group(t('Resources'), [valueNode(t('Requests'), container.resources.requests), valueNode(t('Limits'), container.resources.limits), ...others(container.resources, new Set(['limits', 'requests']))], true)
     : undefined;
   return {
     label: text(container?.name) ?? `#${index + 1}`,
     value: text(container?.image),
     children: compact([
-      leaf('Image', container?.image),
-      leaf('Image pull policy', container?.imagePullPolicy),
-      leaf('Working directory', container?.workingDir),
-      leaf('Restart policy', container?.restartPolicy),
-      listLeaf('Command', container?.command),
-      listLeaf('Arguments', container?.args),
+      leaf(t('Image'), container?.image),
+      leaf(t('Image pull policy'), container?.imagePullPolicy),
+      leaf(t('Working directory'), container?.workingDir),
+      leaf(t('Restart policy'), container?.restartPolicy),
+      listLeaf(t('Command'), container?.command),
+      listLeaf(t('Arguments'), container?.args),
       env,
-      Array.isArray(container?.envFrom) ? valueNode('Environment from', container.envFrom) : undefined,
+      Array.isArray(container?.envFrom) ? valueNode(t('Environment from'), container.envFrom) : undefined,
       resources,
-      Array.isArray(container?.volumeMounts) ? group('Volume mounts', container.volumeMounts.map(mountNode), true) : undefined,
-      container?.securityContext !== undefined ? valueNode('Security context', container.securityContext) : undefined,
+      Array.isArray(container?.volumeMounts) ? group(t('Volume mounts'), container.volumeMounts.map(mountNode), true) : undefined,
+      container?.securityContext !== undefined ? valueNode(t('Security context'), container.securityContext) : undefined,
       ...others(container, new Set(['name', 'image', 'imagePullPolicy', 'workingDir', 'restartPolicy', 'command', 'args', 'env', 'envFrom', 'resources', 'volumeMounts', 'securityContext'])),
     ]),
   };

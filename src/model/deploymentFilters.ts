@@ -1,5 +1,6 @@
 import { DeploymentFilters, hasActiveFilters, validateIdList } from '../api/query';
 import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
+import { t } from './l10n';
 
 /** Where the filters live in `context.workspaceState`: they are per workspace. */
 export const FILTERS_STATE_KEY = 'deploymentsExplorer.deploymentFilters';
@@ -23,25 +24,54 @@ export const FILTER_NAMES: readonly FilterName[] = [
   'deploymentIds',
 ];
 
-export const FILTER_TITLES: Record<FilterName, string> = {
-  nameContains: 'Name contains',
-  status: 'Status',
-  deploymentType: 'Deployment type',
-  imageVersion: 'Image version',
-  remoteReconciled: 'Remote reconciled',
-  tagValueIds: 'Tag value IDs',
-  deploymentIds: 'Deployment IDs',
+// Getters: each title is translated when read, after activation installed the translator.
+export const FILTER_TITLES: Readonly<Record<FilterName, string>> = {
+  get nameContains() {
+    return t('Name contains');
+  },
+  get status() {
+    return t('Status');
+  },
+  get deploymentType() {
+    return t('Deployment type');
+  },
+  get imageVersion() {
+    return t('Image version');
+  },
+  get remoteReconciled() {
+    return t('Remote reconciled');
+  },
+  get tagValueIds() {
+    return t('Tag value IDs');
+  },
+  get deploymentIds() {
+    return t('Deployment IDs');
+  },
 };
 
 /** Short names used in the view description: `status: READY · type: prod`. */
-const SHORT_TITLES: Record<FilterName, string> = {
-  nameContains: 'name',
-  status: 'status',
-  deploymentType: 'type',
-  imageVersion: 'image',
-  remoteReconciled: 'reconciled',
-  tagValueIds: 'tags',
-  deploymentIds: 'IDs',
+const SHORT_TITLES: Readonly<Record<FilterName, string>> = {
+  get nameContains() {
+    return t('name');
+  },
+  get status() {
+    return t('status');
+  },
+  get deploymentType() {
+    return t('type');
+  },
+  get imageVersion() {
+    return t('image');
+  },
+  get remoteReconciled() {
+    return t('reconciled');
+  },
+  get tagValueIds() {
+    return t('tags');
+  },
+  get deploymentIds() {
+    return t('IDs');
+  },
 };
 
 /**
@@ -66,7 +96,7 @@ export function normalizeFilters(raw: unknown, strict = false): DeploymentFilter
   if (typeof input.remoteReconciled === 'boolean') result.remoteReconciled = input.remoteReconciled;
   const type = text(input.deploymentType);
   if (type && (DEPLOYMENT_TYPES as readonly string[]).includes(type)) result.deploymentType = type as DeploymentType;
-  else if (type && strict) throw new Error(`Deployment type must be one of ${DEPLOYMENT_TYPES.join(', ')}, got “${type}”.`);
+  else if (type && strict) throw new Error(t('Deployment type must be one of {0}, got “{1}”.', DEPLOYMENT_TYPES.join(', '), String(type)));
 
   const list = (parameter: 'tag_value_ids' | 'deployment_ids', value: unknown): string[] | undefined => {
     if (value === undefined || value === null) return undefined;
@@ -89,8 +119,8 @@ export function normalizeFilters(raw: unknown, strict = false): DeploymentFilter
 /** The value of one filter as the quick pick shows it ("any" when unset). */
 export function filterValueText(filters: DeploymentFilters, name: FilterName): string {
   const value = filters[name];
-  if (value === undefined) return 'any';
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (value === undefined) return t('any');
+  if (typeof value === 'boolean') return value ? t('yes') : t('no');
   if (Array.isArray(value)) return value.join(', ');
   return String(value);
 }
@@ -102,7 +132,7 @@ export function describeFilters(filters: DeploymentFilters): string {
     const value = filters[name];
     if (value === undefined) continue;
     let text: string;
-    if (Array.isArray(value)) text = value.length === 1 ? value[0] : `${value.length} selected`;
+    if (Array.isArray(value)) text = value.length === 1 ? value[0] : t('{0} selected', value.length);
     else text = filterValueText(filters, name);
     parts.push(`${SHORT_TITLES[name]}: ${text}`);
   }

@@ -1,5 +1,6 @@
 import type { Deployment } from '../api';
 import { shortId } from './ids';
+import { t } from './l10n';
 import { normaliseRemoteUrl } from './remoteUrls';
 
 /** How a deployment row looks, decided without VS Code so it can be unit tested. */
@@ -26,7 +27,7 @@ export function statusIcon(status: string | null | undefined): StatusIcon {
 export function deploymentLabel(deployment: Deployment): string {
   if (typeof deployment.name === 'string' && deployment.name.trim()) return deployment.name;
   if (typeof deployment.id === 'string' && deployment.id) return shortId(deployment.id);
-  return '(unnamed deployment)';
+  return t('(unnamed deployment)');
 }
 
 /** `READY · 0.3.2`, with only the parts the record has. */
@@ -122,21 +123,21 @@ export function tooltipFields(deployment: Deployment, locale?: string): Array<[s
   const add = (label: string, value: unknown) => {
     if (typeof value === 'string' && value.trim()) fields.push([label, value]);
   };
-  add('ID', deployment.id);
-  add('Status', deployment.status);
-  add('Type', (deployment as Record<string, unknown>).deployment_type);
-  add('Image version', deployment.image_version);
-  add('Repository', deployment.source_config?.repo_url);
-  add('Ref', deployment.source_revision_config?.repo_ref);
-  if (deployment.created_at) add('Created', formatTime(deployment.created_at, locale));
-  if (deployment.updated_at) add('Updated', formatTime(deployment.updated_at, locale));
+  add(t('ID'), deployment.id);
+  add(t('Status'), deployment.status);
+  add(t('Type'), (deployment as Record<string, unknown>).deployment_type);
+  add(t('Image version'), deployment.image_version);
+  add(t('Repository'), deployment.source_config?.repo_url);
+  add(t('Ref'), deployment.source_revision_config?.repo_ref);
+  if (deployment.created_at) add(t('Created'), formatTime(deployment.created_at, locale));
+  if (deployment.updated_at) add(t('Updated'), formatTime(deployment.updated_at, locale));
   return fields;
 }
 
 /** What a screen reader says for a row. */
 export function accessibleLabel(deployment: Deployment): string {
-  const parts = [`Deployment ${deploymentLabel(deployment)}`];
-  if (deployment.status) parts.push(`status ${deployment.status}`);
-  if (deployment.image_version) parts.push(`image version ${deployment.image_version}`);
+  const parts = [t('Deployment {0}', deploymentLabel(deployment))];
+  if (deployment.status) parts.push(t('status {0}', deployment.status));
+  if (deployment.image_version) parts.push(t('image version {0}', deployment.image_version));
   return parts.join(', ');
 }

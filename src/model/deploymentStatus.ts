@@ -3,24 +3,26 @@
  * value reads sensibly: `AWAITING_DATABASE` → "Awaiting database", `buildFailed` → "Build failed".
  * The raw value stays in tooltips and the JSON.
  */
+import { t, translated } from './l10n';
 
-const WORDS: Record<string, string> = {
-  READY: 'Ready',
-  UNUSED: 'Unused',
-  AWAITING_DATABASE: 'Awaiting database',
-  AWAITING_DELETE: 'Awaiting deletion',
-  UNKNOWN: 'Unknown',
-};
+// Built when first read (and again after the translator changes), not when the module loads.
+const statusTable = translated((): Record<string, string> => ({
+  READY: t('Ready'),
+  UNUSED: t('Unused'),
+  AWAITING_DATABASE: t('Awaiting database'),
+  AWAITING_DELETE: t('Awaiting deletion'),
+  UNKNOWN: t('Unknown'),
+}));
 
 /** Statuses this extension knows; others are shown in words with their own icon. */
-export const KNOWN_STATUS_VALUES: readonly string[] = Object.keys(WORDS);
+export const KNOWN_STATUS_VALUES: readonly string[] = Object.keys(statusTable());
 
 const MAX_WORDS_LENGTH = 40;
 
 export function statusWords(status: string | null | undefined): string {
   const raw = (status ?? '').trim();
   if (!raw) return '';
-  const known = WORDS[raw.toUpperCase()];
+  const known = statusTable()[raw.toUpperCase()];
   if (known) return known;
   const spaced = raw
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -34,5 +36,5 @@ export function statusWords(status: string | null | undefined): string {
 /** True for a status value this extension does not know (an empty status is not one). */
 export function isUnrecognisedStatus(status: string | null | undefined): boolean {
   const raw = (status ?? '').trim().toUpperCase();
-  return raw !== '' && !(raw in WORDS);
+  return raw !== '' && !(raw in statusTable());
 }

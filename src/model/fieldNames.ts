@@ -3,48 +3,50 @@
  * server's reason says "Default branch" where the API says `default_branch`. Raw names stay
  * in tooltips' raw lines and in the JSON. Any name not listed reads as words too.
  */
-const WORDS: Record<string, string> = {
-  name: 'Name',
-  id: 'ID',
-  owner: 'Owner',
-  url: 'URL',
-  default_branch: 'Default branch',
-  host_integration_id: 'Integration ID',
-  status: 'Status',
-  tenant_id: 'Tenant ID',
-  created_at: 'Created',
-  updated_at: 'Updated',
-  latest_revision_id: 'Latest revision',
-  active_revision_id: 'Active revision',
-  image_version: 'Image version',
-  deployment_type: 'Deployment type',
-  remote_reconciled: 'Remote reconciled',
-  tag_value_ids: 'Tag value IDs',
-  secrets: 'Secrets',
-  secret_references: 'Secret references',
-  source: 'Source',
-  source_config: 'Source',
-  source_revision_config: 'Revision',
-  integration_id: 'Integration ID',
-  repo_url: 'Repository URL',
-  repo_ref: 'Ref',
-  repo_commit_sha: 'Commit',
-  build_on_push: 'Build on push',
-  custom_url: 'Custom URL',
-  listener_id: 'Listener ID',
-  listener_config: 'Listener',
-  k8s_namespace: 'Kubernetes namespace',
-  install_command: 'Install command',
-  build_command: 'Build command',
-  graph_config_path: 'Graph config path',
-  image_uri: 'Image URI',
-  source_tarball_path: 'Source tarball path',
-  resource_spec: 'Resources',
-};
+import { t, translated } from './l10n';
+
+const words = translated((): Record<string, string> => ({
+  name: t('Name'),
+  id: t('ID'),
+  owner: t('Owner'),
+  url: t('URL'),
+  default_branch: t('Default branch'),
+  host_integration_id: t('Integration ID'),
+  status: t('Status'),
+  tenant_id: t('Tenant ID'),
+  created_at: t('Created'),
+  updated_at: t('Updated'),
+  latest_revision_id: t('Latest revision'),
+  active_revision_id: t('Active revision'),
+  image_version: t('Image version'),
+  deployment_type: t('Deployment type'),
+  remote_reconciled: t('Remote reconciled'),
+  tag_value_ids: t('Tag value IDs'),
+  secrets: t('Secrets'),
+  secret_references: t('Secret references'),
+  source: t('Source'),
+  source_config: t('Source'),
+  source_revision_config: t('Revision'),
+  integration_id: t('Integration ID'),
+  repo_url: t('Repository URL'),
+  repo_ref: t('Ref'),
+  repo_commit_sha: t('Commit'),
+  build_on_push: t('Build on push'),
+  custom_url: t('Custom URL'),
+  listener_id: t('Listener ID'),
+  listener_config: t('Listener'),
+  k8s_namespace: t('Kubernetes namespace'),
+  install_command: t('Install command'),
+  build_command: t('Build command'),
+  graph_config_path: t('Graph config path'),
+  image_uri: t('Image URI'),
+  source_tarball_path: t('Source tarball path'),
+  resource_spec: t('Resources'),
+}));
 
 /** One API field name in words: `default_branch` → "Default branch"; unknown ones spaced and capitalised. */
 export function fieldWords(field: string): string {
-  const known = WORDS[field];
+  const known = words()[field];
   if (known) return known;
   const spaced = field.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_+/g, ' ').trim();
   return spaced ? spaced.charAt(0).toUpperCase() + spaced.slice(1) : field;

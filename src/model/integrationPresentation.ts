@@ -5,6 +5,7 @@
 import type { Repository } from '../api';
 import { shortId } from './ids';
 import { escapeMarkdown } from './markdown';
+import { t } from './l10n';
 import { remoteKey } from './remoteUrls';
 
 export interface IntegrationLike {
@@ -25,31 +26,37 @@ export function integrationDescription(
   codeHost?: string,
 ): string {
   const parts: string[] = [];
-  if (repositoryCount !== undefined) parts.push(repositoryCount === 1 ? '1 repository' : `${repositoryCount} repositories`);
-  else if (failed) parts.push('failed to load');
+  if (repositoryCount !== undefined) parts.push(repositoryCount === 1 ? t('1 repository') : t('{0} repositories', repositoryCount));
+  else if (failed) parts.push(t('failed to load'));
   if (codeHost) parts.push(codeHost);
-  if (integration.origin === 'discovered') parts.push('discovered');
+  if (integration.origin === 'discovered') parts.push(t('discovered'));
   return parts.join(' · ');
 }
 
 /** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */
 function timeAgo(then: number, now: number): string {
   const seconds = Math.max(0, Math.round((now - then) / 1000));
-  const unit = (value: number, name: string) => `${value} ${name}${value === 1 ? '' : 's'} ago`;
-  if (seconds < 60) return 'just now';
-  if (seconds < 3600) return unit(Math.floor(seconds / 60), 'minute');
-  if (seconds < 86_400) return unit(Math.floor(seconds / 3600), 'hour');
-  return unit(Math.floor(seconds / 86_400), 'day');
+  if (seconds < 60) return t('just now');
+  if (seconds < 3600) {
+    const minutes = Math.floor(seconds / 60);
+    return minutes === 1 ? t('1 minute ago') : t('{0} minutes ago', minutes);
+  }
+  if (seconds < 86_400) {
+    const hours = Math.floor(seconds / 3600);
+    return hours === 1 ? t('1 hour ago') : t('{0} hours ago', hours);
+  }
+  const days = Math.floor(seconds / 86_400);
+  return days === 1 ? t('1 day ago') : t('{0} days ago', days);
 }
 
 /** When the discovered list was refreshed, for a discovered integration's tooltip. */
 export function discoveryAgeText(age: { refreshedAt?: number; scannedAt?: number }, now: number): string {
-  const refreshed = age.refreshedAt !== undefined ? `last refreshed ${timeAgo(age.refreshedAt, now)}` : 'not refreshed in this window';
+  const refreshed = age.refreshedAt !== undefined ? t('last refreshed {0}', timeAgo(age.refreshedAt, now)) : t('not refreshed in this window');
   const scanned =
     age.scannedAt !== undefined
-      ? `last full scan ${timeAgo(age.scannedAt, now)}`
-      : 'no full scan yet (run “Discover Integrations from Deployments”)';
-  return `Discovered list: ${refreshed}; ${scanned}.`;
+      ? t('last full scan {0}', timeAgo(age.scannedAt, now))
+      : t('no full scan yet (run “Discover Integrations from Deployments”)');
+  return t('Discovered list: {0}; {1}.', refreshed, scanned);
 }
 
 export function integrationTooltipMarkdown(
@@ -60,13 +67,13 @@ export function integrationTooltipMarkdown(
   const lines = [
     `**${escapeMarkdown(integrationLabel(integration))}**`,
     '',
-    `Integration ID: ${escapeMarkdown(integration.id)}`,
+    t('Integration ID: {0}', escapeMarkdown(integration.id)),
     '',
     integration.origin === 'added'
-      ? 'Added in settings.'
-      : 'Discovered from existing deployments (not in settings; use “Add to My Integrations” to keep it).',
+      ? t('Added in settings.')
+      : t('Discovered from existing deployments (not in settings; use “Add to My Integrations” to keep it).'),
   ];
-  if (repositoryCount !== undefined) lines.push('', `${repositoryCount} ${repositoryCount === 1 ? 'repository' : 'repositories'}`);
+  if (repositoryCount !== undefined) lines.push('', repositoryCount === 1 ? t('1 repository') : t('{0} repositories', repositoryCount));
   if (integration.origin === 'discovered' && discovery) lines.push('', escapeMarkdown(discoveryAgeText(discovery.age, discovery.now)));
   return lines.join('\n');
 }
@@ -106,10 +113,10 @@ export function openableUrl(url: string): { url: string } | { problem: string } 
   try {
     parsed = new URL(url.trim());
   } catch {
-    return { problem: `The repository URL “${url}” is not a valid address.` };
+    return { problem: t('The repository URL “{0}” is not a valid address.', url) };
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return { problem: `The repository URL “${url}” is not an http(s) address; it is not opened in the browser.` };
+    return { problem: t('The repository URL “{0}” is not an http(s) address; it is not opened in the browser.', url) };
   }
   return { url: parsed.toString() };
 }

@@ -3,6 +3,8 @@
 // that 0.1.0's settings amount to, resolving the active profile and its effective connection, and
 // the rule that decides whether a profile's key may go to an origin.
 
+import { t } from './l10n';
+
 /** The ID of the profile 0.1.0's settings became: its key and state keep their 0.1.0 storage names. */
 export const DEFAULT_PROFILE_ID = 'default';
 const DEFAULT_PROFILE_NAME = 'Default';
@@ -56,24 +58,24 @@ export interface ParsedProfiles {
 /** Why `text` cannot be a base URL, or undefined when it can. */
 export function baseUrlProblem(text: string): string | undefined {
   const trimmed = text.trim();
-  if (!trimmed) return 'Enter the base URL, e.g. https://api.example.com';
+  if (!trimmed) return t('Enter the base URL, e.g. https://api.example.com');
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    return `“${trimmed}” is not a URL. Include the scheme, e.g. https://api.example.com`;
+    return t('“{0}” is not a URL. Include the scheme, e.g. https://api.example.com', trimmed);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'The base URL must start with http:// or https://';
-  if (url.username || url.password) return 'Leave credentials out of the URL; set the API key instead.';
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return t('The base URL must start with http:// or https://');
+  if (url.username || url.password) return t('Leave credentials out of the URL; set the API key instead.');
   return undefined;
 }
 
 /** Why `name` cannot name a new profile (empty, too long, taken), or undefined. */
 export function profileNameProblem(name: string, taken: readonly string[] = []): string | undefined {
   const trimmed = name.trim();
-  if (!trimmed) return 'Enter a name for the profile, e.g. “EU” or “Self-hosted”.';
-  if (trimmed.length > 40) return 'Keep the name to 40 characters or fewer.';
-  if (taken.some((other) => other.trim().toLowerCase() === trimmed.toLowerCase())) return `A profile named “${trimmed}” already exists.`;
+  if (!trimmed) return t('Enter a name for the profile, e.g. “EU” or “Self-hosted”.');
+  if (trimmed.length > 40) return t('Keep the name to 40 characters or fewer.');
+  if (taken.some((other) => other.trim().toLowerCase() === trimmed.toLowerCase())) return t('A profile named “{0}” already exists.', trimmed);
   return undefined;
 }
 
@@ -98,35 +100,34 @@ export function parseProfiles(raw: unknown): ParsedProfiles {
   const result: ParsedProfiles = { profiles: [], problems: [] };
   if (raw === undefined || raw === null) return result;
   if (!Array.isArray(raw)) {
-    result.problems.push('deploymentsExplorer.profiles must be a list of profiles.');
+    result.problems.push(t('deploymentsExplorer.profiles must be a list of profiles.'));
     return result;
   }
   const names = new Set<string>();
   const ids = new Set<string>();
   raw.forEach((entry, index) => {
-    const where = `Profile ${index + 1}`;
     if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
-      result.problems.push(`${where} is not an object with a name and a baseUrl.`);
+      result.problems.push(t('Profile {0} is not an object with a name and a baseUrl.', index + 1));
       return;
     }
     const input = entry as Record<string, unknown>;
     const name = text(input.name);
     if (!name) {
-      result.problems.push(`${where} has no name.`);
+      result.problems.push(t('Profile {0} has no name.', index + 1));
       return;
     }
     const problem = baseUrlProblem(text(input.baseUrl));
     if (problem) {
-      result.problems.push(`Profile “${name}”: ${problem}`);
+      result.problems.push(t('Profile “{0}”: {1}', name, problem));
       return;
     }
     if (names.has(name.toLowerCase())) {
-      result.problems.push(`Profile “${name}” is defined twice; the first one is used.`);
+      result.problems.push(t('Profile “{0}” is defined twice; the first one is used.', name));
       return;
     }
     const id = (text(input.id) || name).toLowerCase();
     if (ids.has(id)) {
-      result.problems.push(`Profile “${name}” has the same id as another profile (“${id}”); it is left out.`);
+      result.problems.push(t('Profile “{0}” has the same id as another profile (“{1}”); it is left out.', name, id));
       return;
     }
     names.add(name.toLowerCase());

@@ -1,5 +1,6 @@
 import type { Deployment } from '../api';
 import { customUrlOf } from './deploymentPresentation';
+import { t } from './l10n';
 
 /**
  * What is followed and how, without VS Code: the settle rules, the saved form
@@ -80,19 +81,19 @@ export function recordChanged(entry: WatchEntry, deployment: Deployment): boolea
 
 /** `AWAITING_DELETE` → `awaiting delete`; unknown values the same way. */
 export function statusInWords(status: string | undefined): string {
-  if (!status || !status.trim()) return 'without a status';
+  if (!status || !status.trim()) return t('without a status');
   return status.trim().toLowerCase().replace(/[_\s]+/g, ' ');
 }
 
 /** 42 s, 5 min, 3 h, 2 d. */
 export function formatDuration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 60) return t('{0} s', seconds);
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 60) return t('{0} min', minutes);
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h`;
-  return `${Math.floor(hours / 24)} d`;
+  if (hours < 48) return t('{0} h', hours);
+  return t('{0} d', Math.floor(hours / 24));
 }
 
 export function entryLabel(entry: Pick<WatchEntry, 'name' | 'id'>): string {

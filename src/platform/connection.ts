@@ -319,8 +319,8 @@ export class ConnectionManager implements vscode.Disposable {
     void this.context.globalState.update(WARNED_PLAIN_HTTP, [...warned, baseUrl]);
     void vscode.window
       .showWarningMessage(
-        `The base URL ${baseUrl} uses plain HTTP: your API key travels unencrypted. Use https:// unless this network is trusted.`,
-        'Open Settings',
+        vscode.l10n.t('The base URL {0} uses plain HTTP: your API key travels unencrypted. Use https:// unless this network is trusted.', baseUrl),
+        vscode.l10n.t('Open Settings'),
       )
       .then((choice) => {
         if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.baseUrl`);

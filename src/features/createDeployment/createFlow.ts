@@ -25,7 +25,6 @@ export type CreateResult =
   | { outcome: 'editing'; document: string; body: JsonObject }
   | { outcome: 'cancelled'; step: string; draft?: CreateDraft; repository?: Repository; lastError?: FailedAttempt };
 
-const TITLE = 'Create Deployment';
 
 /**
  * The create flow: [integration → repository →] name → ref → type → review →
@@ -53,8 +52,8 @@ export async function runCreateFlow(
     const integrations = services.catalog.integrations();
     if (integrations.length === 0) {
       const choice = await vscode.window.showInformationMessage(
-        'No code-host integrations are known yet. Add one by its ID to pick a repository from it.',
-        'Add Integration…',
+        vscode.l10n.t('No code-host integrations are known yet. Add one by its ID to pick a repository from it.'),
+        vscode.l10n.t('Add Integration…'),
       );
       if (choice) await vscode.commands.executeCommand('deploymentsExplorer.addIntegration');
       return { outcome: 'cancelled', step: 'integration' };
@@ -73,7 +72,7 @@ export async function runCreateFlow(
   if (options?.openPayload) state.decision = 'edit';
   for (;;) {
     if (startAt !== undefined) {
-      const input = new MultiStepInput(TITLE);
+      const input = new MultiStepInput(vscode.l10n.t('Create Deployment'));
       state.decision = undefined;
       reviewing = true;
       const result = await input.run(steps, startAt).finally(() => (reviewing = false));

@@ -50,7 +50,7 @@ export function registerCreateDeployment(
     const uri = resource instanceof vscode.Uri ? resource : vscode.window.activeTextEditor?.document.uri;
     const document = uri && vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
     if (!uri || !document) {
-      void vscode.window.showWarningMessage('Open the payload document of “Edit Payload…” to create a deployment from it.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Open the payload document of “Edit Payload…” to create a deployment from it.'));
       return undefined;
     }
     const parsed = parsePayloadText(document.getText());

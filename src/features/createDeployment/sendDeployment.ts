@@ -29,7 +29,7 @@ export async function sendCreateRequest(
   profileId?: string,
   review?: () => unknown,
 ): Promise<SendOutcome> {
-  const name = typeof body.name === 'string' ? body.name : 'deployment';
+  const name = typeof body.name === 'string' ? body.name : vscode.l10n.t('deployment');
   try {
     // A body prepared for one profile (its integration, its defaults) is never sent to another.
     const active = services.connection.profile();
@@ -38,7 +38,7 @@ export async function sendCreateRequest(
         vscode.l10n.t('You switched to profile “{0}” while this deployment was being prepared for another: nothing was sent. Start Create Deployment again.', active.name),
       );
     }
-    const deployment = await services.commands.withProgress(`Creating deployment “${name}”…`, async (signal) => {
+    const deployment = await services.commands.withProgress(vscode.l10n.t('Creating deployment “{0}”…', name), async (signal) => {
       const client = await services.connection.getClient();
       return client.createDeployment(body, { signal });
     });
@@ -73,8 +73,8 @@ export async function sendCreateRequest(
 async function warnCancelledCreate(services: Services, name: string): Promise<void> {
   services.log.warn(`Create Deployment “${name}”: cancelled while waiting for the answer; it may still have been created`);
   const choice = await vscode.window.showWarningMessage(
-    `Stopped waiting for the control plane. “${name}” may still be created: check the Deployments view before sending it again.`,
-    'Check Deployments',
+    vscode.l10n.t('Stopped waiting for the control plane. “{0}” may still be created: check the Deployments view before sending it again.', name),
+    vscode.l10n.t('Check Deployments'),
   );
   if (choice) await checkForDeployment(name);
 }
@@ -101,13 +101,15 @@ export async function announceCreated(
   } catch (error) {
     services.log.warn(`The Deployments view could not show the new deployment: ${messageOf(error)}`);
   }
+  const copyId = vscode.l10n.t('Copy ID');
+  const show = vscode.l10n.t('Show');
   void vscode.window
-    .showInformationMessage(`Deployment “${deployment.name ?? id ?? 'new deployment'}” created.`, ...(id ? ['Copy ID', 'Show'] : []))
+    .showInformationMessage(vscode.l10n.t('Deployment “{0}” created.', deployment.name ?? id ?? vscode.l10n.t('new deployment')), ...(id ? [copyId, show] : []))
     .then(async (choice) => {
       if (!id) return;
-      if (choice === 'Copy ID') {
-        await copyAndSay(id, `deployment ID ${id}`);
-      } else if (choice === 'Show') {
+      if (choice === copyId) {
+        await copyAndSay(id, vscode.l10n.t('deployment ID {0}', id));
+      } else if (choice === show) {
         // The JSON view finds the record by ID once the Deployments view has it (reveal loads it if needed).
         await deployments.reveal(id).catch(() => false);
         await vscode.commands.executeCommand('deploymentsExplorer.showDeploymentJson', id);

@@ -24,7 +24,7 @@ export function registerDeploymentCommands(
   const { commands } = services;
   const need = (arg: unknown): DeploymentElement => {
     const element = controller.deploymentElement(arg);
-    if (!element) throw new Error('Select a deployment in the Deployments view first.');
+    if (!element) throw new Error(vscode.l10n.t('Select a deployment in the Deployments view first.'));
     return element;
   };
   const applyFilters = async (change: Partial<DeploymentFilters> | 'clear') => {
@@ -50,13 +50,13 @@ export function registerDeploymentCommands(
 
   commands.register('deploymentsExplorer.filterByStatus', async (arg?: unknown) => {
     const status = need(arg).item.deployment.status;
-    if (!status) throw new Error('This deployment has no status to filter by.');
+    if (!status) throw new Error(vscode.l10n.t('This deployment has no status to filter by.'));
     await applyFilters({ status });
   });
 
   commands.register('deploymentsExplorer.filterByImageVersion', async (arg?: unknown) => {
     const imageVersion = need(arg).item.deployment.image_version;
-    if (!imageVersion) throw new Error('This deployment has no image version to filter by.');
+    if (!imageVersion) throw new Error(vscode.l10n.t('This deployment has no image version to filter by.'));
     await applyFilters({ imageVersion });
   });
 
@@ -71,7 +71,7 @@ export function registerDeploymentCommands(
     const ids = rows.map((row) => row.item.deployment.id).filter((id): id is string => typeof id === 'string' && !!id);
     if (ids.length === 0) throw new Error(vscode.l10n.t('This deployment has no ID.'));
     if (ids.length === 1) {
-      await copyAndSay(ids[0], `deployment ID ${ids[0]}`);
+      await copyAndSay(ids[0], vscode.l10n.t('deployment ID {0}', ids[0]));
       return ids[0];
     }
     await copyAndSay(ids.join('\n'), vscode.l10n.t('{0} deployment IDs', ids.length));
@@ -90,7 +90,7 @@ export function registerDeploymentCommands(
 
   commands.register('deploymentsExplorer.openCustomUrl', async (arg?: unknown) => {
     const url = customUrlOf(need(arg).item.deployment);
-    if (!url) throw new Error('This deployment has no http(s) custom URL.');
+    if (!url) throw new Error(vscode.l10n.t('This deployment has no http(s) custom URL.'));
     await vscode.env.openExternal(vscode.Uri.parse(url, true));
     return url;
   });
@@ -106,7 +106,7 @@ export function registerDeploymentCommands(
 
   commands.register('deploymentsExplorer.openDeploymentRepository', async (arg?: unknown) => {
     const url = repositoryWebUrl(need(arg).item.deployment);
-    if (!url) throw new Error('This deployment has no http(s) repository URL.');
+    if (!url) throw new Error(vscode.l10n.t('This deployment has no http(s) repository URL.'));
     await vscode.env.openExternal(vscode.Uri.parse(url, true));
     return url;
   });
@@ -115,11 +115,11 @@ export function registerDeploymentCommands(
     const source = need(arg).item.deployment.source_config;
     const integrationId = source?.integration_id;
     const repoUrl = source?.repo_url;
-    if (!integrationId || !repoUrl) throw new Error('This deployment names no integration and repository.');
+    if (!integrationId || !repoUrl) throw new Error(vscode.l10n.t('This deployment names no integration and repository.'));
     const found = await integrations.revealRepository(integrationId, repoUrl);
     if (!found) {
       void vscode.window.showInformationMessage(
-        `The repository ${repoUrl} was not found in integration ${integrationId}. Add the integration, or refresh it, in the Integrations view.`,
+        vscode.l10n.t('The repository {0} was not found in integration {1}. Add the integration, or refresh it, in the Integrations view.', repoUrl, integrationId),
       );
     }
     return found;

@@ -16,7 +16,7 @@ export class DeploymentJsonProvider implements vscode.TextDocumentContentProvide
   readonly onDidChange = this.changed.event;
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.contents.get(uri.toString()) ?? '// This deployment is no longer loaded. Open it again from the Deployments view.\n';
+    return this.contents.get(uri.toString()) ?? `// ${vscode.l10n.t('This deployment is no longer loaded. Open it again from the Deployments view.')}\n`;
   }
 
   /** Opens (or updates) the document of `deployment` and answers its URI. */

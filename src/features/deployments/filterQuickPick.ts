@@ -25,10 +25,10 @@ export async function pickFilterChange(filters: DeploymentFilters, seen: SeenVal
     description: filterValueText(filters, name),
     filter: name,
   }));
-  items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: '$(clear-all) Clear all filters', clear: true });
+  items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: vscode.l10n.t('$(clear-all) Clear all filters'), clear: true });
   const choice = await vscode.window.showQuickPick(items, {
-    title: 'Filter Deployments',
-    placeHolder: 'Choose a filter to change (filters are applied by the server)',
+    title: vscode.l10n.t('Filter Deployments'),
+    placeHolder: vscode.l10n.t('Choose a filter to change (filters are applied by the server)'),
     matchOnDescription: true,
   });
   if (!choice) return undefined;
@@ -40,8 +40,8 @@ export async function editFilter(name: FilterName, filters: DeploymentFilters, s
   switch (name) {
     case 'nameContains': {
       const value = await vscode.window.showInputBox({
-        title: 'Filter by Name',
-        prompt: 'Deployments whose name contains this text. Leave empty for any name.',
+        title: vscode.l10n.t('Filter by Name'),
+        prompt: vscode.l10n.t('Deployments whose name contains this text. Leave empty for any name.'),
         value: filters.nameContains ?? '',
       });
       return value === undefined ? undefined : { nameContains: value.trim() || undefined };
@@ -49,23 +49,23 @@ export async function editFilter(name: FilterName, filters: DeploymentFilters, s
     case 'status': {
       const known = new Set<string>(KNOWN_STATUSES);
       const extra = seen.statuses.filter((status) => !known.has(status));
-      const value = await pickWithFreeEntry('Filter by Status', 'Pick a status or type another', filters.status, [
+      const value = await pickWithFreeEntry(vscode.l10n.t('Filter by Status'), vscode.l10n.t('Pick a status or type another'), filters.status, [
         ...KNOWN_STATUSES.map((status) => ({ label: status })),
-        ...extra.map((status) => ({ label: status, description: 'seen in loaded deployments' })),
+        ...extra.map((status) => ({ label: status, description: vscode.l10n.t('seen in loaded deployments') })),
       ]);
       return value === undefined ? undefined : { status: value || undefined };
     }
     case 'deploymentType': {
-      const value = await pickOne('Filter by Deployment Type', filters.deploymentType, [
-        { label: 'Any type', value: '' },
+      const value = await pickOne(vscode.l10n.t('Filter by Deployment Type'), filters.deploymentType, [
+        { label: vscode.l10n.t('Any type'), value: '' },
         ...DEPLOYMENT_TYPES.map((type) => ({ label: type, value: type })),
       ]);
       return value === undefined ? undefined : { deploymentType: (value || undefined) as DeploymentFilters['deploymentType'] };
     }
     case 'imageVersion': {
       const value = await pickWithFreeEntry(
-        'Filter by Image Version',
-        'Pick an image version seen in loaded deployments or type one',
+        vscode.l10n.t('Filter by Image Version'),
+        vscode.l10n.t('Pick an image version seen in loaded deployments or type one'),
         filters.imageVersion,
         seen.imageVersions.map((version) => ({ label: version })),
       );
@@ -73,10 +73,10 @@ export async function editFilter(name: FilterName, filters: DeploymentFilters, s
     }
     case 'remoteReconciled': {
       const current = filters.remoteReconciled === undefined ? '' : String(filters.remoteReconciled);
-      const value = await pickOne('Filter by Remote Reconciliation', current, [
-        { label: 'Any', value: '' },
-        { label: 'Yes', value: 'true', description: 'remotely reconciled' },
-        { label: 'No', value: 'false', description: 'not remotely reconciled' },
+      const value = await pickOne(vscode.l10n.t('Filter by Remote Reconciliation'), current, [
+        { label: vscode.l10n.t('Any'), value: '' },
+        { label: vscode.l10n.t('Yes'), value: 'true', description: vscode.l10n.t('remotely reconciled') },
+        { label: vscode.l10n.t('No'), value: 'false', description: vscode.l10n.t('not remotely reconciled') },
       ]);
       return value === undefined ? undefined : { remoteReconciled: value === '' ? undefined : value === 'true' };
     }
@@ -84,8 +84,11 @@ export async function editFilter(name: FilterName, filters: DeploymentFilters, s
     case 'deploymentIds': {
       const parameter = name === 'tagValueIds' ? 'tag_value_ids' : 'deployment_ids';
       const value = await vscode.window.showInputBox({
-        title: `Filter by ${FILTER_TITLES[name]}`,
-        prompt: `Comma-separated ${name === 'tagValueIds' ? 'tag value IDs' : 'deployment IDs (UUIDs)'}. Leave empty for any.`,
+        title: vscode.l10n.t('Filter by {0}', FILTER_TITLES[name]),
+        prompt:
+          name === 'tagValueIds'
+            ? vscode.l10n.t('Comma-separated tag value IDs. Leave empty for any.')
+            : vscode.l10n.t('Comma-separated deployment IDs (UUIDs). Leave empty for any.'),
         value: (filters[name] ?? []).join(', '),
         validateInput: (text) => idListProblem(parameter, text),
       });
@@ -109,7 +112,7 @@ export function idListProblem(parameter: 'tag_value_ids' | 'deployment_ids', tex
 async function pickOne(title: string, current: string | undefined, options: Array<vscode.QuickPickItem & { value: string }>): Promise<string | undefined> {
   const items = options.map((option) => ({
     ...option,
-    description: [option.description, option.value === (current ?? '') ? 'current' : undefined].filter(Boolean).join(' · ') || undefined,
+    description: [option.description, option.value === (current ?? '') ? vscode.l10n.t('current') : undefined].filter(Boolean).join(' · ') || undefined,
   }));
   const choice = await vscode.window.showQuickPick(items, { title });
   return choice?.value;
@@ -122,10 +125,11 @@ async function pickOne(title: string, current: string | undefined, options: Arra
 function pickWithFreeEntry(title: string, placeholder: string, current: string | undefined, options: vscode.QuickPickItem[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { value: string }>();
-    const anyItem = { label: 'Any', value: '', description: current === undefined ? 'current' : undefined };
+    const currentWord = vscode.l10n.t('current');
+    const anyItem = { label: vscode.l10n.t('Any'), value: '', description: current === undefined ? currentWord : undefined };
     const fixed = [
       anyItem,
-      ...options.map((option) => ({ ...option, value: option.label, description: [option.description, option.label === current ? 'current' : undefined].filter(Boolean).join(' · ') || undefined })),
+      ...options.map((option) => ({ ...option, value: option.label, description: [option.description, option.label === current ? currentWord : undefined].filter(Boolean).join(' · ') || undefined })),
     ];
     pick.title = title;
     pick.placeholder = placeholder;
@@ -133,7 +137,7 @@ function pickWithFreeEntry(title: string, placeholder: string, current: string |
     const update = () => {
       const typed = pick.value.trim();
       if (typed && !fixed.some((item) => item.value === typed)) {
-        pick.items = [{ label: typed, value: typed, description: 'use this value', alwaysShow: true }, ...fixed];
+        pick.items = [{ label: typed, value: typed, description: vscode.l10n.t('use this value'), alwaysShow: true }, ...fixed];
       } else {
         pick.items = fixed;
       }

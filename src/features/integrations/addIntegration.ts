@@ -37,7 +37,7 @@ export function registerAddIntegration(services: Services, reveal: (integrationI
 
         const existing = readSettings().integrations.find((entry) => entry.id.toLowerCase() === parsed.id);
         if (existing) {
-          void vscode.window.showInformationMessage(`Integration ${existing.label ?? existing.id} is already in your integrations.`);
+          void vscode.window.showInformationMessage(vscode.l10n.t('Integration {0} is already in your integrations.', existing.label ?? existing.id));
           await reveal(parsed.id);
           return { ...setting, verified: services.catalog.state(parsed.id).status === 'loaded' };
         }
@@ -63,8 +63,8 @@ export function registerAddIntegration(services: Services, reveal: (integrationI
 
 async function askForIntegration(draft: { id: string; label: string }): Promise<{ id: string; label: string } | undefined> {
   const id = await vscode.window.showInputBox({
-    title: 'Add Integration (1/2): Integration ID',
-    prompt: 'The UUID of the code-host integration, as the control plane shows it.',
+    title: vscode.l10n.t('Add Integration (1/2): Integration ID'),
+    prompt: vscode.l10n.t('The UUID of the code-host integration, as the control plane shows it.'),
     placeHolder: '3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b',
     value: draft.id,
     ignoreFocusOut: true,
@@ -78,8 +78,8 @@ async function askForIntegration(draft: { id: string; label: string }): Promise<
     return askForIntegration({ ...draft, id });
   }
   const label = await vscode.window.showInputBox({
-    title: 'Add Integration (2/2): Label (optional)',
-    prompt: 'A name to show instead of the ID. Leave empty to show the ID.',
+    title: vscode.l10n.t('Add Integration (2/2): Label (optional)'),
+    prompt: vscode.l10n.t('A name to show instead of the ID. Leave empty to show the ID.'),
     value: draft.label,
     ignoreFocusOut: true,
   });
@@ -91,7 +91,7 @@ async function askForIntegration(draft: { id: string; label: string }): Promise<
 async function probeIntegration(services: Services, integrationId: string): Promise<'ok' | 'cancelled' | { error: unknown }> {
   services.catalog.invalidate(integrationId);
   try {
-    await services.commands.withProgress(`Checking integration ${integrationId}…`, (signal) =>
+    await services.commands.withProgress(vscode.l10n.t('Checking integration {0}…', integrationId), (signal) =>
       services.catalog.repositories(integrationId, signal),
     );
     return 'ok';
@@ -105,15 +105,17 @@ async function askAfterFailedProbe(services: Services, integrationId: string, er
   const message = messageOf(error);
   services.log.warn(`Integration ${integrationId} could not be checked: ${message}`);
   const fixes = fixActionsFor(error).filter(isConnectionFix);
+  const addAnyway = vscode.l10n.t('Add Anyway');
+  const edit = vscode.l10n.t('Edit');
   const choice = await services.commands.ask(
-    `Integration ${integrationId} could not be checked: ${message.split('\n').join(' ')}`,
+    vscode.l10n.t('Integration {0} could not be checked: {1}', integrationId, message.split('\n').join(' ')),
     fixes,
-    'Add Anyway',
-    'Edit',
+    addAnyway,
+    edit,
   );
   if (typeof choice === 'object') {
     await services.commands.runAction(choice);
     return 'Edit';
   }
-  return choice;
+  return choice === addAnyway ? 'Add Anyway' : choice === edit ? 'Edit' : undefined;
 }

@@ -25,7 +25,11 @@ export function registerDiscoverIntegrations(services: Services, viewId: string)
     const result = await discoverIntegrationIds(client, {
       signal,
       onProgress: ({ deployments, found }) =>
-        report(`${deployments} deployments read, ${found} integration${found === 1 ? '' : 's'} found`),
+        report(
+          found === 1
+            ? vscode.l10n.t('{0} deployments read, 1 integration found', deployments)
+            : vscode.l10n.t('{0} deployments read, {1} integrations found', deployments, found),
+        ),
     });
     const added = services.catalog.addDiscovered(result.integrationIds, result.codeHosts, { scan: !result.truncated });
     services.log.info(
@@ -40,7 +44,7 @@ export function registerDiscoverIntegrations(services: Services, viewId: string)
     const location = quiet ? { viewId } : vscode.ProgressLocation.Notification;
     running = Promise.resolve(
       vscode.window.withProgress(
-        { location, title: 'Discovering integrations from deployments', cancellable: !quiet },
+        { location, title: vscode.l10n.t('Discovering integrations from deployments'), cancellable: !quiet },
         (progress, token) => discover(signalFor(token), (message) => progress.report({ message })),
       ),
     ).finally(() => {
@@ -52,12 +56,17 @@ export function registerDiscoverIntegrations(services: Services, viewId: string)
   services.commands.register('deploymentsExplorer.discoverIntegrations', async (): Promise<DiscoverySummary | undefined> => {
     const summary = await run(false);
     if (summary) {
+      const found =
+        summary.found === 1
+          ? vscode.l10n.t('Found 1 integration in {0} deployments', summary.deployments)
+          : vscode.l10n.t('Found {0} integrations in {1} deployments', summary.found, summary.deployments);
       const text =
         summary.found === 0
-          ? `No integrations found in ${summary.deployments} deployments.`
-          : `Found ${summary.found} integration${summary.found === 1 ? '' : 's'} in ${summary.deployments} deployments` +
-            (summary.added > 0 ? `; ${summary.added} new, shown as discovered.` : '; all were already shown.');
-      void vscode.window.showInformationMessage(summary.truncated ? `${text} Stopped early: too many deployments.` : text);
+          ? vscode.l10n.t('No integrations found in {0} deployments.', summary.deployments)
+          : summary.added > 0
+            ? vscode.l10n.t('{0}; {1} new, shown as discovered.', found, summary.added)
+            : vscode.l10n.t('{0}; all were already shown.', found);
+      void vscode.window.showInformationMessage(summary.truncated ? vscode.l10n.t('{0} Stopped early: too many deployments.', text) : text);
     }
     return summary;
   });

@@ -24,19 +24,22 @@ export function registerFindRepository(
   services.commands.register('deploymentsExplorer.findRepository', async () => {
     const integrations = services.catalog.integrations();
     if (integrations.length === 0) {
+      const add = vscode.l10n.t('Add Integration…');
+      const discover = vscode.l10n.t('Discover');
       const choice = await vscode.window.showInformationMessage(
-        'No integrations yet: add one, or discover the ones your deployments use.',
-        'Add Integration…',
-        'Discover',
+        vscode.l10n.t('No integrations yet: add one, or discover the ones your deployments use.'),
+        add,
+        discover,
       );
-      if (choice === 'Add Integration…') await vscode.commands.executeCommand('deploymentsExplorer.addIntegration');
-      if (choice === 'Discover') await vscode.commands.executeCommand('deploymentsExplorer.discoverIntegrations');
+      if (choice === add) await vscode.commands.executeCommand('deploymentsExplorer.addIntegration');
+      if (choice === discover) await vscode.commands.executeCommand('deploymentsExplorer.discoverIntegrations');
       return;
     }
 
     const quickPick = vscode.window.createQuickPick<RepositoryPick>();
-    quickPick.title = 'Find Repository';
-    quickPick.placeholder = 'Type a repository name or owner';
+    const title = vscode.l10n.t('Find Repository');
+    quickPick.title = title;
+    quickPick.placeholder = vscode.l10n.t('Type a repository name or owner');
     quickPick.matchOnDescription = true;
     quickPick.matchOnDetail = true;
     const sections = new Map<string, RepositoryPick[]>();
@@ -59,7 +62,12 @@ export function registerFindRepository(
     }
     render();
     quickPick.busy = uncached.length > 0;
-    if (uncached.length > 0) quickPick.title = `Find Repository (loading ${uncached.length} integration${uncached.length === 1 ? '' : 's'}…)`;
+    if (uncached.length > 0) {
+      quickPick.title =
+        uncached.length === 1
+          ? vscode.l10n.t('Find Repository (loading 1 integration…)')
+          : vscode.l10n.t('Find Repository (loading {0} integrations…)', uncached.length);
+    }
 
     const chosen = new Promise<RepositoryPick | undefined>((resolve) => {
       quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]));
@@ -69,7 +77,7 @@ export function registerFindRepository(
 
     if (uncached.length > 0) {
       void vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: 'Loading repositories' },
+        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Loading repositories') },
         async (progress) => {
           let done = 0;
           await Promise.all(
@@ -81,7 +89,7 @@ export function registerFindRepository(
                 if (isCancellation(error)) return;
                 const message = messageOf(error).split('\n')[0];
                 sections.set(integration.id, [
-                  { label: `$(error) Could not load ${integrationLabel(integration)}`, detail: message, integrationId: integration.id, alwaysShow: true },
+                  { label: vscode.l10n.t('$(error) Could not load {0}', integrationLabel(integration)), detail: message, integrationId: integration.id, alwaysShow: true },
                 ]);
               } finally {
                 done++;
@@ -91,7 +99,7 @@ export function registerFindRepository(
             }),
           );
           quickPick.busy = false;
-          quickPick.title = 'Find Repository';
+          quickPick.title = title;
         },
       );
     }
@@ -102,7 +110,9 @@ export function registerFindRepository(
     if (!pick) return;
     const found = await reveal(pick.integrationId, pick.repository?.url);
     if (!found && pick.repository) {
-      void vscode.window.showWarningMessage(`${pick.repository.owner}/${pick.repository.name} is no longer listed by its integration.`);
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('{0} is no longer listed by its integration.', `${pick.repository.owner}/${pick.repository.name}`),
+      );
     }
   });
 }

@@ -8,7 +8,7 @@ import { copyAndSay } from '../../platform/clipboard';
 /** A tree element or a plain ID (tests, other features) → the integration ID. */
 export function integrationIdArgument(argument: unknown): string {
   const id = typeof argument === 'string' ? argument : integrationIdOf(argument);
-  if (!id) throw new Error('Choose an integration in the Integrations view first.');
+  if (!id) throw new Error(vscode.l10n.t('Choose an integration in the Integrations view first.'));
   return id;
 }
 
@@ -29,7 +29,7 @@ export function registerIntegrationActions(services: Services, reveal: (integrat
 
   commands.register('deploymentsExplorer.copyIntegrationId', async (argument?: unknown) => {
     const id = integrationIdArgument(argument);
-    await copyAndSay(id, `integration ID ${id}`);
+    await copyAndSay(id, vscode.l10n.t('integration ID {0}', id));
   });
 
   commands.register('deploymentsExplorer.removeIntegration', async (argument?: unknown): Promise<boolean> => {
@@ -37,15 +37,16 @@ export function registerIntegrationActions(services: Services, reveal: (integrat
     const settings = readSettings().integrations;
     const entry = settings.find((candidate) => candidate.id.toLowerCase() === id);
     if (!entry) {
-      void vscode.window.showInformationMessage(`Integration ${id} is not in your settings.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Integration {0} is not in your settings.', id));
       return false;
     }
+    const remove = vscode.l10n.t('Remove');
     const choice = await vscode.window.showWarningMessage(
-      `Remove integration ${integrationLabel(entry)} from your settings?`,
-      { modal: true, detail: `${entry.id}\nIts repositories are no longer shown. Deployments are not affected.` },
-      'Remove',
+      vscode.l10n.t('Remove integration {0} from your settings?', integrationLabel(entry)),
+      { modal: true, detail: vscode.l10n.t('{0}\nIts repositories are no longer shown. Deployments are not affected.', entry.id) },
+      remove,
     );
-    if (choice !== 'Remove') return false;
+    if (choice !== remove) return false;
     await writeIntegrations(readSettings().integrations.filter((candidate) => candidate.id.toLowerCase() !== id));
     catalog.invalidate(id);
     log.info(`Integration ${entry.id} removed from settings`);

@@ -7,7 +7,7 @@ import { copyAndSay } from '../../platform/clipboard';
 
 function repositoryArgument(argument: unknown): Repository {
   if (isRepositoryNode(argument)) return argument.repository;
-  throw new Error('Choose a repository in the Integrations view first.');
+  throw new Error(vscode.l10n.t('Choose a repository in the Integrations view first.'));
 }
 
 /** Copy URL and Open in the browser: the actions on repository rows. */

@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import { integrationLabel } from '../../../model/integrationPresentation';
 import { FlowStep } from '../../../ui/multiStepInput';
 import { StepContext } from './flowState';
@@ -14,9 +15,9 @@ export function pickIntegrationStep({ state, catalog, fromPalette }: StepContext
           label: `$(plug) ${integrationLabel(integration)}`,
           description: integration.id,
           detail: [
-            integration.origin === 'added' ? 'Added' : 'Discovered from deployments',
+            integration.origin === 'added' ? vscode.l10n.t('Added') : vscode.l10n.t('Discovered from deployments'),
             catalog.codeHost(integration.id),
-            cached ? `${cached.length} ${cached.length === 1 ? 'repository' : 'repositories'}` : undefined,
+            cached ? (cached.length === 1 ? vscode.l10n.t('1 repository') : vscode.l10n.t('{0} repositories', cached.length)) : undefined,
           ]
             .filter(Boolean)
             .join(' · '),
@@ -24,7 +25,7 @@ export function pickIntegrationStep({ state, catalog, fromPalette }: StepContext
         };
       });
       const picked = await input.showQuickPick({
-        placeholder: 'Pick the code-host integration of the repository',
+        placeholder: vscode.l10n.t('Pick the code-host integration of the repository'),
         items,
         matchOnDescription: true,
         activeItem: (all) => all.find((item) => item.integration.id === state.integration?.id),

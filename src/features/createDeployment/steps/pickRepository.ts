@@ -17,11 +17,11 @@ export function pickRepositoryStep(context: StepContext): FlowStep {
       const { integration } = state;
       const label = integrationLabel(integration);
       const picked = await input.showQuickPick({
-        placeholder: `Pick a repository of ${label} (type to search by name, owner or URL)`,
+        placeholder: vscode.l10n.t('Pick a repository of {0} (type to search by name, owner or URL)', label),
         items: async (signal) => {
           const repositories = await catalog.repositories(integration.id, signal);
           if (repositories.length === 0) {
-            void vscode.window.showInformationMessage(`The integration ${label} lists no repositories. Go Back to pick another.`);
+            void vscode.window.showInformationMessage(vscode.l10n.t('The integration {0} lists no repositories. Go Back to pick another.', label));
           }
           return repositories.map((repository) => ({
             label: `$(repo) ${repository.owner}/${repository.name}`,

@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import { validateRef } from '../../../model/createPayload';
 import { FlowStep } from '../../../ui/multiStepInput';
 import { afterRepository, StepContext } from './flowState';
@@ -10,7 +11,7 @@ export function refStep(context: StepContext): FlowStep {
       draft.ref = (
         await input.showInputBox({
           value: draft.ref,
-          prompt: `Branch, tag or ref to deploy (default branch: ${repository.default_branch}), e.g. refs/tags/v1.0.0.`,
+          prompt: vscode.l10n.t('Branch, tag or ref to deploy (default branch: {0}), e.g. refs/tags/v1.0.0.', repository.default_branch),
           placeholder: repository.default_branch,
           validate: validateRef,
           onDidChangeValue: (value) => (draft.ref = value),

@@ -1,0 +1,44 @@
+/**
+ * Translation for the model, which must not import vscode: `t('… {0} …', value)` formats like
+ * `vscode.l10n.t` and, once the extension has installed its translator at activation
+ * (`setTranslator`), looks the message up in the user's language. Without one (unit tests, the
+ * stand-in server) it is the English text with its placeholders filled in.
+ */
+export type L10nArg = string | number | boolean;
+export type Translator = (message: string, ...args: L10nArg[]) => string;
+
+let translator: Translator | undefined;
+/** Bumped by each setTranslator, so that tables built with `translated` are built again. */
+let generation = 0;
+
+/** Installs (or, with undefined, removes) the function that translates the model's messages. */
+export function setTranslator(next: Translator | undefined): void {
+  translator = next;
+  generation++;
+}
+
+/**
+ * A table of translated words, built on first use and again after the translator changes: a
+ * module-level constant would be built at load time, before activation installs the translator.
+ */
+export function translated<T>(build: () => T): () => T {
+  let built: { generation: number; value: T } | undefined;
+  return () => {
+    if (built?.generation !== generation) built = { generation, value: build() };
+    return built.value;
+  };
+}
+
+/** `message` in the user's language, each `{0}`, `{1}`… replaced by the argument at that index. */
+export function t(message: string, ...args: L10nArg[]): string {
+  return translator ? translator(message, ...args) : format(message, args);
+}
+
+/** vscode.l10n.t's English formatting: a placeholder with no argument stays as it is. */
+function format(message: string, args: L10nArg[]): string {
+  if (args.length === 0) return message;
+  return message.replace(/\{([^}]+)\}/g, (whole, key: string) => {
+    const index = /^\d+$/.test(key) ? Number(key) : -1;
+    return index >= 0 && index < args.length ? String(args[index]) : whole;
+  });
+}
