@@ -104,7 +104,8 @@ describe('Deployments view', function () {
     assert.equal(degradedItem.description, ['Degraded', degraded.item.deployment.image_version].filter(Boolean).join(' · '));
     const degradedIcon = degradedItem.iconPath as vscode.ThemeIcon;
     assert.equal(degradedIcon.id, 'warning', 'a failure-like status it does not know: the warning');
-    const tooltip = (provider().resolveTreeItem(degradedItem, degraded).tooltip as vscode.MarkdownString).value.replace(/\\(.)/g, '$1');
+    // appendText escapes markdown characters and keeps spaces as &nbsp;
+    const tooltip = (provider().resolveTreeItem(degradedItem, degraded).tooltip as vscode.MarkdownString).value.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ');
     assert.match(tooltip, /Status: Degraded \(DEGRADED\), a status this extension does not know/);
 
     await filter({ status: 'UNKNOWN' });

@@ -41,7 +41,7 @@ export function registerIntegrationActions(services: Services, reveal: (integrat
       return false;
     }
     const choice = await vscode.window.showWarningMessage(
-      `Remove integration ${integrationLabel(entry)} from your settings?`,
+      `Remove integration ${integrationLabel(entry, catalog.facts(entry.id))} from your settings?`,
       { modal: true, detail: `${entry.id}\nIts repositories are no longer shown. Deployments are not affected.` },
       'Remove',
     );

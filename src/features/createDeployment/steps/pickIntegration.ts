@@ -11,7 +11,7 @@ export function pickIntegrationStep({ state, catalog, fromPalette }: StepContext
       const items = catalog.integrations().map((integration) => {
         const cached = catalog.cached(integration.id);
         return {
-          label: `$(plug) ${integrationLabel(integration)}`,
+          label: `$(plug) ${integrationLabel(integration, catalog.facts(integration.id))}`,
           description: integration.id,
           detail: [
             integration.origin === 'added' ? 'Added' : 'Discovered from deployments',

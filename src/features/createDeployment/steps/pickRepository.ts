@@ -15,7 +15,7 @@ export function pickRepositoryStep(context: StepContext): FlowStep {
     skip: () => !fromPalette,
     async run(input, state) {
       const { integration } = state;
-      const label = integrationLabel(integration);
+      const label = integrationLabel(integration, catalog.facts(integration.id));
       const picked = await input.showQuickPick({
         placeholder: `Pick a repository of ${label} (type to search by name, owner or URL)`,
         items: async (signal) => {
