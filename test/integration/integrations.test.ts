@@ -109,7 +109,8 @@ describe('Integrations view', function () {
     assert.ok(repoItem.id);
     const resolved = tree().resolveTreeItem(repoItem, first);
     const tooltip = (resolved.tooltip as vscode.MarkdownString).value;
-    for (const field of ['name', 'owner', 'url', 'default_branch', 'id', 'host_integration_id']) assert.ok(tooltip.includes(`**${field}:**`), field);
+    for (const field of ['Name', 'Owner', 'URL', 'Default branch', 'ID', 'Integration ID']) assert.ok(tooltip.includes(`**${field}:**`), field);
+    assert.doesNotMatch(tooltip, /default_branch|host_integration_id/, 'the interface’s words, not the API’s field names');
     assert.equal(tree().getParent(first), node);
     assert.deepEqual(shown.filter((s) => s.level === 'error'), []);
   });
