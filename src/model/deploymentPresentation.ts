@@ -1,4 +1,5 @@
 import type { Deployment } from '../api';
+import { isUnrecognisedStatus, statusWords, statusWithRawValue } from './deploymentStatus';
 import { shortId } from './ids';
 import { t } from './l10n';
 import { normaliseRemoteUrl } from './remoteUrls';
@@ -12,16 +13,23 @@ export interface StatusIcon {
   color?: string;
 }
 
-/** The status is an open list: anything unknown gets the question mark. */
+/**
+ * The status is an open list. Each status the extension knows has its icon; UNKNOWN (the
+ * server says it does not know) and a missing status get the question mark. A value the
+ * extension does not know never gets the question mark, so the two can be told apart: one
+ * that reads like a failure gets the warning, one that reads like a wait gets sync, any other
+ * the empty circle of an unrecognised status.
+ */
 export function statusIcon(status: string | null | undefined): StatusIcon {
   const value = (status ?? '').trim().toUpperCase();
   if (value === 'READY') return { id: 'pass-filled', color: 'testing.iconPassed' };
   if (value === 'AWAITING_DELETE') return { id: 'trash' };
   if (value === 'AWAITING_DATABASE') return { id: 'clock' };
-  if (value.startsWith('AWAITING')) return { id: 'sync' };
   if (value === 'UNUSED') return { id: 'circle-slash' };
+  if (!isUnrecognisedStatus(value)) return { id: 'question' };
   if (/FAIL|ERROR|DEGRADED|CRASH/.test(value)) return { id: 'warning', color: 'problemsWarningIcon.foreground' };
-  return { id: 'question' };
+  if (value.startsWith('AWAITING')) return { id: 'sync' };
+  return { id: 'circle-large-outline' };
 }
 
 export function deploymentLabel(deployment: Deployment): string {
@@ -30,9 +38,13 @@ export function deploymentLabel(deployment: Deployment): string {
   return t('(unnamed deployment)');
 }
 
-/** `READY · 0.3.2`, with only the parts the record has. */
+/**
+ * `Awaiting database · 0.3.2`: the status in words (the raw value is in the tooltip and the
+ * JSON), then the image version, with only the parts the record has.
+ */
 export function deploymentDescription(deployment: Deployment): string {
-  return [deployment.status, deployment.image_version].filter((part) => typeof part === 'string' && part.trim()).join(' · ');
+  const status = typeof deployment.status === 'string' ? statusWords(deployment.status) : '';
+  return [status, deployment.image_version].filter((part) => typeof part === 'string' && part.trim()).join(' · ');
 }
 
 /**
@@ -124,7 +136,7 @@ export function tooltipFields(deployment: Deployment, locale?: string): Array<[s
     if (typeof value === 'string' && value.trim()) fields.push([label, value]);
   };
   add(t('ID'), deployment.id);
-  add(t('Status'), deployment.status);
+  add(t('Status'), typeof deployment.status === 'string' ? statusTooltipValue(deployment.status) : undefined);
   add(t('Type'), (deployment as Record<string, unknown>).deployment_type);
   add(t('Image version'), deployment.image_version);
   add(t('Repository'), deployment.source_config?.repo_url);
@@ -134,10 +146,16 @@ export function tooltipFields(deployment: Deployment, locale?: string): Array<[s
   return fields;
 }
 
+/** "Awaiting database (AWAITING_DATABASE)", and says so when the extension does not know the value. */
+function statusTooltipValue(status: string): string {
+  const value = statusWithRawValue(status);
+  return value && isUnrecognisedStatus(status) ? `${value}, a status this extension does not know` : value;
+}
+
 /** What a screen reader says for a row. */
 export function accessibleLabel(deployment: Deployment): string {
   const parts = [t('Deployment {0}', deploymentLabel(deployment))];
-  if (deployment.status) parts.push(t('status {0}', deployment.status));
+  if (typeof deployment.status === 'string' && deployment.status.trim()) parts.push(t('status {0}', statusWords(deployment.status)));
   if (deployment.image_version) parts.push(t('image version {0}', deployment.image_version));
   return parts.join(', ');
 }

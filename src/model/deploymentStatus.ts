@@ -38,3 +38,14 @@ export function isUnrecognisedStatus(status: string | null | undefined): boolean
   const raw = (status ?? '').trim().toUpperCase();
   return raw !== '' && !(raw in statusTable());
 }
+
+/**
+ * The status for a tooltip: its words with the raw value beside them ("Awaiting database
+ * (AWAITING_DATABASE)"), the raw value alone when the words add nothing, '' when there is none.
+ */
+export function statusWithRawValue(status: string | null | undefined): string {
+  const raw = (status ?? '').trim();
+  const words = statusWords(raw);
+  if (!words) return '';
+  return words === raw ? raw : `${words} (${raw})`;
+}

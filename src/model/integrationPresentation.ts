@@ -3,6 +3,7 @@
  * Pure (no vscode import) so it is unit-tested with node alone.
  */
 import type { Repository } from '../api';
+import { fieldWords } from './fieldNames';
 import { shortId } from './ids';
 import { escapeMarkdown } from './markdown';
 import { t } from './l10n';
@@ -14,23 +15,69 @@ export interface IntegrationLike {
   origin: 'added' | 'discovered';
 }
 
-export function integrationLabel(integration: { id: string; label?: string }): string {
-  return integration.label?.trim() || shortId(integration.id);
+/** What is known of an integration besides its settings entry (RepositoryCatalog.facts). */
+export interface IntegrationFacts {
+  /** The code host of its loaded repositories, else of the deployments that revealed it. */
+  codeHost?: string;
+  /** The owner most of its loaded repositories belong to. */
+  owner?: string;
 }
 
-/** "60 repositories · github.com · discovered"; the count only once loaded, the host where known. */
+/**
+ * The integration's label; without one, a name from what is known: "acme on github.com" once
+ * its repositories are loaded, "Integration on github.com" when only the host is known, else
+ * the short ID. A name made up this way comes with the short ID in the description.
+ */
+export function integrationLabel(integration: { id: string; label?: string }, facts: IntegrationFacts = {}): string {
+  const label = integration.label?.trim();
+  if (label) return label;
+  if (facts.codeHost && facts.owner) return `${facts.owner} on ${facts.codeHost}`;
+  if (facts.codeHost) return `Integration on ${facts.codeHost}`;
+  if (facts.owner) return `${facts.owner}’s integration`;
+  return shortId(integration.id);
+}
+
+/** True when integrationLabel made the name from what is known (no label), so the short ID belongs beside it. */
+export function isLabelFromFacts(integration: { id: string; label?: string }, facts: IntegrationFacts = {}): boolean {
+  return !integration.label?.trim() && Boolean(facts.codeHost || facts.owner);
+}
+
+/**
+ * "60 repositories · github.com · discovered"; the count only once loaded, the host where known.
+ * An integration named from what is known (see integrationLabel) shows its short ID first, and
+ * not the host again: "41ef3d36… · 60 repositories · discovered".
+ */
 export function integrationDescription(
   integration: IntegrationLike,
   repositoryCount: number | undefined,
   failed: boolean,
-  codeHost?: string,
+  facts: IntegrationFacts = {},
 ): string {
   const parts: string[] = [];
+  const named = isLabelFromFacts(integration, facts);
+  if (named) parts.push(shortId(integration.id));
   if (repositoryCount !== undefined) parts.push(repositoryCount === 1 ? t('1 repository') : t('{0} repositories', repositoryCount));
   else if (failed) parts.push(t('failed to load'));
-  if (codeHost) parts.push(codeHost);
+  if (facts.codeHost && !named) parts.push(facts.codeHost);
   if (integration.origin === 'discovered') parts.push(t('discovered'));
   return parts.join(' · ');
+}
+
+/** The owner most of these repositories belong to (on a tie, the one that got there first); undefined for none. */
+export function mostCommonOwner(repositories: readonly Repository[]): string | undefined {
+  const counts = new Map<string, number>();
+  let best: string | undefined;
+  let bestCount = 0;
+  for (const { owner } of repositories) {
+    if (typeof owner !== 'string' || !owner.trim()) continue;
+    const count = (counts.get(owner) ?? 0) + 1;
+    counts.set(owner, count);
+    if (count > bestCount) {
+      best = owner;
+      bestCount = count;
+    }
+  }
+  return best;
 }
 
 /** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */
@@ -63,9 +110,10 @@ export function integrationTooltipMarkdown(
   integration: IntegrationLike,
   repositoryCount: number | undefined,
   discovery?: { age: { refreshedAt?: number; scannedAt?: number }; now: number },
+  facts: IntegrationFacts = {},
 ): string {
   const lines = [
-    `**${escapeMarkdown(integrationLabel(integration))}**`,
+    `**${escapeMarkdown(integrationLabel(integration, facts))}**`,
     '',
     t('Integration ID: {0}', escapeMarkdown(integration.id)),
     '',
@@ -82,18 +130,21 @@ export function repositoryDescription(repository: Repository): string {
   return `${repository.owner} · ${repository.default_branch}`;
 }
 
-/** All six fields of the record, escaped: the values come from the server. */
+/**
+ * All six fields of the record, named in the words the rest of the interface uses ("Default
+ * branch", "Integration ID": fieldNames.ts), values escaped: they come from the server.
+ */
 export function repositoryTooltipMarkdown(repository: Repository): string {
-  const row = (name: string, value: string | number) => `- **${name}:** ${escapeMarkdown(String(value))}`;
+  const row = (field: keyof Repository) => `- **${escapeMarkdown(fieldWords(field))}:** ${escapeMarkdown(String(repository[field]))}`;
   return [
     `**${escapeMarkdown(`${repository.owner}/${repository.name}`)}**`,
     '',
-    row('name', repository.name),
-    row('owner', repository.owner),
-    row('default_branch', repository.default_branch),
-    row('url', repository.url),
-    row('id', repository.id),
-    row('host_integration_id', repository.host_integration_id),
+    row('name'),
+    row('owner'),
+    row('default_branch'),
+    row('url'),
+    row('id'),
+    row('host_integration_id'),
   ].join('\n');
 }
 

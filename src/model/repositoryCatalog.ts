@@ -4,6 +4,7 @@ import { Emitter } from './events';
 import { idKey as key } from './ids';
 import { mostCommonHost } from './remoteUrls';
 import { collationKeys } from './collationKeys';
+import { IntegrationFacts, mostCommonOwner } from './integrationPresentation';
 
 /** An integration the user added (a settings entry). */
 export interface IntegrationSetting {
@@ -76,6 +77,7 @@ export class RepositoryCatalog {
   private discoveredScope: string | undefined;
   private age: DiscoveryAge = {};
   private readonly loadedHosts = new WeakMap<readonly Repository[], string | undefined>();
+  private readonly loadedOwners = new WeakMap<readonly Repository[], string | undefined>();
   private readonly changed = new Emitter<string | undefined>();
   /** Fires with an integration ID when its repositories changed, or undefined when the list did. */
   readonly onDidChange = this.changed.event;
@@ -186,6 +188,20 @@ export class RepositoryCatalog {
     }
     this.loadDiscovered();
     return (repositories && this.loadedHosts.get(repositories)) ?? this.discoveredHosts.get(key(integrationId));
+  }
+
+  /**
+   * What names an integration without a label (integrationLabel): its code host, and once its
+   * repositories are loaded the owner most of them belong to (worked out once per load).
+   */
+  facts(integrationId: string): IntegrationFacts {
+    const repositories = this.cached(integrationId);
+    let owner: string | undefined;
+    if (repositories) {
+      if (!this.loadedOwners.has(repositories)) this.loadedOwners.set(repositories, mostCommonOwner(repositories));
+      owner = this.loadedOwners.get(repositories);
+    }
+    return { codeHost: this.codeHost(integrationId), owner };
   }
 
   state(integrationId: string): RepositoryState {

@@ -79,12 +79,6 @@ export function recordChanged(entry: WatchEntry, deployment: Deployment): boolea
   );
 }
 
-/** `AWAITING_DELETE` → `awaiting delete`; unknown values the same way. */
-export function statusInWords(status: string | undefined): string {
-  if (!status || !status.trim()) return t('without a status');
-  return status.trim().toLowerCase().replace(/[_\s]+/g, ' ');
-}
-
 /** 42 s, 5 min, 3 h, 2 d. */
 export function formatDuration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));

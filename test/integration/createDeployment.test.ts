@@ -283,6 +283,57 @@ describe('Create deployment', function () {
     assert.deepEqual(offer.actions, ['Pin to Status Bar']);
   });
 
+  it('with several matching repositories, each row names its integration and default branch, and the progress has closed first', async () => {
+    const runtime = repository('acme-github', 'agent-runtime');
+    const other = integration(fx.standIn, 'platform-gitlab').repositories[0];
+    const folder = gitFolder('git@github.com:acme-labs/agent-runtime.git');
+    fs.appendFileSync(path.join(folder, '.git', 'config'), `[remote "upstream"]\n\turl = ${other.url}.git\n`);
+    fx.api.services.catalog.invalidate(); // nothing cached: the search shows its progress notification
+
+    type Item = vscode.QuickPickItem & { match?: unknown };
+    const window = vscode.window as unknown as Record<string, unknown>;
+    const originals = { showQuickPick: window.showQuickPick, withProgress: window.withProgress };
+    const progress: Array<{ title?: string; shownAt: number; doneAt?: number }> = [];
+    let picked: { items: Item[]; at: number } | undefined;
+    window.withProgress = (options: vscode.ProgressOptions, task: (...args: unknown[]) => Promise<unknown>) => {
+      const entry: { title?: string; shownAt: number; doneAt?: number } = { title: options.title, shownAt: Date.now() };
+      progress.push(entry);
+      return (originals.withProgress as typeof vscode.window.withProgress)(options, (...args) =>
+        task(...args).finally(() => (entry.doneAt = Date.now())),
+      );
+    };
+    window.showQuickPick = async (items: Item[] | Thenable<Item[]>) => {
+      const all = await items;
+      picked = { items: all, at: Date.now() };
+      return all.find((item) => item.label.endsWith(`${other.owner}/${other.name}`));
+    };
+    try {
+      const result = await vscode.commands.executeCommand<Result>('deploymentsExplorer.deployWorkspace', {
+        folders: [folder],
+        name: 'two-matches-ws',
+        confirm: true,
+      });
+      assert.equal(result?.outcome, 'created', JSON.stringify(result));
+    } finally {
+      window.showQuickPick = originals.showQuickPick;
+      window.withProgress = originals.withProgress;
+    }
+    assert.ok(picked, 'the pick opened');
+    assert.deepEqual(
+      picked.items.map((item) => [item.label, item.description]).sort(),
+      [
+        [`$(repo) ${runtime.owner}/${runtime.name}`, `Acme · default branch ${runtime.default_branch}`],
+        [`$(repo) ${other.owner}/${other.name}`, `Platform · default branch ${other.default_branch}`],
+      ].sort(),
+    );
+    assert.notEqual(picked.items[0].detail, picked.items[1].detail, 'rows can be told apart by more than their labels');
+    const search = progress.find((entry) => entry.title === 'Looking for this workspace’s repository…');
+    assert.ok(search?.doneAt, 'the search showed its progress');
+    // VS Code keeps a progress notification up until its task is done and 800 ms have passed.
+    assert.ok(picked.at >= search.doneAt && picked.at >= search.shownAt + 800, `pick at +${picked.at - search.shownAt} ms, search done at +${search.doneAt - search.shownAt} ms`);
+    assert.equal(posts()[0]?.body && (posts()[0].body as Body).source_config?.repo_url, other.url, 'the picked repository is deployed');
+  });
+
   it('names the remotes it tried when nothing matches', async () => {
     const folder = gitFolder('git@github.com:someone-else/unknown-app.git');
     const result = await vscode.commands.executeCommand<Result>('deploymentsExplorer.deployWorkspace', { folders: [folder], confirm: true });

@@ -12,6 +12,16 @@ import { config, useSuiteFixture, waitFor } from './support';
 const KEY = `sk-deployments-test-${Math.random().toString(36).slice(2)}`;
 const PAGE_SIZE = 10;
 
+/** The sample data's statuses in the words a row shows (the raw value is in the tooltip). */
+const SAMPLE_STATUS_WORDS: Record<string, string> = {
+  READY: 'Ready',
+  UNUSED: 'Unused',
+  AWAITING_DATABASE: 'Awaiting database',
+  AWAITING_DELETE: 'Awaiting deletion',
+  UNKNOWN: 'Unknown',
+  DEGRADED: 'Degraded',
+};
+
 /** The stand-in's own filtering, restated: what the server should answer for `filters`. */
 function matches(d: Deployment, f: DeploymentFilters): boolean {
   if (f.nameContains && !d.name.toLowerCase().includes(f.nameContains.toLowerCase())) return false;
@@ -70,7 +80,7 @@ describe('Deployments view', function () {
     const record = first.item.deployment;
     const firstItem = item(first);
     assert.equal(firstItem.label, record.name);
-    assert.equal(firstItem.description, [record.status, record.image_version].filter(Boolean).join(' · '));
+    assert.equal(firstItem.description, [record.status && SAMPLE_STATUS_WORDS[record.status], record.image_version].filter(Boolean).join(' · '));
     assert.match(String(firstItem.contextValue), /^deployment\b.*\bid\b/);
     assert.ok(firstItem.iconPath instanceof vscode.ThemeIcon);
     // The tooltip is built on hover: VS Code asks resolveTreeItem for it.
@@ -84,6 +94,33 @@ describe('Deployments view', function () {
     const loadMore = item(lastRow()!);
     assert.equal(loadMore.label, 'Load more…');
     assert.equal(loadMore.command?.command, 'deploymentsExplorer.loadMoreDeployments');
+  });
+
+  it('rows say their status in words, the raw value in the tooltip; a status the extension does not know has its own icon', async () => {
+    await filter({ status: 'DEGRADED' });
+    const degraded = deploymentRows()[0];
+    assert.ok(degraded, 'the sample has DEGRADED deployments');
+    const degradedItem = item(degraded);
+    assert.equal(degradedItem.description, ['Degraded', degraded.item.deployment.image_version].filter(Boolean).join(' · '));
+    const degradedIcon = degradedItem.iconPath as vscode.ThemeIcon;
+    assert.equal(degradedIcon.id, 'warning', 'a failure-like status it does not know: the warning');
+    // appendText escapes markdown characters and keeps spaces as &nbsp;
+    const tooltip = (provider().resolveTreeItem(degradedItem, degraded).tooltip as vscode.MarkdownString).value.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ');
+    assert.match(tooltip, /Status: Degraded \(DEGRADED\), a status this extension does not know/);
+
+    await filter({ status: 'UNKNOWN' });
+    const unknown = deploymentRows()[0];
+    assert.ok(unknown, 'the sample has UNKNOWN deployments');
+    assert.match(String(item(unknown).description), /^Unknown\b/);
+    const unknownIcon = item(unknown).iconPath as vscode.ThemeIcon;
+    assert.equal(unknownIcon.id, 'question');
+    assert.notEqual(degradedIcon.id, unknownIcon.id, 'the two can be told apart');
+
+    await filter({ status: 'AWAITING_DATABASE' });
+    const awaiting = deploymentRows()[0];
+    assert.ok(awaiting, 'the sample has AWAITING_DATABASE deployments');
+    assert.equal(item(awaiting).description, ['Awaiting database', awaiting.item.deployment.image_version].filter(Boolean).join(' · '));
+    assert.equal((item(awaiting).iconPath as vscode.ThemeIcon).id, 'clock');
   });
 
   it('“Load more…” appends the next page with the response offset, once per click, and disappears at the end', async () => {

@@ -109,7 +109,8 @@ describe('Integrations view', function () {
     assert.ok(repoItem.id);
     const resolved = tree().resolveTreeItem(repoItem, first);
     const tooltip = (resolved.tooltip as vscode.MarkdownString).value;
-    for (const field of ['name', 'owner', 'url', 'default_branch', 'id', 'host_integration_id']) assert.ok(tooltip.includes(`**${field}:**`), field);
+    for (const field of ['Name', 'Owner', 'URL', 'Default branch', 'ID', 'Integration ID']) assert.ok(tooltip.includes(`**${field}:**`), field);
+    assert.doesNotMatch(tooltip, /default_branch|host_integration_id/, 'the interface’s words, not the API’s field names');
     assert.equal(tree().getParent(first), node);
     assert.deepEqual(shown.filter((s) => s.level === 'error'), []);
   });
@@ -163,9 +164,15 @@ describe('Integrations view', function () {
     const children = await tree().getChildren(node);
     assert.equal(children.length, 1);
     assert.equal(item(children[0]).label, 'No repositories visible through this integration');
-    // The code host shows too once discovery (here or in another suite) has seen the integration's deployments.
-    assert.match(String(item(node).description), /^0 repositories( · bitbucket\.org)?$/);
-    assert.equal(item(node).label, archive.id.slice(0, 8) + '…');
+    // No label and no repositories: named by its code host once discovery (here or in another suite) has seen
+    // the integration's deployments, the short ID beside it; by the short ID alone before.
+    const short = archive.id.slice(0, 8) + '…';
+    if (item(node).label === short) {
+      assert.equal(item(node).description, '0 repositories');
+    } else {
+      assert.equal(item(node).label, 'Integration on bitbucket.org');
+      assert.equal(item(node).description, `${short} · 0 repositories`);
+    }
   });
 
   it('turns a rejected API key into an auth error row and a message offering Set API Key…', async () => {
@@ -206,7 +213,8 @@ describe('Integrations view', function () {
     const orphan = await integrationRow(ORPHAN_INTEGRATION_ID);
     const orphanItem = item(orphan);
     assert.equal(orphanItem.contextValue, 'integration.discovered');
-    assert.equal(orphanItem.description, 'github.com · discovered', 'the host its deployments name, before any repository loads');
+    assert.equal(orphanItem.label, 'Integration on github.com', 'named by the host its deployments name, before any repository loads');
+    assert.equal(orphanItem.description, `${ORPHAN_INTEGRATION_ID.slice(0, 8)}… · discovered`, 'its short ID beside the name');
     const orphanChildren = await tree().getChildren(orphan);
     assert.equal(item(orphanChildren[0]).contextValue, 'error');
     assert.match(String(item(orphanChildren[0]).label), /HTTP 404/);

@@ -54,7 +54,7 @@ describe('Watch deployments', function () {
     const bar = fx.api.watch.statusBar.current;
     assert.ok(bar?.visible, 'the status bar item shows');
     assert.match(bar!.text, /\$\(loading~spin\) 1 deploying/);
-    assert.match(bar!.tooltip, /watched-app: AWAITING_DATABASE for \d+ s \(watching\)/);
+    assert.match(bar!.tooltip, /watched-app: Awaiting database \(AWAITING_DATABASE\) for \d+ s \(watching\)/);
 
     const ready = await waitFor('the settle notification', () => shown.find((s) => /is ready/.test(s.message)), 20000);
     assert.equal(ready.level, 'info');
@@ -90,7 +90,7 @@ describe('Watch deployments', function () {
     await waitFor('a first look: in progress', () => fx.api.watch.scheduler.find(id)?.inProgress);
     fx.standIn.updateDeployment(record.id!, { status: 'AWAITING_DELETE' });
     const warning = await waitFor('the settle warning', () => shown.find((s) => s.level === 'warning'));
-    assert.match(warning.message, /is now awaiting delete \(AWAITING_DELETE\)/);
+    assert.match(warning.message, /is now “Awaiting deletion” \(AWAITING_DELETE\)/);
     assert.deepEqual(warning.actions, ['Show', 'Open URL']);
     // A manual watch stays until the user stops it.
     assert.equal(fx.api.watch.scheduler.find(id)?.watched, 'manual');
@@ -109,7 +109,7 @@ describe('Watch deployments', function () {
     assert.match(warnings[0].message, /Could not check the watched deployments/);
     const bar = fx.api.watch.statusBar.current!;
     assert.match(bar.text, /^\$\(warning\) /);
-    assert.match(bar.text, new RegExp(`${record.name} READY`));
+    assert.match(bar.text, new RegExp(`${record.name} Ready`));
     assert.match(bar.tooltip, /maintenance window/);
     assert.equal(fx.api.watch.scheduler.find(record.id!)?.status, 'READY', 'the last known status is kept');
     fx.standIn.clearFaults();
@@ -144,9 +144,9 @@ describe('Watch deployments', function () {
     await connectionSettled(fx.api);
     const bar = fx.api.watch.statusBar.current;
     assert.ok(bar?.visible, 'shown before any request');
-    assert.match(bar!.text, new RegExp(`${record.name} UNKNOWN`));
-    assert.match(bar!.tooltip, new RegExp(`${record.name}: UNKNOWN for 5 min \\(pinned\\)`));
-    await waitFor('the first tick', () => new RegExp(`${record.name} READY`).test(fx.api.watch.statusBar.current?.text ?? ''));
+    assert.match(bar!.text, new RegExp(`${record.name} Unknown`));
+    assert.match(bar!.tooltip, new RegExp(`${record.name}: Unknown \\(UNKNOWN\\) for 5 min \\(pinned\\)`));
+    await waitFor('the first tick', () => new RegExp(`${record.name} Ready`).test(fx.api.watch.statusBar.current?.text ?? ''));
     assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.unpinDeployment', record.id), true);
     assert.equal(fx.api.watch.statusBar.current?.visible, false, 'hidden when nothing is followed');
   });

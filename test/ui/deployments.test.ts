@@ -9,7 +9,9 @@ import * as assert from 'node:assert/strict';
 import { poll, VIEW_NAMES, Workbench } from './workbench';
 
 const VIEW = VIEW_NAMES.deployments;
-const STATUS = /^(READY|UNUSED|AWAITING_DATABASE|AWAITING_DELETE|UNKNOWN|DEGRADED)\b/;
+/** A row's description starts with its status in words (the sample data's statuses; the raw value is in the tooltip). */
+const STATUS = /^(Ready|Unused|Awaiting database|Awaiting deletion|Unknown|Degraded)( · |$)/;
+const READY = /^Ready( · |$)/;
 
 let wb: Workbench;
 
@@ -85,7 +87,7 @@ async function filterReady(): Promise<void> {
   await wb.waitForViewDescription(VIEW, 'status: READY');
   await poll('only READY rows', async () => {
     const descriptions = await deploymentDescriptions();
-    return descriptions.length > 0 && descriptions.every((d) => d.startsWith('READY'));
+    return descriptions.length > 0 && descriptions.every((d) => READY.test(d));
   });
 }
 
@@ -99,6 +101,30 @@ test('shows deployments with status descriptions and a “Load more…” row', 
   assert.ok(withStatus.length >= descriptions.length - 2, `descriptions: ${descriptions.join(' | ')}`);
   assert.ok(descriptions.some((d) => / · \d+\.\d+\.\d+$/.test(d)), 'status · image version');
   await wb.screenshot('rows', { shows: [wb.rows(VIEW).first(), loadMore] });
+});
+
+test('a status reads in words, and one the extension does not know (DEGRADED) has its own icon, not UNKNOWN’s question mark', async (t) => {
+  await openUnfilteredView(t);
+  /** Filters by one status (typed: the picker offers the known ones) and waits for its rows. */
+  const showOnly = async (status: string, words: string): Promise<void> => {
+    await wb.runCommand('Deployments: Filter…');
+    await wb.pickQuickItem('Status');
+    await wb.answerQuickInput(status);
+    const pattern = new RegExp(`^${words}( · |$)`);
+    await poll(`only ${status} rows, in words`, async () => {
+      const descriptions = await deploymentDescriptions();
+      return descriptions.length > 0 && descriptions.every((d) => pattern.test(d));
+    }, 30_000);
+  };
+  const firstRowIcon = () => wb.rows(VIEW).first().locator('.custom-view-tree-node-item-icon').first();
+
+  await showOnly('DEGRADED', 'Degraded');
+  assert.match((await firstRowIcon().getAttribute('class')) ?? '', /\bcodicon-warning\b/, 'a status it does not know: its own icon');
+  assert.equal(await wb.rows(VIEW).first().locator('.codicon-question').count(), 0, 'not the question mark');
+  await wb.screenshot('unrecognised-status', { shows: [wb.rows(VIEW).first()] });
+
+  await showOnly('UNKNOWN', 'Unknown');
+  assert.match((await firstRowIcon().getAttribute('class')) ?? '', /\bcodicon-question\b/, 'UNKNOWN keeps the question mark');
 });
 
 test('Filter… → Status → READY narrows the rows and shows the filter in the view description', async (t) => {
@@ -119,12 +145,12 @@ test('the filter survives a window reload, and Clear Filters removes it', async 
   await wb.waitForViewDescription(VIEW, 'status: READY', 30_000);
   await poll('only READY rows after the reload', async () => {
     const descriptions = await deploymentDescriptions();
-    return descriptions.length > 0 && descriptions.every((d) => d.startsWith('READY'));
+    return descriptions.length > 0 && descriptions.every((d) => READY.test(d));
   }, 30_000);
 
   await wb.runCommand('Deployments: Clear Filters');
   await poll('the description to clear', async () => (await wb.viewDescription(VIEW)) === '');
-  await poll('rows of other statuses again', async () => (await deploymentDescriptions()).some((d) => STATUS.test(d) && !d.startsWith('READY')));
+  await poll('rows of other statuses again', async () => (await deploymentDescriptions()).some((d) => STATUS.test(d) && !READY.test(d)));
 });
 
 test('a filter that matches nothing shows the welcome message, whose Clear Filters brings the rows back', async (t) => {

@@ -91,7 +91,7 @@ test('after Create the status bar spins, then shows the pinned deployment as REA
   await input.fill(name);
   await wb.pickQuickItem(name);
 
-  const ready = statusBarItem(new RegExp(`${name} READY`));
+  const ready = statusBarItem(new RegExp(`${name} Ready`));
   await ready.waitFor({ state: 'visible', timeout: 30_000 });
   assert.equal(await ready.locator('.codicon-pass-filled').count(), 1, 'the READY icon');
   await wb.waitForNotification(new RegExp(`Deployment “${name}” is ready\\.`), 10_000);

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { Deployment } from '../../src/api';
 import { DetailNode, deploymentDetails, MASK, maskSecrets, NOT_IN_RECORD } from '../../src/model/deploymentDetails';
 import {
+  accessibleLabel,
   deploymentContextValue,
   deploymentDescription,
   deploymentLabel,
@@ -170,8 +171,11 @@ describe('deployment row presentation', () => {
   it('labels, describes and tokens the row from the fields it has', () => {
     assert.equal(deploymentLabel(full), 'billing-prod');
     assert.equal(deploymentLabel({ id: full.id }), '3f2a9c1e…');
-    assert.equal(deploymentDescription(full), 'READY · 0.3.2');
+    assert.equal(deploymentDescription(full), 'Ready · 0.3.2');
     assert.equal(deploymentDescription({ image_version: '0.3.0' }), '0.3.0');
+    assert.equal(deploymentDescription({ status: 'AWAITING_DATABASE', image_version: '0.3.2' }), 'Awaiting database · 0.3.2');
+    assert.equal(deploymentDescription({ status: 'DEGRADED' }), 'Degraded');
+    assert.equal(deploymentDescription({ status: '  ', image_version: '0.3.0' }), '0.3.0');
     assert.equal(deploymentContextValue(full), 'deployment id status image customUrl repo');
     assert.equal(deploymentContextValue({ name: 'x' }), 'deployment');
     assert.match(deploymentContextValue(full), /^deployment\b.*\bstatus\b/);
@@ -184,8 +188,27 @@ describe('deployment row presentation', () => {
     assert.equal(statusIcon('AWAITING_DELETE').id, 'trash');
     assert.equal(statusIcon('UNUSED').id, 'circle-slash');
     assert.equal(statusIcon('UNKNOWN').id, 'question');
+    assert.equal(statusIcon('unknown').id, 'question');
     assert.equal(statusIcon(undefined).id, 'question');
     assert.equal(statusIcon('DEGRADED').id, 'warning');
+  });
+
+  it('never gives a status the extension does not know UNKNOWN’s question mark', () => {
+    for (const status of ['DEGRADED', 'BUILD_FAILED', 'AWAITING_BUILD', 'SCALING_UP', 'paused', 'Migrating-Data']) {
+      assert.notEqual(statusIcon(status).id, 'question', status);
+    }
+    assert.deepEqual(statusIcon('SCALING_UP'), { id: 'circle-large-outline' });
+    assert.equal(statusIcon('paused').id, statusIcon('SCALING_UP').id, 'one icon for every status it cannot place');
+  });
+
+  it('says the status in words to screen readers, and with its raw value in the tooltip', () => {
+    assert.equal(accessibleLabel(full), 'Deployment billing-prod, status Ready, image version 0.3.2');
+    assert.equal(accessibleLabel({ name: 'x', status: 'AWAITING_DELETE' }), 'Deployment x, status Awaiting deletion');
+    const status = (deployment: Deployment) => tooltipFields(deployment, 'en-US').find(([label]) => label === 'Status')?.[1];
+    assert.equal(status(full), 'Ready (READY)');
+    assert.equal(status({ status: 'AWAITING_DATABASE' }), 'Awaiting database (AWAITING_DATABASE)');
+    assert.equal(status({ status: 'DEGRADED' }), 'Degraded (DEGRADED), a status this extension does not know');
+    assert.equal(status({}), undefined);
   });
 
   it('opens the repository at its ref on GitHub/GitLab-like hosts', () => {

@@ -113,9 +113,9 @@ describe('Deployments tree', () => {
     await list.settled();
     assert.ok(changes.includes(undefined), 'the view is told to ask again');
     assert.deepEqual(rowsOf(provider), [
-      { label: 'app-0', description: 'READY · 0.0.0', icon: 'pass-filled', expands: true, command: undefined },
-      { label: 'app-1', description: 'AWAITING_DATABASE · 0.1.0', icon: 'clock', expands: true, command: undefined },
-      { label: 'app-2', description: 'BUILD_FAILED · 0.2.0', icon: 'warning', expands: true, command: undefined },
+      { label: 'app-0', description: 'Ready · 0.0.0', icon: 'pass-filled', expands: true, command: undefined },
+      { label: 'app-1', description: 'Awaiting database · 0.1.0', icon: 'clock', expands: true, command: undefined },
+      { label: 'app-2', description: 'Build failed · 0.2.0', icon: 'warning', expands: true, command: undefined },
       { label: 'Load more…', description: '3 loaded', icon: 'ellipsis', expands: false, command: 'deploymentsExplorer.loadMoreDeployments' },
     ]);
     assert.deepEqual(server.offsets, [0]);
@@ -128,12 +128,31 @@ describe('Deployments tree', () => {
     const [row] = provider.getChildren();
     const item = provider.getTreeItem(row);
     assert.equal(item.contextValue, 'deployment id status image repo');
-    assert.equal(item.accessibilityInformation?.label, 'Deployment app-0, status READY, image version 0.0.0');
+    assert.equal(item.accessibilityInformation?.label, 'Deployment app-0, status Ready, image version 0.0.0');
     assert.equal(item.tooltip, undefined, 'the tooltip is built when the row is hovered');
     const tooltip = (provider.resolveTreeItem(item, row).tooltip as fake.MarkdownString).value;
     assert.match(tooltip, /^\*\*app\\-0\*\*/);
-    assert.match(tooltip, /Status: READY/);
+    assert.match(tooltip, /Status: Ready \\\(READY\\\)/, 'the words, and the raw value beside them');
     assert.equal((item.iconPath as fake.ThemeIcon).color?.id, 'testing.iconPassed');
+  });
+
+  it('says a status in words and gives a status it does not know its own icon, not UNKNOWN’s question mark', async () => {
+    const { provider, list } = setUp(0);
+    provider.getChildren();
+    await list.settled();
+    list.insertFirst({ id: uuid(60), name: 'unknown', status: 'UNKNOWN', image_version: '1.0.0' });
+    list.insertFirst({ id: uuid(61), name: 'scaling', status: 'SCALING_UP', image_version: '1.0.0' });
+    list.insertFirst({ id: uuid(62), name: 'long', status: 'AWAITING_DELETE', image_version: '1.0.0' });
+    list.insertFirst({ id: uuid(63), name: 'bare' });
+    assert.deepEqual(rowsOf(provider), [
+      { label: 'bare', description: '', icon: 'question', expands: true, command: undefined },
+      { label: 'long', description: 'Awaiting deletion · 1.0.0', icon: 'trash', expands: true, command: undefined },
+      { label: 'scaling', description: 'Scaling up · 1.0.0', icon: 'circle-large-outline', expands: true, command: undefined },
+      { label: 'unknown', description: 'Unknown · 1.0.0', icon: 'question', expands: true, command: undefined },
+    ]);
+    const [, , scaling] = provider.getChildren();
+    const tooltip = (provider.resolveTreeItem(provider.getTreeItem(scaling), scaling).tooltip as fake.MarkdownString).value;
+    assert.match(tooltip, /Status: Scaling up \\\(SCALING\\_UP\\\), a status this extension does not know/);
   });
 
   it('shows “Loading more…” while the next page loads, then appends it and ends without “Load more…”', async () => {

@@ -4,9 +4,13 @@ import { ControlPlaneClient, type Deployment, type Repository } from '../../src/
 import { parseIntegrationId, integrationIdProblem } from '../../src/model/integrationId';
 import { collectIntegrationIds, discoverIntegrationIds } from '../../src/model/integrationDiscovery';
 import { escapeMarkdown } from '../../src/model/markdown';
+import { RepositoryCatalog } from '../../src/model/repositoryCatalog';
 import {
   integrationDescription,
   integrationLabel,
+  integrationTooltipMarkdown,
+  isLabelFromFacts,
+  mostCommonOwner,
   normaliseRepositoryUrl,
   openableUrl,
   repositoryDescription,
@@ -64,16 +68,69 @@ describe('integration and repository presentation', () => {
     assert.equal(integrationDescription({ id: VALID, origin: 'added' }, 1, false), '1 repository');
     assert.equal(integrationDescription({ id: VALID, origin: 'discovered' }, 0, false), '0 repositories · discovered');
     assert.equal(integrationDescription({ id: VALID, origin: 'discovered' }, undefined, true), 'failed to load · discovered');
-    assert.equal(integrationDescription({ id: VALID, origin: 'discovered' }, undefined, false, 'github.com'), 'github.com · discovered');
-    assert.equal(integrationDescription({ id: VALID, origin: 'added' }, 3, false, 'gitlab.com'), '3 repositories · gitlab.com');
+    assert.equal(integrationDescription({ id: VALID, origin: 'added', label: 'acme' }, undefined, false, { codeHost: 'github.com' }), 'github.com');
+    assert.equal(integrationDescription({ id: VALID, origin: 'added', label: 'acme' }, 3, false, { codeHost: 'gitlab.com', owner: 'g' }), '3 repositories · gitlab.com');
   });
 
-  it('shows owner and default branch, and all six fields in the tooltip, escaped', () => {
+  it('names an integration without a label by its code host and most common owner, the short ID beside it', () => {
+    const facts = { codeHost: 'github.com', owner: 'acme' };
+    assert.equal(integrationLabel({ id: VALID }, facts), 'acme on github.com');
+    assert.equal(integrationLabel({ id: VALID }, { codeHost: 'github.com' }), 'Integration on github.com', 'before its repositories load');
+    assert.equal(integrationLabel({ id: VALID }, {}), '3f2a9c1e…', 'nothing known: the short ID');
+    assert.equal(integrationLabel({ id: VALID, label: 'acme-github' }, facts), 'acme-github', 'a label wins');
+    assert.equal(integrationLabel({ id: VALID, label: '  ' }, facts), 'acme on github.com', 'a blank label is none');
+    assert.equal(isLabelFromFacts({ id: VALID }, facts), true);
+    assert.equal(isLabelFromFacts({ id: VALID }, {}), false);
+    assert.equal(isLabelFromFacts({ id: VALID, label: 'x' }, facts), false);
+    assert.equal(integrationDescription({ id: VALID, origin: 'discovered' }, 60, false, facts), '3f2a9c1e… · 60 repositories · discovered');
+    assert.equal(integrationDescription({ id: VALID, origin: 'discovered' }, undefined, false, { codeHost: 'github.com' }), '3f2a9c1e… · discovered');
+    assert.equal(integrationDescription({ id: VALID, origin: 'added' }, undefined, true, {}), 'failed to load');
+    assert.match(integrationTooltipMarkdown({ id: VALID, origin: 'added' }, 60, undefined, facts), /^\*\*acme on github\\\.com\*\*\n\nIntegration ID: 3f2a9c1e\\-4b5d/);
+  });
+
+  it('finds the most common owner of the repositories', () => {
+    const of = (...owners: string[]) => owners.map((owner, id) => ({ ...repository, id, owner }));
+    assert.equal(mostCommonOwner(of('a', 'b', 'b', 'c')), 'b');
+    assert.equal(mostCommonOwner(of('a', 'b')), 'a', 'a tie: the first');
+    assert.equal(mostCommonOwner(of('', 'x')), 'x', 'blank owners do not count');
+    assert.equal(mostCommonOwner([]), undefined);
+  });
+
+  it('the catalog knows the facts once an integration’s repositories are loaded', async () => {
+    const repositories = [
+      { ...repository, id: 1, owner: 'acme', url: 'https://gitlab.com/acme/a' },
+      { ...repository, id: 2, owner: 'acme', url: 'https://gitlab.com/acme/b' },
+      { ...repository, id: 3, owner: 'other', url: 'https://gitlab.com/other/c' },
+    ];
+    const catalog = new RepositoryCatalog({
+      client: async () => ({ listRepositories: async () => ({ repositories, invalid: [] }) }) as never,
+      addedIntegrations: () => [{ id: VALID }],
+    });
+    assert.deepEqual(catalog.facts(VALID), { codeHost: undefined, owner: undefined });
+    catalog.addDiscovered([], { [VALID]: 'gitlab.com' });
+    assert.equal(integrationLabel(catalog.find(VALID)!, catalog.facts(VALID)), 'Integration on gitlab.com', 'the host its deployments name');
+    await catalog.repositories(VALID);
+    assert.deepEqual(catalog.facts(VALID.toUpperCase()), { codeHost: 'gitlab.com', owner: 'acme' });
+    assert.equal(integrationLabel(catalog.find(VALID)!, catalog.facts(VALID)), 'acme on gitlab.com');
+    catalog.invalidate(VALID);
+    assert.equal(catalog.facts(VALID).owner, undefined, 'forgotten with the repositories');
+  });
+
+  it('shows owner and default branch, and all six fields in the tooltip in the interface’s words, escaped', () => {
     assert.equal(repositoryDescription(repository), 'acme · main');
     const tooltip = repositoryTooltipMarkdown(repository);
-    for (const field of ['name', 'owner', 'default_branch', 'url', 'id', 'host_integration_id']) {
-      assert.ok(tooltip.includes(`- **${field}:** `), field);
-    }
+    assert.deepEqual(
+      tooltip.split('\n').filter((line) => line.startsWith('- ')),
+      [
+        '- **Name:** web\\_app',
+        '- **Owner:** acme',
+        '- **Default branch:** main',
+        `- **URL:** ${escapeMarkdown(repository.url)}`,
+        '- **ID:** 42',
+        `- **Integration ID:** ${escapeMarkdown(repository.host_integration_id)}`,
+      ],
+    );
+    assert.doesNotMatch(tooltip, /default_branch|host_integration_id/, 'no raw API names');
     assert.ok(tooltip.includes('web\\_app'));
     assert.ok(tooltip.includes('42'));
     assert.equal(escapeMarkdown('[x](javascript:alert(1))'), '\\[x\\]\\(javascript:alert\\(1\\)\\)');

@@ -77,8 +77,8 @@ describe('Integrations tree', () => {
       { label: 'acme-github', description: '', icon: 'plug', expands: true, contextValue: 'integration.added', command: undefined },
       { label: '9d8c7b6a…', description: '', icon: 'plug', expands: true, contextValue: 'integration.added', command: undefined },
       {
-        label: '0a1b2c3d…',
-        description: 'gitlab.com · discovered',
+        label: 'Integration on gitlab.com',
+        description: '0a1b2c3d… · discovered',
         icon: 'telescope',
         expands: true,
         contextValue: 'integration.discovered',
@@ -105,6 +105,22 @@ describe('Integrations tree', () => {
     assert.equal(provider.getTreeItem(acme).accessibilityInformation?.label, 'Integration acme-github, 2 repositories · github.com');
   });
 
+  it('names an integration without a label by its code host and most common owner once loaded, its short ID beside it', async () => {
+    const { provider } = setUp({
+      repositories: {
+        [ACME]: [],
+        [OPS]: [repository('ops-team', 'deploy', OPS, 1), repository('ops-team', 'infra', OPS, 2), repository('someone', 'fork', OPS, 3)],
+      },
+    });
+    const ops = await integrationNode(provider, '9d8c7b6a…');
+    await provider.getChildren(ops);
+    const item = provider.getTreeItem(ops);
+    assert.equal(item.label, 'ops-team on github.com');
+    assert.equal(item.description, '9d8c7b6a… · 3 repositories');
+    assert.match(String((item.tooltip as fake.MarkdownString).value), /^\*\*ops\\-team on github\\\.com\*\*/);
+    assert.equal(provider.getTreeItem(await integrationNode(provider, 'acme-github')).label, 'acme-github', 'a label is kept');
+  });
+
   it('builds a repository row’s tooltip only when it is hovered', async () => {
     const { provider } = setUp();
     const [api] = await provider.getChildren(await integrationNode(provider, 'acme-github'));
@@ -113,7 +129,9 @@ describe('Integrations tree', () => {
     const resolved = provider.resolveTreeItem(item, api);
     const tooltip = resolved.tooltip as fake.MarkdownString;
     assert.match(tooltip.value, /\*\*acme\/api\*\*/);
-    assert.match(tooltip.value, /- \*\*default_branch:\*\* develop/);
+    assert.match(tooltip.value, /- \*\*Default branch:\*\* develop/);
+    assert.match(tooltip.value, /- \*\*Integration ID:\*\* 3f2a9c1e/);
+    assert.doesNotMatch(tooltip.value, /default_branch|host_integration_id/, 'the interface’s words, not the API’s names');
     assert.equal(item.accessibilityInformation?.label, 'Repository acme/api, default branch develop');
   });
 

@@ -4,7 +4,8 @@ import { messageOf } from '../../api/errors';
 import { matchRemotes, redactUserInfo, RemoteMatch } from '../../model/remoteUrls';
 import { FolderRemote, readWorkspaceRemotes } from './workspaceRemotes';
 import { Services } from '../../platform/services';
-import { integrationLabel } from '../../model/integrationPresentation';
+import { integrationLabel, isLabelFromFacts } from '../../model/integrationPresentation';
+import { shortId } from '../../model/ids';
 import { isCancellation } from '../../platform/commandRunner';
 
 export type WorkspaceMatchResult =
@@ -27,42 +28,76 @@ export async function findWorkspaceRepository(
   if (remotes.length === 0 || integrations.length === 0) return { status: 'none', remotes, searched: 0, failed: [] };
 
   const failed: string[] = [];
-  const repositories = await services.commands.withProgress('Looking for this workspace’s repository…', async (signal, progress) => {
+  const search = async (signal?: AbortSignal, progress?: vscode.Progress<{ message?: string }>) => {
     const all: Repository[] = [];
     for (const integration of integrations) {
-      const name = integrationLabel(integration);
-      if (!services.catalog.cached(integration.id)) progress.report({ message: `loading the repositories of ${name}` });
+      const name = integrationLabel(integration, services.catalog.facts(integration.id));
+      if (!services.catalog.cached(integration.id)) progress?.report({ message: `loading the repositories of ${name}` });
       try {
         all.push(...(await services.catalog.repositories(integration.id, signal)));
       } catch (error) {
-        if (isCancellation(error) || signal.aborted) throw error;
+        if (isCancellation(error) || signal?.aborted) throw error;
         // One broken integration must not hide a match in another.
         failed.push(`${name}: ${messageOf(error).split('\n')[0]}`);
         services.log.warn(`Deploy This Workspace: ${name} could not be searched: ${messageOf(error)}`);
       }
     }
     return all;
-  }).catch((error: unknown) => {
-    if (isCancellation(error)) return undefined;
-    throw error;
-  });
+  };
+  // Every list cached: nothing to wait for, so no notification to close before the pick.
+  const needsLoading = integrations.some((integration) => !services.catalog.cached(integration.id));
+  const progressShownAt = Date.now();
+  const repositories = await (needsLoading ? services.commands.withProgress('Looking for this workspace’s repository…', search) : search()).catch(
+    (error: unknown) => {
+      if (isCancellation(error)) return undefined;
+      throw error;
+    },
+  );
   if (!repositories) return { status: 'cancelled' };
 
   const matches = matchRemotes(remotes, repositories) as Array<RemoteMatch<Repository> & { remotes: FolderRemote[] }>;
   if (matches.length === 0) return { status: 'none', remotes, searched: integrations.length, failed };
   if (matches.length === 1) return { status: 'matched', repository: matches[0].repository, remotes: matches[0].remotes };
 
+  // The pick must not open under the "Looking for…" notification, which VS Code keeps up for a moment after the search.
+  if (needsLoading) await sleep(progressNotificationGoneIn(progressShownAt, Date.now()));
   const picked = await vscode.window.showQuickPick(
     matches.map((match) => ({
       label: `$(repo) ${match.repository.owner}/${match.repository.name}`,
-      description: integrationLabel(services.catalog.find(match.repository.host_integration_id) ?? { id: match.repository.host_integration_id }),
-      detail: `${match.repository.url} — remote ${match.remotes.map((remote) => remote.name).join(', ')}`,
+      description: vscode.l10n.t('{0} · default branch {1}', integrationName(services, match.repository.host_integration_id), match.repository.default_branch),
+      detail: vscode.l10n.t('{0} — remote {1}', match.repository.url, match.remotes.map((remote) => remote.name).join(', ')),
       match,
     })),
-    { title: 'Deploy This Workspace', placeHolder: 'Several repositories match this workspace’s remotes: pick one', matchOnDetail: true },
+    {
+      title: vscode.l10n.t('Deploy This Workspace'),
+      placeHolder: vscode.l10n.t('Several repositories match this workspace’s remotes: pick one'),
+      matchOnDescription: true,
+      matchOnDetail: true,
+    },
   );
   return picked ? { status: 'matched', repository: picked.match.repository, remotes: picked.match.remotes } : { status: 'cancelled' };
 }
+
+/**
+ * A progress notification stays at least 800 ms, then closes (VS Code's progress service: the
+ * minimum applies to `withProgress` without a delay, which the extension API cannot set), with a
+ * short fade: how long from `now` until the one shown at `shownAt` is gone.
+ */
+export function progressNotificationGoneIn(shownAt: number, now: number): number {
+  const MIN_VISIBLE_MS = 800;
+  const CLOSE_MS = 150;
+  return Math.max(0, shownAt + MIN_VISIBLE_MS + CLOSE_MS - now);
+}
+
+/** The integration as the tree names it, with its short ID when the name is made up from what is known. */
+function integrationName(services: Services, integrationId: string): string {
+  const integration = services.catalog.find(integrationId) ?? { id: integrationId };
+  const facts = services.catalog.facts(integrationId);
+  const name = integrationLabel(integration, facts);
+  return isLabelFromFacts(integration, facts) ? `${name} (${shortId(integrationId)})` : name;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Says which remotes were tried and what to do next. */
 export async function reportNoMatch(result: Extract<WorkspaceMatchResult, { status: 'none' }>, services: Services): Promise<void> {

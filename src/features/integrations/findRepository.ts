@@ -43,12 +43,14 @@ export function registerFindRepository(
     quickPick.matchOnDescription = true;
     quickPick.matchOnDetail = true;
     const sections = new Map<string, RepositoryPick[]>();
+    /** As the tree names it: by its label, else by its code host and its repositories' most common owner. */
+    const nameOf = (integration: KnownIntegration) => integrationLabel(integration, services.catalog.facts(integration.id));
     const render = () => {
       const items: RepositoryPick[] = [];
       for (const integration of integrations) {
         const section = sections.get(integration.id);
         if (!section || section.length === 0) continue;
-        items.push({ label: integrationLabel(integration), kind: vscode.QuickPickItemKind.Separator, integrationId: integration.id });
+        items.push({ label: nameOf(integration), kind: vscode.QuickPickItemKind.Separator, integrationId: integration.id });
         items.push(...section);
       }
       quickPick.items = items;
@@ -58,7 +60,7 @@ export function registerFindRepository(
     const uncached = integrations.filter((integration) => !services.catalog.cached(integration.id));
     for (const integration of integrations) {
       const cached = services.catalog.cached(integration.id);
-      if (cached) sections.set(integration.id, cached.map((repository) => repositoryPick(integration, repository)));
+      if (cached) sections.set(integration.id, repositoryPicks(integration, cached, nameOf(integration)));
     }
     render();
     quickPick.busy = uncached.length > 0;
@@ -84,12 +86,12 @@ export function registerFindRepository(
             uncached.map(async (integration) => {
               try {
                 const repositories = await services.catalog.repositories(integration.id, controller.signal);
-                sections.set(integration.id, repositories.map((repository) => repositoryPick(integration, repository)));
+                sections.set(integration.id, repositoryPicks(integration, repositories, nameOf(integration)));
               } catch (error) {
                 if (isCancellation(error)) return;
                 const message = messageOf(error).split('\n')[0];
                 sections.set(integration.id, [
-                  { label: vscode.l10n.t('$(error) Could not load {0}', integrationLabel(integration)), detail: message, integrationId: integration.id, alwaysShow: true },
+                  { label: vscode.l10n.t('$(error) Could not load {0}', nameOf(integration)), detail: message, integrationId: integration.id, alwaysShow: true },
                 ]);
               } finally {
                 done++;
@@ -117,12 +119,13 @@ export function registerFindRepository(
   });
 }
 
-function repositoryPick(integration: KnownIntegration, repository: Repository): RepositoryPick {
-  return {
+/** Each repository of an integration, its description naming the integration as the tree does. */
+function repositoryPicks(integration: KnownIntegration, repositories: readonly Repository[], label: string): RepositoryPick[] {
+  return repositories.map((repository) => ({
     label: `$(repo) ${repository.name}`,
-    description: `${repository.owner} · ${integrationLabel(integration)}`,
+    description: `${repository.owner} · ${label}`,
     detail: repository.url,
     integrationId: integration.id,
     repository,
-  };
+  }));
 }

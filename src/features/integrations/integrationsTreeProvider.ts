@@ -238,12 +238,13 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   private integrationItem(integration: KnownIntegration): vscode.TreeItem {
     const state = this.services.catalog.state(integration.id);
     const count = state.status === 'loaded' ? state.repositories.length : undefined;
-    const label = integrationLabel(integration);
+    const facts = this.services.catalog.facts(integration.id);
+    const label = integrationLabel(integration, facts);
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `integration/${key(integration.id)}`;
-    item.description = integrationDescription(integration, count, state.status === 'error', this.services.catalog.codeHost(integration.id));
+    item.description = integrationDescription(integration, count, state.status === 'error', facts);
     const discovery = integration.origin === 'discovered' ? { age: this.services.catalog.discoveryAge(), now: Date.now() } : undefined;
-    item.tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count, discovery));
+    item.tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count, discovery, facts));
     item.contextValue = `integration.${integration.origin}`;
     item.iconPath = new vscode.ThemeIcon(integration.origin === 'added' ? 'plug' : 'telescope');
     item.accessibilityInformation = {

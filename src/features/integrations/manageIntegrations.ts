@@ -42,7 +42,7 @@ export function registerIntegrationActions(services: Services, reveal: (integrat
     }
     const remove = vscode.l10n.t('Remove');
     const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Remove integration {0} from your settings?', integrationLabel(entry)),
+      vscode.l10n.t('Remove integration {0} from your settings?', integrationLabel(entry, catalog.facts(entry.id))),
       { modal: true, detail: vscode.l10n.t('{0}\nIts repositories are no longer shown. Deployments are not affected.', entry.id) },
       remove,
     );

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { Deployment, isUuid, messageOf } from '../../api';
 import { WatchNotice, WatchScheduler } from '../../model/watchScheduler';
-import { entryLabel, readSavedEntries, sameId, statusInWords, WatchEntry } from '../../model/watchState';
+import { statusWords } from '../../model/deploymentStatus';
+import { entryLabel, readSavedEntries, sameId, WatchEntry } from '../../model/watchState';
 import { SECTION } from '../../platform/settings';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { describeEntry, SHOW_WATCHED_COMMAND, WatchStatusBar } from './statusBar';
@@ -165,7 +166,9 @@ async function announce(services: Services, deployments: DeploymentsFeature, not
       const choice = ready
         ? await vscode.window.showInformationMessage(vscode.l10n.t('Deployment “{0}” is ready.', name), ...actions)
         : await vscode.window.showWarningMessage(
-            vscode.l10n.t('Deployment “{0}” is now {1} ({2}).', name, statusInWords(entry.status), entry.status ?? '—'),
+            entry.status?.trim()
+              ? vscode.l10n.t('Deployment “{0}” is now “{1}” ({2}).', name, statusWords(entry.status), entry.status.trim())
+              : vscode.l10n.t('Deployment “{0}” no longer has a status.', name),
             ...actions,
           );
       if (choice === show) await reveal(deployments, entry.id);
@@ -233,7 +236,7 @@ async function pickEntry(entries: readonly WatchEntry[], title: string): Promise
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    entries.map((entry) => ({ label: entryLabel(entry), description: entry.status, detail: describeEntry(entry), entry })),
+    entries.map((entry) => ({ label: entryLabel(entry), description: statusWords(entry.status) || undefined, detail: describeEntry(entry), entry })),
     { title, placeHolder: vscode.l10n.t('Pick a deployment') },
   );
   return picked?.entry;
@@ -256,7 +259,7 @@ async function pickDeployment(services: Services, deployments: DeploymentsFeatur
   const picked = await vscode.window.showQuickPick(
     records.map((deployment) => ({
       label: deployment.name || deployment.id!,
-      description: deployment.status ?? undefined,
+      description: statusWords(deployment.status) || undefined,
       detail: deployment.id!,
       deployment,
     })),

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { messageOf } from '../../api';
 import { statusIcon } from '../../model/deploymentPresentation';
+import { statusWithRawValue, statusWords } from '../../model/deploymentStatus';
 import { WatchScheduler } from '../../model/watchScheduler';
 import { entryLabel, formatDuration, WatchEntry } from '../../model/watchState';
 
@@ -29,8 +30,8 @@ export function describeStatusBar(scheduler: WatchScheduler, now = Date.now()): 
     const shown = pinned[0] ?? entries[0];
     const others = (pinned.length > 0 ? pinned.length : entries.length) - 1;
     const icon = statusIcon(shown.status).id;
-    text = `${warning}$(${icon}) ${entryLabel(shown)} ${shown.status ?? '?'}${others > 0 ? ` +${others}` : ''}`;
-    accessibleLabel = vscode.l10n.t('Deployment {0}: {1}', entryLabel(shown), shown.status ?? vscode.l10n.t('no status'));
+    text = `${warning}$(${icon}) ${entryLabel(shown)} ${statusWords(shown.status) || '?'}${others > 0 ? ` +${others}` : ''}`;
+    accessibleLabel = vscode.l10n.t('Deployment {0}: {1}', entryLabel(shown), statusWords(shown.status) || vscode.l10n.t('no status'));
   }
   const lines: string[] = [];
   if (failure) {
@@ -42,11 +43,13 @@ export function describeStatusBar(scheduler: WatchScheduler, now = Date.now()): 
   return { text, tooltip: lines.join('\n'), accessibleLabel };
 }
 
+/** One line of the tooltip: the status in words with its raw value, how long it has been so, how it is followed. */
 export function describeEntry(entry: WatchEntry, now = Date.now()): string {
   const how = [entry.watched ? vscode.l10n.t('watching') : undefined, entry.pinned ? vscode.l10n.t('pinned') : undefined]
     .filter(Boolean)
     .join(', ');
-  return vscode.l10n.t('{0}: {1} for {2} ({3})', entryLabel(entry), entry.status ?? vscode.l10n.t('no status'), formatDuration(now - entry.since), how);
+  const status = statusWithRawValue(entry.status) || vscode.l10n.t('no status');
+  return vscode.l10n.t('{0}: {1} for {2} ({3})', entryLabel(entry), status, formatDuration(now - entry.since), how);
 }
 
 /** The one status bar item: created when first needed, hidden when nothing is followed. */

@@ -12,7 +12,7 @@ export function pickIntegrationStep({ state, catalog, fromPalette }: StepContext
       const items = catalog.integrations().map((integration) => {
         const cached = catalog.cached(integration.id);
         return {
-          label: `$(plug) ${integrationLabel(integration)}`,
+          label: `$(plug) ${integrationLabel(integration, catalog.facts(integration.id))}`,
           description: integration.id,
           detail: [
             integration.origin === 'added' ? vscode.l10n.t('Added') : vscode.l10n.t('Discovered from deployments'),

@@ -15,7 +15,7 @@ export function pickRepositoryStep(context: StepContext): FlowStep {
     skip: () => !fromPalette,
     async run(input, state) {
       const { integration } = state;
-      const label = integrationLabel(integration);
+      const label = integrationLabel(integration, catalog.facts(integration.id));
       const picked = await input.showQuickPick({
         placeholder: vscode.l10n.t('Pick a repository of {0} (type to search by name, owner or URL)', label),
         items: async (signal) => {
