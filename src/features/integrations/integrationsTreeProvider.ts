@@ -240,27 +240,36 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
 
   private readonly mixedRows = new WeakMap<readonly InvalidRepository[], IntegrationsTreeNode[]>();
 
-  /** The repository rows with the off-contract records back in their place in the listing (their index). */
+  /**
+   * The repository rows with the off-contract records among them where their owner/name sorts (the
+   * catalog sorts the listing that way); a record without an owner or name goes last.
+   */
   private rowsWithInvalid(integrationId: string, repositories: readonly Repository[], invalid: readonly InvalidRepository[]): IntegrationsTreeNode[] {
     const cached = this.mixedRows.get(invalid);
     if (cached) return cached;
     const valid = this.repositoryNodes(integrationId, repositories);
-    const sorted = [...invalid].sort((a, b) => a.index - b.index);
-    const rows: IntegrationsTreeNode[] = [];
-    let v = 0;
-    let i = 0;
-    while (v < valid.length || i < sorted.length) {
-      if (i < sorted.length && (v >= valid.length || sorted[i].index <= rows.length)) {
-        const record = sorted[i++];
-        rows.push({
-          kind: 'message',
-          role: 'offContract',
-          integrationId,
-          message: record.name || record.id || vscode.l10n.t('Record {0} of the listing', record.index + 1),
-          offContract: record,
-          id: `${key(integrationId)}/offContract/${record.index}`,
-        });
-      } else rows.push(valid[v++]);
+    const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+    const sortKey = (raw: unknown, name: string | undefined): string | undefined => {
+      const owner = raw && typeof raw === 'object' ? (raw as { owner?: unknown }).owner : undefined;
+      return typeof owner === 'string' && name ? `${owner}/${name}` : undefined;
+    };
+    const rows: IntegrationsTreeNode[] = [...valid];
+    for (const record of [...invalid].sort((a, b) => a.index - b.index)) {
+      const node: MessageNode = {
+        kind: 'message',
+        role: 'offContract',
+        integrationId,
+        message: record.name || record.id || vscode.l10n.t('Record {0} of the listing', record.index + 1),
+        offContract: record,
+        id: `${key(integrationId)}/offContract/${record.index}`,
+      };
+      const at = sortKey(record.raw, record.name);
+      const place =
+        at === undefined
+          ? -1
+          : rows.findIndex((row) => row.kind === 'repository' && collator.compare(`${row.repository.owner}/${row.repository.name}`, at) > 0);
+      if (place < 0) rows.push(node);
+      else rows.splice(place, 0, node);
     }
     this.mixedRows.set(invalid, rows);
     return rows;
