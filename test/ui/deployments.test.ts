@@ -1,6 +1,6 @@
 // The Deployments view in the real workbench: rows with status descriptions
 // and "Load more…", the Filter… quick pick (status READY), the filter in the
-// view description, the filter surviving a window reload, Clear Filters, and
+// view's message (its description counts the filters), the filter surviving a window reload, Clear Filters, and
 // the welcome message when nothing matches, and a deployment's grouped details.
 // Each test sets the filters it needs and clears those it set, so the tests run
 // in any order or alone.
@@ -82,7 +82,8 @@ async function filterReady(): Promise<void> {
   await wb.runCommand('Deployments: Filter…');
   await wb.pickQuickItem('Status');
   await wb.pickQuickItem('READY');
-  await wb.waitForViewDescription(VIEW, 'status: READY');
+  await wb.waitForViewDescription(VIEW, '1 filter');
+  await wb.waitForViewMessage(VIEW, 'Filters: status: READY');
   await poll('only READY rows', async () => {
     const descriptions = await deploymentDescriptions();
     return descriptions.length > 0 && descriptions.every((d) => d.startsWith('READY'));
@@ -101,8 +102,20 @@ test('shows deployments with status descriptions and a “Load more…” row', 
   await wb.screenshot('rows', { shows: [wb.rows(VIEW).first(), loadMore] });
 });
 
-test('Filter… → Status → READY narrows the rows and shows the filter in the view description', async (t) => {
+test('Filter… → Status → READY narrows the rows, counts the filter in the description and shows it in full in the message', async (t) => {
   await openUnfilteredView(t);
+  await filterReady();
+  // A long filter stays whole in the message (it wraps), never cut to "name: …".
+  await wb.runCommand('Deployments: Filter…');
+  await wb.pickQuickItem('Name contains');
+  const long = 'a-rather-long-part-of-a-deployment-name-that-would-not-fit';
+  await wb.answerQuickInput(long);
+  await wb.waitForViewDescription(VIEW, '2 filters');
+  const message = await wb.waitForViewMessage(VIEW, new RegExp(`status: READY.*${long}`));
+  assert.ok(message.includes(long), message);
+  await wb.screenshot('filters-message', { shows: [wb.view(VIEW).locator('.tree-explorer-viewlet-tree-view > .message').first()] });
+  await wb.runCommand('Deployments: Clear Filters');
+  await poll('the description to clear', async () => (await wb.viewDescription(VIEW)) === '');
   await filterReady();
   await scrollToEnd();
   const loadMore = await wb.findRow(VIEW, 'Load more…');
@@ -116,7 +129,8 @@ test('the filter survives a window reload, and Clear Filters removes it', async 
   await wb.page.reload({ waitUntil: 'domcontentloaded' });
   await wb.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
   await openView();
-  await wb.waitForViewDescription(VIEW, 'status: READY', 30_000);
+  await wb.waitForViewDescription(VIEW, '1 filter', 30_000);
+  await wb.waitForViewMessage(VIEW, 'Filters: status: READY', 30_000);
   await poll('only READY rows after the reload', async () => {
     const descriptions = await deploymentDescriptions();
     return descriptions.length > 0 && descriptions.every((d) => d.startsWith('READY'));
@@ -132,7 +146,8 @@ test('a filter that matches nothing shows the welcome message, whose Clear Filte
   await wb.runCommand('Deployments: Filter…');
   await wb.pickQuickItem('Name contains');
   await wb.answerQuickInput('zz-no-such-deployment');
-  await wb.waitForViewDescription(VIEW, /zz-no-such-deployment/);
+  // Nothing matches: the welcome view (which a message would hide) says so; the description counts the filter.
+  await wb.waitForViewDescription(VIEW, '1 filter');
   const welcome = wb.view(VIEW).locator('.welcome-view-content');
   await welcome.filter({ hasText: 'No deployments match the current filters.' }).waitFor({ state: 'visible', timeout: 20_000 });
   assert.equal(await wb.rows(VIEW).count(), 0, 'no rows beside the welcome message');
@@ -185,4 +200,24 @@ test('two selected deployments: Compare Deployments opens their JSON side by sid
   assert.match((await tab.textContent()) ?? '', new RegExp(`${first}.*↔.*${second}|${second}.*↔.*${first}`));
   await wb.screenshot('compare');
   await wb.runCommand('View: Close Editor');
+});
+
+test('a record that does not match the API contract is a marked row in its place, and the message counts it', async (t) => {
+  const headers = { 'X-Api-Key': wb.env.standInApiKey ?? '', 'content-type': 'application/json' };
+  const response = await fetch(`${wb.env.standInUrl}/v2/deployments?limit=3`, { headers });
+  const page = (await response.json()) as { resources: Array<{ id: string; name: string; created_at: string }> };
+  const victim = page.resources[1];
+  assert.ok(victim, 'the stand-in has deployments');
+  // The admin route sets fields as given: a numeric created_at is off the contract.
+  const patch = (body: object) => fetch(`${wb.env.standInUrl}/__admin/deployments/${victim.id}`, { method: 'PATCH', headers, body: JSON.stringify(body) });
+  assert.equal((await patch({ created_at: 1700000000 })).status, 200);
+  t.after(async () => {
+    await patch({ created_at: victim.created_at });
+  });
+  await openUnfilteredView(t);
+  await wb.runCommand('Deployments: Refresh');
+  const row = await wb.findRow(VIEW, victim.name, 30_000);
+  await poll('the row marked', async () => /does not match the API contract \(Created\)/.test(await wb.rowDescription(row)), 20_000);
+  await wb.waitForViewMessage(VIEW, /1 record on the loaded pages does not match the API contract; it is shown marked\./, 20_000);
+  await wb.screenshot('off-contract-row', { shows: [row, wb.view(VIEW).locator('.tree-explorer-viewlet-tree-view > .message').first()] });
 });
