@@ -108,10 +108,13 @@ test('Filter… → Status → READY narrows the rows, counts the filter in the 
   // A long filter stays whole in the message (it wraps), never cut to "name: …".
   await wb.runCommand('Deployments: Filter…');
   await wb.pickQuickItem('Name contains');
-  const long = 'a-rather-long-part-of-a-deployment-name-that-would-not-fit';
+  // The whole name of a READY row: a filter that still matches (an empty listing shows the welcome view instead).
+  const topLevel = wb.rows(VIEW).and(wb.page.locator('[aria-level="1"]'));
+  const long = ((await topLevel.locator('.label-name').first().textContent()) ?? '').trim();
+  assert.ok(long, 'a READY row');
   await wb.answerQuickInput(long);
   await wb.waitForViewDescription(VIEW, '2 filters');
-  const message = await wb.waitForViewMessage(VIEW, new RegExp(`status: READY.*${long}`));
+  const message = await wb.waitForViewMessage(VIEW, new RegExp(`^Filters: (?=.*status: READY)(?=.*${long.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`));
   assert.ok(message.includes(long), message);
   await wb.screenshot('filters-message', { shows: [wb.view(VIEW).locator('.tree-explorer-viewlet-tree-view > .message').first()] });
   await wb.runCommand('Deployments: Clear Filters');
@@ -210,14 +213,35 @@ test('a record that does not match the API contract is a marked row in its place
   assert.ok(victim, 'the stand-in has deployments');
   // The admin route sets fields as given: a numeric created_at is off the contract.
   const patch = (body: object) => fetch(`${wb.env.standInUrl}/__admin/deployments/${victim.id}`, { method: 'PATCH', headers, body: JSON.stringify(body) });
-  assert.equal((await patch({ created_at: 1700000000 })).status, 200);
+  // A name of its own (sample names repeat), and a numeric created_at: off the contract.
+  const name = 'off-contract-ui-sample';
+  assert.equal((await patch({ name, created_at: 1700000000 })).status, 200);
   t.after(async () => {
-    await patch({ created_at: victim.created_at });
+    await patch({ name: victim.name, created_at: victim.created_at });
   });
   await openUnfilteredView(t);
-  await wb.runCommand('Deployments: Refresh');
-  const row = await wb.findRow(VIEW, victim.name, 30_000);
-  await poll('the row marked', async () => /does not match the API contract \(Created\)/.test(await wb.rowDescription(row)), 20_000);
+  // The view's own Refresh button (its title bar), then the first page again.
+  const header = wb.view(VIEW).locator('.pane-header').first();
+  await header.hover();
+  await header.locator('.action-label[aria-label^="Refresh"]').first().click();
+  // Earlier tests may have scrolled the list (rows are virtualized): back to its top, where the record is.
+  await wb.rows(VIEW).first().waitFor({ state: 'visible', timeout: 30_000 });
+  await wb.view(VIEW).locator('.monaco-list').first().focus();
+  await wb.page.keyboard.press('Home');
+  const row = await wb.findRow(VIEW, name, 30_000).catch(async (error: unknown) => {
+    await wb.screenshot('off-contract-missing');
+    throw error;
+  });
+  let message = '';
+  void wb.viewMessage(VIEW).then((text) => (message = text));
+  let seen = '';
+  await poll(
+    'the row marked',
+    async () => /does not match the API contract \(Created\)/.test((seen = await wb.rowDescription(await wb.findRow(VIEW, name)))),
+    20_000,
+  ).catch((error: unknown) => {
+    throw new Error(`${String(error)}; the row's description: ${seen}; the message: ${String(message)}`);
+  });
   await wb.waitForViewMessage(VIEW, /1 record on the loaded pages does not match the API contract; it is shown marked\./, 20_000);
   await wb.screenshot('off-contract-row', { shows: [row, wb.view(VIEW).locator('.tree-explorer-viewlet-tree-view > .message').first()] });
 });
