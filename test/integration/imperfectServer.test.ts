@@ -47,7 +47,7 @@ describe('Views against an imperfect server', function () {
       const markedItem = item(marked);
       assert.equal(markedItem.label, victim.name);
       assert.match(String(markedItem.description), /does not match the API contract \(.*ID.*Created.*\)/);
-      assert.equal((markedItem.iconPath as vscode.ThemeIcon).id, 'circle-slash');
+      assert.equal((markedItem.iconPath as vscode.ThemeIcon).id, 'bracket-error');
       assert.equal(rows.filter((row) => row.kind === 'deployment').length, 10, 'the records around it still load');
       assert.match(String(deployments().treeView.message), /1 record on the loaded pages does not match the API contract; it is shown marked\./);
       // Its children name each field; the record's details follow.

@@ -272,10 +272,15 @@ describe('Deployments tree', () => {
       assert.deepEqual(rows[1], {
         label: 'broken',
         description: 'does not match the API contract (ID, Created)',
-        icon: 'circle-slash',
+        icon: 'bracket-error',
         expands: true,
         command: undefined,
       });
+      // Its own icon: not one a status uses.
+      const { statusIcon } = await import('../../src/model/deploymentPresentation');
+      for (const status of ['READY', 'UNUSED', 'UNKNOWN', 'AWAITING_DATABASE', 'AWAITING_DELETE', 'SOMETHING_NEW']) {
+        assert.notEqual(statusIcon(status).id, 'bracket-error', status);
+      }
       const element = provider.getChildren()[1];
       const item = provider.getTreeItem(element);
       // Show JSON and Copy ID apply (their menus match /^deployment\b/ and `id`).

@@ -218,7 +218,7 @@ describe('Integrations tree', () => {
       rows.map((row) => [row.label, row.icon, row.contextValue]),
       [
         ['api', 'repo', 'repository'],
-        ['no-url', 'circle-slash', 'repository.offContract'],
+        ['no-url', 'bracket-error', 'repository.offContract'],
         ['web', 'repo', 'repository'],
       ],
     );

@@ -369,7 +369,7 @@ function fixItem(element: FixElement): vscode.TreeItem {
   return item;
 }
 
-export const OFF_CONTRACT_ICON = 'circle-slash';
+export const OFF_CONTRACT_ICON = 'bracket-error';
 
 /** "does not match the API contract": the marked row of a record the client could not validate. */
 export function offContractItem(loaded: LoadedDeployment, invalid: InvalidDeployment): vscode.TreeItem {

@@ -363,7 +363,7 @@ function messageItem(node: MessageNode): vscode.TreeItem {
       const record = node.offContract;
       const problems = record?.problems ?? [];
       item.contextValue = 'repository.offContract';
-      item.iconPath = new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('list.warningForeground'));
+      item.iconPath = new vscode.ThemeIcon('bracket-error', new vscode.ThemeColor('list.warningForeground'));
       item.description = vscode.l10n.t('does not match the API contract ({0})', problems.map((problem) => fieldPathWords(problem.split(': ')[0])).join(', '));
       const tooltip = new vscode.MarkdownString();
       tooltip.appendMarkdown(`**${vscode.l10n.t('Does not match the API contract')}**\n\n`);
