@@ -135,4 +135,24 @@ describe('Views against an imperfect server', function () {
     assert.match(String(last.description), /not enabled for your organisation/);
     assert.ok(!rows.some((row) => item(row).command?.command === 'deploymentsExplorer.setApiKey'));
   });
+
+  it('warns once when certificates are not checked, naming the setting, and keeps a mark in both views', async () => {
+    const previous = config().inspect('strictSSL')?.globalValue;
+    try {
+      messages.answers.warning.push(undefined);
+      await config().update('strictSSL', false, vscode.ConfigurationTarget.Global);
+      await waitFor('the mark in both views', () =>
+        deployments().treeView.description?.includes('⚠ certificates not checked') &&
+        fx.api.integrations.view.description?.includes('⚠ certificates not checked'),
+      );
+      await deployments().refresh();
+      const warning = await waitFor('the warning', () => messages.shown.find((s) => s.level === 'warning' && s.message.includes('deploymentsExplorer.strictSSL')));
+      assert.deepEqual(warning.actions, ['Open Settings']);
+      await deployments().refresh();
+      assert.equal(messages.shown.filter((s) => s.message.includes('deploymentsExplorer.strictSSL')).length, 1, 'said once');
+    } finally {
+      await config().update('strictSSL', previous, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor('the mark gone', () => !deployments().treeView.description && !fx.api.integrations.view.description);
+  });
 });
