@@ -36,6 +36,11 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
     if (key === undefined || !key.trim()) return;
     await connection.apiKeys.set(key, profile.id);
     log.info(`API key of profile ${profile.name} stored in secret storage`);
+    if (!originOf(connection.effective(profile).baseUrl)) {
+      // Nothing to check it against yet (first run: the key before the base URL).
+      void vscode.window.showInformationMessage(vscode.l10n.t('API key saved. Set the base URL to use it.'));
+      return 'saved';
+    }
     // One cheap request says whether the key works, rather than "saved" beside a 401.
     const refusal = await checkKey(connection, profile, key.trim());
     if (refusal === undefined) {
@@ -88,9 +93,6 @@ async function checkKey(
   profile: Profile,
   key: string,
 ): Promise<{ refused: boolean; message: string } | undefined> {
-  if (!originOf(connection.effective(profile).baseUrl)) {
-    return { refused: false, message: vscode.l10n.t('no base URL is set yet') };
-  }
   try {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the API key…') },
