@@ -29,6 +29,9 @@ export function readCreateArgument(argument: unknown): CreateDeploymentOptions |
   const direct = repositorySchema.safeParse(argument);
   if (direct.success) return { repository: direct.data };
   const value = argument as Record<string, unknown>;
+  // A repository row that does not match the API contract: say why it cannot be used.
+  const offContract = value.offContract as { usableForCreate?: unknown; reason?: unknown } | undefined;
+  if (offContract && offContract.usableForCreate === false && typeof offContract.reason === 'string') throw new Error(offContract.reason);
   if (!('repository' in value)) {
     // e.g. a URI from an editor menu or a row of another view: behave as from the palette.
     return undefined;

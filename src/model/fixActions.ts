@@ -32,6 +32,8 @@ const SETTING_OF_PARAMETER: Record<string, string | undefined> = {
 export function fixActionsFor(error: unknown): FixAction[] {
   if (!isControlPlaneError(error)) return [showLog];
   if (error instanceof AuthError) {
+    // Not enabled for the organisation: another key or tenant will not help; the message says whom to ask.
+    if (error.notEnabled) return [showLog];
     if (error.needsTenant) return [setTenant, setApiKey];
     // 401: the key itself was not accepted; a tenant cannot fix that.
     return error.status === 401 ? [setApiKey] : [setApiKey, setTenant];

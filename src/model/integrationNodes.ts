@@ -1,4 +1,4 @@
-import type { Repository } from '../api';
+import type { InvalidRepository, Repository } from '../api';
 import type { KnownIntegration } from './repositoryCatalog';
 
 /** The elements of the Integrations tree. */
@@ -19,17 +19,20 @@ export interface RepositoryNode {
 
 /**
  * A row that is not data: a load failure (`error`, retried on click), an
- * informative note (`empty`) or a next step (`action`, e.g. Set API Key…).
+ * informative note (`empty`), a next step (`action`, e.g. Set API Key…), or a
+ * listed repository that does not match the API contract (`offContract`).
  */
 export interface MessageNode {
   readonly kind: 'message';
-  readonly role: 'error' | 'empty' | 'action';
+  readonly role: 'error' | 'empty' | 'action' | 'offContract';
   readonly integrationId: string;
   readonly message: string;
   readonly id: string;
   /** For errors: the failure; for actions: the command to run. */
   readonly error?: unknown;
   readonly command?: { id: string; title: string; arguments?: unknown[] };
+  /** For `offContract`: the record as listed, what is wrong with it and why it cannot be used to create a deployment. */
+  readonly offContract?: InvalidRepository;
 }
 
 function isNode(value: unknown): value is { kind: unknown } {

@@ -61,6 +61,8 @@ export class ConnectionManager implements vscode.Disposable {
   private activeId: string;
   /** Origins asked about in this session, per profile: ask once, not per reload. */
   private readonly asking = new Map<string, Promise<boolean>>();
+  /** Settings whose "certificates not checked" warning was shown in this session. */
+  private readonly warnedTls = new Set<string>();
   readonly apiKeys: ActiveApiKey;
 
   constructor(
@@ -246,6 +248,7 @@ export class ConnectionManager implements vscode.Disposable {
     const { effective } = resolved;
     const client = new (loadClient().ControlPlaneClient)(this.clientOptions(effective, resolved.apiKey));
     this.warnAboutPlainHttp(effective.baseUrl, !!resolved.apiKey);
+    this.warnAboutUncheckedCertificates();
     if (generation.abort.signal.aborted) void client.dispose().catch(() => undefined);
     return boundTo(client, generation.abort.signal);
   }
@@ -310,6 +313,36 @@ export class ConnectionManager implements vscode.Disposable {
     await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasApiKey', hasKey);
     await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.keyWithheld', resolved?.key === 'withheld');
     await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.multipleProfiles', this.profiles.list().length > 1);
+  }
+
+  /**
+   * The setting that turns certificate checks off for the active profile (`deploymentsExplorer.strictSSL`
+   * or `http.proxyStrictSSL` set to false), or undefined while certificates are checked.
+   */
+  certificatesUnchecked(): string | undefined {
+    if (!this.effective(this.profiles.active()).strictSSL) return `${SECTION}.strictSSL`;
+    if (!vscode.workspace.getConfiguration('http').get<boolean>('proxyStrictSSL', true)) return 'http.proxyStrictSSL';
+    return undefined;
+  }
+
+  /** Certificates unchecked: said once per session and setting, with a button that opens that setting. */
+  private warnAboutUncheckedCertificates(): void {
+    const setting = this.certificatesUnchecked();
+    if (!setting || this.warnedTls.has(setting)) return;
+    this.warnedTls.add(setting);
+    this.log.warn(`${setting} is false: TLS certificates of the control plane are not checked`);
+    const open = vscode.l10n.t('Open Settings');
+    void vscode.window
+      .showWarningMessage(
+        vscode.l10n.t(
+          'TLS certificates are not checked while {0} is false: anyone on the network path could read your API key. Set {0} back to true, and give an extra CA in deploymentsExplorer.caFile if the server needs one.',
+          setting,
+        ),
+        open,
+      )
+      .then((choice) => {
+        if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
+      });
   }
 
   private warnAboutPlainHttp(baseUrl: string, hasKey: boolean): void {

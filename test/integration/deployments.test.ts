@@ -195,13 +195,15 @@ describe('Deployments view', function () {
       assert.ok(want.length > 0, 'the sample has matches');
       assert.deepEqual(rowIds(), want);
       assert.notDeepEqual(rowIds(), unfiltered);
-      assert.ok(String(feature().treeView.description).length > 0, 'the view description shows the filter');
+      assert.equal(feature().treeView.description, '1 filter', 'the view description counts the filter');
+      assert.match(String(feature().treeView.message), /^Filters: \S/, 'the view message shows the filter in full');
     });
   }
 
-  it('combines filters in the description and keeps them in workspace state', async () => {
+  it('counts combined filters in the description, shows them in full in the message, and keeps them in workspace state', async () => {
     await filter({ status: 'READY', deploymentType: 'prod' });
-    assert.equal(feature().treeView.description, 'status: READY · type: prod');
+    assert.equal(feature().treeView.description, '2 filters');
+    assert.equal(feature().treeView.message, 'Filters: status: READY · type: prod');
     const request = listings().at(-1)!;
     assert.equal(request.query.status, 'READY');
     assert.equal(request.query.deployment_type, 'prod');
@@ -220,6 +222,7 @@ describe('Deployments view', function () {
     await filter({ status: 'READY', imageVersion: '0.3.2', nameContains: 'a' });
     await vscode.commands.executeCommand('deploymentsExplorer.clearDeploymentFilters');
     assert.equal(feature().treeView.description, undefined);
+    assert.equal(feature().treeView.message, undefined);
     assert.deepEqual(feature().filters.filters, {});
     assert.deepEqual(Object.keys(listings().at(-1)!.query).sort(), ['limit', 'offset']);
     assert.deepEqual(rowIds(), expected({}));
@@ -234,7 +237,8 @@ describe('Deployments view', function () {
     assert.ok(deploymentRows().every((r) => r.item.deployment.status === status));
     await vscode.commands.executeCommand('deploymentsExplorer.filterByImageVersion', row);
     assert.equal(listings().at(-1)!.query.image_version, image_version);
-    assert.equal(feature().treeView.description, `status: ${status} · image: ${image_version}`);
+    assert.equal(feature().treeView.description, '2 filters');
+    assert.equal(feature().treeView.message, `Filters: status: ${status} · image: ${image_version}`);
   });
 
   it('shows an empty result as empty (the welcome view takes over)', async () => {

@@ -1,6 +1,6 @@
 // The Deployments view in the real workbench: rows with status descriptions
 // and "Load more…", the Filter… quick pick (status READY), the filter in the
-// view description, the filter surviving a window reload, Clear Filters, and
+// view's message (its description counts the filters), the filter surviving a window reload, Clear Filters, and
 // the welcome message when nothing matches, and a deployment's grouped details.
 // Each test sets the filters it needs and clears those it set, so the tests run
 // in any order or alone.
@@ -84,7 +84,8 @@ async function filterReady(): Promise<void> {
   await wb.runCommand('Deployments: Filter…');
   await wb.pickQuickItem('Status');
   await wb.pickQuickItem('READY');
-  await wb.waitForViewDescription(VIEW, 'status: READY');
+  await wb.waitForViewDescription(VIEW, '1 filter');
+  await wb.waitForViewMessage(VIEW, 'Filters: status: READY');
   await poll('only READY rows', async () => {
     const descriptions = await deploymentDescriptions();
     return descriptions.length > 0 && descriptions.every((d) => READY.test(d));
@@ -127,8 +128,23 @@ test('a status reads in words, and one the extension does not know (DEGRADED) ha
   assert.match((await firstRowIcon().getAttribute('class')) ?? '', /\bcodicon-question\b/, 'UNKNOWN keeps the question mark');
 });
 
-test('Filter… → Status → READY narrows the rows and shows the filter in the view description', async (t) => {
+test('Filter… → Status → READY narrows the rows, counts the filter in the description and shows it in full in the message', async (t) => {
   await openUnfilteredView(t);
+  await filterReady();
+  // A long filter stays whole in the message (it wraps), never cut to "name: …".
+  await wb.runCommand('Deployments: Filter…');
+  await wb.pickQuickItem('Name contains');
+  // The whole name of a READY row: a filter that still matches (an empty listing shows the welcome view instead).
+  const topLevel = wb.rows(VIEW).and(wb.page.locator('[aria-level="1"]'));
+  const long = ((await topLevel.locator('.label-name').first().textContent()) ?? '').trim();
+  assert.ok(long, 'a READY row');
+  await wb.answerQuickInput(long);
+  await wb.waitForViewDescription(VIEW, '2 filters');
+  const message = await wb.waitForViewMessage(VIEW, new RegExp(`^Filters: (?=.*status: READY)(?=.*${long.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`));
+  assert.ok(message.includes(long), message);
+  await wb.screenshot('filters-message', { shows: [wb.view(VIEW).locator('.tree-explorer-viewlet-tree-view > .message').first()] });
+  await wb.runCommand('Deployments: Clear Filters');
+  await poll('the description to clear', async () => (await wb.viewDescription(VIEW)) === '');
   await filterReady();
   await scrollToEnd();
   const loadMore = await wb.findRow(VIEW, 'Load more…');
@@ -142,7 +158,8 @@ test('the filter survives a window reload, and Clear Filters removes it', async 
   await wb.page.reload({ waitUntil: 'domcontentloaded' });
   await wb.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
   await openView();
-  await wb.waitForViewDescription(VIEW, 'status: READY', 30_000);
+  await wb.waitForViewDescription(VIEW, '1 filter', 30_000);
+  await wb.waitForViewMessage(VIEW, 'Filters: status: READY', 30_000);
   await poll('only READY rows after the reload', async () => {
     const descriptions = await deploymentDescriptions();
     return descriptions.length > 0 && descriptions.every((d) => READY.test(d));
@@ -158,7 +175,8 @@ test('a filter that matches nothing shows the welcome message, whose Clear Filte
   await wb.runCommand('Deployments: Filter…');
   await wb.pickQuickItem('Name contains');
   await wb.answerQuickInput('zz-no-such-deployment');
-  await wb.waitForViewDescription(VIEW, /zz-no-such-deployment/);
+  // Nothing matches: the welcome view (which a message would hide) says so; the description counts the filter.
+  await wb.waitForViewDescription(VIEW, '1 filter');
   const welcome = wb.view(VIEW).locator('.welcome-view-content');
   await welcome.filter({ hasText: 'No deployments match the current filters.' }).waitFor({ state: 'visible', timeout: 20_000 });
   assert.equal(await wb.rows(VIEW).count(), 0, 'no rows beside the welcome message');
@@ -211,4 +229,45 @@ test('two selected deployments: Compare Deployments opens their JSON side by sid
   assert.match((await tab.textContent()) ?? '', new RegExp(`${first}.*↔.*${second}|${second}.*↔.*${first}`));
   await wb.screenshot('compare');
   await wb.runCommand('View: Close Editor');
+});
+
+test('a record that does not match the API contract is a marked row in its place, and the message counts it', async (t) => {
+  const headers = { 'X-Api-Key': wb.env.standInApiKey ?? '', 'content-type': 'application/json' };
+  const response = await fetch(`${wb.env.standInUrl}/v2/deployments?limit=3`, { headers });
+  const page = (await response.json()) as { resources: Array<{ id: string; name: string; created_at: string }> };
+  const victim = page.resources[1];
+  assert.ok(victim, 'the stand-in has deployments');
+  // The admin route sets fields as given: a numeric created_at is off the contract.
+  const patch = (body: object) => fetch(`${wb.env.standInUrl}/__admin/deployments/${victim.id}`, { method: 'PATCH', headers, body: JSON.stringify(body) });
+  // A name of its own (sample names repeat), and a numeric created_at: off the contract.
+  const name = 'off-contract-ui-sample';
+  assert.equal((await patch({ name, created_at: 1700000000 })).status, 200);
+  t.after(async () => {
+    await patch({ name: victim.name, created_at: victim.created_at });
+  });
+  await openUnfilteredView(t);
+  // The view's own Refresh button (its title bar), then the first page again.
+  const header = wb.view(VIEW).locator('.pane-header').first();
+  await header.hover();
+  await header.locator('.action-label[aria-label^="Refresh"]').first().click();
+  // Earlier tests may have scrolled the list (rows are virtualized): back to its top, where the record is.
+  await wb.rows(VIEW).first().waitFor({ state: 'visible', timeout: 30_000 });
+  await wb.view(VIEW).locator('.monaco-list').first().focus();
+  await wb.page.keyboard.press('Home');
+  const row = await wb.findRow(VIEW, name, 30_000).catch(async (error: unknown) => {
+    await wb.screenshot('off-contract-missing');
+    throw error;
+  });
+  let message = '';
+  void wb.viewMessage(VIEW).then((text) => (message = text));
+  let seen = '';
+  await poll(
+    'the row marked',
+    async () => /does not match the API contract \(Created\)/.test((seen = await wb.rowDescription(await wb.findRow(VIEW, name)))),
+    20_000,
+  ).catch((error: unknown) => {
+    throw new Error(`${String(error)}; the row's description: ${seen}; the message: ${String(message)}`);
+  });
+  await wb.waitForViewMessage(VIEW, /1 record on the loaded pages does not match the API contract; it is shown marked\./, 20_000);
+  await wb.screenshot('off-contract-row', { shows: [row, wb.view(VIEW).locator('.tree-explorer-viewlet-tree-view > .message').first()] });
 });

@@ -215,6 +215,20 @@ export class Workbench {
     return ((await d.textContent()) ?? '').trim();
   }
 
+  /** The view's message (the text above its rows, which wraps); '' when none is shown. */
+  async viewMessage(name: string): Promise<string> {
+    const m = this.view(name).locator('.tree-explorer-viewlet-tree-view > .message').first();
+    if ((await m.count()) === 0 || !(await m.isVisible())) return '';
+    return ((await m.textContent()) ?? '').trim();
+  }
+
+  /** Waits until the view's message matches. */
+  async waitForViewMessage(name: string, expected: string | RegExp, timeoutMs = 15_000): Promise<string> {
+    const re = typeof expected === 'string' ? exactText(expected) : expected;
+    await poll(`the ${name} view's message to match ${String(re)}`, async () => re.test(await this.viewMessage(name)), timeoutMs);
+    return this.viewMessage(name);
+  }
+
   /** Waits until the view's description matches. */
   async waitForViewDescription(name: string, expected: string | RegExp, timeoutMs = 15_000): Promise<string> {
     const re = typeof expected === 'string' ? exactText(expected) : expected;

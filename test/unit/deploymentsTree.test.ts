@@ -4,7 +4,7 @@ import './fakes/register';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import * as fake from './fakes/vscode';
-import { NetworkError, type Deployment, type DeploymentPage } from '../../src/api';
+import { AuthError, NetworkError, type Deployment, type DeploymentPage } from '../../src/api';
 import { pageEnd } from '../../src/api/pagination';
 import { DeploymentList } from '../../src/model/deploymentList';
 import { DeploymentsTreeElement, DeploymentsTreeProvider } from '../../src/features/deployments/deploymentsTreeProvider';
@@ -255,5 +255,95 @@ describe('Deployments tree', () => {
     const element = provider.elementFor(uuid(50).toUpperCase());
     assert.ok(element);
     assert.equal(provider.getTreeItem(element).label, 'fresh');
+  });
+
+  describe('records that do not match the API contract', () => {
+    const offContractPage = (): DeploymentPage => ({
+      deployments: [record(0), record(2)],
+      invalid: [
+        {
+          index: 1,
+          id: 'not-a-uuid',
+          name: 'broken',
+          raw: { id: 'not-a-uuid', name: 'broken', created_at: 1700000000, secrets: [{ name: 'TOKEN', value: 'hunter2' }] },
+          problems: ['id: Invalid UUID', 'created_at: expected string, received number'],
+        },
+      ],
+      invalidCount: 1,
+      requestedOffset: 0,
+      limit: LIMIT,
+      nextOffset: 3,
+      mayHaveMore: false,
+      end: 'short',
+    });
+
+    it('shows an off-contract record marked, in its place, naming each field', async () => {
+      const list = new DeploymentList(async () => offContractPage());
+      const provider = new DeploymentsTreeProvider(list, () => void list.ensureLoaded(), () => true);
+      providers.push(provider);
+      provider.getChildren();
+      await list.settled();
+      const rows = rowsOf(provider);
+      assert.deepEqual(
+        rows.map((row) => row.label),
+        ['app-0', 'broken', 'app-2'],
+      );
+      assert.deepEqual(rows[1], {
+        label: 'broken',
+        description: 'does not match the API contract (ID, Created)',
+        icon: 'bracket-error',
+        expands: true,
+        command: undefined,
+      });
+      // Its own icon: not one a status uses.
+      const { statusIcon } = await import('../../src/model/deploymentPresentation');
+      for (const status of ['READY', 'UNUSED', 'UNKNOWN', 'AWAITING_DATABASE', 'AWAITING_DELETE', 'SOMETHING_NEW']) {
+        assert.notEqual(statusIcon(status).id, 'bracket-error', status);
+      }
+      const element = provider.getChildren()[1];
+      const item = provider.getTreeItem(element);
+      // Show JSON and Copy ID apply (their menus match /^deployment\b/ and `id`).
+      assert.equal(item.contextValue, 'deployment offContract id');
+      const tooltip = (provider.resolveTreeItem(item, element).tooltip as fake.MarkdownString).value;
+      assert.match(tooltip, /does not match the API contract/i);
+      assert.match(tooltip, /`created_at`/, 'the raw path in the tooltip');
+      assert.match(tooltip, /Created: expected string/);
+      // Its children: the problems first (each field in words, the raw path beside), then the record's details.
+      const [problems, ...details] = provider.getChildren(element);
+      assert.equal(provider.getTreeItem(problems).label, 'Does not match the API contract');
+      assert.deepEqual(
+        rowsOf(provider, problems).map((row) => [row.label, row.description]),
+        [
+          ['ID', 'Invalid UUID (id)'],
+          ['Created', 'expected string, received number (created_at)'],
+        ],
+      );
+      assert.ok(details.length > 0, 'the record’s details still show');
+      assert.equal(element.kind === 'deployment' && element.item.deployment.name, 'broken', 'Show JSON gets the record as sent');
+    });
+
+    it('offers the same fixes as the Integrations tree beside the error row', async () => {
+      let error: unknown = new AuthError(401, 'Invalid API key');
+      const list = new DeploymentList(async () => {
+        throw error;
+      });
+      const provider = new DeploymentsTreeProvider(list, () => void list.ensureLoaded().catch(() => undefined), () => true);
+      providers.push(provider);
+      provider.getChildren();
+      await list.settled();
+      assert.deepEqual(
+        rowsOf(provider).map((row) => [row.label, row.icon, row.command]),
+        [
+          ["Couldn't load deployments: Retry", 'error', 'deploymentsExplorer.loadMoreDeployments'],
+          ['Set API Key…', 'key', 'deploymentsExplorer.setApiKey'],
+        ],
+      );
+      // Not enabled for the organisation: another key will not help, so none is offered.
+      error = new AuthError(403, 'This feature is not enabled for your organization');
+      await list.loadMore().catch(() => undefined);
+      const rows = rowsOf(provider);
+      assert.equal(rows.length, 1);
+      assert.match(String(rows[0].description), /not enabled for your organisation/);
+    });
   });
 });

@@ -213,4 +213,50 @@ describe('Integrations tree', () => {
     assert.equal(provider.getTreeItem(parent).label, 'acme-github');
     assert.equal(await provider.findRepositoryNode(ACME, 'https://github.com/acme/unknown'), undefined);
   });
+
+  it('shows a repository that does not match the API contract marked, in its place, and says why it cannot be used', async () => {
+    const { provider } = setUp({
+      invalidRepositories: {
+        [ACME]: [
+          {
+            index: 1,
+            id: undefined,
+            name: 'no-url',
+            raw: { id: 3, name: 'no-url', owner: 'acme', default_branch: 'main', host_integration_id: ACME },
+            problems: ['url: expected string, received undefined'],
+            usableForCreate: false,
+            reason: 'It does not match the API contract (url: expected string, received undefined), so it cannot be used to create a deployment.',
+          },
+        ],
+      },
+    });
+    const acme = await integrationNode(provider, 'acme-github');
+    const rows = await rowsOf(provider, acme);
+    assert.deepEqual(
+      rows.map((row) => [row.label, row.icon, row.contextValue]),
+      [
+        ['api', 'repo', 'repository'],
+        ['no-url', 'bracket-error', 'repository.offContract'],
+        ['web', 'repo', 'repository'],
+      ],
+    );
+    assert.equal(rows[1].description, 'does not match the API contract (URL)');
+    assert.match(String(provider.getTreeItem(acme).description), /1 does not match the API contract/);
+    const bad = (await provider.getChildren(acme))[1];
+    const tooltip = (provider.getTreeItem(bad).tooltip as fake.MarkdownString).value;
+    assert.match(tooltip, /url: expected string/);
+    assert.match(tooltip, /cannot be used to create a deployment/);
+    // Create Deployment… on it says why.
+    const { readCreateArgument } = await import('../../src/model/createArguments');
+    assert.throws(() => readCreateArgument(bad), /cannot be used to create a deployment/);
+  });
+
+  it('marks a collapsed integration whose last load failed', async () => {
+    const { provider } = setUp({ repositories: { [ACME]: new AuthError(401, 'Invalid API key') } });
+    const acme = await integrationNode(provider, 'acme-github');
+    await provider.getChildren(acme);
+    const item = provider.getTreeItem(acme);
+    assert.equal((item.iconPath as fake.ThemeIcon).id, 'error');
+    assert.match((item.tooltip as fake.MarkdownString).value, /Last load failed: Not authenticated/);
+  });
 });

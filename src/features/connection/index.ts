@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { baseUrlProblem, originOf } from '../../model/profiles';
+import { AuthError, messageOf } from '../../api/errors';
+import { baseUrlProblem, originOf, type Profile } from '../../model/profiles';
 import { Services } from '../../platform/services';
 
 /** Base URL, API key and tenant: the commands the welcome views and error actions point at. */
@@ -35,7 +36,24 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
     if (key === undefined || !key.trim()) return;
     await connection.apiKeys.set(key, profile.id);
     log.info(`API key of profile ${profile.name} stored in secret storage`);
-    void vscode.window.showInformationMessage('API key saved.');
+    if (!originOf(connection.effective(profile).baseUrl)) {
+      // Nothing to check it against yet (first run: the key before the base URL).
+      void vscode.window.showInformationMessage(vscode.l10n.t('API key saved. Set the base URL to use it.'));
+      return 'saved';
+    }
+    // One cheap request says whether the key works, rather than "saved" beside a 401.
+    const refusal = await checkKey(connection, profile, key.trim());
+    if (refusal === undefined) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('API key saved and accepted.'));
+      return 'accepted';
+    }
+    log.warn(`The API key of profile ${profile.name} was stored, but the check failed: ${refusal.message}`);
+    void vscode.window.showWarningMessage(
+      refusal.refused
+        ? vscode.l10n.t('API key saved, but the control plane refused it: {0}', refusal.message)
+        : vscode.l10n.t('API key saved, but it could not be checked: {0}', refusal.message),
+    );
+    return refusal.refused ? 'refused' : 'unchecked';
   });
 
   commands.register('deploymentsExplorer.clearApiKey', async () => {
@@ -63,6 +81,32 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
     vscode.commands.executeCommand('workbench.action.openSettings', '@ext:deployments-explorer.deployments-explorer'),
   );
   commands.register('deploymentsExplorer.showLog', () => log.show());
+}
+
+/**
+ * Sends one request (the first deployment) with the key just stored: through the connection's client
+ * while its profile is still the active one, else to that profile's own base URL. Undefined when the
+ * control plane accepted it; `refused` when it answered 401/403.
+ */
+async function checkKey(
+  connection: Services['connection'],
+  profile: Profile,
+  key: string,
+): Promise<{ refused: boolean; message: string } | undefined> {
+  try {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the API key…') },
+      async () => {
+        if (connection.profile().id === profile.id) {
+          const client = await connection.getClient();
+          await client.listDeployments({ limit: 1, offset: 0 });
+        } else await connection.checkProfile(profile, key);
+      },
+    );
+    return undefined;
+  } catch (error) {
+    return { refused: error instanceof AuthError, message: messageOf(error) };
+  }
 }
 
 /** A command's text argument (scripts, tests), or what the user types; undefined when cancelled. */

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { messageOf } from '../../api/errors';
 import { isUuid } from '../../api/vocabulary';
 import { readSettings, SECTION } from '../../platform/settings';
-import { describeFilters, DeploymentFilterStore } from '../../model/deploymentFilters';
+import { describeFilters, DeploymentFilterStore, FILTER_NAMES } from '../../model/deploymentFilters';
 import { DeploymentList, ListChange } from '../../model/deploymentList';
 import { integrationsUsedBy } from '../../model/integrationDiscovery';
 import { Services } from '../../platform/services';
@@ -26,6 +26,10 @@ export class DeploymentsController implements vscode.Disposable {
   private connectionReady = false;
   private readonly contextValues = new Map<string, boolean>();
   private autoRefreshTimer: NodeJS.Timeout | undefined;
+  /** This view's own message (filters, off-contract records, TLS) and what other features set (the profile's note). */
+  private ownMessage: string | undefined;
+  private otherMessage: string | vscode.MarkdownString | undefined;
+  private writeMessage: (value: string | vscode.MarkdownString | undefined) => void = () => undefined;
 
   constructor(private readonly services: Services) {
     // Per profile: each control plane keeps its own filters.
@@ -46,9 +50,11 @@ export class DeploymentsController implements vscode.Disposable {
       canSelectMany: true,
     });
 
+    this.shareMessage();
     const listSubscription = this.list.onDidChange((change) => {
       this.setContext(EMPTY_CONTEXT, this.list.isEmpty);
       this.shareIntegrations(change);
+      if (change.kind === 'appended' || change.kind === 'reset' || change.kind === 'status') this.showMessage();
     });
     const filterSubscription = this.filters.onDidChange(() => this.showFilters());
     this.disposables.push(
@@ -178,12 +184,87 @@ export class DeploymentsController implements vscode.Disposable {
     const ready = await this.services.connection.isConfigured();
     this.connectionReady = ready;
     this.list.reset();
+    this.showMessage();
     this.scheduleAutoRefresh();
   }
 
   private showFilters(): void {
-    this.treeView.description = describeFilters(this.filters.filters) || undefined;
+    this.showMessage();
     this.setContext(FILTERS_CONTEXT, this.filters.active);
+  }
+
+  /**
+   * The description stays short (how many filters; the mark while certificates are not checked); the
+   * message, which wraps, says everything in full: the active filters, and how many loaded records do
+   * not match the API contract. An empty listing keeps no message, so the welcome view shows.
+   */
+  private showMessage(): void {
+    const filters = this.filters.filters;
+    const count = FILTER_NAMES.filter((name) => filters[name] !== undefined).length;
+    const unchecked = this.services.connection.certificatesUnchecked();
+    const description = [
+      count === 0 ? '' : count === 1 ? vscode.l10n.t('1 filter') : vscode.l10n.t('{0} filters', count),
+      unchecked ? vscode.l10n.t('⚠ certificates not checked') : '',
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    if (this.treeView.description !== (description || undefined)) this.treeView.description = description || undefined;
+    const parts: string[] = [];
+    const described = describeFilters(filters);
+    if (described) parts.push(vscode.l10n.t('Filters: {0}', described));
+    const invalid = this.list.invalidCount;
+    if (invalid === 1) parts.push(vscode.l10n.t('1 record on the loaded pages does not match the API contract; it is shown marked.'));
+    else if (invalid > 1) parts.push(vscode.l10n.t('{0} records on the loaded pages do not match the API contract; they are shown marked.', invalid));
+    if (unchecked) parts.push(vscode.l10n.t('TLS certificates are not checked ({0} is false).', unchecked));
+    const message = this.list.isEmpty ? undefined : parts.join('\n') || undefined;
+    if (message === this.ownMessage) return;
+    this.ownMessage = message;
+    this.composeMessage();
+  }
+
+  /**
+   * The profiles feature writes this view's `message` too (which control plane it shows, when a
+   * workspace setting chose it). Its writes are kept apart from this view's own text, and the two are
+   * shown together, the profile's first, so neither erases the other.
+   */
+  private shareMessage(): void {
+    const view = this.treeView as { message?: string | vscode.MarkdownString };
+    let descriptor: PropertyDescriptor | undefined;
+    for (let target: object | null = view; target && !descriptor; target = Object.getPrototypeOf(target)) {
+      descriptor = Object.getOwnPropertyDescriptor(target, 'message');
+    }
+    const own = Object.getOwnPropertyDescriptor(view, 'message');
+    if (own && !own.configurable) {
+      this.writeMessage = (value) => (view.message = value);
+      return;
+    }
+    let stored = view.message;
+    const read = () => (descriptor?.get ? (descriptor.get.call(view) as typeof stored) : stored);
+    this.writeMessage = (value) => {
+      if (descriptor?.set) descriptor.set.call(view, value);
+      else stored = value;
+    };
+    this.otherMessage = read();
+    Object.defineProperty(view, 'message', {
+      configurable: true,
+      enumerable: true,
+      get: read,
+      set: (value: string | vscode.MarkdownString | undefined) => {
+        this.otherMessage = value;
+        this.composeMessage();
+      },
+    });
+  }
+
+  private composeMessage(): void {
+    const other = this.otherMessage;
+    const own = this.ownMessage;
+    if (typeof other === 'object') {
+      // A Markdown message: this view's text follows as plain text.
+      this.writeMessage(own ? new vscode.MarkdownString(other.value).appendText(`\n\n${own}`) : other);
+      return;
+    }
+    this.writeMessage([other, own].filter(Boolean).join('\n') || undefined);
   }
 
   private setContext(key: string, value: boolean): void {

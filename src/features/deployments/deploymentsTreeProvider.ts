@@ -1,9 +1,12 @@
 import * as vscode from 'vscode';
 import { escapeMarkdown } from '../../model/markdown';
 import { idKey } from '../../model/ids';
-import { DeploymentList, LoadedDeployment } from '../../model/deploymentList';
+import { DeploymentList, LoadedDeployment, LoadedInvalidDeployment } from '../../model/deploymentList';
 import { DetailNode, deploymentDetails } from '../../model/deploymentDetails';
 import { messageOf } from '../../api/errors';
+import type { Deployment, InvalidDeployment } from '../../api';
+import { fieldPathWords } from '../../model/fieldNames';
+import { FixRow, fixRowIcon, fixRows } from '../../platform/fixRows';
 import {
   accessibleLabel,
   deploymentContextValue,
@@ -21,6 +24,11 @@ export interface DeploymentElement {
   item: LoadedDeployment;
   /** The row's TreeItem, built on the first getTreeItem and reused while `item` is the same record. */
   treeItem?: { readonly of: LoadedDeployment; readonly watched: boolean; readonly item: vscode.TreeItem };
+  /**
+   * Set when the record does not match the API contract: `item.deployment` is then the record as the
+   * server sent it (its details and JSON still open), and this names what is wrong with it.
+   */
+  readonly invalid?: InvalidDeployment;
 }
 export interface DetailElement {
   readonly kind: 'detail';
@@ -37,7 +45,16 @@ export interface ErrorElement {
 export interface NoticeElement {
   readonly kind: 'notice';
 }
-export type DeploymentsTreeElement = DeploymentElement | DetailElement | LoadMoreElement | ErrorElement | NoticeElement;
+/** A fix beside the error row (Set API Key…, Set Tenant ID…, a named setting): the same rows as the Integrations tree's. */
+export interface FixElement {
+  readonly kind: 'fix';
+  readonly id: string;
+  readonly fix: FixRow;
+}
+export type DeploymentsTreeElement = DeploymentElement | DetailElement | LoadMoreElement | ErrorElement | NoticeElement | FixElement;
+
+/** What an off-contract row says, and its context value (Show JSON and Copy ID still apply). */
+export const OFF_CONTRACT_CONTEXT = 'deployment offContract';
 
 /**
  * Rows of the Deployments view: the loaded deployments, then one status row
@@ -56,7 +73,9 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
   private readonly details = new WeakMap<DeploymentElement | DetailElement, DetailElement[]>();
   /** What getChildren(root) answered last: the rows, then the status row; extended in place on append. */
   private root: DeploymentsTreeElement[] | undefined;
-  private rootStatus: DeploymentsTreeElement | undefined;
+  /** The status rows at the end of `root` (the error row and its fixes, Load more…, or the notice). */
+  private rootStatus: readonly DeploymentsTreeElement[] = [];
+  private fixElements: { readonly error: unknown; readonly rows: FixElement[] } | undefined;
   private readonly loadMore: LoadMoreElement = { kind: 'loadMore' };
   private readonly errorRow: ErrorElement = { kind: 'error' };
   private readonly noticeRow: NoticeElement = { kind: 'notice' };
@@ -80,13 +99,12 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
           break;
         case 'appended': {
           const root = this.root;
-          if (root && this.rootStatus) root.pop();
-          for (const item of change.added) {
-            const element = this.element(item);
+          if (root) root.length -= this.rootStatus.length;
+          for (const element of this.pageElements(change.added, change.addedInvalid)) {
             this.rows.push(element);
             root?.push(element);
           }
-          this.rootStatus = undefined;
+          this.rootStatus = [];
           this.changed.fire(undefined);
           break;
         }
@@ -162,6 +180,8 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
         return this.errorItem();
       case 'notice':
         return this.noticeItem();
+      case 'fix':
+        return fixItem(element);
     }
   }
 
@@ -172,30 +192,72 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
       this.startFirstLoad();
       return [];
     }
-    let status: DeploymentsTreeElement | undefined;
-    if (list.status === 'error') status = this.errorRow;
-    else if (list.isLoading && list.pageCount > 0) status = this.loadMore;
-    else if (list.hasMore) status = this.loadMore;
-    else if (list.endReason === 'offsetStuck') status = this.noticeRow;
+    let status: readonly DeploymentsTreeElement[] = [];
+    if (list.status === 'error') status = [this.errorRow, ...this.fixRowsOf(list.error)];
+    else if (list.isLoading && list.pageCount > 0) status = [this.loadMore];
+    else if (list.hasMore) status = [this.loadMore];
+    else if (list.endReason === 'offsetStuck') status = [this.noticeRow];
     // The same array each time, kept in step with `rows` (see the list listener): no O(n) copy per page.
     let root = this.root;
     if (!root) {
       root = this.rows.slice();
-      this.rootStatus = undefined;
+      this.rootStatus = [];
       this.root = root;
     }
-    if (this.rootStatus !== status) {
-      if (this.rootStatus) root.pop();
-      if (status) root.push(status);
+    if (this.rootStatus.length !== status.length || this.rootStatus.some((row, index) => row !== status[index])) {
+      root.length -= this.rootStatus.length;
+      root.push(...status);
       this.rootStatus = status;
     }
     return root;
   }
 
+  /** The fix rows of `error`, the same elements while the error is the same (stable row identity). */
+  private fixRowsOf(error: unknown): FixElement[] {
+    let cached = this.fixElements;
+    if (cached?.error !== error || !cached) {
+      cached = { error, rows: fixRows(error).map((fix) => ({ kind: 'fix' as const, id: `deployments:fix/${fix.kind}`, fix })) };
+      this.fixElements = cached;
+    }
+    return cached.rows;
+  }
+
+  /**
+   * A page's rows in the server's order: the records that did not match the contract go back to
+   * the place they had in the page (their index), between the valid ones.
+   */
+  private pageElements(added: readonly LoadedDeployment[], addedInvalid: readonly LoadedInvalidDeployment[]): DeploymentElement[] {
+    const invalid = [...addedInvalid].sort((a, b) => a.record.index - b.record.index);
+    const out: DeploymentElement[] = [];
+    let valid = 0;
+    let next = 0;
+    while (valid < added.length || next < invalid.length) {
+      if (next < invalid.length && (valid >= added.length || invalid[next].record.index <= out.length)) {
+        out.push(this.invalidElement(invalid[next++]));
+      } else {
+        out.push(this.element(added[valid++]));
+      }
+    }
+    return out;
+  }
+
+  private invalidElement(loaded: LoadedInvalidDeployment): DeploymentElement {
+    const raw = loaded.record.raw;
+    const deployment = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : { value: raw }) as Deployment;
+    const element: DeploymentElement = { kind: 'deployment', item: { key: loaded.key, deployment }, invalid: loaded.record };
+    this.byKey.set(loaded.key, element);
+    return element;
+  }
+
   private detailChildren(element: DeploymentElement | DetailElement): DetailElement[] {
     let children = this.details.get(element);
     if (!children) {
-      const nodes = element.kind === 'deployment' ? deploymentDetails(element.item.deployment, vscode.env.language) : element.node.children ?? [];
+      const nodes =
+        element.kind === 'deployment'
+          ? element.invalid
+            ? offContractDetails(element.item.deployment, element.invalid)
+            : deploymentDetails(element.item.deployment, vscode.env.language)
+          : element.node.children ?? [];
       const parentId = element.kind === 'deployment' ? `deployment:${element.item.key}` : element.id;
       const used = new Map<string, number>();
       children = nodes.map((node) => {
@@ -217,13 +279,20 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
 
   /** A deployment row's Markdown tooltip, built when it is hovered rather than for every row of every page. */
   resolveTreeItem(item: vscode.TreeItem, element: DeploymentsTreeElement): vscode.TreeItem {
-    if (element.kind === 'deployment' && item.tooltip === undefined) item.tooltip = deploymentTooltip(element.item.deployment);
+    if (element.kind === 'deployment' && item.tooltip === undefined) {
+      item.tooltip = element.invalid ? offContractTooltip(element.invalid) : deploymentTooltip(element.item.deployment);
+    }
     return item;
   }
 
   private deploymentItem(element: DeploymentElement): vscode.TreeItem {
     const cached = element.treeItem;
     if (cached && cached.of === element.item && cached.watched === this.watchedKeys.has(element.item.key)) return cached.item;
+    if (element.invalid) {
+      const item = offContractItem(element.item, element.invalid);
+      element.treeItem = { of: element.item, watched: false, item };
+      return item;
+    }
     const deployment = element.item.deployment;
     const item = new vscode.TreeItem(deploymentLabel(deployment), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `deployment:${element.item.key}`;
@@ -288,6 +357,75 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     this.subscription.dispose();
     this.changed.dispose();
   }
+}
+
+function fixItem(element: FixElement): vscode.TreeItem {
+  const item = new vscode.TreeItem(element.fix.command.title, vscode.TreeItemCollapsibleState.None);
+  item.id = element.id;
+  item.iconPath = fixRowIcon(element.fix.kind);
+  item.command = element.fix.command;
+  item.contextValue = 'fix';
+  item.accessibilityInformation = { label: element.fix.command.title };
+  return item;
+}
+
+export const OFF_CONTRACT_ICON = 'bracket-error';
+
+/** "does not match the API contract": the marked row of a record the client could not validate. */
+export function offContractItem(loaded: LoadedDeployment, invalid: InvalidDeployment): vscode.TreeItem {
+  const label = invalid.name || invalid.id || vscode.l10n.t('Record {0} of its page', invalid.index + 1);
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `deployment:${loaded.key}`;
+  const fields = invalid.problems.map((problem) => problemParts(problem).words);
+  item.description = vscode.l10n.t('does not match the API contract ({0})', fields.join(', '));
+  item.iconPath = new vscode.ThemeIcon(OFF_CONTRACT_ICON, new vscode.ThemeColor('list.warningForeground'));
+  item.contextValue = OFF_CONTRACT_CONTEXT + (invalid.id ? ' id' : '');
+  item.accessibilityInformation = {
+    label: vscode.l10n.t('{0}: does not match the API contract: {1}', label, invalid.problems.join('; ')),
+    role: 'treeitem',
+  };
+  return item;
+}
+
+/** A problem as the client reports it (`source_config.repo_url: expected string`): its path, in words, and the reason. */
+function problemParts(problem: string): { path: string; words: string; reason: string } {
+  const at = problem.indexOf(': ');
+  const path = at < 0 ? problem : problem.slice(0, at);
+  const reason = at < 0 ? '' : problem.slice(at + 2);
+  const words = path.startsWith('(') || path.startsWith('…') ? path : fieldPathWords(path);
+  return { path, words, reason };
+}
+
+/** First the fields that do not match (each path in words, the raw path as its tooltip), then what the record has. */
+function offContractDetails(deployment: Deployment, invalid: InvalidDeployment): DetailNode[] {
+  const problems: DetailNode = {
+    label: vscode.l10n.t('Does not match the API contract'),
+    expanded: true,
+    children: invalid.problems.map((problem) => {
+      const { path, words, reason } = problemParts(problem);
+      return { label: words, value: reason ? `${reason} (${path})` : path };
+    }),
+  };
+  let rest: DetailNode[];
+  try {
+    rest = deploymentDetails(deployment, vscode.env.language);
+    for (const node of rest) node.expanded = false;
+  } catch {
+    rest = [{ label: vscode.l10n.t('Details'), value: vscode.l10n.t('cannot be shown; open the JSON') }];
+  }
+  return [problems, ...rest];
+}
+
+function offContractTooltip(invalid: InvalidDeployment): vscode.MarkdownString {
+  const tooltip = new vscode.MarkdownString();
+  tooltip.appendMarkdown(`**${escapeMarkdown(vscode.l10n.t('Does not match the API contract'))}**\n\n`);
+  for (const problem of invalid.problems) {
+    const { path, words, reason } = problemParts(problem);
+    tooltip.appendText(`${words}: ${reason}`);
+    tooltip.appendMarkdown(` (\`${path.replace(/`/g, "'")}\`)  \n`);
+  }
+  tooltip.appendMarkdown(`\n${escapeMarkdown(vscode.l10n.t('Its details and JSON show the record as the server sent it.'))}`);
+  return tooltip;
 }
 
 function detailItem(element: DetailElement): vscode.TreeItem {

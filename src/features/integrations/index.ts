@@ -24,6 +24,13 @@ export function registerIntegrations(services: Services): IntegrationsFeatureApi
     showCollapseAll: true,
   });
   services.context.subscriptions.push(provider, view);
+  // While certificates are not checked the view says so, as the Deployments view does.
+  const markCertificates = () => {
+    const unchecked = services.connection.certificatesUnchecked();
+    view.description = unchecked ? vscode.l10n.t('⚠ certificates not checked') : undefined;
+  };
+  markCertificates();
+  services.context.subscriptions.push(services.connection.onDidChange(markCertificates));
 
   const revealIntegration = async (integrationId: string): Promise<void> => {
     const node = provider.nodeFor(integrationId);

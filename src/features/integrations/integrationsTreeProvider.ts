@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import { type Repository } from '../../api';
+import { type InvalidRepository, type Repository } from '../../api';
 import { messageOf } from '../../api/errors';
-import { fixActionCommand, isCancellation } from '../../platform/commandRunner';
-import { rowFixes } from '../../model/fixActions';
+import { isCancellation } from '../../platform/commandRunner';
+import { fixRows } from '../../platform/fixRows';
+import { fieldPathWords } from '../../model/fieldNames';
 import { idKey as key } from '../../model/ids';
 import { KnownIntegration } from '../../model/repositoryCatalog';
 import { Services } from '../../platform/services';
@@ -176,6 +177,8 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     }
     if (state.status === 'error') return errorRows(integrationId, state.error);
     if (state.status !== 'loaded') return [];
+    const invalid = state.invalid ?? [];
+    if (invalid.length > 0) return this.rowsWithInvalid(integrationId, state.repositories, invalid);
     if (state.repositories.length === 0) {
       return [
         {
@@ -235,6 +238,43 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     return nodes;
   }
 
+  private readonly mixedRows = new WeakMap<readonly InvalidRepository[], IntegrationsTreeNode[]>();
+
+  /**
+   * The repository rows with the off-contract records among them where their owner/name sorts (the
+   * catalog sorts the listing that way); a record without an owner or name goes last.
+   */
+  private rowsWithInvalid(integrationId: string, repositories: readonly Repository[], invalid: readonly InvalidRepository[]): IntegrationsTreeNode[] {
+    const cached = this.mixedRows.get(invalid);
+    if (cached) return cached;
+    const valid = this.repositoryNodes(integrationId, repositories);
+    const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+    const sortKey = (raw: unknown, name: string | undefined): string | undefined => {
+      const owner = raw && typeof raw === 'object' ? (raw as { owner?: unknown }).owner : undefined;
+      return typeof owner === 'string' && name ? `${owner}/${name}` : undefined;
+    };
+    const rows: IntegrationsTreeNode[] = [...valid];
+    for (const record of [...invalid].sort((a, b) => a.index - b.index)) {
+      const node: MessageNode = {
+        kind: 'message',
+        role: 'offContract',
+        integrationId,
+        message: record.name || record.id || vscode.l10n.t('Record {0} of the listing', record.index + 1),
+        offContract: record,
+        id: `${key(integrationId)}/offContract/${record.index}`,
+      };
+      const at = sortKey(record.raw, record.name);
+      const place =
+        at === undefined
+          ? -1
+          : rows.findIndex((row) => row.kind === 'repository' && collator.compare(`${row.repository.owner}/${row.repository.name}`, at) > 0);
+      if (place < 0) rows.push(node);
+      else rows.splice(place, 0, node);
+    }
+    this.mixedRows.set(invalid, rows);
+    return rows;
+  }
+
   private integrationItem(integration: KnownIntegration): vscode.TreeItem {
     const state = this.services.catalog.state(integration.id);
     const count = state.status === 'loaded' ? state.repositories.length : undefined;
@@ -243,10 +283,25 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `integration/${key(integration.id)}`;
     item.description = integrationDescription(integration, count, state.status === 'error', facts);
+    const invalid = state.status === 'loaded' ? (state.invalid?.length ?? 0) : 0;
+    if (invalid > 0) {
+      const note =
+        invalid === 1
+          ? vscode.l10n.t('1 does not match the API contract')
+          : vscode.l10n.t('{0} do not match the API contract', invalid);
+      item.description = item.description ? `${item.description} · ${note}` : note;
+    }
     const discovery = integration.origin === 'discovered' ? { age: this.services.catalog.discoveryAge(), now: Date.now() } : undefined;
     item.tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count, discovery, facts));
     item.contextValue = `integration.${integration.origin}`;
-    item.iconPath = new vscode.ThemeIcon(integration.origin === 'added' ? 'plug' : 'telescope');
+    // A collapsed integration whose last load failed shows it, not only once opened.
+    item.iconPath =
+      state.status === 'error'
+        ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
+        : new vscode.ThemeIcon(integration.origin === 'added' ? 'plug' : 'telescope');
+    if (state.status === 'error') {
+      (item.tooltip as vscode.MarkdownString).appendMarkdown('\n\n').appendText(vscode.l10n.t('Last load failed: {0}', messageOf(state.error)));
+    }
     item.accessibilityInformation = {
       label: `Integration ${label}${item.description ? `, ${item.description}` : ''}`,
     };
@@ -305,6 +360,20 @@ function messageItem(node: MessageNode): vscode.TreeItem {
       item.iconPath = new vscode.ThemeIcon('info');
       item.tooltip = 'The integration answered with an empty list: the code host shows it no repositories.';
       break;
+    case 'offContract': {
+      const record = node.offContract;
+      const problems = record?.problems ?? [];
+      item.contextValue = 'repository.offContract';
+      item.iconPath = new vscode.ThemeIcon('bracket-error', new vscode.ThemeColor('list.warningForeground'));
+      item.description = vscode.l10n.t('does not match the API contract ({0})', problems.map((problem) => fieldPathWords(problem.split(': ')[0])).join(', '));
+      const tooltip = new vscode.MarkdownString();
+      tooltip.appendMarkdown(`**${vscode.l10n.t('Does not match the API contract')}**\n\n`);
+      for (const problem of problems) tooltip.appendText(problem).appendMarkdown('  \n');
+      if (record) tooltip.appendMarkdown('\n').appendText(record.reason);
+      item.tooltip = tooltip;
+      item.accessibilityInformation = { label: vscode.l10n.t('{0}: does not match the API contract: {1}', node.message, problems.join('; ')) };
+      break;
+    }
     case 'action':
       item.contextValue = 'action';
       item.iconPath = new vscode.ThemeIcon('key');
@@ -319,16 +388,14 @@ function errorRows(integrationId: string, error: unknown): MessageNode[] {
   const id = key(integrationId);
   const message = messageOf(error);
   const rows: MessageNode[] = [{ kind: 'message', role: 'error', integrationId, message, error, id: `${id}/error` }];
-  for (const action of rowFixes(error)) {
-    const command = fixActionCommand(action);
-    if (!command) continue;
+  for (const fix of fixRows(error)) {
     rows.push({
       kind: 'message',
       role: 'action',
       integrationId,
-      message: command.title,
-      command: { id: command.command, title: command.title, arguments: command.arguments },
-      id: `${id}/action/${action.kind}`,
+      message: fix.command.title,
+      command: { id: fix.command.command, title: fix.command.title, arguments: fix.command.arguments },
+      id: `${id}/action/${fix.kind}`,
     });
   }
   return rows;

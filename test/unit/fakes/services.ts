@@ -2,7 +2,7 @@
 // control plane: the real CommandRunner and RepositoryCatalog, a client that
 // answers from the lists given here, and a log that keeps its lines.
 import './register';
-import type { Deployment, Repository, RepositoryListing } from '../../../src/api';
+import type { Deployment, InvalidRepository, Repository, RepositoryListing } from '../../../src/api';
 import { CommandRunner } from '../../../src/platform/commandRunner';
 import { readSettings } from '../../../src/platform/settings';
 import type { DeploymentsFeature, Services } from '../../../src/platform/services';
@@ -13,6 +13,8 @@ export interface FakeControlPlaneOptions {
   integrations?: IntegrationSetting[];
   /** Repositories (or the error the listing fails with) by integration ID. */
   repositories?: Record<string, readonly Repository[] | Error>;
+  /** Records of a repository listing that do not match the contract, by integration ID. */
+  invalidRepositories?: Record<string, readonly InvalidRepository[]>;
   /** The stored API key; undefined: none. */
   apiKey?: string;
   /** How `POST /v2/deployments` answers; by default it creates the deployment. */
@@ -40,7 +42,8 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
       listed.push(integrationId);
       const [, answer] = Object.entries(options.repositories ?? {}).find(([id]) => id.toLowerCase() === integrationId.toLowerCase()) ?? [];
       if (answer instanceof Error) throw answer;
-      return { repositories: [...(answer ?? [])], invalid: [], invalidCount: 0 };
+      const invalid = [...(options.invalidRepositories?.[integrationId] ?? [])];
+      return { repositories: [...(answer ?? [])], invalid, invalidCount: invalid.length };
     },
     async createDeployment(body: Record<string, unknown>, callOptions: { signal?: AbortSignal } = {}): Promise<Deployment> {
       posted.push(body);
