@@ -2,10 +2,11 @@ import * as vscode from 'vscode';
 import { AuthError, messageOf } from '../../api/errors';
 import { baseUrlProblem, originOf, type Profile } from '../../model/profiles';
 import { Services } from '../../platform/services';
+import { Commands } from '../../platform/commandIds';
 
 /** Base URL, API key and tenant: the commands the welcome views and error actions point at. */
 export function registerConnectionCommands({ commands, connection, log }: Services): void {
-  commands.register('deploymentsExplorer.setBaseUrl', async (value?: string) => {
+  commands.register(Commands.setBaseUrl, async (value?: string) => {
     const url = await argumentOrInput(value, {
       title: 'Control-Plane Base URL',
       prompt: 'Address of the deployment control-plane API. A path prefix such as /api-host is kept.',
@@ -23,7 +24,7 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
     await connection.profiles.updateActive('baseUrl', url.trim());
   });
 
-  commands.register('deploymentsExplorer.setApiKey', async (value?: string) => {
+  commands.register(Commands.setApiKey, async (value?: string) => {
     // The key is for the profile active when the command started, whatever happens while it is typed.
     const profile = connection.profile();
     const several = connection.profiles.list().length > 1;
@@ -56,7 +57,7 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
     return refusal.refused ? 'refused' : 'unchecked';
   });
 
-  commands.register('deploymentsExplorer.clearApiKey', async () => {
+  commands.register(Commands.clearApiKey, async () => {
     await connection.apiKeys.clear();
     log.info('API key removed from secret storage');
     const stillSet = await connection.apiKeys.get();
@@ -67,7 +68,7 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
     );
   });
 
-  commands.register('deploymentsExplorer.setTenantId', async (value?: string) => {
+  commands.register(Commands.setTenantId, async (value?: string) => {
     const tenant = await argumentOrInput(value, {
       title: 'Tenant (Workspace) ID',
       prompt: 'Sent with every request for organisation-scoped API keys. Leave empty to send none.',
@@ -77,10 +78,10 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
     await connection.profiles.updateActive('tenantId', tenant.trim() || undefined);
   });
 
-  commands.register('deploymentsExplorer.openSettings', () =>
+  commands.register(Commands.openSettings, () =>
     vscode.commands.executeCommand('workbench.action.openSettings', '@ext:deployments-explorer.deployments-explorer'),
   );
-  commands.register('deploymentsExplorer.showLog', () => log.show());
+  commands.register(Commands.showLog, () => log.show());
 }
 
 /**

@@ -10,6 +10,7 @@ import { DraftStore } from '../../model/draftStore';
 import { PayloadDocuments } from './payloadDocuments';
 import { announceCreated, sendCreateRequest } from './sendDeployment';
 import { createSteps, FlowState } from './steps';
+import { Commands } from '../../platform/commandIds';
 
 export interface CreateFlowDependencies {
   services: Services;
@@ -55,7 +56,7 @@ export async function runCreateFlow(
         vscode.l10n.t('No code-host integrations are known yet. Add one by its ID to pick a repository from it.'),
         vscode.l10n.t('Add Integration…'),
       );
-      if (choice) await vscode.commands.executeCommand('deploymentsExplorer.addIntegration');
+      if (choice) await vscode.commands.executeCommand(Commands.addIntegration);
       return { outcome: 'cancelled', step: 'integration' };
     }
     if (integrations.length === 1) state.integration = integrations[0];

@@ -7,6 +7,7 @@ import { Services } from '../../platform/services';
 import { integrationLabel, isLabelFromFacts } from '../../model/integrationPresentation';
 import { shortId } from '../../model/ids';
 import { isCancellation } from '../../platform/commandRunner';
+import { Commands } from '../../platform/commandIds';
 
 export type WorkspaceMatchResult =
   | { status: 'matched'; repository: Repository; remotes: FolderRemote[] }
@@ -115,8 +116,8 @@ export async function reportNoMatch(result: Extract<WorkspaceMatchResult, { stat
       (result.failed.length > 0 ? ` Not searched: ${result.failed.join('; ')}.` : ' Add the integration of this repository, or pick one with “Create Deployment…”.');
   }
   const choice = await vscode.window.showWarningMessage(message, 'Add Integration…', 'Create Deployment…');
-  if (choice === 'Add Integration…') await vscode.commands.executeCommand('deploymentsExplorer.addIntegration');
-  else if (choice === 'Create Deployment…') await vscode.commands.executeCommand('deploymentsExplorer.createDeployment');
+  if (choice === 'Add Integration…') await vscode.commands.executeCommand(Commands.addIntegration);
+  else if (choice === 'Create Deployment…') await vscode.commands.executeCommand(Commands.createDeployment);
 }
 
 function describeRemotes(remotes: readonly FolderRemote[]): string {

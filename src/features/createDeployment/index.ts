@@ -9,6 +9,7 @@ import { findWorkspaceRepository, reportNoMatch } from './deployWorkspace';
 import { parsePayloadText } from '../../model/payloadText';
 import { PayloadDocuments } from './payloadDocuments';
 import { announceCreated, sendCreateRequest } from './sendDeployment';
+import { Commands } from '../../platform/commandIds';
 
 /**
  * "Create Deployment…" (from a repository row or the palette), "Deploy This
@@ -24,11 +25,11 @@ export function registerCreateDeployment(
   services.context.subscriptions.push(payloads, services.connection.onDidChangeProfile(() => payloads.releaseAll()));
   const deps = { services, deployments, drafts, payloads, watch };
 
-  services.commands.register('deploymentsExplorer.createDeployment', (argument?: unknown): Promise<CreateResult> =>
+  services.commands.register(Commands.createDeployment, (argument?: unknown): Promise<CreateResult> =>
     runCreateFlow(deps, readCreateArgument(argument)),
   );
 
-  services.commands.register('deploymentsExplorer.deployWorkspace', async (argument?: unknown) => {
+  services.commands.register(Commands.deployWorkspace, async (argument?: unknown) => {
     // Scripts and tests may name the folders and pre-set the flow's values: { folders, name?, ref?, deploymentType?, confirm? }.
     const options = isPlainObject(argument) ? argument : {};
     const folders = Array.isArray(options.folders)
@@ -46,7 +47,7 @@ export function registerCreateDeployment(
     return result;
   });
 
-  services.commands.register('deploymentsExplorer.sendPayload', async (resource?: unknown) => {
+  services.commands.register(Commands.sendPayload, async (resource?: unknown) => {
     const uri = resource instanceof vscode.Uri ? resource : vscode.window.activeTextEditor?.document.uri;
     const document = uri && vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
     if (!uri || !document) {

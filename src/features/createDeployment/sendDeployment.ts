@@ -5,6 +5,7 @@ import { JsonObject } from '../../model/createPayload';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { isCancellation } from '../../platform/commandRunner';
 import { copyAndSay } from '../../platform/clipboard';
+import { Commands } from '../../platform/commandIds';
 
 export type SendOutcome =
   | { ok: true; deployment: Deployment }
@@ -82,7 +83,7 @@ async function warnCancelledCreate(services: Services, name: string): Promise<vo
 /** Shows the Deployments view filtered to `name`, to see whether an unanswered create took effect. */
 export async function checkForDeployment(name: string): Promise<void> {
   await vscode.commands.executeCommand('deploymentsExplorer.deployments.focus');
-  await vscode.commands.executeCommand('deploymentsExplorer.filterDeployments', { nameContains: name });
+  await vscode.commands.executeCommand(Commands.filterDeployments, { nameContains: name });
 }
 
 /** Watches the new record until it settles, refreshes the Deployments view, reveals it and offers its ID and JSON. */
@@ -112,7 +113,7 @@ export async function announceCreated(
       } else if (choice === show) {
         // The JSON view finds the record by ID once the Deployments view has it (reveal loads it if needed).
         await deployments.reveal(id).catch(() => false);
-        await vscode.commands.executeCommand('deploymentsExplorer.showDeploymentJson', id);
+        await vscode.commands.executeCommand(Commands.showDeploymentJson, id);
       }
     });
 }

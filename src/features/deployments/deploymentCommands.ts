@@ -9,6 +9,7 @@ import { pickFilterChange } from './filterQuickPick';
 import { copyAndSay } from '../../platform/clipboard';
 import { readSettings } from '../../platform/settings';
 import { webConsoleUrl } from '../../model/webConsole';
+import { Commands } from '../../platform/commandIds';
 
 /**
  * The Deployments view's commands. Item commands take the tree element (what
@@ -33,10 +34,10 @@ export function registerDeploymentCommands(
     await controller.refresh();
   };
 
-  commands.register('deploymentsExplorer.refreshDeployments', () => controller.refresh());
-  commands.register('deploymentsExplorer.loadMoreDeployments', () => controller.loadMore());
+  commands.register(Commands.refreshDeployments, () => controller.refresh());
+  commands.register(Commands.loadMoreDeployments, () => controller.loadMore());
 
-  commands.register('deploymentsExplorer.filterDeployments', async (change?: unknown) => {
+  commands.register(Commands.filterDeployments, async (change?: unknown) => {
     if (change && typeof change === 'object' && !('kind' in change)) {
       await applyFilters(change as Partial<DeploymentFilters>);
       return controller.filters.filters;
@@ -46,26 +47,26 @@ export function registerDeploymentCommands(
     return controller.filters.filters;
   });
 
-  commands.register('deploymentsExplorer.clearDeploymentFilters', () => applyFilters('clear'));
+  commands.register(Commands.clearDeploymentFilters, () => applyFilters('clear'));
 
-  commands.register('deploymentsExplorer.filterByStatus', async (arg?: unknown) => {
+  commands.register(Commands.filterByStatus, async (arg?: unknown) => {
     const status = need(arg).item.deployment.status;
     if (!status) throw new Error(vscode.l10n.t('This deployment has no status to filter by.'));
     await applyFilters({ status });
   });
 
-  commands.register('deploymentsExplorer.filterByImageVersion', async (arg?: unknown) => {
+  commands.register(Commands.filterByImageVersion, async (arg?: unknown) => {
     const imageVersion = need(arg).item.deployment.image_version;
     if (!imageVersion) throw new Error(vscode.l10n.t('This deployment has no image version to filter by.'));
     await applyFilters({ imageVersion });
   });
 
-  commands.register('deploymentsExplorer.showDeploymentJson', async (arg?: unknown) => {
+  commands.register(Commands.showDeploymentJson, async (arg?: unknown) => {
     const element = need(arg);
     return json.show(element.item.deployment, element.item.key);
   });
 
-  commands.register('deploymentsExplorer.copyDeploymentId', async (arg?: unknown, selected?: unknown) => {
+  commands.register(Commands.copyDeploymentId, async (arg?: unknown, selected?: unknown) => {
     const rows = controller.deploymentElements(arg, selected);
     if (rows.length === 0) need(arg);
     const ids = rows.map((row) => row.item.deployment.id).filter((id): id is string => typeof id === 'string' && !!id);
@@ -78,7 +79,7 @@ export function registerDeploymentCommands(
     return ids;
   });
 
-  commands.register('deploymentsExplorer.compareDeployments', async (arg?: unknown, selected?: unknown) => {
+  commands.register(Commands.compareDeployments, async (arg?: unknown, selected?: unknown) => {
     const rows = controller.deploymentElements(arg, selected);
     if (rows.length !== 2) {
       throw new Error(vscode.l10n.t('Select two deployments to compare (Ctrl+click or Cmd+click the second one); {0} selected.', rows.length));
@@ -88,14 +89,14 @@ export function registerDeploymentCommands(
     return [left.key, right.key];
   });
 
-  commands.register('deploymentsExplorer.openCustomUrl', async (arg?: unknown) => {
+  commands.register(Commands.openCustomUrl, async (arg?: unknown) => {
     const url = customUrlOf(need(arg).item.deployment);
     if (!url) throw new Error(vscode.l10n.t('This deployment has no http(s) custom URL.'));
     await vscode.env.openExternal(vscode.Uri.parse(url, true));
     return url;
   });
 
-  commands.register('deploymentsExplorer.openInWebConsole', async (arg?: unknown) => {
+  commands.register(Commands.openInWebConsole, async (arg?: unknown) => {
     const template = readSettings().webConsoleUrl;
     if (!template) throw new Error(vscode.l10n.t('Set deploymentsExplorer.webConsoleUrl to the address of a deployment in your web console first.'));
     const target = webConsoleUrl(template, need(arg).item.deployment);
@@ -104,14 +105,14 @@ export function registerDeploymentCommands(
     return target.url;
   });
 
-  commands.register('deploymentsExplorer.openDeploymentRepository', async (arg?: unknown) => {
+  commands.register(Commands.openDeploymentRepository, async (arg?: unknown) => {
     const url = repositoryWebUrl(need(arg).item.deployment);
     if (!url) throw new Error(vscode.l10n.t('This deployment has no http(s) repository URL.'));
     await vscode.env.openExternal(vscode.Uri.parse(url, true));
     return url;
   });
 
-  commands.register('deploymentsExplorer.revealDeploymentRepository', async (arg?: unknown) => {
+  commands.register(Commands.revealDeploymentRepository, async (arg?: unknown) => {
     const source = need(arg).item.deployment.source_config;
     const integrationId = source?.integration_id;
     const repoUrl = source?.repo_url;

@@ -15,8 +15,9 @@ import {
   statusIcon,
   tooltipFields,
 } from '../../model/deploymentPresentation';
+import { Commands } from '../../platform/commandIds';
 
-export const LOAD_MORE_COMMAND = 'deploymentsExplorer.loadMoreDeployments';
+export const LOAD_MORE_COMMAND = Commands.loadMoreDeployments;
 
 export interface DeploymentElement {
   readonly kind: 'deployment';

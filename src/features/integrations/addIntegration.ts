@@ -5,6 +5,7 @@ import { Services } from '../../platform/services';
 import { isCancellation } from '../../platform/commandRunner';
 import { fixActionsFor, isConnectionFix } from '../../model/fixActions';
 import { integrationIdProblem, parseIntegrationId } from '../../model/integrationId';
+import { Commands } from '../../platform/commandIds';
 
 export interface AddIntegrationResult {
   id: string;
@@ -21,7 +22,7 @@ export interface AddIntegrationResult {
  */
 export function registerAddIntegration(services: Services, reveal: (integrationId: string) => Promise<void>): void {
   services.commands.register(
-    'deploymentsExplorer.addIntegration',
+    Commands.addIntegration,
     async (idArgument?: unknown, labelArgument?: unknown): Promise<AddIntegrationResult | undefined> => {
       let draft = { id: typeof idArgument === 'string' ? idArgument : '', label: typeof labelArgument === 'string' ? labelArgument : '' };
       let prompt = typeof idArgument !== 'string';

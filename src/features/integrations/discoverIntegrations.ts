@@ -3,6 +3,7 @@ import { Services } from '../../platform/services';
 import { isCancellation, signalFor } from '../../platform/commandRunner';
 import { discoverIntegrationIds, DiscoveryResult } from '../../model/integrationDiscovery';
 import { messageOf } from '../../api/errors';
+import { Commands } from '../../platform/commandIds';
 
 export interface DiscoverySummary extends DiscoveryResult {
   /** How many were not known before. */
@@ -53,7 +54,7 @@ export function registerDiscoverIntegrations(services: Services, viewId: string)
     return running;
   };
 
-  services.commands.register('deploymentsExplorer.discoverIntegrations', async (): Promise<DiscoverySummary | undefined> => {
+  services.commands.register(Commands.discoverIntegrations, async (): Promise<DiscoverySummary | undefined> => {
     const summary = await run(false);
     if (summary) {
       const found =

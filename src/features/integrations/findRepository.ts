@@ -5,6 +5,7 @@ import { KnownIntegration } from '../../model/repositoryCatalog';
 import { Services } from '../../platform/services';
 import { isCancellation } from '../../platform/commandRunner';
 import { integrationLabel } from '../../model/integrationPresentation';
+import { Commands } from '../../platform/commandIds';
 
 interface RepositoryPick extends vscode.QuickPickItem {
   integrationId: string;
@@ -21,7 +22,7 @@ export function registerFindRepository(
   services: Services,
   reveal: (integrationId: string, repositoryUrl?: string) => Promise<boolean>,
 ): void {
-  services.commands.register('deploymentsExplorer.findRepository', async () => {
+  services.commands.register(Commands.findRepository, async () => {
     const integrations = services.catalog.integrations();
     if (integrations.length === 0) {
       const add = vscode.l10n.t('Add Integration…');
@@ -31,8 +32,8 @@ export function registerFindRepository(
         add,
         discover,
       );
-      if (choice === add) await vscode.commands.executeCommand('deploymentsExplorer.addIntegration');
-      if (choice === discover) await vscode.commands.executeCommand('deploymentsExplorer.discoverIntegrations');
+      if (choice === add) await vscode.commands.executeCommand(Commands.addIntegration);
+      if (choice === discover) await vscode.commands.executeCommand(Commands.discoverIntegrations);
       return;
     }
 

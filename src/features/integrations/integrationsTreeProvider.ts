@@ -16,6 +16,7 @@ import {
   repositoryDescription,
   repositoryTooltipMarkdown,
 } from '../../model/integrationPresentation';
+import { Commands } from '../../platform/commandIds';
 
 export const INTEGRATIONS_VIEW_ID = 'deploymentsExplorer.integrations';
 export const EMPTY_INTEGRATION_MESSAGE = 'No repositories visible through this integration';
@@ -353,7 +354,7 @@ function messageItem(node: MessageNode): vscode.TreeItem {
       item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
       item.description = 'click to retry';
       item.tooltip = new vscode.MarkdownString().appendText(node.message).appendMarkdown('\n\nClick to retry.');
-      item.command = { command: 'deploymentsExplorer.refreshIntegration', title: 'Retry', arguments: [node] };
+      item.command = { command: Commands.refreshIntegration, title: 'Retry', arguments: [node] };
       break;
     case 'empty':
       item.contextValue = 'empty';

@@ -4,6 +4,7 @@ import { Services } from '../../platform/services';
 import { integrationIdOf } from '../../model/integrationNodes';
 import { integrationLabel } from '../../model/integrationPresentation';
 import { copyAndSay } from '../../platform/clipboard';
+import { Commands } from '../../platform/commandIds';
 
 /** A tree element or a plain ID (tests, other features) → the integration ID. */
 export function integrationIdArgument(argument: unknown): string {
@@ -16,23 +17,23 @@ export function integrationIdArgument(argument: unknown): string {
 export function registerIntegrationActions(services: Services, reveal: (integrationId: string) => Promise<void>): void {
   const { commands, catalog, log } = services;
 
-  commands.register('deploymentsExplorer.refreshIntegrations', () => {
+  commands.register(Commands.refreshIntegrations, () => {
     log.info('Refreshing all integrations');
     catalog.invalidate();
   });
 
-  commands.register('deploymentsExplorer.refreshIntegration', (argument?: unknown) => {
+  commands.register(Commands.refreshIntegration, (argument?: unknown) => {
     const id = integrationIdArgument(argument);
     log.info(`Refreshing integration ${id}`);
     catalog.invalidate(id);
   });
 
-  commands.register('deploymentsExplorer.copyIntegrationId', async (argument?: unknown) => {
+  commands.register(Commands.copyIntegrationId, async (argument?: unknown) => {
     const id = integrationIdArgument(argument);
     await copyAndSay(id, vscode.l10n.t('integration ID {0}', id));
   });
 
-  commands.register('deploymentsExplorer.removeIntegration', async (argument?: unknown): Promise<boolean> => {
+  commands.register(Commands.removeIntegration, async (argument?: unknown): Promise<boolean> => {
     const id = integrationIdArgument(argument).toLowerCase();
     const settings = readSettings().integrations;
     const entry = settings.find((candidate) => candidate.id.toLowerCase() === id);
@@ -53,7 +54,7 @@ export function registerIntegrationActions(services: Services, reveal: (integrat
     return true;
   });
 
-  commands.register('deploymentsExplorer.promoteIntegration', async (argument?: unknown): Promise<boolean> => {
+  commands.register(Commands.promoteIntegration, async (argument?: unknown): Promise<boolean> => {
     const id = integrationIdArgument(argument).toLowerCase();
     const current = readSettings().integrations;
     if (current.some((candidate) => candidate.id.toLowerCase() === id)) return false;

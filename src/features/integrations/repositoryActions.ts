@@ -4,6 +4,7 @@ import { Services } from '../../platform/services';
 import { isRepositoryNode } from '../../model/integrationNodes';
 import { openableUrl } from '../../model/integrationPresentation';
 import { copyAndSay } from '../../platform/clipboard';
+import { Commands } from '../../platform/commandIds';
 
 function repositoryArgument(argument: unknown): Repository {
   if (isRepositoryNode(argument)) return argument.repository;
@@ -12,12 +13,12 @@ function repositoryArgument(argument: unknown): Repository {
 
 /** Copy URL and Open in the browser: the actions on repository rows. */
 export function registerRepositoryActions({ commands, log }: Services): void {
-  commands.register('deploymentsExplorer.copyRepositoryUrl', async (argument?: unknown) => {
+  commands.register(Commands.copyRepositoryUrl, async (argument?: unknown) => {
     const repository = repositoryArgument(argument);
     await copyAndSay(repository.url, repository.url);
   });
 
-  commands.register('deploymentsExplorer.openRepository', async (argument?: unknown): Promise<boolean> => {
+  commands.register(Commands.openRepository, async (argument?: unknown): Promise<boolean> => {
     const repository = repositoryArgument(argument);
     const target = openableUrl(repository.url);
     if ('problem' in target) throw new Error(target.problem);

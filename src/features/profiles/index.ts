@@ -3,6 +3,7 @@ import { messageOf } from '../../api';
 import { baseUrlProblem, originOf, Profile, profileNameProblem } from '../../model/profiles';
 import { isCancellation } from '../../platform/commandRunner';
 import { Services } from '../../platform/services';
+import { Commands } from '../../platform/commandIds';
 
 /** A view whose title names the active profile once there are two or more. */
 export interface ProfileLabelledView {
@@ -38,7 +39,7 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
 
   const status = vscode.window.createStatusBarItem('deploymentsExplorer.profile', vscode.StatusBarAlignment.Left, 10);
   status.name = vscode.l10n.t('Deployments Explorer Profile');
-  status.command = 'deploymentsExplorer.switchProfile';
+  status.command = Commands.switchProfile;
   context.subscriptions.push(status);
 
   // A hand-edited mistake in the setting is said once, naming the entry; the other profiles still work.
@@ -88,7 +89,7 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
   void update();
   context.subscriptions.push(connection.onDidChange(() => void update()), vscode.workspace.onDidGrantWorkspaceTrust(() => void update()));
 
-  commands.register('deploymentsExplorer.switchProfile', async (argument?: unknown): Promise<Profile | undefined> => {
+  commands.register(Commands.switchProfile, async (argument?: unknown): Promise<Profile | undefined> => {
     const profiles = store.list();
     let target: Profile | undefined;
     if (typeof argument === 'string') {
@@ -110,7 +111,7 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
       });
       if (!picked) return undefined;
       if (picked.add) {
-        const added = await vscode.commands.executeCommand<AddProfileResult | undefined>('deploymentsExplorer.addProfile');
+        const added = await vscode.commands.executeCommand<AddProfileResult | undefined>(Commands.addProfile);
         return added?.profile;
       }
       target = picked.profile;
@@ -119,7 +120,7 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
     return store.switchTo(target.id);
   });
 
-  commands.register('deploymentsExplorer.addProfile', async (argument?: AddProfileArguments): Promise<AddProfileResult | undefined> => {
+  commands.register(Commands.addProfile, async (argument?: AddProfileArguments): Promise<AddProfileResult | undefined> => {
     // An implicit Default without a base URL is not kept when the first profile is added.
     const taken = store.list().filter((profile) => !profile.implicit || profile.baseUrl).map((profile) => profile.name);
     const input = argument && typeof argument === 'object' ? argument : await askForProfile(taken);
@@ -146,7 +147,7 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
     return result;
   });
 
-  commands.register('deploymentsExplorer.renameProfile', async (argument?: unknown, newName?: unknown): Promise<boolean> => {
+  commands.register(Commands.renameProfile, async (argument?: unknown, newName?: unknown): Promise<boolean> => {
     const profile = await pickProfile(argument, vscode.l10n.t('Rename Profile'));
     if (!profile) return false;
     const others = store.list().filter((candidate) => candidate.id !== profile.id).map((candidate) => candidate.name);
@@ -167,7 +168,7 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
     return true;
   });
 
-  commands.register('deploymentsExplorer.removeProfile', async (argument?: unknown, confirmed?: unknown): Promise<boolean> => {
+  commands.register(Commands.removeProfile, async (argument?: unknown, confirmed?: unknown): Promise<boolean> => {
     const profile = await pickProfile(argument, vscode.l10n.t('Remove Profile'));
     if (!profile) return false;
     if (confirmed !== true) {
@@ -186,7 +187,7 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
     return true;
   });
 
-  commands.register('deploymentsExplorer.allowApiKeyForOrigin', async (): Promise<boolean> => {
+  commands.register(Commands.allowApiKeyForOrigin, async (): Promise<boolean> => {
     return connection.allowKeyForCurrentOrigin();
   });
 

@@ -7,6 +7,7 @@ import { SECTION } from '../../platform/settings';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { describeEntry, SHOW_WATCHED_COMMAND, WatchStatusBar } from './statusBar';
 import { connectionKey, readWatchSettings, WATCH_SETTINGS } from './watchSettings';
+import { Commands } from '../../platform/commandIds';
 
 const STATE_KEY = 'deploymentsExplorer.watch';
 const HAS_WATCHED = 'deploymentsExplorer.hasWatched';
@@ -94,7 +95,7 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
   if (scheduler.entries.length > 0) render();
 
   const { commands } = services;
-  commands.register('deploymentsExplorer.watchDeployment', async (arg?: unknown) => {
+  commands.register(Commands.watchDeployment, async (arg?: unknown) => {
     const deployment = deploymentOf(arg, deployments) ?? (await pickDeployment(services, deployments, vscode.l10n.t('Watch Deployment')));
     if (!deployment) return undefined;
     requireUuid(deployment);
@@ -104,13 +105,13 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
     return entry.id;
   });
 
-  commands.register('deploymentsExplorer.unwatchDeployment', async (arg?: unknown) => {
+  commands.register(Commands.unwatchDeployment, async (arg?: unknown) => {
     const id = idOf(arg) ?? (await pickEntry(scheduler.watched, vscode.l10n.t('Stop Watching')))?.id;
     if (!id) return false;
     return scheduler.unwatch(id);
   });
 
-  commands.register('deploymentsExplorer.pinDeployment', async (arg?: unknown) => {
+  commands.register(Commands.pinDeployment, async (arg?: unknown) => {
     const deployment = deploymentOf(arg, deployments) ?? (await pickDeployment(services, deployments, vscode.l10n.t('Pin to Status Bar')));
     if (!deployment) return undefined;
     requireUuid(deployment);
@@ -119,7 +120,7 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
     return entry.id;
   });
 
-  commands.register('deploymentsExplorer.unpinDeployment', async (arg?: unknown) => {
+  commands.register(Commands.unpinDeployment, async (arg?: unknown) => {
     const id = idOf(arg) ?? (await pickEntry(scheduler.pinned, vscode.l10n.t('Unpin from Status Bar')))?.id;
     if (!id) return false;
     return scheduler.unpin(id);

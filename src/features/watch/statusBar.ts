@@ -4,8 +4,9 @@ import { statusIcon } from '../../model/deploymentPresentation';
 import { statusWithRawValue, statusWords } from '../../model/deploymentStatus';
 import { WatchScheduler } from '../../model/watchScheduler';
 import { entryLabel, formatDuration, WatchEntry } from '../../model/watchState';
+import { Commands } from '../../platform/commandIds';
 
-export const SHOW_WATCHED_COMMAND = 'deploymentsExplorer.showWatched';
+export const SHOW_WATCHED_COMMAND = Commands.showWatched;
 
 /** What the item shows, decided from the scheduler's state (kept apart so tests can read it). */
 export interface StatusBarView {
