@@ -15,7 +15,7 @@ export interface CreateDraft {
 export type JsonObject = Record<string, unknown>;
 
 /** Deployment names: lowercase letters, digits and `-`, starting and ending with a letter or digit. */
-export const MAX_NAME_LENGTH = 63;
+const MAX_NAME_LENGTH = 63;
 const NAME_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
 /** Letters that Unicode does not decompose into a base letter and a mark (so NFKD alone would drop them). */
@@ -132,7 +132,7 @@ export function deepMerge(under: JsonObject, over: JsonObject): JsonObject {
  * A deep copy of JSON data. Not structuredClone: VS Code hands out setting
  * values as read-only proxies, which structuredClone refuses.
  */
-export function cloneJson(value: unknown): unknown {
+function cloneJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(cloneJson);
   if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cloneJson(item)]));
   return value;

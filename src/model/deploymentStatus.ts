@@ -14,8 +14,6 @@ const statusTable = translated((): Record<string, string> => ({
   UNKNOWN: t('Unknown'),
 }));
 
-/** Statuses this extension knows; others are shown in words with their own icon. */
-export const KNOWN_STATUS_VALUES: readonly string[] = Object.keys(statusTable());
 
 const MAX_WORDS_LENGTH = 40;
 

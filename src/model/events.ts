@@ -1,5 +1,5 @@
 /** A listener's handle; structurally a vscode.Disposable, so it can join `context.subscriptions`. */
-export interface Subscription {
+interface Subscription {
   dispose(): void;
 }
 

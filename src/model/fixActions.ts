@@ -56,7 +56,7 @@ export function fixActionsFor(error: unknown): FixAction[] {
 }
 
 /** A TLS certificate the client does not trust: the fix is the CA file (or, last, strict TLS off). */
-export function isCertificateProblem(error: unknown): boolean {
+function isCertificateProblem(error: unknown): boolean {
   return error instanceof NetworkError && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(`${error.code ?? ''} ${error.message}`);
 }
 

@@ -57,7 +57,7 @@ export function isIntegrationNode(value: unknown): value is IntegrationNode {
   return isNode(value) && value.kind === 'integration' && typeof (value as IntegrationNode).integration?.id === 'string';
 }
 
-export function isMessageNode(value: unknown): value is MessageNode {
+function isMessageNode(value: unknown): value is MessageNode {
   return isNode(value) && value.kind === 'message';
 }
 

@@ -44,7 +44,7 @@ export interface RepositoryCatalogSource {
   now?(): number;
 }
 
-export type IntegrationOrigin = 'added' | 'discovered';
+type IntegrationOrigin = 'added' | 'discovered';
 
 export interface KnownIntegration {
   id: string;

@@ -10,8 +10,3 @@ export function isPlainHttpToRemote(baseUrl: string): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return !(host === 'localhost' || host === '::1' || /^127\./.test(host));
 }
-
-/** Shortens a UUID for labels: `3f2a9c1e…`. */
-export function shortId(id: string): string {
-  return id.length > 8 ? `${id.slice(0, 8)}…` : id;
-}

@@ -17,7 +17,7 @@ export interface Clock {
   clearTimeout(handle: unknown): void;
 }
 
-export const systemClock: Clock = {
+const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout: (callback, ms) => {
     const handle = setTimeout(callback, ms);
@@ -73,7 +73,7 @@ export interface WatchSchedulerOptions {
   focused?: boolean;
 }
 
-export function chunk<T>(items: readonly T[], size: number): T[][] {
+function chunk<T>(items: readonly T[], size: number): T[][] {
   const chunks: T[][] = [];
   for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
   return chunks;

@@ -30,8 +30,6 @@ export interface WatchEntry {
   inProgress: boolean;
 }
 
-/** The saved form: plain JSON. */
-export type SavedWatchEntry = WatchEntry;
 
 export const DEFAULT_IN_PROGRESS_STATUSES: readonly string[] = ['AWAITING_DATABASE'];
 

@@ -5,7 +5,7 @@ import { CommandId, Commands } from './commandIds';
 import { SECTION } from './settings';
 
 /** The one table of fix-action labels: notification buttons and tree rows read it. */
-export function fixActionLabel(action: FixAction): string {
+function fixActionLabel(action: FixAction): string {
   const labels: Record<FixActionKind, string> = {
     retry: vscode.l10n.t('Retry'),
     setApiKey: vscode.l10n.t('Set API Key…'),

@@ -89,7 +89,7 @@ function clampInt(value: number | undefined, min: number, max: number, fallback:
 }
 
 /** Where in settings the integrations list lives: workspace when it is set there, else user. */
-export function integrationsTarget(): vscode.ConfigurationTarget {
+function integrationsTarget(): vscode.ConfigurationTarget {
   const inspected = vscode.workspace.getConfiguration(SECTION).inspect('integrations');
   if (inspected?.workspaceFolderValue !== undefined) return vscode.ConfigurationTarget.WorkspaceFolder;
   if (inspected?.workspaceValue !== undefined) return vscode.ConfigurationTarget.Workspace;

@@ -116,4 +116,4 @@ async function argumentOrInput(value: unknown, options: vscode.InputBoxOptions):
   return vscode.window.showInputBox({ ignoreFocusOut: true, ...options });
 }
 
-export const validateBaseUrl = baseUrlProblem;
+const validateBaseUrl = baseUrlProblem;

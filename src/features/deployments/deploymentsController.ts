@@ -8,7 +8,7 @@ import { integrationsUsedBy } from '../../model/integrationDiscovery';
 import { Services } from '../../platform/services';
 import { DeploymentElement, DeploymentsTreeElement, DeploymentsTreeProvider } from './deploymentsTreeProvider';
 
-export const DEPLOYMENTS_VIEW_ID = 'deploymentsExplorer.deployments';
+const DEPLOYMENTS_VIEW_ID = 'deploymentsExplorer.deployments';
 const EMPTY_CONTEXT = 'deploymentsExplorer.deploymentsEmpty';
 const FILTERS_CONTEXT = 'deploymentsExplorer.filtersActive';
 

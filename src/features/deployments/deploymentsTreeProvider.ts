@@ -17,7 +17,7 @@ import {
 } from '../../model/deploymentPresentation';
 import { Commands } from '../../platform/commandIds';
 
-export const LOAD_MORE_COMMAND = Commands.loadMoreDeployments;
+const LOAD_MORE_COMMAND = Commands.loadMoreDeployments;
 
 export interface DeploymentElement {
   readonly kind: 'deployment';
@@ -55,7 +55,7 @@ export interface FixElement {
 export type DeploymentsTreeElement = DeploymentElement | DetailElement | LoadMoreElement | ErrorElement | NoticeElement | FixElement;
 
 /** What an off-contract row says, and its context value (Show JSON and Copy ID still apply). */
-export const OFF_CONTRACT_CONTEXT = 'deployment offContract';
+const OFF_CONTRACT_CONTEXT = 'deployment offContract';
 
 /**
  * Rows of the Deployments view: the loaded deployments, then one status row
@@ -370,10 +370,10 @@ function fixItem(element: FixElement): vscode.TreeItem {
   return item;
 }
 
-export const OFF_CONTRACT_ICON = 'bracket-error';
+const OFF_CONTRACT_ICON = 'bracket-error';
 
 /** "does not match the API contract": the marked row of a record the client could not validate. */
-export function offContractItem(loaded: LoadedDeployment, invalid: InvalidDeployment): vscode.TreeItem {
+function offContractItem(loaded: LoadedDeployment, invalid: InvalidDeployment): vscode.TreeItem {
   const label = invalid.name || invalid.id || vscode.l10n.t('Record {0} of its page', invalid.index + 1);
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `deployment:${loaded.key}`;

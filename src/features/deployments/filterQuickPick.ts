@@ -36,7 +36,7 @@ export async function pickFilterChange(filters: DeploymentFilters, seen: SeenVal
   return editFilter(choice.filter!, filters, seen);
 }
 
-export async function editFilter(name: FilterName, filters: DeploymentFilters, seen: SeenValues): Promise<FilterChoice> {
+async function editFilter(name: FilterName, filters: DeploymentFilters, seen: SeenValues): Promise<FilterChoice> {
   switch (name) {
     case 'nameContains': {
       const value = await vscode.window.showInputBox({
@@ -100,7 +100,7 @@ export async function editFilter(name: FilterName, filters: DeploymentFilters, s
 }
 
 /** The message shown under the input box while the list is invalid, naming the bad item. */
-export function idListProblem(parameter: 'tag_value_ids' | 'deployment_ids', text: string): string | undefined {
+function idListProblem(parameter: 'tag_value_ids' | 'deployment_ids', text: string): string | undefined {
   try {
     validateIdList(parameter, splitIdList(text));
     return undefined;

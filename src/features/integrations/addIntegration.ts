@@ -7,7 +7,7 @@ import { fixActionsFor, isConnectionFix } from '../../model/fixActions';
 import { integrationIdProblem, parseIntegrationId } from '../../model/integrationId';
 import { Commands } from '../../platform/commandIds';
 
-export interface AddIntegrationResult {
+interface AddIntegrationResult {
   id: string;
   label?: string;
   /** False when it was saved although the probe failed ("Add Anyway"). */

@@ -19,7 +19,7 @@ import {
 import { Commands } from '../../platform/commandIds';
 
 export const INTEGRATIONS_VIEW_ID = 'deploymentsExplorer.integrations';
-export const EMPTY_INTEGRATION_MESSAGE = 'No repositories visible through this integration';
+const EMPTY_INTEGRATION_MESSAGE = 'No repositories visible through this integration';
 
 /**
  * Integrations (added, then discovered) and their repositories. Repositories

@@ -9,13 +9,13 @@ import { Commands } from '../../platform/commandIds';
 export const SHOW_WATCHED_COMMAND = Commands.showWatched;
 
 /** What the item shows, decided from the scheduler's state (kept apart so tests can read it). */
-export interface StatusBarView {
+interface StatusBarView {
   text: string;
   tooltip: string;
   accessibleLabel: string;
 }
 
-export function describeStatusBar(scheduler: WatchScheduler, now = Date.now()): StatusBarView | undefined {
+function describeStatusBar(scheduler: WatchScheduler, now = Date.now()): StatusBarView | undefined {
   const entries = scheduler.entries;
   if (entries.length === 0) return undefined;
   const failure = scheduler.failure;

@@ -63,10 +63,10 @@ export function afterRepository(context: StepContext, step: StepDefinition<Repos
   };
 }
 
-export function hasIntegration(state: FlowState): state is IntegrationChosen {
+function hasIntegration(state: FlowState): state is IntegrationChosen {
   return state.integration !== undefined;
 }
 
-export function hasRepository(state: FlowState): state is RepositoryChosen {
+function hasRepository(state: FlowState): state is RepositoryChosen {
   return state.repository !== undefined;
 }
