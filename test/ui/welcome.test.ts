@@ -3,17 +3,13 @@
 // as typed, naming the problem; the right one fills the Integrations view.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import { snapshotUserSettings, VIEW_NAMES, Workbench } from './workbench';
 
 let settings: ReturnType<typeof snapshotUserSettings> | undefined;
 let wb: Workbench;
 
 before(async () => {
-  settings = snapshotUserSettings();
-  const values = JSON.parse(fs.readFileSync(settings.file, 'utf8')) as Record<string, unknown>;
-  delete values['deploymentsExplorer.baseUrl'];
-  fs.writeFileSync(settings.file, JSON.stringify(values, null, 2));
+  settings = snapshotUserSettings({ without: ['deploymentsExplorer.baseUrl'] });
   wb = await Workbench.open('welcome');
 });
 

@@ -100,10 +100,16 @@ export async function poll<T>(
  * For a test that starts from other user settings: answers the settings file
  * the runner wrote, and a function that puts its original text back.
  */
-export function snapshotUserSettings(): { file: string; restore(): void } {
+export function snapshotUserSettings(options: { without?: readonly string[] } = {}): { file: string; restore(): void } {
   const file = process.env.DE_USER_SETTINGS;
   if (!file || !fs.existsSync(file)) throw new Error('DE_USER_SETTINGS does not name the user settings file');
   const original = fs.readFileSync(file, 'utf8');
+  if (options.without?.length) {
+    // Settings a test starts without (e.g. no base URL: the first run).
+    const values = JSON.parse(original) as Record<string, unknown>;
+    for (const key of options.without) delete values[key];
+    fs.writeFileSync(file, JSON.stringify(values, null, 2));
+  }
   return { file, restore: () => fs.writeFileSync(file, original) };
 }
 
