@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { VIEW_NAMES, Workbench } from './workbench';
 
 const VIEW = VIEW_NAMES.deployments;
-const STATUS = /^(READY|UNUSED|AWAITING_DATABASE|AWAITING_DELETE|UNKNOWN|DEGRADED)\b/;
+const STATUS = /^(Ready|Unused|Awaiting database|Awaiting deletion|Unknown|Degraded)( · |$)/;
 const WINDOWS = 3;
 
 function median(values: number[]): number {
