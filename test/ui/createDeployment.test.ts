@@ -218,3 +218,87 @@ test('cancelling the request warns that the deployment may still be created, and
     await fetch(`${standInUrl}/__admin/faults`, { method: 'DELETE' });
   }
 });
+
+test('after a 422, Review on the notification reopens the closed review with every value kept and each reason in full', async () => {
+  const { page } = wb;
+  const standInUrl = wb.env.standInUrl;
+  assert.ok(standInUrl, 'DE_STANDIN_URL is not set');
+  const name = `docs-refused-${Date.now().toString(36)}`;
+  // FastAPI's shape for a refused body: one reason per field, each longer than a description beside
+  // its label has room for, short enough for the row's whole width (the detail line) at this window size.
+  const reasons = [
+    { loc: ['body', 'name'], msg: 'A deployment with this name already exists', type: 'value_error' },
+    { loc: ['body', 'source_revision_config', 'repo_ref'], msg: 'Ref trunk is protected: deploy a tag instead', type: 'value_error' },
+  ];
+  const fault = {
+    fault: { kind: 'status', status: 422, body: JSON.stringify({ detail: reasons }) },
+    method: 'POST',
+    pathPrefix: '/v2/deployments',
+    times: 1,
+  };
+  assert.equal((await fetch(`${standInUrl}/__admin/faults`, { method: 'POST', body: JSON.stringify(fault) })).ok, true);
+  try {
+    await wb.runCommand('Deployments: Create Deployment…');
+    const quick = wb.quickInput();
+    const input = quick.locator('.quick-input-box input');
+    const rows = quick.locator('.quick-input-list .monaco-list-row');
+    await wb.pickQuickItem(/acme-github/);
+    await rows.filter({ hasText: 'acme-labs/docs.acme.dev' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await input.fill('docs');
+    await wb.pickQuickItem(/acme-labs\/docs\.acme\.dev$/);
+    await waitForNameStep('acme-labs/docs.acme.dev');
+    await input.fill(name);
+    await input.press('Enter');
+    await waitForValue(input, 'trunk');
+    await input.press('Enter');
+    await wb.pickQuickItem(/^\s*dev\s*$/);
+    await rows.filter({ hasText: 'Create Deployment' }).first().click();
+
+    // Refused: the notification offers Review; the flow comes back to the review by itself, and is closed.
+    await wb.waitForNotification(/The server refused the request \(HTTP 422\)/, 20_000);
+    const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: /HTTP 422/ }).first();
+    const reviewButton = toast.getByRole('button', { name: 'Review', exact: true });
+    await reviewButton.waitFor({ state: 'visible', timeout: 10_000 });
+    const placeholder = `Review: ${name} from acme-labs/docs.acme.dev at trunk`;
+    await poll('the flow to come back to the review', async () => ((await input.getAttribute('placeholder')) === placeholder ? true : undefined));
+    await input.press('Escape');
+    await quick.waitFor({ state: 'hidden', timeout: 10_000 });
+
+    // Review on the notification: the same review, every value kept.
+    await reviewButton.click();
+    await quick.waitFor({ state: 'visible', timeout: 10_000 });
+    await poll('the review to reopen with the values kept', async () => {
+      const shown = await input.getAttribute('placeholder');
+      if (shown !== placeholder) throw new Error(`the placeholder is “${shown}”`);
+      return true;
+    });
+    const createRow = rows.filter({ hasText: 'Create Deployment' }).first();
+    await createRow.waitFor({ state: 'visible' });
+    const body = (await createRow.locator('.quick-input-list-label-meta, .monaco-icon-label-container').allTextContents()).join(' ');
+    assert.match(body, new RegExp(`"name":"${name}"`));
+    assert.match(body, /"repo_ref":"trunk"/);
+    assert.match(body, /"deployment_type":"dev"/);
+
+    // Each reason: a row named by the field in words, the server's message in full as its detail line.
+    const rowFor = (label: string) => rows.filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first();
+    for (const [label, reason] of [
+      ['Name', reasons[0].msg],
+      ['Revision › Ref', reasons[1].msg],
+    ] as const) {
+      const row = rowFor(label);
+      await row.waitFor({ state: 'visible', timeout: 10_000 });
+      const detail = row.locator('.quick-input-list-label-meta').first();
+      assert.equal(((await detail.textContent()) ?? '').trim(), reason, `the ${label} row's detail`);
+      const description = (await row.locator('.label-description').allTextContents()).join(' ');
+      assert.ok(!description.includes(reason), `the ${label} row's reason is in its description, beside the label, where it is cut`);
+      // Not cut off: the detail line is as wide as its text needs.
+      const widths = await detail.locator('xpath=descendant-or-self::*').evaluateAll((els) => els.map((e) => [e.scrollWidth, e.clientWidth]));
+      const cut = widths.some(([scroll, client]) => scroll > client + 1);
+      assert.equal(cut, false, `the ${label} row's detail is cut off`);
+    }
+    await wb.screenshot('refused-review', { shows: [rowFor('Name'), rowFor('Revision › Ref')] });
+    await page.keyboard.press('Escape');
+  } finally {
+    await fetch(`${standInUrl}/__admin/faults`, { method: 'DELETE' });
+  }
+});

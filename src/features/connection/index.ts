@@ -8,8 +8,8 @@ import { Commands } from '../../platform/commandIds';
 export function registerConnectionCommands({ commands, connection, log }: Services): void {
   commands.register(Commands.setBaseUrl, async (value?: string) => {
     const url = await argumentOrInput(value, {
-      title: 'Control-Plane Base URL',
-      prompt: 'Address of the deployment control-plane API. A path prefix such as /api-host is kept.',
+      title: vscode.l10n.t('Control-Plane Base URL'),
+      prompt: vscode.l10n.t('Address of the deployment control-plane API. A path prefix such as /api-host is kept.'),
       placeHolder: 'https://api.example.com',
       value: connection.profile().baseUrl,
       validateInput: validateBaseUrl,
@@ -29,10 +29,10 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
     const profile = connection.profile();
     const several = connection.profiles.list().length > 1;
     const key = await argumentOrInput(value, {
-      title: several ? vscode.l10n.t('API Key of Profile “{0}”', profile.name) : 'Control-Plane API Key',
-      prompt: 'Stored in VS Code’s secret storage; never written to settings or logs.',
+      title: several ? vscode.l10n.t('API Key of Profile “{0}”', profile.name) : vscode.l10n.t('Control-Plane API Key'),
+      prompt: vscode.l10n.t('Stored in VS Code’s secret storage; never written to settings or logs.'),
       password: true,
-      validateInput: (text) => (text.trim() ? undefined : 'Enter the API key, or press Escape to cancel.'),
+      validateInput: (text) => (text.trim() ? undefined : vscode.l10n.t('Enter the API key, or press Escape to cancel.')),
     });
     if (key === undefined || !key.trim()) return;
     await connection.apiKeys.set(key, profile.id);
@@ -63,15 +63,15 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
     const stillSet = await connection.apiKeys.get();
     void vscode.window.showInformationMessage(
       stillSet
-        ? 'API key removed from secret storage. The DEPLOYMENTS_EXPLORER_API_KEY environment variable still provides one.'
-        : 'API key removed.',
+        ? vscode.l10n.t('API key removed from secret storage. The DEPLOYMENTS_EXPLORER_API_KEY environment variable still provides one.')
+        : vscode.l10n.t('API key removed.'),
     );
   });
 
   commands.register(Commands.setTenantId, async (value?: string) => {
     const tenant = await argumentOrInput(value, {
-      title: 'Tenant (Workspace) ID',
-      prompt: 'Sent with every request for organisation-scoped API keys. Leave empty to send none.',
+      title: vscode.l10n.t('Tenant (Workspace) ID'),
+      prompt: vscode.l10n.t('Sent with every request for organisation-scoped API keys. Leave empty to send none.'),
       value: connection.profile().tenantId,
     });
     if (tenant === undefined) return;

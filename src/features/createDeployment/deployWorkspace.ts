@@ -33,7 +33,7 @@ export async function findWorkspaceRepository(
     const all: Repository[] = [];
     for (const integration of integrations) {
       const name = integrationLabel(integration, services.catalog.facts(integration.id));
-      if (!services.catalog.cached(integration.id)) progress?.report({ message: `loading the repositories of ${name}` });
+      if (!services.catalog.cached(integration.id)) progress?.report({ message: vscode.l10n.t('loading the repositories of {0}', name) });
       try {
         all.push(...(await services.catalog.repositories(integration.id, signal)));
       } catch (error) {
@@ -48,7 +48,7 @@ export async function findWorkspaceRepository(
   // Every list cached: nothing to wait for, so no notification to close before the pick.
   const needsLoading = integrations.some((integration) => !services.catalog.cached(integration.id));
   const progressShownAt = Date.now();
-  const repositories = await (needsLoading ? services.commands.withProgress('Looking for this workspace’s repository…', search) : search()).catch(
+  const repositories = await (needsLoading ? services.commands.withProgress(vscode.l10n.t('Looking for this workspace’s repository…'), search) : search()).catch(
     (error: unknown) => {
       if (isCancellation(error)) return undefined;
       throw error;
@@ -105,22 +105,49 @@ export async function reportNoMatch(result: Extract<WorkspaceMatchResult, { stat
   const folders = vscode.workspace.workspaceFolders ?? [];
   let message: string;
   if (folders.length === 0) {
-    message = 'Open a folder that is a git repository to deploy it.';
+    message = vscode.l10n.t('Open a folder that is a git repository to deploy it.');
   } else if (result.remotes.length === 0) {
-    message = `No git remote found in ${folders.map((folder) => folder.name).join(', ')}. Add a remote (git remote add origin …) or pick a repository with “Create Deployment…”.`;
+    message = vscode.l10n.t(
+      'No git remote found in {0}. Add a remote (git remote add origin …) or pick a repository with “Create Deployment…”.',
+      folders.map((folder) => folder.name).join(', '),
+    );
   } else if (services.catalog.integrations().length === 0) {
-    message = `No code-host integrations are known, so the remotes ${describeRemotes(result.remotes)} could not be matched. Add the integration of this repository.`;
+    message = vscode.l10n.t(
+      'No code-host integrations are known, so the remotes {0} could not be matched. Add the integration of this repository.',
+      describeRemotes(result.remotes),
+    );
   } else {
-    message =
-      `No repository of the ${result.searched} known integration${result.searched === 1 ? '' : 's'} matches the remotes ${describeRemotes(result.remotes)}.` +
-      (result.failed.length > 0 ? ` Not searched: ${result.failed.join('; ')}.` : ' Add the integration of this repository, or pick one with “Create Deployment…”.');
+    const remotes = describeRemotes(result.remotes);
+    const failed = result.failed.join('; ');
+    if (result.searched === 1) {
+      message =
+        result.failed.length > 0
+          ? vscode.l10n.t('No repository of the {0} known integration matches the remotes {1}. Not searched: {2}.', result.searched, remotes, failed)
+          : vscode.l10n.t(
+              'No repository of the {0} known integration matches the remotes {1}. Add the integration of this repository, or pick one with “Create Deployment…”.',
+              result.searched,
+              remotes,
+            );
+    } else {
+      message =
+        result.failed.length > 0
+          ? vscode.l10n.t('No repository of the {0} known integrations matches the remotes {1}. Not searched: {2}.', result.searched, remotes, failed)
+          : vscode.l10n.t(
+              'No repository of the {0} known integrations matches the remotes {1}. Add the integration of this repository, or pick one with “Create Deployment…”.',
+              result.searched,
+              remotes,
+            );
+    }
   }
-  const choice = await vscode.window.showWarningMessage(message, 'Add Integration…', 'Create Deployment…');
-  if (choice === 'Add Integration…') await vscode.commands.executeCommand(Commands.addIntegration);
-  else if (choice === 'Create Deployment…') await vscode.commands.executeCommand(Commands.createDeployment);
+  const addIntegration = vscode.l10n.t('Add Integration…');
+  const createDeployment = vscode.l10n.t('Create Deployment…');
+  const choice = await vscode.window.showWarningMessage(message, addIntegration, createDeployment);
+  if (choice === addIntegration) await vscode.commands.executeCommand(Commands.addIntegration);
+  else if (choice === createDeployment) await vscode.commands.executeCommand(Commands.createDeployment);
 }
 
 function describeRemotes(remotes: readonly FolderRemote[]): string {
   const unique = [...new Set(remotes.map((remote) => `${remote.name} (${redactUserInfo(remote.url)})`))];
-  return unique.slice(0, 5).join(', ') + (unique.length > 5 ? ` and ${unique.length - 5} more` : '');
+  const shown = unique.slice(0, 5).join(', ');
+  return unique.length > 5 ? vscode.l10n.t('{0} and {1} more', shown, unique.length - 5) : shown;
 }

@@ -309,21 +309,21 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
 
   private loadMoreItem(): vscode.TreeItem {
     if (this.list.isLoading) {
-      const item = new vscode.TreeItem('Loading more…', vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(vscode.l10n.t('Loading more…'), vscode.TreeItemCollapsibleState.None);
       item.id = 'deployments:loadMore';
       item.iconPath = new vscode.ThemeIcon('loading~spin');
       item.contextValue = 'loadMore.loading';
-      item.accessibilityInformation = { label: 'Loading more deployments' };
+      item.accessibilityInformation = { label: vscode.l10n.t('Loading more deployments') };
       return item;
     }
-    const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(vscode.l10n.t('Load more…'), vscode.TreeItemCollapsibleState.None);
     item.id = 'deployments:loadMore';
     item.iconPath = new vscode.ThemeIcon('ellipsis');
-    item.description = `${this.rows.length} loaded`;
-    item.tooltip = `Load the next page of deployments (${this.rows.length} loaded so far)`;
-    item.command = { command: LOAD_MORE_COMMAND, title: 'Load More Deployments' };
+    item.description = vscode.l10n.t('{0} loaded', this.rows.length);
+    item.tooltip = vscode.l10n.t('Load the next page of deployments ({0} loaded so far)', this.rows.length);
+    item.command = { command: LOAD_MORE_COMMAND, title: vscode.l10n.t('Load More Deployments') };
     item.contextValue = 'loadMore';
-    item.accessibilityInformation = { label: `Load more deployments, ${this.rows.length} loaded` };
+    item.accessibilityInformation = { label: vscode.l10n.t('Load more deployments, {0} loaded', this.rows.length) };
     return item;
   }
 
@@ -332,24 +332,27 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     const message = messageOf(error);
     const page = this.list.pendingPage;
     const item = new vscode.TreeItem(
-      page > 1 ? `Couldn't load page ${page}: Retry` : "Couldn't load deployments: Retry",
+      page > 1 ? vscode.l10n.t("Couldn't load page {0}: Retry", page) : vscode.l10n.t("Couldn't load deployments: Retry"),
       vscode.TreeItemCollapsibleState.None,
     );
     item.id = 'deployments:error';
     item.description = message.split('\n')[0];
-    item.tooltip = new vscode.MarkdownString().appendText(`${message}\n\nClick to try again.`);
+    item.tooltip = new vscode.MarkdownString().appendText(vscode.l10n.t('{0}\n\nClick to try again.', message));
     item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
-    item.command = { command: LOAD_MORE_COMMAND, title: 'Retry' };
+    item.command = { command: LOAD_MORE_COMMAND, title: vscode.l10n.t('Retry') };
     item.contextValue = 'loadError';
-    item.accessibilityInformation = { label: `Loading page ${page} failed: ${message}. Activate to retry.` };
+    item.accessibilityInformation = { label: vscode.l10n.t('Loading page {0} failed: {1}. Activate to retry.', page, message) };
     return item;
   }
 
   private noticeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem('Listing stopped: the server repeated the same offset', vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(vscode.l10n.t('Listing stopped: the server repeated the same offset'), vscode.TreeItemCollapsibleState.None);
     item.id = 'deployments:notice';
     item.iconPath = new vscode.ThemeIcon('warning');
-    item.tooltip = `The server answered offset ${this.list.nextOffset} again, so asking for more would return the same page forever. Refresh to start over.`;
+    item.tooltip = vscode.l10n.t(
+      'The server answered offset {0} again, so asking for more would return the same page forever. Refresh to start over.',
+      this.list.nextOffset,
+    );
     item.contextValue = 'listingStopped';
     return item;
   }

@@ -19,7 +19,6 @@ import {
 import { Commands } from '../../platform/commandIds';
 
 export const INTEGRATIONS_VIEW_ID = 'deploymentsExplorer.integrations';
-const EMPTY_INTEGRATION_MESSAGE = 'No repositories visible through this integration';
 
 /**
  * Integrations (added, then discovered) and their repositories. Repositories
@@ -186,7 +185,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
           kind: 'message',
           role: 'empty',
           integrationId,
-          message: EMPTY_INTEGRATION_MESSAGE,
+          message: vscode.l10n.t('No repositories visible through this integration'),
           id: `${key(integrationId)}/empty`,
         },
       ];
@@ -304,7 +303,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
       (item.tooltip as vscode.MarkdownString).appendMarkdown('\n\n').appendText(vscode.l10n.t('Last load failed: {0}', messageOf(state.error)));
     }
     item.accessibilityInformation = {
-      label: `Integration ${label}${item.description ? `, ${item.description}` : ''}`,
+      label: item.description ? vscode.l10n.t('Integration {0}, {1}', label, item.description) : vscode.l10n.t('Integration {0}', label),
     };
     return item;
   }
@@ -338,7 +337,7 @@ function repositoryItem(node: RepositoryNode): vscode.TreeItem {
   item.contextValue = 'repository';
   item.iconPath = repoIcon ??= new vscode.ThemeIcon('repo');
   item.accessibilityInformation = {
-    label: `Repository ${repository.owner}/${repository.name}, default branch ${repository.default_branch}`,
+    label: vscode.l10n.t('Repository {0}/{1}, default branch {2}', repository.owner, repository.name, repository.default_branch),
   };
   return item;
 }
@@ -352,14 +351,14 @@ function messageItem(node: MessageNode): vscode.TreeItem {
     case 'error':
       item.contextValue = 'error';
       item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-      item.description = 'click to retry';
-      item.tooltip = new vscode.MarkdownString().appendText(node.message).appendMarkdown('\n\nClick to retry.');
-      item.command = { command: Commands.refreshIntegration, title: 'Retry', arguments: [node] };
+      item.description = vscode.l10n.t('click to retry');
+      item.tooltip = new vscode.MarkdownString().appendText(node.message).appendMarkdown(`\n\n${vscode.l10n.t('Click to retry.')}`);
+      item.command = { command: Commands.refreshIntegration, title: vscode.l10n.t('Retry'), arguments: [node] };
       break;
     case 'empty':
       item.contextValue = 'empty';
       item.iconPath = new vscode.ThemeIcon('info');
-      item.tooltip = 'The integration answered with an empty list: the code host shows it no repositories.';
+      item.tooltip = vscode.l10n.t('The integration answered with an empty list: the code host shows it no repositories.');
       break;
     case 'offContract': {
       const record = node.offContract;
