@@ -35,7 +35,7 @@ export type ReviewRow =
 export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewRow[] {
   const rows: ReviewRow[] = [];
   if (lastError?.answered) {
-    rows.push({ kind: 'separator', label: t('The server refused the last attempt') });
+    // No labelled separator above: its label would sit on the first reason's row and cut its detail line.
     const issues = lastError.issues.length > 0 ? lastError.issues : [{ loc: '', msg: lastError.message }];
     for (const issue of issues) {
       const target = stepForIssue(issue);
@@ -44,7 +44,7 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
       rows.push({
         kind: 'item',
         label: `$(error) ${where || issue.msg.split('\n')[0]}`,
-        description: target === 'edit' ? t('Fix it in the payload') : t('Go to the {0} step', target),
+        description: target === 'edit' ? t('refused by the server: fix it in the payload') : t('refused by the server: go to the {0} step', target),
         detail: where ? issue.msg : issue.msg.includes('\n') ? issue.msg : undefined,
         action: target === 'edit' ? 'edit' : { goto: target },
       });
@@ -52,11 +52,10 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
     rows.push({ kind: 'separator', label: '' });
   } else if (lastError) {
     rows.push(
-      { kind: 'separator', label: t('The last attempt got no answer') },
       {
         kind: 'item',
         label: `$(warning) ${lastError.message.split('\n')[0]}`,
-        description: t('It may still have been created: check the Deployments view before sending again'),
+        description: t('no answer came: it may still have been created; check the Deployments view before sending again'),
         detail: lastError.message,
         action: 'check',
       },

@@ -55,20 +55,20 @@ describe('create review rows', () => {
       ],
       answered: true,
     });
-    assert.deepEqual(shown(rows).slice(0, 5), [
-      '── The server refused the last attempt',
-      '$(error) Name — Go to the name step',
-      '$(error) Source — Fix it in the payload',
+    assert.deepEqual(shown(rows).slice(0, 4), [
+      '$(error) Name — refused by the server: go to the name step',
+      '$(error) Source — refused by the server: fix it in the payload',
       '── ',
       "$(rocket) Create Deployment — POST /v2/deployments · the body's fields are below",
     ]);
     // Each reason in full on its own detail line.
     assert.deepEqual(
-      rows.slice(1, 3).map((row) => row.kind === 'item' && row.detail),
+      rows.slice(0, 2).map((row) => row.kind === 'item' && row.detail),
       ['String should match pattern', 'Field required'],
     );
-    assert.deepEqual(rows[1].kind === 'item' && rows[1].action, { goto: 'name' });
-    assert.equal(rows[2].kind === 'item' && rows[2].action, 'edit');
+    assert.equal(rows[0].kind, 'item', 'no labelled separator sits on the first reason');
+    assert.deepEqual(rows[0].kind === 'item' && rows[0].action, { goto: 'name' });
+    assert.equal(rows[1].kind === 'item' && rows[1].action, 'edit');
   });
 
   it('names nested fields in words, whatever the request part', () => {
@@ -77,23 +77,23 @@ describe('create review rows', () => {
       issues: [{ loc: 'body.source_revision_config.repo_ref', msg: 'Unknown branch “mian”: the repository has main, develop' }],
       answered: true,
     });
-    assert.equal(shown(rows)[1], '$(error) Revision › Ref — Go to the ref step');
-    assert.equal(rows[1].kind === 'item' && rows[1].detail, 'Unknown branch “mian”: the repository has main, develop');
+    assert.equal(shown(rows)[0], '$(error) Revision › Ref — refused by the server: go to the ref step');
+    assert.equal(rows[0].kind === 'item' && rows[0].detail, 'Unknown branch “mian”: the repository has main, develop');
   });
 
   it('shows the message of a refusal that names no field', () => {
     const rows = reviewRows(body, { message: 'The control plane answered HTTP 409: name taken', issues: [], answered: true });
-    assert.equal(shown(rows)[1], '$(error) The control plane answered HTTP 409: name taken — Fix it in the payload');
+    assert.equal(shown(rows)[0], '$(error) The control plane answered HTTP 409: name taken — refused by the server: fix it in the payload');
   });
 
   it('warns that an unanswered request may still have created the deployment, and offers to check', () => {
     const rows = reviewRows(body, { message: 'The request was cancelled.\nmore detail', issues: [], answered: false });
-    assert.deepEqual(shown(rows).slice(0, 3), [
-      '── The last attempt got no answer',
-      '$(warning) The request was cancelled. — It may still have been created: check the Deployments view before sending again',
+    assert.deepEqual(shown(rows).slice(0, 2), [
+      '$(warning) The request was cancelled. — no answer came: it may still have been created; check the Deployments view before sending again',
       '── ',
     ]);
-    assert.equal(rows[1].kind === 'item' && rows[1].action, 'check');
+    assert.equal(rows[0].kind === 'item' && rows[0].detail, 'The request was cancelled.\nmore detail', 'the whole message as the detail');
+    assert.equal(rows[0].kind === 'item' && rows[0].action, 'check');
     assert.equal(shown(rows).some((row) => /refused/.test(row)), false);
   });
 
