@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: everything, in order, also in CI (CI=true, no stdin):
 //   0. npm ci when node_modules is missing, then scripts/provision.mjs
-//   0. lint                  node scripts/lint.mjs               (eslint + boundaries, knip)
+//   0. lint                  node scripts/lint.mjs               (eslint + boundaries, unused exports)
 //   1. unit tests            npm run -s test:unit                (node:test)
 //   2. extension-host tests  node scripts/run-extension-tests.mjs (mocha in code-server)
 //   3. UI tests              node scripts/run-ui-tests.mjs        (node:test + playwright)
@@ -134,7 +134,7 @@ async function main() {
 
   // ---------------------------------------------------------------- stages
   const stages = [
-    { name: 'lint', title: 'stage 0: lint (eslint + import boundaries, knip)', cmd: process.execPath, args: ['scripts/lint.mjs'], timeoutMs: 5 * 60_000, needsProvision: false },
+    { name: 'lint', title: 'stage 0: lint (eslint + import boundaries, unused exports)', cmd: process.execPath, args: ['scripts/lint.mjs'], timeoutMs: 5 * 60_000, needsProvision: false },
     { name: 'unit', title: 'stage 1: unit tests', cmd: 'npm', args: ['run', '-s', 'test:unit'], timeoutMs: 5 * 60_000, needsProvision: false },
     { name: 'ext-host', title: 'stage 2: extension-host tests (code-server)', cmd: process.execPath, args: ['scripts/run-extension-tests.mjs'], timeoutMs: 9 * 60_000, needsProvision: true },
     { name: 'ui', title: 'stage 3: UI tests (code-server + chromium)', cmd: process.execPath, args: ['scripts/run-ui-tests.mjs'], timeoutMs: 10 * 60_000, needsProvision: true },
