@@ -80,8 +80,20 @@ async function openUnfilteredView(t: TestContext): Promise<void> {
 }
 
 /** Filter… → Status → READY, through the quick pick, then waits until only READY rows are shown. */
+/**
+ * Opens Filter… and waits for its rows. A view still reloading (after Clear Filters, say) can take the
+ * focus and so close a quick pick that just opened: open it again then.
+ */
+async function openFilterPick(): Promise<void> {
+  const status = wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name', { hasText: /^\s*Status\s*$/ }) }).first();
+  await poll('the Filter… quick pick', async () => {
+    await wb.runCommand('Deployments: Filter…');
+    return status.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false);
+  }, 40_000);
+}
+
 async function filterReady(): Promise<void> {
-  await wb.runCommand('Deployments: Filter…');
+  await openFilterPick();
   await wb.pickQuickItem('Status');
   await wb.pickQuickItem('READY');
   await wb.waitForViewDescription(VIEW, '1 filter');
@@ -108,7 +120,7 @@ test('a status reads in words, and one the extension does not know (DEGRADED) ha
   await openUnfilteredView(t);
   /** Filters by one status (typed: the picker offers the known ones) and waits for its rows. */
   const showOnly = async (status: string, words: string): Promise<void> => {
-    await wb.runCommand('Deployments: Filter…');
+    await openFilterPick();
     await wb.pickQuickItem('Status');
     await wb.answerQuickInput(status);
     const pattern = new RegExp(`^${words}( · |$)`);
@@ -132,7 +144,7 @@ test('Filter… → Status → READY narrows the rows, counts the filter in the 
   await openUnfilteredView(t);
   await filterReady();
   // A long filter stays whole in the message (it wraps), never cut to "name: …".
-  await wb.runCommand('Deployments: Filter…');
+  await openFilterPick();
   await wb.pickQuickItem('Name contains');
   // The whole name of a READY row: a filter that still matches (an empty listing shows the welcome view instead).
   const topLevel = wb.rows(VIEW).and(wb.page.locator('[aria-level="1"]'));
@@ -172,7 +184,7 @@ test('the filter survives a window reload, and Clear Filters removes it', async 
 
 test('a filter that matches nothing shows the welcome message, whose Clear Filters brings the rows back', async (t) => {
   await openUnfilteredView(t);
-  await wb.runCommand('Deployments: Filter…');
+  await openFilterPick();
   await wb.pickQuickItem('Name contains');
   await wb.answerQuickInput('zz-no-such-deployment');
   // Nothing matches: the welcome view (which a message would hide) says so; the description counts the filter.
