@@ -8,21 +8,10 @@
  */
 import Module from 'node:module';
 
-type Listener<T> = (value: T) => void;
+import { Emitter as EventEmitter } from '../../../src/model/events';
 
-export class EventEmitter<T> {
-  private readonly listeners = new Set<Listener<T>>();
-  readonly event = (listener: Listener<T>): { dispose(): void } => {
-    this.listeners.add(listener);
-    return { dispose: () => void this.listeners.delete(listener) };
-  };
-  fire(value: T): void {
-    for (const listener of [...this.listeners]) listener(value);
-  }
-  dispose(): void {
-    this.listeners.clear();
-  }
-}
+// vscode.EventEmitter's shape is the model's Emitter's.
+export { EventEmitter };
 
 export class Disposable {
   static from(...items: Array<{ dispose(): unknown } | undefined>): Disposable {
