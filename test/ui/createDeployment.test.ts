@@ -4,7 +4,7 @@
 import { after, afterEach, before, beforeEach, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
-import { poll, Workbench } from './workbench';
+import { escapeRegExp, poll, Workbench } from './workbench';
 
 let wb: Workbench;
 
@@ -46,6 +46,19 @@ async function waitForValue(input: Locator, expected: string, timeoutMs = 15_000
 async function waitForNameStep(repository: string): Promise<void> {
   const prompt = wb.quickInput().locator('.quick-input-message').filter({ hasText: `Name of the new deployment of ${repository}:` });
   await prompt.waitFor({ state: 'visible', timeout: 15_000 });
+}
+
+/** From the palette to the name step of acme-github's `repository` (owner/name); `search` narrows the list first. Answers the input box. */
+async function openNameStep(repository: string, search?: string): Promise<Locator> {
+  await wb.runCommand('Deployments: Create Deployment…');
+  const quick = wb.quickInput();
+  const input = quick.locator('.quick-input-box input');
+  await wb.pickQuickItem(/acme-github/);
+  await quick.locator('.quick-input-list .monaco-list-row').filter({ hasText: repository }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  if (search !== undefined) await input.fill(search);
+  await wb.pickQuickItem(new RegExp(`${escapeRegExp(repository)}$`));
+  await waitForNameStep(repository);
+  return input;
 }
 
 async function postedBodies(standInUrl: string): Promise<Array<Record<string, any>>> {
@@ -126,13 +139,7 @@ test('Edit Payload… opens the body as JSON with a Create Deployment action in 
   const { page } = wb;
   const standInUrl = wb.env.standInUrl!;
   const name = `agent-runtime-ui-${Date.now().toString(36)}`;
-  await wb.runCommand('Deployments: Create Deployment…');
-  const quick = wb.quickInput();
-  const input = quick.locator('.quick-input-box input');
-  await wb.pickQuickItem(/acme-github/);
-  await quick.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'acme-labs/agent-runtime' }).first().waitFor({ state: 'visible' });
-  await wb.pickQuickItem(/acme-labs\/agent-runtime$/);
-  await waitForNameStep('acme-labs/agent-runtime');
+  const input = await openNameStep('acme-labs/agent-runtime');
   await waitForValue(input, 'agent-runtime');
   await input.fill(name);
   await input.press('Enter');
@@ -185,15 +192,9 @@ test('cancelling the request warns that the deployment may still be created, and
   const fault = { fault: { kind: 'latency', ms: 10_000 }, method: 'POST', pathPrefix: '/v2/deployments', times: 1 };
   assert.equal((await fetch(`${standInUrl}/__admin/faults`, { method: 'POST', body: JSON.stringify(fault) })).ok, true);
   try {
-    await wb.runCommand('Deployments: Create Deployment…');
+    const input = await openNameStep('acme/checkout-service', 'checkout-service');
     const quick = wb.quickInput();
-    const input = quick.locator('.quick-input-box input');
     const rows = quick.locator('.quick-input-list .monaco-list-row');
-    await wb.pickQuickItem(/acme-github/);
-    await rows.filter({ hasText: 'acme/checkout-service' }).first().waitFor({ state: 'visible', timeout: 15_000 });
-    await input.fill('checkout-service');
-    await wb.pickQuickItem(/acme\/checkout-service$/);
-    await waitForNameStep('acme/checkout-service');
     await waitForValue(input, 'checkout-service');
     await input.fill(name);
     await input.press('Enter');
@@ -238,15 +239,9 @@ test('after a 422, Review on the notification reopens the closed review with eve
   };
   assert.equal((await fetch(`${standInUrl}/__admin/faults`, { method: 'POST', body: JSON.stringify(fault) })).ok, true);
   try {
-    await wb.runCommand('Deployments: Create Deployment…');
+    const input = await openNameStep('acme-labs/docs.acme.dev', 'docs');
     const quick = wb.quickInput();
-    const input = quick.locator('.quick-input-box input');
     const rows = quick.locator('.quick-input-list .monaco-list-row');
-    await wb.pickQuickItem(/acme-github/);
-    await rows.filter({ hasText: 'acme-labs/docs.acme.dev' }).first().waitFor({ state: 'visible', timeout: 15_000 });
-    await input.fill('docs');
-    await wb.pickQuickItem(/acme-labs\/docs\.acme\.dev$/);
-    await waitForNameStep('acme-labs/docs.acme.dev');
     await input.fill(name);
     await input.press('Enter');
     await waitForValue(input, 'trunk');

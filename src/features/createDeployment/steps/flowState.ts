@@ -39,25 +39,22 @@ interface StepDefinition<S extends FlowState> {
 
 /** A step that comes after the integration is known: it is handed the state with `integration` set. */
 export function afterIntegration(context: StepContext, step: StepDefinition<IntegrationChosen>): FlowStep {
-  return {
-    id: step.id,
-    skip: step.skip,
-    run(input) {
-      const { state } = context;
-      if (!hasIntegration(state)) throw new Error(`Create Deployment: the ${step.id} step was reached before an integration was chosen.`);
-      return step.run(input, state);
-    },
-  };
+  return guarded(context, step, hasIntegration, 'an integration');
 }
 
 /** A step that comes after the repository is chosen: it is handed the state with `repository` set. */
 export function afterRepository(context: StepContext, step: StepDefinition<RepositoryChosen>): FlowStep {
+  return guarded(context, step, hasRepository, 'a repository');
+}
+
+/** `step`, run only on a state `has` accepts: reaching it earlier is a bug in the flow, said as one. */
+function guarded<S extends FlowState>(context: StepContext, step: StepDefinition<S>, has: (state: FlowState) => state is S, what: string): FlowStep {
   return {
     id: step.id,
     skip: step.skip,
     run(input) {
       const { state } = context;
-      if (!hasRepository(state)) throw new Error(`Create Deployment: the ${step.id} step was reached before a repository was chosen.`);
+      if (!has(state)) throw new Error(`Create Deployment: the ${step.id} step was reached before ${what} was chosen.`);
       return step.run(input, state);
     },
   };
