@@ -63,6 +63,40 @@ const undiciApart = {
   },
 };
 
+/**
+ * src/api/zodParts.ts is its own file too, dist/zod.js: only the schemas and the client use zod, and
+ * they are loaded when the first client is built (src/api/lazy.ts), so activation need not parse it.
+ * Nothing outside them touches a zod value, so the split cannot break an instanceof.
+ */
+const zodApart = {
+  name: 'zod-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/zodParts$/ }, () => ({ path: './zod.js', external: true }));
+  },
+};
+
+/**
+ * `import * as vscode from 'vscode'` compiles to `__toESM(require("vscode"))` in each of the ~40 files
+ * that import it, and __toESM copies every one of the API's ~300 properties into a new object as a
+ * getter: some 12,000 property definitions at every activation (about 7 ms measured with a 320-key
+ * stand-in) for nothing, since the code only reads `vscode.something` (a default import of vscode is
+ * refused by lint). The bundle uses the module object itself instead.
+ */
+const vscodeAsIs = {
+  name: 'vscode-as-is',
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length > 0) return;
+      const file = build.initialOptions.outfile;
+      const text = fs.readFileSync(file, 'utf8');
+      const wrapped = /\b([\w$]+)\(require\("vscode"\)\)/g;
+      const helpers = new Set([...text.matchAll(wrapped)].map((match) => match[1]));
+      if (helpers.size !== 1) throw new Error(`esbuild.js: expected one helper wrapping require("vscode"), found ${[...helpers].join(', ') || 'none'}`);
+      fs.writeFileSync(file, text.replace(wrapped, 'require("vscode")'));
+    });
+  },
+};
+
 async function main() {
   const undiciCtx = await esbuild.context({
     entryPoints: ['src/api/undiciParts.ts'],
@@ -76,6 +110,18 @@ async function main() {
     sourcesContent: false,
     logLevel: 'warning',
     plugins: [trimUndici],
+  });
+  const zodCtx = await esbuild.context({
+    entryPoints: { zod: 'src/api/zodParts.ts' },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    outdir: 'dist',
+    minify: production,
+    sourcemap: !production,
+    sourcesContent: false,
+    logLevel: 'warning',
   });
   const ctx = await esbuild.context({
     entryPoints: ['src/extension.ts'],
@@ -95,15 +141,17 @@ async function main() {
     metafile: meta,
     logLevel: 'warning',
     define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
-    plugins: [trimUndici, undiciApart],
+    plugins: [trimUndici, undiciApart, zodApart, vscodeAsIs],
   });
   if (watch) {
-    await Promise.all([undiciCtx.watch(), ctx.watch()]);
+    await Promise.all([undiciCtx.watch(), zodCtx.watch(), ctx.watch()]);
     return;
   }
   writePayloadSchema();
   await undiciCtx.rebuild();
   await undiciCtx.dispose();
+  await zodCtx.rebuild();
+  await zodCtx.dispose();
   const result = await ctx.rebuild();
   await ctx.dispose();
   if (meta && result.metafile) {

@@ -30,6 +30,18 @@ export default tseslint.config(
       'no-unused-private-class-members': 'error',
     },
   },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='vscode'] > ImportDefaultSpecifier",
+          message: "Use `import * as vscode from 'vscode'`: the release build hands out the module object as it is (esbuild.js, vscodeAsIs), which has no default export.",
+        },
+      ],
+    },
+  },
   { files: ['src/api/**/*.ts'], rules: { 'no-restricted-imports': restrict(noVscode, noModel, noPlatform, noUi, noFeatures, noExtension) } },
   { files: ['src/model/**/*.ts'], rules: { 'no-restricted-imports': restrict(noVscode, noPlatform, noUi, noFeatures, noExtension) } },
   { files: ['src/ui/**/*.ts', 'src/platform/**/*.ts'], rules: { 'no-restricted-imports': restrict(noFeatures, noExtension) } },

@@ -29,7 +29,9 @@ installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
 import type * as Undici from 'undici';
 const { request } = require('undici') as typeof Undici;
-import { ControlPlaneClient, deploymentListSchema, type Deployment, type DeploymentPage, type Repository } from '../src/api';
+import { type Deployment, type DeploymentPage, type Repository } from '../src/api';
+import { ControlPlaneClient } from '../src/api/client';
+import { deploymentListSchema } from '../src/api/schemas';
 import { StandIn } from '../test/server/standIn';
 import type { DeploymentList as DeploymentListType } from '../src/model/deploymentList';
 import type { DeploymentsTreeProvider as DeploymentsTreeProviderType } from '../src/features/deployments/deploymentsTreeProvider';

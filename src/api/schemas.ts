@@ -1,8 +1,5 @@
-import * as z from 'zod';
+import * as z from './zodParts';
 import { uuidPattern } from './vocabulary';
-
-// Plain values live in ./vocabulary (loading them must not build the schemas).
-export { DEPLOYMENT_TYPES, isUuid, KNOWN_STATUSES, type DeploymentType } from './vocabulary';
 
 // The contract does not show which deployment fields are required, and
 // FastAPI-style servers send `null` for absent optional values, so every

@@ -5,7 +5,8 @@
  * stay open, because real servers need fields the contract does not show.
  */
 import { z } from 'zod';
-import { DEPLOYMENT_TYPES, deploymentSchema } from '../api';
+import { DEPLOYMENT_TYPES } from '../api';
+import { deploymentSchema } from '../api/schemas';
 
 /** Fields the server sets: a body may carry them (copied from another record) but need not. */
 const SERVER_FIELDS = ['id', 'tenant_id', 'created_at', 'updated_at', 'latest_revision_id', 'active_revision_id', 'status'] as const;

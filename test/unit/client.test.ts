@@ -1,21 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import {
-  AuthError,
-  CancelledError,
-  ConnectionOptions,
-  ControlPlaneClient,
-  InvalidInputError,
-  InvalidResponseError,
-  NetworkError,
-  NotFoundError,
-  RateLimitedError,
-  RequestValidationError,
-  resourceSpecProblems,
-  SchemaError,
-  ServerError,
-  TimeoutError,
-} from '../../src/api';
+import { AuthError, CancelledError, ConnectionOptions, InvalidInputError, InvalidResponseError, NetworkError, NotFoundError, RateLimitedError, RequestValidationError, SchemaError, ServerError, TimeoutError } from '../../src/api';
+import { ControlPlaneClient, resourceSpecProblems } from '../../src/api/client';
 import { StandIn } from '../server/standIn';
 import { json, startLoopbackProxy, startScriptedServer } from './helpers/scriptedServer';
 

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as zlib from 'node:zlib';
 import fc from 'fast-check';
-import { ControlPlaneClient, DeploymentPage, KNOWN_STATUSES } from '../../src/api';
+import { DeploymentPage, KNOWN_STATUSES } from '../../src/api';
+import { ControlPlaneClient } from '../../src/api/client';
 import { assertClean, KEY } from './helpers/errorChecks';
 import { rawAnswer, startRawServer } from './helpers/scriptedServer';
 

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ControlPlaneClient, type Deployment, type Repository } from '../../src/api';
+import { type Deployment, type Repository } from '../../src/api';
+import { ControlPlaneClient } from '../../src/api/client';
 import { parseIntegrationId, integrationIdProblem } from '../../src/model/integrationId';
 import { collectIntegrationIds, discoverIntegrationIds } from '../../src/model/integrationDiscovery';
 import { escapeMarkdown } from '../../src/model/markdown';

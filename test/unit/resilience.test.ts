@@ -8,17 +8,8 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import { describe, it } from 'node:test';
 import * as zlib from 'node:zlib';
-import {
-  AuthError,
-  ControlPlaneClient,
-  ControlPlaneError,
-  DeploymentPage,
-  HttpError,
-  InvalidInputError,
-  InvalidResponseError,
-  RequestValidationError,
-  ServerError,
-} from '../../src/api';
+import { AuthError, ControlPlaneError, DeploymentPage, HttpError, InvalidInputError, InvalidResponseError, RequestValidationError, ServerError } from '../../src/api';
+import { ControlPlaneClient } from '../../src/api/client';
 import { assertClean, KEY } from './helpers/errorChecks';
 import { json, rawAnswer, startIdleResettingServer, startRawServer, startScriptedServer } from './helpers/scriptedServer';
 

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ControlPlaneClient, InvalidInputError, NetworkError } from '../../src/api';
+import { InvalidInputError, NetworkError } from '../../src/api';
+import { ControlPlaneClient } from '../../src/api/client';
 
 /** A self-signed certificate for 127.0.0.1, made for this run only. */
 function makeCertificate(dir: string): { key: string; cert: string; certFile: string } {
