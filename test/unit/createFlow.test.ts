@@ -1,11 +1,10 @@
 // The create flow's steps typed through in the fake window, against an
 // in-memory control plane: what each step shows, Back keeping values, the
 // review, a refused request, Edit Payload…
-import './fakes/register';
+import * as fake from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import * as fake from './fakes/vscode';
-import { fakeServices, FakeControlPlaneOptions, repository } from './fakes/services';
+import { fakeServices, FakeControlPlaneOptions, repository } from './helpers/fakeServices';
 import { CancelledError, RequestValidationError } from '../../src/api';
 import { readCreateArgument } from '../../src/model/createArguments';
 import { DraftStore } from '../../src/model/draftStore';

@@ -1,6 +1,6 @@
 // Deploy This Workspace's pick waits out the "Looking for this workspace's repository…"
 // notification, which VS Code keeps up for at least 800 ms.
-import './fakes/register';
+import './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { progressNotificationGoneIn } from '../../src/features/createDeployment/deployWorkspace';

@@ -1,9 +1,8 @@
 // The Deployments view's rows, from the tree provider over the fake vscode
 // module and a real DeploymentList fed by a scripted page fetcher.
-import './fakes/register';
+import * as fake from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import * as fake from './fakes/vscode';
 import { AuthError, NetworkError, type Deployment, type DeploymentPage } from '../../src/api';
 import { pageEnd } from '../../src/api/pagination';
 import { DeploymentList } from '../../src/model/deploymentList';

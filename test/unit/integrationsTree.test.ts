@@ -1,10 +1,9 @@
 // The Integrations view's rows, from the tree provider over the fake vscode
 // module and an in-memory control plane: what a person sees at each level.
-import './fakes/register';
+import * as fake from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import * as fake from './fakes/vscode';
-import { fakeServices, FakeControlPlaneOptions, repository } from './fakes/services';
+import { fakeServices, FakeControlPlaneOptions, repository } from './helpers/fakeServices';
 import { AuthError, NetworkError } from '../../src/api';
 import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
 import { IntegrationsTreeProvider } from '../../src/features/integrations/integrationsTreeProvider';

@@ -1,9 +1,8 @@
 // The multi-step input driven through the fake window as a person would:
 // typing, Enter, the Back button, Escape.
-import './fakes/register';
+import * as fake from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import * as fake from './fakes/vscode';
 import { FlowStep, MultiStepInput } from '../../src/ui/multiStepInput';
 
 interface Answers {

@@ -5,14 +5,8 @@
  * view, and the root again whenever a view says its data changed. Answers
  * what the control plane (the stand-in) received meanwhile.
  */
-import { extensionContext, fake, installFakeVscode } from './fakeVscodeHost';
+import { extensionContext, resetFake, TreeDataProvider, window, workspace } from './fakeVscodeHost';
 import type { RecordedRequest, StandIn } from '../../server/standIn';
-
-type Provider = {
-  getChildren(element?: unknown): unknown;
-  getTreeItem(element: unknown): unknown;
-  onDidChangeTreeData?: (listener: (element: unknown) => void) => { dispose(): void };
-};
 
 export interface WindowStart {
   requests: RecordedRequest[];
@@ -23,21 +17,20 @@ export interface WindowStart {
 
 /** `extensionModule`: a path to require (e.g. dist/extension.js); default the compiled src/extension. */
 export async function simulateWindowStart(standIn: StandIn, options: { extensionModule?: string; settings?: Record<string, unknown>; idleMs?: number } = {}): Promise<WindowStart> {
-  installFakeVscode();
-  fake.reset();
-  fake.settings.set('deploymentsExplorer.baseUrl', standIn.url);
-  for (const [key, value] of Object.entries(options.settings ?? {})) fake.settings.set(`deploymentsExplorer.${key}`, value);
-  fake.secrets.set('deploymentsExplorer.apiKey', standIn.apiKey ?? '');
+  resetFake();
+  workspace.set('deploymentsExplorer.baseUrl', standIn.url);
+  for (const [key, value] of Object.entries(options.settings ?? {})) workspace.set(`deploymentsExplorer.${key}`, value);
+  const context = extensionContext();
+  await context.secrets.store('deploymentsExplorer.apiKey', standIn.apiKey ?? '');
   standIn.reset();
 
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const extension = require(options.extensionModule ?? '../../../src/extension') as { activate(context: unknown): unknown; deactivate?(): void };
-  const context = extensionContext();
   await extension.activate(context);
 
   const rows = new Map<string, unknown[]>();
   const pending = new Set<Promise<unknown>>();
-  const askRoot = (viewId: string, provider: Provider) => {
+  const askRoot = (viewId: string, provider: TreeDataProvider<unknown>) => {
     const asked = Promise.resolve(provider.getChildren()).then((children) => {
       const list = (children ?? []) as unknown[];
       for (const child of list) provider.getTreeItem(child);
@@ -47,8 +40,7 @@ export async function simulateWindowStart(standIn: StandIn, options: { extension
     void asked.finally(() => pending.delete(asked));
   };
   const subscriptions: Array<{ dispose(): void }> = [];
-  for (const [viewId, { treeDataProvider }] of fake.treeViews) {
-    const provider = treeDataProvider as Provider;
+  for (const [viewId, { treeDataProvider: provider }] of window.treeViews) {
     const subscription = provider.onDidChangeTreeData?.((element) => {
       if (element === undefined || element === null) askRoot(viewId, provider);
     });

@@ -1,7 +1,7 @@
 // The extension's Services over the fake vscode module and an in-memory
 // control plane: the real CommandRunner and RepositoryCatalog, a client that
 // answers from the lists given here, and a log that keeps its lines.
-import './register';
+import { extensionContext } from './fakeVscodeHost';
 import type { Deployment, InvalidRepository, Repository, RepositoryListing } from '../../../src/api';
 import { CommandRunner } from '../../../src/platform/commandRunner';
 import { readSettings } from '../../../src/platform/settings';
@@ -51,7 +51,7 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
       return { id: `00000000-0000-4000-8000-${String(posted.length).padStart(12, '0')}`, name: String(body.name) };
     },
   };
-  const context = { subscriptions: [] as Array<{ dispose(): unknown }>, extension: { packageJSON: { version: '0.0.0-test' } } };
+  const context = extensionContext();
   const catalog = new RepositoryCatalog({ client: async () => client, addedIntegrations: () => options.integrations ?? [] });
   const services = {
     context,
