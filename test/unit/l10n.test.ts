@@ -2,7 +2,7 @@
 // vscode.l10n.t as the translator, then whatever that answers.
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTranslator, t, translated } from '../../src/model/l10n';
+import { setTranslator, t, translated } from '../../src/api/l10n';
 import { validateDeploymentName } from '../../src/model/createPayload';
 import { statusWords } from '../../src/model/deploymentStatus';
 
