@@ -23,7 +23,8 @@ export type ExtensionApi = {
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
   const started = performance.now();
   // The API client's and the model's messages (errors, validation, labels) are translated like the rest
-  // of the UI. vscode.l10n.t does not use `this`, so it is installed as it is.
+  // of the UI. vscode.l10n.t does not use `this`, so it is installed as it is (a wrapper would be a
+  // vscode.l10n.t call without a literal message, which scripts/l10n-export.mjs refuses).
   setTranslator(vscode.l10n.t);
   const log = vscode.window.createOutputChannel('Deployments Explorer', { log: true });
   const profiles = new ProfileStore(context, log);

@@ -6,7 +6,10 @@
  * Without one (unit tests, the stand-in server, the bench) it is the English text with its
  * placeholders filled in.
  *
- * Arguments are values to show, never secrets: a translator is code outside the client's redaction.
+ * Every `t(…)` takes a string literal as its first argument, so that `npm run l10n`
+ * (scripts/l10n-export.mjs) collects it into l10n/bundle.l10n.json, and lint fails when that file
+ * is not up to date. Arguments are values to show, never secrets: a translator is code outside the
+ * client's redaction.
  */
 export type L10nArg = string | number | boolean;
 export type Translator = (message: string, ...args: L10nArg[]) => string;
