@@ -377,10 +377,18 @@ function createDispatcher(base: URL, options: ConnectionOptions): Dispatcher {
     try {
       return new ProxyAgent({ uri: proxy, requestTls: tls, proxyTls: tls, keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000 });
     } catch (error) {
-      throw new InvalidInputError('proxy', t('“{0}” cannot be used: {1}', proxy, (error as Error).message));
+      throw new InvalidInputError('proxy', t('“{0}” cannot be used: {1}', withoutUserInfo(proxy), (error as Error).message));
     }
   }
   return new Agent({ connect: tls, keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000 });
+}
+
+/**
+ * A proxy URL as a message may show it: its user name and password (`user:pass@`, up to the last `@`
+ * before the path), parseable or not, become `[redacted]@`. The redactor knows only the API key.
+ */
+function withoutUserInfo(proxy: string): string {
+  return proxy.replace(/^([a-z][a-z\d+.-]*:\/\/)?[^\s/?#]*@/i, '$1[redacted]@');
 }
 
 function networkError(target: string, error: unknown): ControlPlaneError {

@@ -562,6 +562,23 @@ describe('ControlPlaneClient through a proxy on loopback', () => {
     }
   });
 
+  it('never shows the user name and password of a proxy it cannot use', () => {
+    for (const [proxyUrl, shown] of [
+      ['ftp://alice:s3cret-pass@proxy.example:8080', 'ftp://[redacted]@proxy.example:8080'],
+      ['http://alice:s3cret@pass@', 'http://[redacted]@'],
+      ['alice:s3cret-pass@proxy.example:8080', '[redacted]@proxy.example:8080'],
+    ]) {
+      assert.throws(
+        () => new ControlPlaneClient({ baseUrl: 'https://api.example.com', proxyUrl, env: {} }),
+        (error: unknown) =>
+          error instanceof InvalidInputError &&
+          error.parameter === 'proxy' &&
+          error.message.startsWith(`Invalid proxy: “${shown}” cannot be used: `) &&
+          !/alice|s3cret|pass@/.test(error.message),
+      );
+    }
+  });
+
   it('reads HTTP_PROXY from the environment', async () => {
     const standIn = await StandIn.start();
     const proxy = await startLoopbackProxy();
