@@ -347,10 +347,10 @@ function parseBaseUrl(baseUrl: string): URL {
   try {
     url = new URL(trimmed);
   } catch {
-    throw new InvalidInputError('base URL', t('“{0}” is not a URL (expected e.g. https://api.example.com)', quote(trimmed, 200)));
+    throw new InvalidInputError('base URL', t('“{0}” is not a URL (expected e.g. https://api.example.com)', quote(withoutUserInfo(trimmed), 200)));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidInputError('base URL', t('“{0}” must start with http:// or https://', quote(trimmed, 200)));
+    throw new InvalidInputError('base URL', t('“{0}” must start with http:// or https://', quote(withoutUserInfo(trimmed), 200)));
   }
   if (url.username || url.password) {
     throw new InvalidInputError('base URL', t('must not contain a user name or password; use the API key instead'));
@@ -384,8 +384,9 @@ function createDispatcher(base: URL, options: ConnectionOptions): Dispatcher {
 }
 
 /**
- * A proxy URL as a message may show it: its user name and password (`user:pass@`, up to the last `@`
- * before the path), parseable or not, become `[redacted]@`. The redactor knows only the API key.
+ * A URL (proxy, base URL) as a message may show it: its user name and password (`user:pass@`, up to
+ * the last `@` before the path), parseable or not, become `[redacted]@`. The redactor knows only the
+ * API key.
  */
 function withoutUserInfo(proxy: string): string {
   return proxy.replace(/^([a-z][a-z\d+.-]*:\/\/)?[^\s/?#]*@/i, '$1[redacted]@');

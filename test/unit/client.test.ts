@@ -361,6 +361,10 @@ describe('ControlPlaneClient against the stand-in', () => {
       assert.throws(() => clientFor({ baseUrl: 'ftp://example.test' }), /must start with http:\/\/ or https:\/\//);
       assert.throws(() => clientFor({ baseUrl: '' }), /no base URL is set/);
       assert.throws(() => clientFor({ baseUrl: 'not a url' }), /is not a URL/);
+      // Neither a user name nor a password typed into the base URL is repeated.
+      assert.throws(() => clientFor({ baseUrl: 'ftp://bob:hunter22@example.test' }), (error: unknown) =>
+        (error as Error).message === 'Invalid base URL: “ftp://[redacted]@example.test” must start with http:// or https://');
+      assert.throws(() => clientFor({ baseUrl: 'bob:hunter22@example.test' }), (error: unknown) => !/bob|hunter/.test((error as Error).message));
     });
 
     it('keeps the API key out of every error text', async () => {
