@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm run lint`: ESLint (typescript-eslint + the direction of imports between the rooms of src/,
-// see eslint.config.mjs) and ts-unused-exports (exported values nothing imports; unused locals and
-// parameters are tsc's and ESLint's). Each tool is one check;
+// see eslint.config.mjs), ts-unused-exports (exported values nothing imports; unused locals and
+// parameters are tsc's and ESLint's) and the l10n bundle (l10n/bundle.l10n.json holds exactly the
+// messages of the code, and every translation call has a literal message; `npm run l10n` rewrites
+// it). Each tool is one check;
 // prints "lint: N passed, N failed" and exits non-zero when a check fails.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -16,6 +18,11 @@ const checks = [
     // The entry point and the dynamically required undici module are used by their loaders; the api
     // barrel re-exports for callers outside src/ (tests, bench), who import it whole.
     args: ['tsconfig.json', '--allowUnusedTypes', '--excludePathsFromReport=test/;bench/;scripts/;src/extension.ts;src/api/index.ts;src/api/undiciParts.ts'],
+  },
+  {
+    name: 'l10n bundle (l10n/bundle.l10n.json up to date; `npm run l10n` rewrites it)',
+    cmd: process.execPath,
+    args: [path.join(ROOT, 'scripts', 'l10n-export.mjs'), '--check'],
   },
 ];
 const results = checks.map((check) => {

@@ -10,7 +10,7 @@ import { Services } from './platform/services';
 import { registerDeployments } from './features/deployments';
 import { registerIntegrations } from './features/integrations';
 import { registerWatch } from './features/watch';
-import { setTranslator } from './model/l10n';
+import { setTranslator } from './api/l10n';
 
 /** What activate() returns: used by the extension-host tests. */
 export type ExtensionApi = {
@@ -22,8 +22,10 @@ export type ExtensionApi = {
 
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
   const started = performance.now();
-  // The model's messages (validation, labels) are translated like the rest of the UI.
-  setTranslator((message, ...args) => vscode.l10n.t(message, ...args));
+  // The API client's and the model's messages (errors, validation, labels) are translated like the rest
+  // of the UI. vscode.l10n.t does not use `this`, so it is installed as it is (a wrapper would be a
+  // vscode.l10n.t call without a literal message, which scripts/l10n-export.mjs refuses).
+  setTranslator(vscode.l10n.t);
   const log = vscode.window.createOutputChannel('Deployments Explorer', { log: true });
   const profiles = new ProfileStore(context, log);
   // Before the connection reads anything: binds 0.1.0's stored key to the base URL it was used with.

@@ -6,6 +6,7 @@ import { buildDeploymentSearchParams, DEFAULT_PAGE_SIZE, DeploymentQuery, valida
 import { parseJsonBody } from './responses';
 import { Deployment, deploymentSchema, deploymentSummarySchema, Repository, repositorySchema, resourceSpecSchema } from './schemas';
 import { describeValue, quote } from './text';
+import { t } from './l10n';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -89,11 +90,11 @@ export class ControlPlaneClient {
         method: 'GET',
         path: `/v1/integrations/forge/codehost/${encodeURIComponent(id)}/repos`,
         signal: signalOf(options),
-        what: `Integration ${id}`,
+        what: t('Integration {0}', id),
       });
       const body = parseJsonBody(response, this.http.secrets);
       if (!Array.isArray(body)) {
-        throw new SchemaError('repository listing', [`(the whole answer): expected an array, got ${describeValue(body)}`]);
+        throw new SchemaError(t('The repository listing'), [`${t('(the whole answer)')}: ${t('expected an array, got {0}', describeValue(body))}`]);
       }
       const repositories: Repository[] = [];
       const invalid: InvalidRepository[] = [];
@@ -107,7 +108,10 @@ export class ControlPlaneClient {
         invalid.push({
           ...offContract(raw, index, problems),
           usableForCreate: false,
-          reason: `It does not match the API contract (${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}), so it cannot be used to create a deployment.`,
+          reason: t(
+            'It does not match the API contract ({0}), so it cannot be used to create a deployment.',
+            `${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}`,
+          ),
         });
       });
       return { repositories, invalid, invalidCount: invalid.length };
@@ -128,7 +132,7 @@ export class ControlPlaneClient {
         path: '/v2/deployments',
         query: params,
         signal: signalOf(options),
-        what: 'The deployment listing',
+        what: t('The deployment listing'),
       });
       const { resources, offset: nextOffset } = listingEnvelope(parseJsonBody(response, this.http.secrets));
       const deployments: Deployment[] = [];
@@ -183,7 +187,7 @@ export class ControlPlaneClient {
   async createDeployment(body: Record<string, unknown>, options: CallOptions = {}): Promise<Deployment> {
     try {
       if (!body || typeof body !== 'object' || Array.isArray(body)) {
-        throw new InvalidInputError('body', `must be an object, got ${describeValue(body)}`);
+        throw new InvalidInputError('body', t('must be an object, got {0}', describeValue(body)));
       }
       validateObjectArgument('options', options);
       const response = await this.http.send({
@@ -191,9 +195,9 @@ export class ControlPlaneClient {
         path: '/v2/deployments',
         body,
         signal: signalOf(options),
-        what: 'The deployment-creation endpoint',
+        what: t('The deployment-creation endpoint'),
       });
-      return validate(deploymentSchema, parseJsonBody(response, this.http.secrets), 'created deployment', 'deployment');
+      return validate(deploymentSchema, parseJsonBody(response, this.http.secrets), t('The created deployment'), 'deployment');
     } catch (error) {
       throw this.http.seal(error);
     }
@@ -208,7 +212,7 @@ function signalOf(options: CallOptions | undefined): AbortSignal | undefined {
   const signal = options?.signal;
   if (signal === undefined || signal === null) return undefined;
   if (typeof (signal as AbortSignal).aborted !== 'boolean' || typeof (signal as AbortSignal).addEventListener !== 'function') {
-    throw new InvalidInputError('signal', `must be an AbortSignal, got ${describeValue(signal)}`);
+    throw new InvalidInputError('signal', t('must be an AbortSignal, got {0}', describeValue(signal)));
   }
   return signal;
 }
@@ -217,14 +221,14 @@ function signalOf(options: CallOptions | undefined): AbortSignal | undefined {
 function listingEnvelope(body: unknown): { resources: unknown[]; offset: number } {
   const problems: string[] = [];
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw new SchemaError('deployment listing', [`(the whole answer): expected an object, got ${describeValue(body)}`]);
+    throw new SchemaError(t('The deployment listing'), [`${t('(the whole answer)')}: ${t('expected an object, got {0}', describeValue(body))}`]);
   }
   const { resources, offset } = body as Record<string, unknown>;
-  if (!Array.isArray(resources)) problems.push(`resources: expected an array, got ${describeValue(resources)}`);
+  if (!Array.isArray(resources)) problems.push(`resources: ${t('expected an array, got {0}', describeValue(resources))}`);
   if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) {
-    problems.push(`offset: expected a whole number of 0 or more, got ${describeValue(offset)}`);
+    problems.push(`offset: ${t('expected a whole number of 0 or more, got {0}', describeValue(offset))}`);
   }
-  if (problems.length > 0) throw new SchemaError('deployment listing', problems);
+  if (problems.length > 0) throw new SchemaError(t('The deployment listing'), problems);
   return { resources: resources as unknown[], offset: offset as number };
 }
 
@@ -239,8 +243,8 @@ function offContract(raw: unknown, index: number, problems: readonly string[]): 
 function recordProblems(error: z.ZodError): string[] {
   const problems = error.issues
     .slice(0, MAX_RECORD_PROBLEMS)
-    .map((issue) => `${formatPath('', issue.path, '(the record)')}: ${quote(issue.message, 160)}`);
-  if (error.issues.length > MAX_RECORD_PROBLEMS) problems.push(`…and ${error.issues.length - MAX_RECORD_PROBLEMS} more`);
+    .map((issue) => `${formatPath('', issue.path, t('(the record)'))}: ${quote(issue.message, 160)}`);
+  if (error.issues.length > MAX_RECORD_PROBLEMS) problems.push(t('…and {0} more', error.issues.length - MAX_RECORD_PROBLEMS));
   return problems;
 }
 
@@ -274,7 +278,7 @@ function validate<T extends z.ZodType>(schema: T, data: unknown, what: string, r
 }
 
 /** `resources[3].source_config.resource_spec.cpu` */
-function formatPath(root: string, path: readonly PropertyKey[], whole = '(the whole answer)'): string {
+function formatPath(root: string, path: readonly PropertyKey[], whole = t('(the whole answer)')): string {
   let text = root;
   for (const part of path.slice(0, 20)) {
     if (typeof part === 'number') text += `[${part}]`;

@@ -1,8 +1,12 @@
+import { t, translated } from './l10n';
 import { clip, MAX_QUOTE_LENGTH, quote, Redactor, tidyMessage } from './text';
 
 /**
  * One error class per failure class. Every message is meant to be shown to a
- * person as it is: it says what went wrong; the UI adds the next step.
+ * person as it is: it says what went wrong; the UI adds the next step. Each
+ * is one whole sentence (or more) through the translator hook `t`, with the
+ * values as `{0}`-style arguments, so a translation can order them as its
+ * language needs.
  *
  * Every message is at most 1,500 characters, keeps only line breaks among
  * control characters, and, once `sealError` has run where the error is made,
@@ -72,13 +76,7 @@ export class AuthError extends ControlPlaneErrorBase {
           : detail && /workspace|tenant/i.test(detail)
             ? 'needsTenant'
             : 'accessDenied';
-    super(
-      problem === 'notEnabled'
-        ? `This is not enabled for your organisation (HTTP 403): ${detail}. A different API key will not help; ask an administrator of the organisation.`
-        : `${status === 401 ? 'Not authenticated' : 'Access denied'} (HTTP ${status})` +
-            (detail ? `: ${detail}` : '. Check the API key and the tenant ID.'),
-      status,
-    );
+    super(authMessage(status, problem, detail), status);
     this.problem = problem;
   }
 
@@ -93,13 +91,29 @@ export class AuthError extends ControlPlaneErrorBase {
   }
 }
 
+function authMessage(status: number, problem: AuthProblem, detail: string | undefined): string {
+  if (problem === 'notEnabled') {
+    return t(
+      'This is not enabled for your organisation (HTTP 403): {0}. A different API key will not help; ask an administrator of the organisation.',
+      detail ?? '',
+    );
+  }
+  if (status === 401) {
+    return detail
+      ? t('Not authenticated (HTTP {0}): {1}', status, detail)
+      : t('Not authenticated (HTTP {0}). Check the API key and the tenant ID.', status);
+  }
+  return detail ? t('Access denied (HTTP {0}): {1}', status, detail) : t('Access denied (HTTP {0}). Check the API key and the tenant ID.', status);
+}
+
 export class NotFoundError extends ControlPlaneErrorBase {
   readonly kind = 'notFound';
   constructor(
+    /** What was asked for, as the subject of a sentence: "Integration …", "The deployment listing". */
     readonly what: string,
     readonly detail: string | undefined,
   ) {
-    super(`${what} was not found (HTTP 404)${detail ? `: ${detail}` : '.'}`, 404);
+    super(detail ? t('{0} was not found (HTTP 404): {1}', what, detail) : t('{0} was not found (HTTP 404).', what), 404);
   }
 }
 
@@ -115,12 +129,8 @@ export class RequestValidationError extends ControlPlaneErrorBase {
   readonly issueCount: number;
   constructor(status: number, issues: readonly ValidationIssue[], issueCount = issues.length) {
     const shown = issues.slice(0, SHOWN_ISSUES);
-    super(
-      `The server refused the request (HTTP ${status}):\n` +
-        shown.map((issue) => (issue.loc ? `${issue.loc}: ${issue.msg}` : issue.msg)).join('\n') +
-        andMore(issueCount - shown.length),
-      status,
-    );
+    const lines = shown.map((issue) => (issue.loc ? `${issue.loc}: ${issue.msg}` : issue.msg)).join('\n') + andMore(issueCount - shown.length);
+    super(t('The server refused the request (HTTP {0}):\n{1}', status, lines), status);
     this.issues = issues.slice(0, KEPT_ISSUES);
     this.issueCount = Math.max(issueCount, this.issues.length);
   }
@@ -129,14 +139,15 @@ export class RequestValidationError extends ControlPlaneErrorBase {
 
 const SHOWN_ISSUES = 10;
 const KEPT_ISSUES = 100;
-const andMore = (more: number) => (more > 0 ? `\n…and ${more} more` : '');
+const andMore = (more: number) => (more > 0 ? `\n${t('…and {0} more', more)}` : '');
 
 export class RateLimitedError extends ControlPlaneErrorBase {
   readonly kind = 'rateLimited';
   constructor(readonly retryAfterMs: number | undefined) {
     super(
-      'The control plane is rate limiting requests (HTTP 429)' +
-        (retryAfterMs !== undefined ? `; it asks to wait ${Math.ceil(retryAfterMs / 1000)} s.` : '.'),
+      retryAfterMs !== undefined
+        ? t('The control plane is rate limiting requests (HTTP 429); it asks to wait {0} s.', Math.ceil(retryAfterMs / 1000))
+        : t('The control plane is rate limiting requests (HTTP 429).'),
       429,
     );
   }
@@ -145,7 +156,12 @@ export class RateLimitedError extends ControlPlaneErrorBase {
 export class ServerError extends ControlPlaneErrorBase {
   readonly kind = 'server';
   constructor(status: number, detail: string | undefined) {
-    super(`The control plane failed (HTTP ${status})${detail ? `: ${detail}` : '.'} Try again later.`, status);
+    super(
+      detail
+        ? t('The control plane failed (HTTP {0}): {1} Try again later.', status, detail)
+        : t('The control plane failed (HTTP {0}). Try again later.', status),
+      status,
+    );
   }
 }
 
@@ -160,9 +176,12 @@ export class HttpError extends ControlPlaneErrorBase {
   ) {
     super(
       redirectTo !== undefined
-        ? `The control plane answered HTTP ${status}, redirecting to “${redirectTo}”, which was not followed` +
-            `${detail ? ` (${detail})` : ''}. Check the base URL.`
-        : `The control plane answered HTTP ${status}${detail ? `: ${detail}` : '.'}`,
+        ? detail
+          ? t('The control plane answered HTTP {0}, redirecting to “{1}”, which was not followed ({2}). Check the base URL.', status, redirectTo, detail)
+          : t('The control plane answered HTTP {0}, redirecting to “{1}”, which was not followed. Check the base URL.', status, redirectTo)
+        : detail
+          ? t('The control plane answered HTTP {0}: {1}', status, detail)
+          : t('The control plane answered HTTP {0}.', status),
       status,
     );
   }
@@ -175,21 +194,25 @@ export class NetworkError extends ControlPlaneErrorBase {
     readonly code: string | undefined,
     reason: string,
   ) {
-    super(`Cannot reach the control plane at ${target}: ${reason}${code ? ` (${code})` : ''}.`);
+    super(
+      code
+        ? t('Cannot reach the control plane at {0}: {1} ({2}).', target, reason, code)
+        : t('Cannot reach the control plane at {0}: {1}.', target, reason),
+    );
   }
 }
 
 export class TimeoutError extends ControlPlaneErrorBase {
   readonly kind = 'timeout';
   constructor(readonly timeoutMs: number) {
-    super(`The control plane did not answer within ${timeoutMs / 1000} s.`);
+    super(t('The control plane did not answer within {0} s.', timeoutMs / 1000));
   }
 }
 
 export class CancelledError extends ControlPlaneErrorBase {
   readonly kind = 'cancelled';
   constructor() {
-    super('The request was cancelled.');
+    super(t('The request was cancelled.'));
   }
 }
 
@@ -206,10 +229,14 @@ export class InvalidResponseError extends ControlPlaneErrorBase {
     /** True when the body is not text: `snippet` then says "binary data (N bytes)". */
     readonly binary = false,
   ) {
+    // "HTTP 502, text/html": a status and a media type, the same in every language.
+    const answer = `HTTP ${status}${contentType ? `, ${contentType}` : ''}`;
     super(
-      `The control plane's answer (HTTP ${status}${contentType ? `, ${contentType}` : ''}) is not JSON` +
-        (!snippet ? ' (empty body)' : binary ? `: ${snippet}` : `: “${snippet}”`) +
-        '. A proxy or gateway may be in the way; check the base URL.',
+      !snippet
+        ? t("The control plane's answer ({0}) is not JSON (empty body). A proxy or gateway may be in the way; check the base URL.", answer)
+        : binary
+          ? t("The control plane's answer ({0}) is not JSON: {1}. A proxy or gateway may be in the way; check the base URL.", answer, snippet)
+          : t("The control plane's answer ({0}) is not JSON: “{1}”. A proxy or gateway may be in the way; check the base URL.", answer, snippet),
       status,
     );
   }
@@ -220,25 +247,42 @@ export class SchemaError extends ControlPlaneErrorBase {
   readonly kind = 'schema';
   readonly issues: readonly string[];
   constructor(
+    /** What was checked, as the subject of a sentence: "The deployment listing". */
     readonly what: string,
     issues: readonly string[],
   ) {
     const shown = issues.slice(0, 5);
-    super(`The ${what} does not match the API contract:\n${shown.join('\n')}${andMore(issues.length - shown.length)}`);
+    super(t('{0} does not match the API contract:\n{1}', what, shown.join('\n') + andMore(issues.length - shown.length)));
     this.issues = issues.slice(0, KEPT_ISSUES);
   }
 }
 
-/** A value refused before any request is sent; names the parameter. */
+/**
+ * A value refused before any request is sent; names the parameter. `parameter` is an identifier
+ * (the fixes are chosen by it): an API parameter (`limit`, `integration_id`, …) or a JavaScript
+ * argument (`options`, `body`, …) is shown as it is, a setting (`base URL`, `CA file`, `proxy`,
+ * `integration ID`) in the user's language. `problem` is a translated clause.
+ */
 export class InvalidInputError extends ControlPlaneErrorBase {
   readonly kind = 'invalidInput';
   constructor(
     readonly parameter: string,
     problem: string,
   ) {
-    super(`Invalid ${parameter}: ${problem}`);
+    const labels = settingLabels();
+    super(t('Invalid {0}: {1}', Object.hasOwn(labels, parameter) ? labels[parameter] : parameter, problem));
   }
 }
+
+/** The names of the settings an invalid-input error can be about, as a person reads them. */
+const settingLabels = translated(
+  (): Record<string, string> => ({
+    'base URL': t('base URL'),
+    'CA file': t('CA file'),
+    proxy: t('proxy'),
+    'integration ID': t('integration ID'),
+  }),
+);
 
 /** The text of anything thrown, for messages and log lines. */
 export function messageOf(error: unknown): string {

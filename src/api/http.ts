@@ -14,6 +14,7 @@ import {
   sealError,
   TimeoutError,
 } from './errors';
+import { t, translated } from './l10n';
 import { resolveProxy } from './proxy';
 import { errorFromResponse, parseRetryAfter, RawResponse } from './responses';
 import { quote, Redactor } from './text';
@@ -165,12 +166,12 @@ export class HttpTransport {
           continue;
         }
         const why = !idempotent
-          ? `a ${req.method} is never redirected`
+          ? t('a {0} is never redirected', req.method)
           : target === undefined
-            ? 'not a valid URL'
+            ? t('not a valid URL')
             : !sameOrigin
-              ? `another origin than ${url.origin}; the API key is not sent there`
-              : `more than ${MAX_REDIRECTS} redirects`;
+              ? t('another origin than {0}; the API key is not sent there', url.origin)
+              : t('more than {0} redirects', MAX_REDIRECTS);
         throw this.seal(new HttpError(response.status, why, this.redactor.text(quote(this.redactor.whole(target?.href ?? response.location), 200))));
       }
 
@@ -239,7 +240,7 @@ export class HttpTransport {
       });
       const contentType = headerValue(res.headers['content-type']);
       const tooLarge = () =>
-        new InvalidResponseError(res.statusCode, contentType && quote(contentType, 100), `more than ${formatBytes(this.maxBytes)}, not read`, true);
+        new InvalidResponseError(res.statusCode, contentType && quote(contentType, 100), t('more than {0}, not read', formatBytes(this.maxBytes)), true);
       const raw = await readBody(res.body, this.maxBytes, tooLarge);
       const encoding = headerValue(res.headers['content-encoding']);
       const bytes = await this.decompress(raw, encoding, target, tooLarge);
@@ -341,18 +342,18 @@ export class HttpTransport {
 
 function parseBaseUrl(baseUrl: string): URL {
   const trimmed = baseUrl.trim();
-  if (!trimmed) throw new InvalidInputError('base URL', 'no base URL is set');
+  if (!trimmed) throw new InvalidInputError('base URL', t('no base URL is set'));
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    throw new InvalidInputError('base URL', `“${quote(trimmed, 200)}” is not a URL (expected e.g. https://api.example.com)`);
+    throw new InvalidInputError('base URL', t('“{0}” is not a URL (expected e.g. https://api.example.com)', quote(withoutUserInfo(trimmed), 200)));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidInputError('base URL', `“${quote(trimmed, 200)}” must start with http:// or https://`);
+    throw new InvalidInputError('base URL', t('“{0}” must start with http:// or https://', quote(withoutUserInfo(trimmed), 200)));
   }
   if (url.username || url.password) {
-    throw new InvalidInputError('base URL', 'must not contain a user name or password; use the API key instead');
+    throw new InvalidInputError('base URL', t('must not contain a user name or password; use the API key instead'));
   }
   url.search = '';
   url.hash = '';
@@ -367,7 +368,7 @@ function createDispatcher(base: URL, options: ConnectionOptions): Dispatcher {
     try {
       extra = readFileSync(options.caFile.trim(), 'utf8');
     } catch (error) {
-      throw new InvalidInputError('CA file', `cannot read ${options.caFile}: ${(error as Error).message}`);
+      throw new InvalidInputError('CA file', t('cannot read {0}: {1}', options.caFile, (error as Error).message));
     }
     tls.ca = [...rootCertificates, extra];
   }
@@ -376,35 +377,52 @@ function createDispatcher(base: URL, options: ConnectionOptions): Dispatcher {
     try {
       return new ProxyAgent({ uri: proxy, requestTls: tls, proxyTls: tls, keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000 });
     } catch (error) {
-      throw new InvalidInputError('proxy', `“${proxy}” cannot be used: ${(error as Error).message}`);
+      throw new InvalidInputError('proxy', t('“{0}” cannot be used: {1}', withoutUserInfo(proxy), (error as Error).message));
     }
   }
   return new Agent({ connect: tls, keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000 });
+}
+
+/**
+ * A URL (proxy, base URL) as a message may show it: its user name and password (`user:pass@`, up to
+ * the last `@` before the path), parseable or not, become `[redacted]@`. The redactor knows only the
+ * API key.
+ */
+function withoutUserInfo(proxy: string): string {
+  return proxy.replace(/^([a-z][a-z\d+.-]*:\/\/)?[^\s/?#]*@/i, '$1[redacted]@');
 }
 
 function networkError(target: string, error: unknown): ControlPlaneError {
   if (error instanceof ControlPlaneErrorBase) return error as ControlPlaneError;
   const code = errorCode(error);
   const message = (error as Error)?.message ?? String(error);
-  const reasons: Record<string, string> = {
-    ECONNREFUSED: 'the connection was refused; is the server running and the base URL right?',
-    ENOTFOUND: 'the host name was not found; check the base URL',
-    EAI_AGAIN: 'the host name could not be resolved right now',
-    ECONNRESET: 'the connection was reset',
-    EPIPE: 'the connection was closed',
-    UND_ERR_SOCKET: 'the connection was closed by the other side',
-    UND_ERR_CLOSED: 'the connection was closed',
-    UND_ERR_CONNECT_TIMEOUT: 'connecting timed out',
-    EHOSTUNREACH: 'the host is unreachable',
-    ENETUNREACH: 'the network is unreachable',
-  };
-  let reason = code ? reasons[code] : undefined;
+  const reasons = networkReasons();
+  let reason = code && Object.hasOwn(reasons, code) ? reasons[code] : undefined;
   if (!reason && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(`${code ?? ''} ${message}`)) {
-    reason = `the TLS certificate is not trusted (${message}); add its CA certificate in the setting deploymentsExplorer.caFile (or, only on a network you trust, turn off deploymentsExplorer.strictSSL)`;
+    reason = t(
+      'the TLS certificate is not trusted ({0}); add its CA certificate in the setting deploymentsExplorer.caFile (or, only on a network you trust, turn off deploymentsExplorer.strictSSL)',
+      message,
+    );
   }
-  if (!reason && /proxy|tunnel/i.test(message)) reason = `the proxy refused the connection (${message})`;
+  if (!reason && /proxy|tunnel/i.test(message)) reason = t('the proxy refused the connection ({0})', message);
   return new NetworkError(target, code, reason ?? message);
 }
+
+/** Why a connection failed, by its error code; built on first use, in the translator's language. */
+const networkReasons = translated(
+  (): Record<string, string> => ({
+    ECONNREFUSED: t('the connection was refused; is the server running and the base URL right?'),
+    ENOTFOUND: t('the host name was not found; check the base URL'),
+    EAI_AGAIN: t('the host name could not be resolved right now'),
+    ECONNRESET: t('the connection was reset'),
+    EPIPE: t('the connection was closed'),
+    UND_ERR_SOCKET: t('the connection was closed by the other side'),
+    UND_ERR_CLOSED: t('the connection was closed'),
+    UND_ERR_CONNECT_TIMEOUT: t('connecting timed out'),
+    EHOSTUNREACH: t('the host is unreachable'),
+    ENETUNREACH: t('the network is unreachable'),
+  }),
+);
 
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -438,14 +456,18 @@ function readBody(body: NodeJS.ReadableStream & { destroy(): unknown }, max: num
 }
 
 function formatBytes(bytes: number): string {
-  return bytes >= 1048576 ? `${Math.round(bytes / 1048576)} MiB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
+  return bytes >= 1048576
+    ? t('{0} MiB', Math.round(bytes / 1048576))
+    : bytes >= 1024
+      ? t('{0} KiB', Math.round(bytes / 1024))
+      : t('{0} bytes', bytes);
 }
 
 function jsonBody(value: unknown): string {
   try {
     return JSON.stringify(value);
   } catch (error) {
-    throw new InvalidInputError('body', `cannot be sent as JSON: ${quote((error as Error).message, 120)}`);
+    throw new InvalidInputError('body', t('cannot be sent as JSON: {0}', quote((error as Error).message, 120)));
   }
 }
 

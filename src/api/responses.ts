@@ -9,6 +9,7 @@ import {
   ServerError,
   ValidationIssue,
 } from './errors';
+import { t } from './l10n';
 import { quote, Redactor, shortJson } from './text';
 
 export interface RawResponse {
@@ -57,7 +58,7 @@ export function errorFromResponse(response: RawResponse, what: string, redactor:
     }
     return new ServerError(status, detail);
   }
-  if (status === 422) return new RequestValidationError(status, [{ loc: '', msg: detail ?? 'invalid request' }]);
+  if (status === 422) return new RequestValidationError(status, [{ loc: '', msg: detail ?? t('invalid request') }]);
   return new HttpError(status, detail);
 }
 
@@ -101,7 +102,7 @@ function detailText(body: unknown, redactor: Redactor): string | undefined {
     const issues = validationIssues(current, redactor);
     if (issues) {
       const shown = issues.issues.slice(0, 5).map((issue) => (issue.loc ? `${issue.loc}: ${issue.msg}` : issue.msg));
-      return shown.join('; ') + (issues.count > shown.length ? `; …and ${issues.count - shown.length} more` : '');
+      return shown.join('; ') + (issues.count > shown.length ? `; ${t('…and {0} more', issues.count - shown.length)}` : '');
     }
     if (next === undefined) return undefined;
     current = next;
@@ -153,7 +154,7 @@ function bodyQuote(response: RawResponse, redactor: Redactor): { snippet: string
 }
 
 function binaryQuote(response: RawResponse): string {
-  return `binary data (${response.bytes ?? response.text.length} bytes)`;
+  return t('binary data ({0} bytes)', response.bytes ?? response.text.length);
 }
 
 /** Server text for a message: whole-key redaction before any clipping, then key pieces after. */

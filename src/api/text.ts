@@ -3,6 +3,7 @@
  * caller: short, single-line where quoted, free of control characters and
  * broken Unicode, and never the API key. Pure, no vscode.
  */
+import { t } from './l10n';
 
 /** No error message is longer than this. */
 const MAX_MESSAGE_LENGTH = 1500;
@@ -97,10 +98,10 @@ function render(value: unknown, depth: number): string {
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return `“${quote(value, 80)}”`;
   if (value === null) return 'null';
-  if (value === undefined) return 'nothing';
-  if (typeof value === 'function') return 'a function';
-  if (Array.isArray(value)) return `a list ${shortJson(value, 80)}`;
-  if (typeof value === 'object') return `an object ${shortJson(value, 80)}`;
+  if (value === undefined) return t('nothing');
+  if (typeof value === 'function') return t('a function');
+  if (Array.isArray(value)) return t('a list {0}', shortJson(value, 80));
+  if (typeof value === 'object') return t('an object {0}', shortJson(value, 80));
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return typeof value;
 }

@@ -2,7 +2,7 @@ import type { Repository } from '../api';
 import { loadSchemas } from '../api/lazy';
 import { DeploymentType } from '../api/vocabulary';
 import { isDeploymentType } from './createPayload';
-import { t } from './l10n';
+import { t } from '../api/l10n';
 
 /**
  * What "Create Deployment…" may be given: a repository row of the

@@ -2,7 +2,7 @@
 // the values the create flow asks for.
 import { type Repository } from '../api';
 import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
-import { t } from './l10n';
+import { t } from '../api/l10n';
 
 /** What the user chose in the create flow; everything else comes from the repository record. */
 export interface CreateDraft {

@@ -3,7 +3,7 @@
 import type { ValidationIssue } from '../api';
 import { flattenBody, JsonObject } from './createPayload';
 import { fieldPathWords } from './fieldNames';
-import { t } from './l10n';
+import { t } from '../api/l10n';
 
 /** A create request that did not succeed; the review shows why. */
 export interface FailedAttempt {

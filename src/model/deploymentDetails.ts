@@ -2,7 +2,7 @@ import { loadClient } from '../api/lazy';
 import { type Container, type Deployment, type Mount, type ResourceSpec, type Volume } from '../api';
 import { formatTime } from './deploymentPresentation';
 import { statusWords } from './deploymentStatus';
-import { t } from './l10n';
+import { t } from '../api/l10n';
 
 /**
  * The grouped details of one deployment as a plain tree (the view turns it

@@ -1,6 +1,6 @@
 import { DeploymentFilters, hasActiveFilters, validateIdList } from '../api/query';
 import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
-import { t } from './l10n';
+import { t } from '../api/l10n';
 
 /** Where the filters live in `context.workspaceState`: they are per workspace. */
 export const FILTERS_STATE_KEY = 'deploymentsExplorer.deploymentFilters';

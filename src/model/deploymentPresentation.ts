@@ -1,7 +1,7 @@
 import type { Deployment } from '../api';
 import { isUnrecognisedStatus, statusWords, statusWithRawValue } from './deploymentStatus';
 import { shortId } from './ids';
-import { t } from './l10n';
+import { t } from '../api/l10n';
 import { normaliseRemoteUrl } from './remoteUrls';
 
 /** How a deployment row looks, decided without VS Code so it can be unit tested. */

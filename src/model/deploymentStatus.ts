@@ -3,7 +3,7 @@
  * value reads sensibly: `AWAITING_DATABASE` → "Awaiting database", `buildFailed` → "Build failed".
  * The raw value stays in tooltips and the JSON.
  */
-import { t, translated } from './l10n';
+import { t, translated } from '../api/l10n';
 
 // Built when first read (and again after the translator changes), not when the module loads.
 const statusTable = translated((): Record<string, string> => ({

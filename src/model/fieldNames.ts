@@ -3,7 +3,7 @@
  * server's reason says "Default branch" where the API says `default_branch`. Raw names stay
  * in tooltips' raw lines and in the JSON. Any name not listed reads as words too.
  */
-import { t, translated } from './l10n';
+import { t, translated } from '../api/l10n';
 
 const words = translated((): Record<string, string> => ({
   name: t('Name'),

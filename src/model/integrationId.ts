@@ -1,5 +1,5 @@
 /** Checks an integration ID as the user types it. Pure, unit-tested. */
-import { t } from './l10n';
+import { t } from '../api/l10n';
 
 const HEX = /^[0-9a-f]$/i;
 const GROUPS = [8, 4, 4, 4, 12];

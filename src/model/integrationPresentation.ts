@@ -6,7 +6,7 @@ import type { Repository } from '../api';
 import { fieldWords } from './fieldNames';
 import { shortId } from './ids';
 import { escapeMarkdown } from './markdown';
-import { t } from './l10n';
+import { t } from '../api/l10n';
 import { remoteKey } from './remoteUrls';
 
 export interface IntegrationLike {

@@ -4,7 +4,7 @@
 // the parser VS Code's own JSON support uses, reports error offsets).
 import { ParseErrorCode, visit } from 'jsonc-parser';
 import { isPlainObject, JsonObject } from './createPayload';
-import { t } from './l10n';
+import { t } from '../api/l10n';
 
 export type PayloadParseResult =
   | { ok: true; body: JsonObject }

@@ -3,7 +3,7 @@
 // that 0.1.0's settings amount to, resolving the active profile and its effective connection, and
 // the rule that decides whether a profile's key may go to an origin.
 
-import { t } from './l10n';
+import { t } from '../api/l10n';
 
 /** The ID of the profile 0.1.0's settings became: its key and state keep their 0.1.0 storage names. */
 export const DEFAULT_PROFILE_ID = 'default';

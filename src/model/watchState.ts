@@ -1,6 +1,6 @@
 import type { Deployment } from '../api';
 import { customUrlOf } from './deploymentPresentation';
-import { t } from './l10n';
+import { t } from '../api/l10n';
 
 /**
  * What is followed and how, without VS Code: the settle rules, the saved form

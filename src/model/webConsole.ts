@@ -4,7 +4,7 @@
  * for, or a result that is not an http(s) address, is a problem named for the user.
  */
 import type { Deployment } from '../api';
-import { t } from './l10n';
+import { t } from '../api/l10n';
 
 const PLACEHOLDER = /\{(id|tenant_id|name)\}/g;
 

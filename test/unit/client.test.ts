@@ -347,6 +347,10 @@ describe('ControlPlaneClient against the stand-in', () => {
       assert.throws(() => clientFor({ baseUrl: 'ftp://example.test' }), /must start with http:\/\/ or https:\/\//);
       assert.throws(() => clientFor({ baseUrl: '' }), /no base URL is set/);
       assert.throws(() => clientFor({ baseUrl: 'not a url' }), /is not a URL/);
+      // Neither a user name nor a password typed into the base URL is repeated.
+      assert.throws(() => clientFor({ baseUrl: 'ftp://bob:hunter22@example.test' }), (error: unknown) =>
+        (error as Error).message === 'Invalid base URL: “ftp://[redacted]@example.test” must start with http:// or https://');
+      assert.throws(() => clientFor({ baseUrl: 'bob:hunter22@example.test' }), (error: unknown) => !/bob|hunter/.test((error as Error).message));
     });
 
     it('keeps the API key out of every error text', async () => {
@@ -545,6 +549,23 @@ describe('ControlPlaneClient through a proxy on loopback', () => {
       await Promise.all([via.dispose(), around.dispose()]);
       await proxy.close();
       await standIn.close();
+    }
+  });
+
+  it('never shows the user name and password of a proxy it cannot use', () => {
+    for (const [proxyUrl, shown] of [
+      ['ftp://alice:s3cret-pass@proxy.example:8080', 'ftp://[redacted]@proxy.example:8080'],
+      ['http://alice:s3cret@pass@', 'http://[redacted]@'],
+      ['alice:s3cret-pass@proxy.example:8080', '[redacted]@proxy.example:8080'],
+    ]) {
+      assert.throws(
+        () => new ControlPlaneClient({ baseUrl: 'https://api.example.com', proxyUrl, env: {} }),
+        (error: unknown) =>
+          error instanceof InvalidInputError &&
+          error.parameter === 'proxy' &&
+          error.message.startsWith(`Invalid proxy: “${shown}” cannot be used: `) &&
+          !/alice|s3cret|pass@/.test(error.message),
+      );
     }
   });
 

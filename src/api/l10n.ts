@@ -1,8 +1,15 @@
 /**
- * Translation for the model, which must not import vscode: `t('… {0} …', value)` formats like
- * `vscode.l10n.t` and, once the extension has installed its translator at activation
- * (`setTranslator`), looks the message up in the user's language. Without one (unit tests, the
- * stand-in server) it is the English text with its placeholders filled in.
+ * The one translator hook of the code below platform/: the API client (api/) and the model (model/)
+ * must not import vscode, so their user-facing texts go through `t('… {0} …', value)`, which formats
+ * like `vscode.l10n.t` and, once the extension has installed its translator at activation
+ * (`setTranslator(vscode.l10n.t)` in extension.ts), looks the message up in the user's language.
+ * Without one (unit tests, the stand-in server, the bench) it is the English text with its
+ * placeholders filled in.
+ *
+ * Every `t(…)` takes a string literal as its first argument, so that `npm run l10n`
+ * (scripts/l10n-export.mjs) collects it into l10n/bundle.l10n.json, and lint fails when that file
+ * is not up to date. Arguments are values to show, never secrets: a translator is code outside the
+ * client's redaction.
  */
 export type L10nArg = string | number | boolean;
 export type Translator = (message: string, ...args: L10nArg[]) => string;
@@ -11,7 +18,7 @@ let translator: Translator | undefined;
 /** Bumped by each setTranslator, so that tables built with `translated` are built again. */
 let generation = 0;
 
-/** Installs (or, with undefined, removes) the function that translates the model's messages. */
+/** Installs (or, with undefined, removes) the function that translates the client's and the model's messages. */
 export function setTranslator(next: Translator | undefined): void {
   translator = next;
   generation++;
