@@ -2,7 +2,8 @@
 // extension installs vscode.l10n.t as the translator, then whatever that answers.
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AuthError, ControlPlaneClient, InvalidInputError, NetworkError, NotFoundError } from '../../src/api';
+import { AuthError, InvalidInputError, NetworkError, NotFoundError } from '../../src/api';
+import { ControlPlaneClient } from '../../src/api/client';
 import { L10nArg, setTranslator, t, translated } from '../../src/api/l10n';
 import { validateDeploymentName } from '../../src/model/createPayload';
 import { statusWords } from '../../src/model/deploymentStatus';
