@@ -400,17 +400,30 @@ async function watchFigure(count: number): Promise<void> {
   });
 }
 
+/** Each group of figures by name: `npm run bench -- --only client,repositories` runs those alone. */
+const GROUPS: Record<string, (standIn: StandIn) => Promise<void> | void> = {
+  client: clientFigures,
+  repositories: repositoryFigures,
+  rows: (standIn) => deploymentRowFigures(standIn.deployments as unknown as Deployment[]),
+  bundle: bundleFigures,
+  windowStart: windowStartFigure,
+  wire: wireSizeFigure,
+  watch: async () => {
+    for (const count of [1, 10, 150]) await watchFigure(count);
+  },
+};
+
 async function main(): Promise<void> {
+  const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+  const unknown = only?.filter((name) => !(name in GROUPS)) ?? [];
+  if (unknown.length > 0) throw new Error(`unknown figure group(s) ${unknown.join(', ')}; known: ${Object.keys(GROUPS).join(', ')}`);
   const standIn = await StandIn.start();
   try {
-    await clientFigures(standIn);
-    await repositoryFigures();
-    collectGarbage();
-    await deploymentRowFigures(standIn.deployments as unknown as Deployment[]);
-    bundleFigures();
-    await windowStartFigure(standIn);
-    await wireSizeFigure(standIn);
-    for (const count of [1, 10, 150]) await watchFigure(count);
+    for (const [name, run] of Object.entries(GROUPS)) {
+      if (only && !only.includes(name)) continue;
+      collectGarbage();
+      await run(standIn);
+    }
   } finally {
     await standIn.close();
   }

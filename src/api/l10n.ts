@@ -49,3 +49,23 @@ function format(message: string, args: L10nArg[]): string {
     return index >= 0 && index < args.length ? String(args[index]) : whole;
   });
 }
+
+/**
+ * A message filled in once per row of a long list (100k repositories): translated once, on first
+ * use, then filled by joining its pieces instead of a lookup and a regular expression per row.
+ * `translate` answers the message with its placeholders unfilled, e.g.
+ * `() => vscode.l10n.t('Repository {0}/{1}')`: both translators leave placeholders without an
+ * argument as they are.
+ */
+export function fillable(translate: () => string): (...args: L10nArg[]) => string {
+  const pieces = translated(() => translate().split(/\{(\d+)\}/));
+  return (...args) => {
+    const parts = pieces();
+    let text = parts[0];
+    for (let i = 1; i < parts.length; i += 2) {
+      const index = Number(parts[i]);
+      text += (index < args.length ? String(args[index]) : `{${parts[i]}}`) + parts[i + 1];
+    }
+    return text;
+  };
+}

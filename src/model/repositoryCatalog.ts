@@ -280,9 +280,12 @@ export function sortRepositories(repositories: readonly Repository[], locale?: s
   const nameKeys: string[] = new Array(repositories.length);
   const groups = new Map<string, number[]>();
   const others: Repository[] = [];
+  // A few owners own many repositories: each owner's key is computed once.
+  const ownerKeys = new Map<string, string | undefined>();
   for (let i = 0; i < repositories.length; i++) {
     const repository = repositories[i];
-    const owner = keys.keyOf(repository.owner);
+    let owner = ownerKeys.get(repository.owner);
+    if (owner === undefined && !ownerKeys.has(repository.owner)) ownerKeys.set(repository.owner, (owner = keys.keyOf(repository.owner)));
     const name = owner === undefined ? undefined : keys.keyOf(repository.name);
     if (owner === undefined || name === undefined) {
       others.push(repository);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { type InvalidRepository, type Repository } from '../../api';
 import { messageOf } from '../../api/errors';
+import { fillable } from '../../api/l10n';
 import { isCancellation } from '../../platform/commandRunner';
 import { fixRows } from '../../platform/fixRows';
 import { fieldPathWords } from '../../model/fieldNames';
@@ -328,6 +329,8 @@ function cachedRepositoryDescription(repository: Repository): string {
   return text;
 }
 
+const repositoryLabel = fillable(() => vscode.l10n.t('Repository {0}/{1}, default branch {2}'));
+
 /** Built per row when VS Code asks (an expanded integration asks for all of them): kept lean, one shared icon. */
 function repositoryItem(node: RepositoryNode): vscode.TreeItem {
   const { repository } = node;
@@ -337,7 +340,7 @@ function repositoryItem(node: RepositoryNode): vscode.TreeItem {
   item.contextValue = 'repository';
   item.iconPath = repoIcon ??= new vscode.ThemeIcon('repo');
   item.accessibilityInformation = {
-    label: vscode.l10n.t('Repository {0}/{1}, default branch {2}', repository.owner, repository.name, repository.default_branch),
+    label: repositoryLabel(repository.owner, repository.name, repository.default_branch),
   };
   return item;
 }
