@@ -4,6 +4,10 @@
 // stand-in. One code-server and one browser server are shared by all test
 // files (out/test/ui/**/*.test.js, run by node's test runner one file at a
 // time); each file opens its own browser context (test/ui/workbench.ts).
+// That code-server runs with workspace trust off. When a file to run contains
+// the line `// ui-runner: workspace-trust`, a second one, started the same way
+// but with workspace trust on (folders open in Restricted Mode), runs beside it
+// for such files (DE_TRUST_CODE_SERVER_URL).
 //
 // Usage: node scripts/run-ui-tests.mjs [--skip-build] [--keep] [--test-name-pattern=RE]… [files…]
 //   --skip-build  use the existing out/ and dist/deployments-explorer.vsix
@@ -29,6 +33,8 @@ const keep = argv.includes('--keep');
 const namePatterns = argv.filter((a) => a.startsWith('--test-name-pattern='));
 const onlyFiles = argv.filter((a) => !a.startsWith('--'));
 const OUTPUT_DIR = path.join(ROOT, 'test-output', 'ui');
+/** A test file that needs a workbench with workspace trust on says so with this line. */
+const TRUST_MARKER = /^\/\/ ui-runner: workspace-trust$/m;
 const log = (m) => console.log(`[ui-tests] ${m}`);
 
 function sh(cmd, args) {
@@ -89,6 +95,19 @@ async function main() {
   });
   log(`code-server ${cs.url} (pid/pgid ${cs.pid}) with ${path.relative(ROOT, VSIX)} installed, ready in ${cs.startupMs} ms`);
 
+  // Only when a file asks for it: a second code-server costs a core for seconds on this machine.
+  const trustFiles = files.filter((f) => TRUST_MARKER.test(fs.readFileSync(f, 'utf8')));
+  const trusting = trustFiles.length === 0 ? undefined : await startCodeServer({
+    label: 'ui-tests-trust',
+    workspace,
+    settings,
+    env: { DEPLOYMENTS_EXPLORER_API_KEY: standIn.apiKey ?? '' },
+    vsix: [VSIX],
+    keepDirs: keep,
+    workspaceTrust: true,
+  });
+  if (trusting) log(`code-server ${trusting.url} (pid/pgid ${trusting.pid}) with workspace trust on, for ${trustFiles.map((f) => path.basename(f)).join(', ')}, ready in ${trusting.startupMs} ms`);
+
   const browserServer = await launchBrowserServer();
 
   const env = {
@@ -103,6 +122,10 @@ async function main() {
     DE_BROWSER_WS: browserServer.wsEndpoint(),
     DE_OUTPUT_DIR: OUTPUT_DIR,
     DE_USER_SETTINGS: path.join(cs.dirs.userData, 'User', 'settings.json'),
+    ...(trusting ? {
+      DE_TRUST_CODE_SERVER_URL: trusting.url,
+      DE_TRUST_USER_SETTINGS: path.join(trusting.dirs.userData, 'User', 'settings.json'),
+    } : {}),
   };
   const args = ['--test', '--test-reporter=spec', '--test-concurrency=1', ...namePatterns, ...files];
   log(`$ node ${args.map((a) => path.isAbsolute(a) ? path.relative(ROOT, a) : a).join(' ')}`);
@@ -112,6 +135,7 @@ async function main() {
   unregister();
 
   fs.copyFileSync(cs.dirs.log, path.join(OUTPUT_DIR, 'code-server.log'));
+  if (trusting) fs.copyFileSync(trusting.dirs.log, path.join(OUTPUT_DIR, 'code-server-trust.log'));
   await runCleanups();
   const pngs = fs.readdirSync(OUTPUT_DIR).filter((f) => f.endsWith('.png') && fs.statSync(path.join(OUTPUT_DIR, f)).mtimeMs >= t0);
   log(`screenshots in ${path.relative(ROOT, OUTPUT_DIR)}/: ${pngs.join(', ') || 'none'}`);

@@ -33,6 +33,16 @@ export const QUIET_SETTINGS = {
   'window.restoreWindows': 'none',
 };
 
+/**
+ * User settings that turn workspace trust on without its start-up dialog: a
+ * folder that was never trusted opens in Restricted Mode, and no modal blocks
+ * the page (see `startCodeServer`'s `workspaceTrust`).
+ */
+export const WORKSPACE_TRUST_SETTINGS = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+};
+
 /** A TCP port on 127.0.0.1 that nothing listens on right now. */
 export function freePort(host = HOST) {
   return new Promise((resolve, reject) => {
@@ -175,13 +185,16 @@ export async function killGroup(pgid, graceMs = 5000) {
  * @param {string} [o.label]
  * @param {(line: string) => void} [o.onOutput] code-server's own output lines (default: only to its log file)
  * @param {boolean} [o.keepDirs] keep the temp folders after stop (for debugging)
+ * @param {boolean} [o.workspaceTrust] workspace trust on, as a user has it: no `--disable-workspace-trust`,
+ *   and WORKSPACE_TRUST_SETTINGS over the user settings, so folders open in Restricted Mode until trusted
  */
 export async function startCodeServer(o) {
   const host = o.host || HOST;
   const port = o.port || await freePort(host);
   const dirs = makeDirs(o.label);
   fs.writeFileSync(dirs.config, `bind-addr: ${host}:${port}\nauth: none\ncert: false\n`);
-  writeUserSettings(dirs.userData, o.settings || QUIET_SETTINGS);
+  const settings = o.settings || QUIET_SETTINGS;
+  writeUserSettings(dirs.userData, o.workspaceTrust ? { ...settings, ...WORKSPACE_TRUST_SETTINGS } : settings);
   const env = codeServerEnv(dirs, o.env);
   for (const vsix of o.vsix || []) installExtension(dirs, vsix, o.env);
 
@@ -191,7 +204,7 @@ export async function startCodeServer(o) {
     '--auth', 'none',
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(o.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     ...dirArgs(dirs),
     o.workspace,
@@ -249,6 +262,7 @@ export async function startCodeServer(o) {
     dirs,
     env,
     workspace: o.workspace,
+    workspaceTrust: !!o.workspaceTrust,
     startupMs: Date.now() - t0,
     exited: exitPromise,
     stop,

@@ -44,6 +44,11 @@ export interface Profile extends ConnectionFields {
   name: string;
   /** True for the profile 0.1.0's top-level settings make up while no profile is defined. */
   implicit: boolean;
+  /**
+   * Defined in the workspace's own settings (read only in a trusted workspace), not the user's:
+   * no key of the user's goes to it without asking (see `keyDecision`).
+   */
+  fromWorkspace?: boolean;
   /** Only for defined profiles; the implicit one uses the top-level settings. */
   integrations?: unknown[];
   createDefaults?: Record<string, unknown>;
@@ -250,20 +255,25 @@ export interface KeyDecisionInput {
   /** The origin of the profile's own base URL (before the workspace's settings). */
   profileOrigin: string | undefined;
   binding: KeyBinding | undefined;
+  /** The profile is defined in the workspace's own settings (Profile.fromWorkspace). */
+  profileFromWorkspace?: boolean;
 }
 
 /**
  * The origin rule: a key goes only to the origin it was stored for (for the
  * environment variable: the active profile's own base URL); anywhere else
- * only after the user agreed for that origin.
+ * only after the user agreed for that origin. A profile defined in the
+ * workspace's own settings is not the user's: its URL is no home for the
+ * environment's key, nor binds a stored key of unknown origin.
  */
-export function keyDecision({ source, effectiveOrigin, profileOrigin, binding }: KeyDecisionInput): KeyDecision {
+export function keyDecision({ source, effectiveOrigin, profileOrigin, binding, profileFromWorkspace }: KeyDecisionInput): KeyDecision {
   if (source === 'none' || !effectiveOrigin) return 'none';
-  const home = source === 'environment' ? profileOrigin : binding?.origin;
+  const ownOrigin = profileFromWorkspace ? undefined : profileOrigin;
+  const home = source === 'environment' ? ownOrigin : binding?.origin;
   if (home === effectiveOrigin) return 'send';
   if (binding?.denied?.includes(effectiveOrigin)) return 'withhold';
   if (binding?.allowed?.includes(effectiveOrigin)) return 'send';
-  if (source === 'stored' && home === undefined && effectiveOrigin === profileOrigin) return 'bind';
+  if (source === 'stored' && home === undefined && effectiveOrigin === ownOrigin) return 'bind';
   return 'ask';
 }
 

@@ -162,6 +162,7 @@ export class ConnectionManager implements vscode.Disposable {
       effectiveOrigin: origin,
       profileOrigin: originOf(profile.baseUrl),
       binding: this.profiles.binding(profile.id),
+      profileFromWorkspace: profile.fromWorkspace,
     });
     const send = decision === 'send' || decision === 'bind';
     if (decision === 'bind' && origin) await this.profiles.bind(profile.id, origin);
@@ -194,7 +195,7 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   private async ask(profile: Profile, effective: EffectiveConnection, origin: string): Promise<boolean> {
-    const fromWorkspace = effective.overridden.includes('baseUrl');
+    const fromWorkspace = effective.overridden.includes('baseUrl') || !!profile.fromWorkspace;
     const use = vscode.l10n.t('Use My Key');
     const dont = vscode.l10n.t('Don’t Send');
     const message = fromWorkspace

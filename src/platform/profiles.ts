@@ -100,28 +100,35 @@ export class ProfileStore implements vscode.Disposable {
     return JSON.stringify([this.list().map(strip), this.active().id]);
   }
 
-  /** The profiles setting as VS Code gives it; in an untrusted workspace only the user's own value counts. */
-  private rawProfiles(): unknown {
-    if (!vscode.workspace.isTrusted) return config().inspect('profiles')?.globalValue;
-    return config().get<unknown>('profiles');
+  /**
+   * The profiles setting as VS Code gives it, and whether that is the workspace's own value (which
+   * replaces the user's); in an untrusted workspace only the user's own value counts.
+   */
+  private rawProfiles(): { raw: unknown; fromWorkspace: boolean } {
+    const inspected = config().inspect('profiles');
+    if (!vscode.workspace.isTrusted) return { raw: inspected?.globalValue, fromWorkspace: false };
+    return { raw: config().get<unknown>('profiles'), fromWorkspace: (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) !== undefined };
   }
 
   /** True when profiles are defined in settings (not just 0.1.0's implicit Default). */
   get defined(): boolean {
-    return parseProfiles(this.rawProfiles()).profiles.length > 0;
+    return parseProfiles(this.rawProfiles().raw).profiles.length > 0;
   }
 
   /** Why entries of the setting are left out (names them); empty when all are fine. */
   problems(): string[] {
-    return parseProfiles(this.rawProfiles()).problems;
+    return parseProfiles(this.rawProfiles().raw).problems;
   }
 
   list(): Profile[] {
-    const { profiles, problems } = parseProfiles(this.rawProfiles());
+    const { raw, fromWorkspace } = this.rawProfiles();
+    const { profiles, problems } = parseProfiles(raw);
     const text = problems.join(' ');
     if (text && text !== this.reportedProblems) this.log.warn(`Profiles: ${text}`);
     this.reportedProblems = text;
-    return profiles.length > 0 ? profiles : [implicitProfile(legacyUserSettings())];
+    if (profiles.length === 0) return [implicitProfile(legacyUserSettings())];
+    // Marked, so that the user's key does not go to them without asking.
+    return fromWorkspace ? profiles.map((profile) => ({ ...profile, fromWorkspace: true })) : profiles;
   }
 
   /** The active profile of this workspace. */

@@ -12,6 +12,9 @@
 //   DE_INTEGRATIONS    JSON [{id,label}] configured in deploymentsExplorer.integrations
 //   DE_OUTPUT_DIR      where screenshots go (default test-output/ui)
 //   DE_USER_SETTINGS   the user settings.json code-server reads (a test may rewrite it, and must restore it)
+//   DE_TRUST_CODE_SERVER_URL, DE_TRUST_USER_SETTINGS  the same for a second code-server with workspace
+//                      trust on (folders open in Restricted Mode); only set when a file to run contains
+//                      the line `// ui-runner: workspace-trust`
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -98,10 +101,11 @@ export async function poll<T>(
 
 /**
  * For a test that starts from other user settings: answers the settings file
- * the runner wrote, and a function that puts its original text back.
+ * the runner wrote (`file`: another code-server's, e.g. `trustingCodeServer().userSettings`),
+ * and a function that puts its original text back.
  */
-export function snapshotUserSettings(options: { without?: readonly string[] } = {}): { file: string; restore(): void } {
-  const file = process.env.DE_USER_SETTINGS;
+export function snapshotUserSettings(options: { without?: readonly string[]; file?: string } = {}): { file: string; restore(): void } {
+  const file = options.file ?? process.env.DE_USER_SETTINGS;
   if (!file || !fs.existsSync(file)) throw new Error('DE_USER_SETTINGS does not name the user settings file');
   const original = fs.readFileSync(file, 'utf8');
   if (options.without?.length) {
@@ -111,6 +115,21 @@ export function snapshotUserSettings(options: { without?: readonly string[] } = 
     fs.writeFileSync(file, JSON.stringify(values, null, 2));
   }
   return { file, restore: () => fs.writeFileSync(file, original) };
+}
+
+/**
+ * The runner's second code-server, with workspace trust on: a folder opened
+ * there is in Restricted Mode until it is trusted. Same user settings and
+ * extension as the first. Only there for files with the line
+ * `// ui-runner: workspace-trust`.
+ */
+export function trustingCodeServer(): { url: string; userSettings: string; workbenchUrl(folder: string): string } {
+  const url = process.env.DE_TRUST_CODE_SERVER_URL;
+  const userSettings = process.env.DE_TRUST_USER_SETTINGS;
+  if (!url || !userSettings) {
+    throw new Error('DE_TRUST_CODE_SERVER_URL is not set: the test file needs the line `// ui-runner: workspace-trust`, and must run through `node scripts/run-ui-tests.mjs`');
+  }
+  return { url, userSettings, workbenchUrl: (folder) => `${url}/?folder=${encodeURIComponent(folder)}` };
 }
 
 export class Workbench {

@@ -201,6 +201,17 @@ describe('the origin rule', () => {
     assert.equal(keyDecision({ source: 'environment', effectiveOrigin: EVIL, profileOrigin: EU, binding: undefined }), 'ask');
   });
 
+  it('asks before any key of the user’s goes to a profile the workspace’s own settings define', () => {
+    // The environment's key is the user's, not the key of whatever profile a (trusted) workspace brings.
+    assert.equal(keyDecision({ source: 'environment', effectiveOrigin: EVIL, profileOrigin: EVIL, binding: undefined, profileFromWorkspace: true }), 'ask');
+    // A stored key of unknown origin (0.1.0's) is not bound to it either, even under the same ID.
+    assert.equal(keyDecision({ source: 'stored', effectiveOrigin: EVIL, profileOrigin: EVIL, binding: undefined, profileFromWorkspace: true }), 'ask');
+    // The user's answer counts as for any origin, and a key the user stored for it goes there.
+    assert.equal(keyDecision({ source: 'environment', effectiveOrigin: EVIL, profileOrigin: EVIL, binding: answerFor(undefined, EVIL, true), profileFromWorkspace: true }), 'send');
+    assert.equal(keyDecision({ source: 'environment', effectiveOrigin: EVIL, profileOrigin: EVIL, binding: answerFor(undefined, EVIL, false), profileFromWorkspace: true }), 'withhold');
+    assert.equal(keyDecision({ source: 'stored', effectiveOrigin: EVIL, profileOrigin: EVIL, binding: { origin: EVIL }, profileFromWorkspace: true }), 'send');
+  });
+
   it('has nothing to decide without a key or a URL', () => {
     assert.equal(keyDecision({ source: 'none', effectiveOrigin: EU, profileOrigin: EU, binding: undefined }), 'none');
     assert.equal(keyDecision({ source: 'stored', effectiveOrigin: undefined, profileOrigin: undefined, binding: { origin: EU } }), 'none');

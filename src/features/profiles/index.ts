@@ -77,7 +77,7 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
     if (resolved?.key === 'send') {
       if (!vscode.workspace.isTrusted) {
         message = vscode.l10n.t('Restricted Mode: this workspace’s connection settings are ignored; your own settings and profiles are used.');
-      } else if (effective.overridden.includes('baseUrl')) {
+      } else if (effective.overridden.includes('baseUrl') || profile.fromWorkspace) {
         message = vscode.l10n.t('Showing {0}, set by this workspace’s settings (profile “{1}”).', origin ?? effective.baseUrl, profile.name);
       }
     }
