@@ -43,11 +43,6 @@ async function waitForValue(input: Locator, expected: string, timeoutMs = 15_000
  * Waits for the name step of `repository` (its prompt), so that a value seen next is the name and
  * not the repository step's search text, which can read the same.
  */
-async function waitForNameStep(repository: string): Promise<void> {
-  const prompt = wb.quickInput().locator('.quick-input-message').filter({ hasText: `Name of the new deployment of ${repository}:` });
-  await prompt.waitFor({ state: 'visible', timeout: 15_000 });
-}
-
 /** From the palette to the name step of acme-github's `repository` (owner/name); `search` narrows the list first. Answers the input box. */
 async function openNameStep(repository: string, search?: string): Promise<Locator> {
   await wb.runCommand('Deployments: Create Deployment…');
@@ -57,7 +52,7 @@ async function openNameStep(repository: string, search?: string): Promise<Locato
   await quick.locator('.quick-input-list .monaco-list-row').filter({ hasText: repository }).first().waitFor({ state: 'visible', timeout: 15_000 });
   if (search !== undefined) await input.fill(search);
   await wb.pickQuickItem(new RegExp(`${escapeRegExp(repository)}$`));
-  await waitForNameStep(repository);
+  await wb.waitForNameStep(repository);
   return input;
 }
 
@@ -91,7 +86,7 @@ test('creates a deployment from the palette: integration, repository, name, ref,
   await wb.pickQuickItem(/acme\/storefront$/);
 
   // 3. Name: pre-filled from the repository, validated while typing.
-  await waitForNameStep('acme/storefront');
+  await wb.waitForNameStep('acme/storefront');
   await waitForValue(input, 'storefront');
   await input.fill('Bad Name');
   await message.filter({ hasText: /lowercase letters, digits/ }).waitFor({ state: 'visible' });

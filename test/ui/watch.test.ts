@@ -68,6 +68,7 @@ test('after Create the status bar spins, then shows the pinned deployment as REA
   await rows.filter({ hasText: 'acme/storefront' }).first().waitFor({ state: 'visible', timeout: 15_000 });
   await input.fill('storefront');
   await wb.pickQuickItem(/acme\/storefront$/);
+  await wb.waitForNameStep('acme/storefront');
   await waitForValue(input, 'storefront');
   await input.fill(name);
   await input.press('Enter');

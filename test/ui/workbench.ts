@@ -393,6 +393,15 @@ export class Workbench {
   }
 
   /**
+   * Waits for the create flow's name step of `repository` (owner/name). Its input box is the same
+   * one the repository search typed into, so checking only the box's value could pass on that text.
+   */
+  async waitForNameStep(repository: string): Promise<void> {
+    const prompt = this.quickInput().locator('.quick-input-message').filter({ hasText: `Name of the new deployment of ${repository}:` });
+    await prompt.waitFor({ state: 'visible', timeout: 15_000 });
+  }
+
+  /**
    * Runs a command from the command palette (F1) by its shown title, e.g. "Deployments: Refresh".
    * Presses F1 again when the palette did not open: focus can still be moving (after a reload, a
    * notification, an editor closing).
