@@ -127,21 +127,8 @@ export class ConnectionManager implements vscode.Disposable {
     } as Pick<vscode.Memento, 'get' | 'update'>;
   }
 
-  /** The workspace's own connection settings; none in an untrusted workspace (restricted mode). */
-  workspaceOverrides(): Partial<Record<keyof ConnectionFields, unknown>> {
-    if (!vscode.workspace.isTrusted) return {};
-    const config = vscode.workspace.getConfiguration(SECTION);
-    const result: Partial<Record<keyof ConnectionFields, unknown>> = {};
-    for (const name of CONNECTION_FIELDS) {
-      const inspected = config.inspect(name);
-      const value = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
-      if (value !== undefined) result[name] = value;
-    }
-    return result;
-  }
-
   effective(profile = this.profiles.active()): EffectiveConnection {
-    return effectiveConnection(profile, this.workspaceOverrides());
+    return effectiveConnection(profile, this.profiles.workspaceOverrides());
   }
 
   /** Where the views' data comes from, decided once per generation (asking about the key when the origin is new). */

@@ -48,6 +48,31 @@ function legacyUserSettings(): LegacySettings {
   };
 }
 
+/** What the settings say about connections, read at once. */
+interface Snapshot {
+  profiles: Profile[];
+  active: Profile;
+  workspaceOverrides: Partial<Record<keyof ConnectionFields, unknown>>;
+}
+
+function workspaceConnectionSettings(): Partial<Record<keyof ConnectionFields, unknown>> {
+  if (!vscode.workspace.isTrusted) return {};
+  const c = config();
+  const result: Partial<Record<keyof ConnectionFields, unknown>> = {};
+  for (const name of CONNECTION_FIELDS) {
+    const inspected = c.inspect(name);
+    const value = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+    if (value !== undefined) result[name] = value;
+  }
+  return result;
+}
+
+/** What a reload depends on: each profile's name and connection, and which one is active. */
+function signatureOf(snapshot: Snapshot): string {
+  const strip = ({ integrations: _integrations, createDefaults: _createDefaults, ...rest }: Profile) => rest;
+  return JSON.stringify([snapshot.profiles.map(strip), snapshot.active.id]);
+}
+
 /**
  * The profiles (from `deploymentsExplorer.profiles`, or the one 0.1.0's
  * settings make up), the active one per workspace, each profile's key in
@@ -62,7 +87,14 @@ export class ProfileStore implements vscode.Disposable {
   readonly onDidChangeKey = this.keyChanged.event;
   private readonly disposables: vscode.Disposable[] = [];
   private reportedProblems = '';
-  private lastSignature = '';
+  /** The signature of the profiles as first read: what a change is compared with (see fireIfChanged). */
+  private lastSignature: string | undefined;
+  /**
+   * The profiles and the active one, read from the settings once and kept until they may have
+   * changed: each read costs a dozen `inspect` calls, which VS Code answers slowly, and activation
+   * alone asked for the active profile some fifty times.
+   */
+  private snapshot: Snapshot | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -72,32 +104,51 @@ export class ProfileStore implements vscode.Disposable {
       this.changed,
       this.keyChanged,
       vscode.workspace.onDidChangeConfiguration((event) => {
+        if (!event.affectsConfiguration(SECTION)) return;
+        // 0.1.0's settings make up the implicit profile Default, so any setting of the section counts.
+        this.snapshot = undefined;
         if (event.affectsConfiguration(`${SECTION}.profiles`) || event.affectsConfiguration(`${SECTION}.defaultProfile`)) this.fireIfChanged();
       }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.fireIfChanged()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.snapshot = undefined;
+        this.fireIfChanged();
+      }),
       // Fires for changes made in other windows too.
       context.secrets.onDidChange((event) => {
         if (event.key === API_KEY_SECRET || event.key.startsWith(`${API_KEY_SECRET}.`)) this.keyChanged.fire();
       }),
     );
-    this.lastSignature = this.signature();
   }
 
   /**
    * Fires only when a profile's name or connection, or the active profile,
    * changed: adding an integration to a profile rewrites the setting, but must
-   * not reload the views (the catalog hears of it on its own).
+   * not reload the views (the catalog hears of it on its own). Before anything
+   * read the profiles there is nothing to reload.
    */
   private fireIfChanged(): void {
-    const signature = this.signature();
+    if (this.lastSignature === undefined) return;
+    const signature = signatureOf(this.current());
     if (signature === this.lastSignature) return;
     this.lastSignature = signature;
     this.changed.fire();
   }
 
-  private signature(): string {
-    const strip = ({ integrations: _integrations, createDefaults: _createDefaults, ...rest }: Profile) => rest;
-    return JSON.stringify([this.list().map(strip), this.active().id]);
+  private current(): Snapshot {
+    if (!this.snapshot) {
+      const profiles = this.readProfiles();
+      const chosen = this.context.workspaceState.get<string>(ACTIVE_PROFILE_STATE);
+      const defaultName = vscode.workspace.isTrusted ? config().get<string>('defaultProfile') : (config().inspect<string>('defaultProfile')?.globalValue as string | undefined);
+      const active = resolveActiveProfile(profiles, chosen, defaultName) ?? profiles[0];
+      this.snapshot = { profiles, active, workspaceOverrides: workspaceConnectionSettings() };
+      this.lastSignature ??= signatureOf(this.snapshot);
+    }
+    return this.snapshot;
+  }
+
+  /** The workspace's own connection settings, which override the active profile's; none in an untrusted workspace (restricted mode). */
+  workspaceOverrides(): Partial<Record<keyof ConnectionFields, unknown>> {
+    return { ...this.current().workspaceOverrides };
   }
 
   /**
@@ -121,6 +172,10 @@ export class ProfileStore implements vscode.Disposable {
   }
 
   list(): Profile[] {
+    return [...this.current().profiles];
+  }
+
+  private readProfiles(): Profile[] {
     const { raw, fromWorkspace } = this.rawProfiles();
     const { profiles, problems } = parseProfiles(raw);
     const text = problems.join(' ');
@@ -133,10 +188,7 @@ export class ProfileStore implements vscode.Disposable {
 
   /** The active profile of this workspace. */
   active(): Profile {
-    const profiles = this.list();
-    const chosen = this.context.workspaceState.get<string>(ACTIVE_PROFILE_STATE);
-    const defaultName = vscode.workspace.isTrusted ? config().get<string>('defaultProfile') : (config().inspect<string>('defaultProfile')?.globalValue as string | undefined);
-    return resolveActiveProfile(profiles, chosen, defaultName) ?? profiles[0];
+    return this.current().active;
   }
 
   /** `key` scoped to the active profile: for workspace or global state of things that belong to one control plane. */
@@ -150,6 +202,7 @@ export class ProfileStore implements vscode.Disposable {
     if (target.id !== this.active().id) {
       await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, target.id);
       this.log.info(`Switched to profile ${target.name}`);
+      this.snapshot = undefined;
       this.fireIfChanged();
     }
     return target;
@@ -208,7 +261,10 @@ export class ProfileStore implements vscode.Disposable {
     await this.write(remaining);
     await this.context.secrets.delete(secretName(profileId));
     await this.setBinding(profileId, undefined);
-    if (this.context.workspaceState.get(ACTIVE_PROFILE_STATE) === profileId) await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, undefined);
+    if (this.context.workspaceState.get(ACTIVE_PROFILE_STATE) === profileId) {
+      await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, undefined);
+      this.snapshot = undefined;
+    }
     this.log.info(`Profile ${profileId} removed, with its stored key`);
     this.fireIfChanged();
   }
