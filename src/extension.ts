@@ -7,6 +7,7 @@ import { registerProfiles } from './features/profiles';
 import { ConnectionManager } from './platform/connection';
 import { createRepositoryCatalog } from './platform/repositoryCatalog';
 import { Services } from './platform/services';
+import { ViewMessages } from './platform/viewMessages';
 import { registerDeployments } from './features/deployments';
 import { registerIntegrations } from './features/integrations';
 import { registerWatch } from './features/watch';
@@ -35,7 +36,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   const commands = new CommandRunner(context, log);
   context.subscriptions.push(log, profiles, connection, catalog);
 
-  const services: Services = { context, log, connection, commands, catalog };
+  const services: Services = { context, log, connection, commands, catalog, messages: new ViewMessages() };
   registerConnectionCommands(services);
   const integrations = registerIntegrations(services);
   const deployments = registerDeployments(services, integrations);

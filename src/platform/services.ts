@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { CommandRunner } from './commandRunner';
 import { ConnectionManager } from './connection';
+import { ViewMessages } from './viewMessages';
 import { RepositoryCatalog } from '../model/repositoryCatalog';
 import type { Deployment } from '../api';
 
@@ -11,6 +12,8 @@ export interface Services {
   connection: ConnectionManager;
   commands: CommandRunner;
   catalog: RepositoryCatalog;
+  /** The views' messages, written in parts by several features. */
+  messages: ViewMessages;
 }
 
 /** What the integrations feature offers the others. */

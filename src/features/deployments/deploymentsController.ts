@@ -27,9 +27,6 @@ export class DeploymentsController implements vscode.Disposable {
   private readonly contextValues = new Map<string, boolean>();
   private autoRefreshTimer: NodeJS.Timeout | undefined;
   /** This view's own message (filters, off-contract records, TLS) and what other features set (the profile's note). */
-  private ownMessage: string | undefined;
-  private otherMessage: string | vscode.MarkdownString | undefined;
-  private writeMessage: (value: string | vscode.MarkdownString | undefined) => void = () => undefined;
 
   constructor(private readonly services: Services) {
     // Per profile: each control plane keeps its own filters.
@@ -50,7 +47,6 @@ export class DeploymentsController implements vscode.Disposable {
       canSelectMany: true,
     });
 
-    this.shareMessage();
     const listSubscription = this.list.onDidChange((change) => {
       this.setContext(EMPTY_CONTEXT, this.list.isEmpty);
       this.shareIntegrations(change);
@@ -216,55 +212,7 @@ export class DeploymentsController implements vscode.Disposable {
     if (invalid === 1) parts.push(vscode.l10n.t('1 record on the loaded pages does not match the API contract; it is shown marked.'));
     else if (invalid > 1) parts.push(vscode.l10n.t('{0} records on the loaded pages do not match the API contract; they are shown marked.', invalid));
     if (unchecked) parts.push(vscode.l10n.t('TLS certificates are not checked ({0} is false).', unchecked));
-    const message = this.list.isEmpty ? undefined : parts.join('\n') || undefined;
-    if (message === this.ownMessage) return;
-    this.ownMessage = message;
-    this.composeMessage();
-  }
-
-  /**
-   * The profiles feature writes this view's `message` too (which control plane it shows, when a
-   * workspace setting chose it). Its writes are kept apart from this view's own text, and the two are
-   * shown together, the profile's first, so neither erases the other.
-   */
-  private shareMessage(): void {
-    const view = this.treeView as { message?: string | vscode.MarkdownString };
-    let descriptor: PropertyDescriptor | undefined;
-    for (let target: object | null = view; target && !descriptor; target = Object.getPrototypeOf(target)) {
-      descriptor = Object.getOwnPropertyDescriptor(target, 'message');
-    }
-    const own = Object.getOwnPropertyDescriptor(view, 'message');
-    if (own && !own.configurable) {
-      this.writeMessage = (value) => (view.message = value);
-      return;
-    }
-    let stored = view.message;
-    const read = () => (descriptor?.get ? (descriptor.get.call(view) as typeof stored) : stored);
-    this.writeMessage = (value) => {
-      if (descriptor?.set) descriptor.set.call(view, value);
-      else stored = value;
-    };
-    this.otherMessage = read();
-    Object.defineProperty(view, 'message', {
-      configurable: true,
-      enumerable: true,
-      get: read,
-      set: (value: string | vscode.MarkdownString | undefined) => {
-        this.otherMessage = value;
-        this.composeMessage();
-      },
-    });
-  }
-
-  private composeMessage(): void {
-    const other = this.otherMessage;
-    const own = this.ownMessage;
-    if (typeof other === 'object') {
-      // A Markdown message: this view's text follows as plain text.
-      this.writeMessage(own ? new vscode.MarkdownString(other.value).appendText(`\n\n${own}`) : other);
-      return;
-    }
-    this.writeMessage([other, own].filter(Boolean).join('\n') || undefined);
+    this.services.messages.set(this.treeView, 'view', this.list.isEmpty ? undefined : parts.join('\n'));
   }
 
   private setContext(key: string, value: boolean): void {

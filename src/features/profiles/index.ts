@@ -83,7 +83,7 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
     }
     for (const { view, title } of views) {
       view.title = several ? `${title} — ${profile.name}` : title;
-      view.message = message;
+      services.messages.set(view, 'connection', message);
     }
   };
   void update();

@@ -6,6 +6,7 @@ import type { Deployment, InvalidRepository, Repository, RepositoryListing } fro
 import { CommandRunner } from '../../../src/platform/commandRunner';
 import { readSettings } from '../../../src/platform/settings';
 import type { DeploymentsFeature, Services } from '../../../src/platform/services';
+import { ViewMessages } from '../../../src/platform/viewMessages';
 import { IntegrationSetting, RepositoryCatalog } from '../../../src/model/repositoryCatalog';
 
 export interface FakeControlPlaneOptions {
@@ -58,6 +59,7 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
     log: logChannel,
     commands: new CommandRunner(context as never, logChannel as never),
     catalog,
+    messages: new ViewMessages(),
     connection: {
       getClient: async () => client,
       apiKeys: { get: async () => options.apiKey },
