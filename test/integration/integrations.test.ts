@@ -303,6 +303,56 @@ describe('Integrations view', function () {
     }
   });
 
+  it('shows an integration with more than one page of repositories a page at a time, the more row in the real view', async () => {
+    const large = fx.standIn.addIntegration({ repositoryCount: 2500 });
+    const view = fx.api.integrations.view;
+    try {
+      await setIntegrations([{ id: large.id, label: 'Large' }]);
+      const node = await integrationRow(large.id);
+      const first = await tree().getChildren(node);
+      assert.equal(first.length, 1001);
+      assert.equal(item(first[0]).label, 'service-0000');
+      const more = first[1000];
+      const moreItem = item(more);
+      assert.equal(moreItem.label, 'Show 1,000 more…');
+      assert.equal(moreItem.description, '1,000 of 2,500 shown');
+      assert.equal(moreItem.contextValue, 'moreRepositories');
+      assert.equal((moreItem.iconPath as vscode.ThemeIcon).id, 'ellipsis');
+      assert.equal(moreItem.command?.command, 'deploymentsExplorer.showMoreRepositories');
+
+      // The view has the row: it reveals and selects it, under its integration.
+      await view.reveal(more, { select: true, focus: false });
+      await waitFor('the more row to be selected', () => view.selection[0]?.kind === 'more');
+
+      // Clicking it (its command, with its arguments) shows the next page in place.
+      assert.equal(await vscode.commands.executeCommand(moreItem.command!.command, ...(moreItem.command!.arguments ?? [])), true);
+      const second = await tree().getChildren(node);
+      assert.equal(second.length, 2001);
+      for (let i = 0; i < 1000; i++) assert.equal(second[i], first[i], `row ${i} was rebuilt`);
+      assert.equal(item(second[1500]).label, 'service-1500');
+      assert.equal(item(second[2000]).label, 'Show 500 more…');
+      assert.equal(item(second[2000]).description, '2,000 of 2,500 shown');
+      await view.reveal(second[1500], { select: true, focus: false });
+      await waitFor('a row of the second page to be selected', () => view.selection[0] === second[1500]);
+
+      // Find Repository… and the other reveals reach beyond the shown rows.
+      const last = large.repositories.find((repository) => repository.name === 'service-2499')!;
+      assert.equal(await fx.api.integrations.revealRepository(large.id, last.url), true);
+      await waitFor('the last repository to be selected', () => {
+        const [row] = view.selection;
+        return row?.kind === 'repository' && row.repository.url === last.url;
+      });
+      assert.equal((await tree().getChildren(node)).length, 2500, 'every row, no more row');
+
+      // A refresh (a new listing) starts again at one page.
+      await vscode.commands.executeCommand('deploymentsExplorer.refreshIntegration', node);
+      assert.equal((await tree().getChildren(node)).length, 1001);
+    } finally {
+      fx.standIn.removeIntegration(large.id);
+      fx.api.services.catalog.invalidate(large.id);
+    }
+  });
+
   it('removes an integration after confirmation', async () => {
     const acme = sample('acme-github');
     await setIntegrations([{ id: acme.id, label: 'Acme' }]);
