@@ -44,6 +44,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   private readonly integrationNodes = new Map<string, IntegrationNode>();
   /** The rows of each listing, and so how many of them are shown: a refreshed listing starts again at one page. */
   private readonly repositoryRows = new WeakMap<readonly Repository[], RepositoryRows>();
+  private readonly repositoryItems = new WeakMap<RepositoryNode, vscode.TreeItem>();
   private readonly disposables: vscode.Disposable[];
 
   constructor(private readonly services: Services) {
@@ -109,12 +110,23 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
       case 'integration':
         return this.integrationItem(node.integration);
       case 'repository':
-        return repositoryItem(node);
+        return this.repositoryItem(node);
       case 'message':
         return messageItem(node);
       case 'more':
         return moreItem(node);
     }
+  }
+
+  /**
+   * A repository row's TreeItem, built on first ask and kept with its node: a redrawn branch (a page
+   * added, 50k rows shown) asks again for every row, and gets them without building any. It costs
+   * no memory of note: the extension host keeps each TreeItem it is given for as long as its row.
+   */
+  private repositoryItem(node: RepositoryNode): vscode.TreeItem {
+    let item = this.repositoryItems.get(node);
+    if (!item) this.repositoryItems.set(node, (item = repositoryItem(node)));
+    return item;
   }
 
   /** Tooltips of repository rows are built only when one is hovered. */
