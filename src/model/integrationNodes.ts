@@ -2,7 +2,7 @@ import type { InvalidRepository, Repository } from '../api';
 import type { KnownIntegration } from './repositoryCatalog';
 
 /** The elements of the Integrations tree. */
-export type IntegrationsTreeNode = IntegrationNode | RepositoryNode | MessageNode;
+export type IntegrationsTreeNode = IntegrationNode | RepositoryNode | MessageNode | MoreNode;
 
 export interface IntegrationNode {
   readonly kind: 'integration';
@@ -35,6 +35,22 @@ export interface MessageNode {
   readonly offContract?: InvalidRepository;
 }
 
+/**
+ * The last row of an integration whose rows are not all shown (they come a page at a time, see
+ * RepositoryRows): "Show 1,000 more…". Activating it shows the next page.
+ */
+export interface MoreNode {
+  readonly kind: 'more';
+  readonly integrationId: string;
+  readonly id: string;
+  /** Rows shown above it, rows the next page adds, rows in all. */
+  readonly shown: number;
+  readonly next: number;
+  readonly total: number;
+  /** The listing it pages through: activating a row left from before a refresh does nothing. */
+  readonly listing: readonly Repository[];
+}
+
 function isNode(value: unknown): value is { kind: unknown } {
   return typeof value === 'object' && value !== null && 'kind' in value;
 }
@@ -61,9 +77,14 @@ function isMessageNode(value: unknown): value is MessageNode {
   return isNode(value) && value.kind === 'message';
 }
 
+/** True for the "Show … more" row of an integration (what its commands receive as their argument). */
+export function isMoreNode(value: unknown): value is MoreNode {
+  return isNode(value) && value.kind === 'more' && typeof (value as MoreNode).integrationId === 'string';
+}
+
 /** The integration an element belongs to: its own ID for integration rows. */
 export function integrationIdOf(value: unknown): string | undefined {
   if (isIntegrationNode(value)) return value.integration.id;
-  if (isRepositoryNode(value) || isMessageNode(value)) return value.integrationId;
+  if (isRepositoryNode(value) || isMessageNode(value) || isMoreNode(value)) return value.integrationId;
   return undefined;
 }

@@ -171,3 +171,20 @@ export function openableUrl(url: string): { url: string } | { problem: string } 
   }
   return { url: parsed.toString() };
 }
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** A count as the user's language writes it (`100,000`, `100.000`, `100 000`); the formatter is made once per language. */
+export function formatCount(value: number, locale?: string): string {
+  const key = locale ?? '';
+  let format = numberFormats.get(key);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat(locale);
+    } catch {
+      format = new Intl.NumberFormat(); // a tag Intl does not accept: the default locale
+    }
+    numberFormats.set(key, format);
+  }
+  return format.format(value);
+}

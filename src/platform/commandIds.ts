@@ -19,6 +19,8 @@ export const Commands = {
   copyRepositoryUrl: 'deploymentsExplorer.copyRepositoryUrl',
   copyIntegrationId: 'deploymentsExplorer.copyIntegrationId',
   openRepository: 'deploymentsExplorer.openRepository',
+  showMoreRepositories: 'deploymentsExplorer.showMoreRepositories',
+  showAllRepositories: 'deploymentsExplorer.showAllRepositories',
   refreshDeployments: 'deploymentsExplorer.refreshDeployments',
   loadMoreDeployments: 'deploymentsExplorer.loadMoreDeployments',
   filterDeployments: 'deploymentsExplorer.filterDeployments',

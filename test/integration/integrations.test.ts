@@ -262,7 +262,7 @@ describe('Integrations view', function () {
     assert.equal(await fx.api.integrations.revealRepository(UNKNOWN_ID, target.url), false);
   });
 
-  it('keeps an integration with 5000 repositories responsive', async () => {
+  it('keeps an integration with 5000 repositories responsive: one page of rows, and a reveal beyond it', async () => {
     const acme = sample('acme-github');
     const many = Array.from({ length: 5000 }, (_, i) => ({
       host_integration_id: acme.id,
@@ -280,7 +280,7 @@ describe('Integrations view', function () {
       let started = Date.now();
       const children = await tree().getChildren(node);
       const firstLoad = Date.now() - started;
-      assert.equal(children.length, 5000);
+      assert.equal(children.length, 1001, 'the first 1,000 and a more row');
       started = Date.now();
       for (const child of children) item(child);
       const items = Date.now() - started;
@@ -290,10 +290,66 @@ describe('Integrations view', function () {
       assert.ok(firstLoad < 3000 && items < 1000 && again < 50, `load ${firstLoad} ms, items ${items} ms, again ${again} ms`);
       const first = children[0];
       assert.ok(first.kind === 'repository' && first.repository.owner === 'acme' && first.repository.name === 'service-0000');
+      // The last of the 5000 (acme-labs/service-4999): the rows are shown up to it, then it is revealed.
       assert.equal(await fx.api.integrations.revealRepository(acme.id, many[0].url), true);
+      const selected = await waitFor('the selection', () => {
+        const [row] = fx.api.integrations.view.selection;
+        return row?.kind === 'repository' && row.repository.url === many[0].url ? row : undefined;
+      });
+      assert.equal((await tree().getChildren(node)).at(-1), selected);
     } finally {
       fx.standIn.clearFaults();
       fx.api.services.catalog.invalidate(acme.id);
+    }
+  });
+
+  it('shows an integration with more than one page of repositories a page at a time, the more row in the real view', async () => {
+    const large = fx.standIn.addIntegration({ repositoryCount: 2500 });
+    const view = fx.api.integrations.view;
+    try {
+      await setIntegrations([{ id: large.id, label: 'Large' }]);
+      const node = await integrationRow(large.id);
+      const first = await tree().getChildren(node);
+      assert.equal(first.length, 1001);
+      assert.equal(item(first[0]).label, 'service-0000');
+      const more = first[1000];
+      const moreItem = item(more);
+      assert.equal(moreItem.label, 'Show 1,000 more…');
+      assert.equal(moreItem.description, '1,000 of 2,500 shown');
+      assert.equal(moreItem.contextValue, 'moreRepositories');
+      assert.equal((moreItem.iconPath as vscode.ThemeIcon).id, 'ellipsis');
+      assert.equal(moreItem.command?.command, 'deploymentsExplorer.showMoreRepositories');
+
+      // The view has the row: it reveals and selects it, under its integration.
+      await view.reveal(more, { select: true, focus: false });
+      await waitFor('the more row to be selected', () => view.selection[0]?.kind === 'more');
+
+      // Clicking it (its command, with its arguments) shows the next page in place.
+      assert.equal(await vscode.commands.executeCommand(moreItem.command!.command, ...(moreItem.command!.arguments ?? [])), true);
+      const second = await tree().getChildren(node);
+      assert.equal(second.length, 2001);
+      for (let i = 0; i < 1000; i++) assert.equal(second[i], first[i], `row ${i} was rebuilt`);
+      assert.equal(item(second[1500]).label, 'service-1500');
+      assert.equal(item(second[2000]).label, 'Show 500 more…');
+      assert.equal(item(second[2000]).description, '2,000 of 2,500 shown');
+      await view.reveal(second[1500], { select: true, focus: false });
+      await waitFor('a row of the second page to be selected', () => view.selection[0] === second[1500]);
+
+      // Find Repository… and the other reveals reach beyond the shown rows.
+      const last = large.repositories.find((repository) => repository.name === 'service-2499')!;
+      assert.equal(await fx.api.integrations.revealRepository(large.id, last.url), true);
+      await waitFor('the last repository to be selected', () => {
+        const [row] = view.selection;
+        return row?.kind === 'repository' && row.repository.url === last.url;
+      });
+      assert.equal((await tree().getChildren(node)).length, 2500, 'every row, no more row');
+
+      // A refresh (a new listing) starts again at one page.
+      await vscode.commands.executeCommand('deploymentsExplorer.refreshIntegration', node);
+      assert.equal((await tree().getChildren(node)).length, 1001);
+    } finally {
+      fx.standIn.removeIntegration(large.id);
+      fx.api.services.catalog.invalidate(large.id);
     }
   });
 

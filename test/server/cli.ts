@@ -3,13 +3,14 @@
  *   node out/test/server/cli.js [--port N] [--api-key K | --no-auth] [--latency MS] [--seed N]
  *                               [--deployments N] [--require-tenant T] [--verbose | --quiet]
  *                               [--progress-polls N] [--progress-ms MS] [--active-lag N] [--final-status S]
+ *                               [--large-integration N]
  * Request logging is off by default: the benchmark reads this process's stdout.
  * Prints a `STANDIN {json}` line that scripts (the demo) parse for url, apiKey and integrations.
  */
 import { DEFAULT_PROGRESS, StandIn, ORPHAN_INTEGRATION_ID, type StandInOptions } from './standIn';
 
 const USAGE =
-  'Usage: node out/test/server/cli.js [--port N] [--api-key K | --no-auth] [--latency MS] [--seed N] [--deployments N] [--require-tenant T] [--verbose | --quiet] [--progress-polls N] [--progress-ms MS] [--active-lag N] [--final-status S]';
+  'Usage: node out/test/server/cli.js [--port N] [--api-key K | --no-auth] [--latency MS] [--seed N] [--deployments N] [--require-tenant T] [--verbose | --quiet] [--progress-polls N] [--progress-ms MS] [--active-lag N] [--final-status S] [--large-integration N]';
 
 type CliOptions = StandInOptions & { quiet: boolean; verbose: boolean };
 
@@ -62,6 +63,9 @@ function parseArgs(argv: string[]): CliOptions {
         break;
       case '--final-status':
         options.progress = { ...(options.progress ?? DEFAULT_PROGRESS), finalStatus: value() };
+        break;
+      case '--large-integration':
+        options.largeIntegration = int(0);
         break;
       case '--quiet':
         options.quiet = true;

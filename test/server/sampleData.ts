@@ -458,6 +458,28 @@ const OPTIONAL_DROPS: ReadonlyArray<(d: Deployment) => void> = [
   (d) => delete d.deployment_type,
 ];
 
+/** The integration StandIn.addIntegration adds unless told otherwise: not one of the sample integrations. */
+export const LARGE_INTEGRATION = { id: 'f6a8c0e2-7a92-4b04-95f6-6b7c8d9e0f06', label: 'large-github', host: 'github.com' } as const;
+
+/**
+ * `count` repositories of one owner, more than a view shows at once: sorted, the one at index k is
+ * `service-<k>` (zero-padded to the same width, so any sort agrees); listed in a shuffled order
+ * (the same for the same seed), as a server does not sort them.
+ */
+export function manyRepositories(integrationId: string, host: string, count: number, owner = 'large-org', seed = 1): Repository[] {
+  const width = String(Math.max(0, count - 1)).length;
+  const order = Array.from({ length: count }, (_, k) => k);
+  const rng = new Rng((seed * 0x9e3779b1) ^ count);
+  for (let i = count - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order.map((k) => {
+    const name = `service-${String(k).padStart(width, '0')}`;
+    return { host_integration_id: integrationId, id: 2_000_000_000 + k, name, owner, url: `https://${host}/${owner}/${name}`, default_branch: 'main' };
+  });
+}
+
 export function sampleData(seed = 1, deploymentCount = 1200): SampleData {
   const integrations: SampleIntegration[] = SAMPLE_INTEGRATIONS.map((meta, index) => ({
     id: meta.id,

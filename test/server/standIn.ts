@@ -7,9 +7,11 @@ import type { Socket } from 'node:net';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
   DEPLOYMENT_TYPES,
+  LARGE_INTEGRATION,
   ORPHAN_INTEGRATION_ID,
   SAMPLE_IMAGE_VERSIONS,
   SAMPLE_TENANT_ID,
+  manyRepositories,
   sampleData,
   type Deployment,
   type Repository,
@@ -18,6 +20,7 @@ import {
 
 export {
   DEPLOYMENT_TYPES,
+  LARGE_INTEGRATION,
   ORPHAN_INTEGRATION_ID,
   SAMPLE_IMAGE_VERSIONS,
   SAMPLE_INTEGRATION_IDS,
@@ -52,6 +55,8 @@ export interface StandInOptions {
   log?: (line: string) => void;
   /** How created deployments progress; default DEFAULT_PROGRESS. Settable later with setProgress() or POST /__admin/progress. */
   progress?: ProgressPlan;
+  /** Adds LARGE_INTEGRATION (`large-github`) with this many repositories (see addIntegration); default none. */
+  largeIntegration?: number;
 }
 
 /**
@@ -175,6 +180,7 @@ export class StandIn {
     const data = sampleData(options.seed ?? 1, options.deploymentCount ?? 1200);
     this.integrations = data.integrations;
     this.deployments = data.deployments;
+    if (options.largeIntegration) this.addIntegration({ repositoryCount: options.largeIntegration });
     this.server = http.createServer((req, res) => this.handle(req, res));
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
@@ -197,6 +203,28 @@ export class StandIn {
   addFault(rule: FaultRule): void {
     const normalized = normalizeFaultRule(rule);
     this.rules.push({ rule: normalized, remaining: normalized.times ?? Infinity });
+  }
+
+  /**
+   * Adds an integration whose listing has `repositoryCount` repositories of one owner, more than a
+   * view shows at once: sorted, the one at index k is `service-<k>` (see manyRepositories); by
+   * default LARGE_INTEGRATION. Replaces an integration with the same ID. Answers it, to remove with
+   * removeIntegration.
+   */
+  addIntegration(options: { repositoryCount: number; id?: string; label?: string; host?: string; owner?: string }): SampleIntegration {
+    const { id = LARGE_INTEGRATION.id, label = LARGE_INTEGRATION.label, host = LARGE_INTEGRATION.host } = options;
+    this.removeIntegration(id);
+    const integration: SampleIntegration = { id, label, host, repositories: manyRepositories(id, host, options.repositoryCount, options.owner) };
+    this.integrations.push(integration);
+    return integration;
+  }
+
+  /** Takes an integration away (its listing answers 404 again); false when there is none with that ID. */
+  removeIntegration(id: string): boolean {
+    const index = this.integrations.findIndex((integration) => integration.id.toLowerCase() === id.toLowerCase());
+    if (index < 0) return false;
+    this.integrations.splice(index, 1);
+    return true;
   }
 
   clearFaults(): void {

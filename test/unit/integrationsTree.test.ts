@@ -5,8 +5,10 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { fakeServices, FakeControlPlaneOptions, repository } from './helpers/fakeServices';
 import { AuthError, NetworkError } from '../../src/api';
+import type { InvalidRepository, Repository } from '../../src/api';
 import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
 import { IntegrationsTreeProvider } from '../../src/features/integrations/integrationsTreeProvider';
+import { registerIntegrations } from '../../src/features/integrations';
 
 const ACME = '3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b';
 const OPS = '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a';
@@ -44,6 +46,42 @@ async function rowsOf(provider: IntegrationsTreeProvider, parent?: IntegrationsT
       command: item.command?.command,
     };
   });
+}
+
+/** `count` repositories of acme, listed out of order; sorted, the one at index i is `service-i`. */
+function manyRepositories(count: number): Repository[] {
+  return Array.from({ length: count }, (_, i) => {
+    const n = (i * 7919) % count;
+    return repository('acme', `service-${n}`, ACME, 10_000 + n);
+  });
+}
+
+/** An off-contract record of acme named `name` (it sorts among the repositories by owner and name). */
+function offContract(index: number, name: string): InvalidRepository {
+  return {
+    index,
+    id: undefined,
+    name,
+    raw: { id: index, name, owner: 'acme', default_branch: 'main', host_integration_id: ACME },
+    problems: ['url: expected string, received undefined'],
+    usableForCreate: false,
+    reason: 'It does not match the API contract (url: expected string, received undefined), so it cannot be used to create a deployment.',
+  };
+}
+
+/** The Integrations feature as activation registers it (its commands, its view), over the fake services. */
+function setUpFeature(options: FakeControlPlaneOptions = {}) {
+  const control = setUp(options);
+  const feature = registerIntegrations(control.services);
+  providers.push(feature.provider);
+  return { ...control, feature, provider: feature.provider, view: feature.view as unknown as fake.FakeTreeView<IntegrationsTreeNode> };
+}
+
+/** Runs the command a row runs when clicked (or Enter is pressed on it), as VS Code does: with the row's arguments. */
+async function activate(provider: IntegrationsTreeProvider, row: IntegrationsTreeNode): Promise<unknown> {
+  const command = provider.getTreeItem(row).command;
+  assert.ok(command, `row “${String(provider.getTreeItem(row).label)}” has no command`);
+  return fake.commands.executeCommand(command.command, ...(command.arguments ?? []));
 }
 
 async function integrationNode(provider: IntegrationsTreeProvider, label: string): Promise<IntegrationsTreeNode> {
@@ -248,6 +286,170 @@ describe('Integrations tree', () => {
     // Create Deployment… on it says why.
     const { readCreateArgument } = await import('../../src/model/createArguments');
     assert.throws(() => readCreateArgument(bad), /cannot be used to create a deployment/);
+  });
+
+  describe('an integration with more than one page of repositories', () => {
+    const many = manyRepositories(2500);
+
+    it('shows 1,000 rows and a row that shows 1,000 more, until all 2,500 are shown', async () => {
+      const { provider } = setUpFeature({ repositories: { [ACME]: many } });
+      const acme = await integrationNode(provider, 'acme-github');
+      const first = await provider.getChildren(acme);
+      assert.equal(first.length, 1001);
+      assert.deepEqual(
+        first.slice(0, 3).map((row) => provider.getTreeItem(row).label),
+        ['service-0', 'service-1', 'service-2'],
+        'the first rows of the sorted listing',
+      );
+      const rows = await rowsOf(provider, acme);
+      assert.equal(rows[999].label, 'service-999');
+      assert.deepEqual(rows[1000], {
+        label: 'Show 1,000 more…',
+        description: '1,000 of 2,500 shown',
+        icon: 'ellipsis',
+        expands: false,
+        contextValue: 'moreRepositories',
+        command: 'deploymentsExplorer.showMoreRepositories',
+      });
+      const more = provider.getTreeItem(first[1000]);
+      assert.equal(more.accessibilityInformation?.label, 'Show 1,000 more repositories, 1,000 of 2,500 shown');
+      assert.deepEqual(more.command?.arguments, [first[1000]], 'the row hands itself to its command');
+      assert.equal(provider.getParent(first[1000]), acme);
+
+      // Activating it shows the next page in place, and redraws only that integration's branch.
+      const redrawn: unknown[] = [];
+      provider.onDidChangeTreeData((node) => redrawn.push(node));
+      assert.equal(await activate(provider, first[1000]), true);
+      await fake.until(() => redrawn.includes(acme), 'the integration’s branch to be redrawn');
+      assert.deepEqual(redrawn, [acme], 'that branch only, once');
+      const second = await provider.getChildren(acme);
+      assert.equal(second.length, 2001);
+      assert.equal(provider.getTreeItem(second[1999]).label, 'service-1999');
+      assert.equal(provider.getTreeItem(second[2000]).label, 'Show 500 more…', 'never more than remain');
+      assert.equal(provider.getTreeItem(second[2000]).description, '2,000 of 2,500 shown');
+      assert.equal(second[2000].kind === 'more' && second[2000].id, first[1000].kind === 'more' && first[1000].id, 'the more row keeps its ID');
+
+      // The rows shown before are the same objects, with the same IDs: VS Code keeps selection and focus.
+      for (let i = 0; i < 1000; i++) assert.equal(second[i], first[i], `row ${i} was rebuilt`);
+      assert.deepEqual(
+        second.slice(0, 1000).map((row) => provider.getTreeItem(row).id),
+        first.slice(0, 1000).map((row) => provider.getTreeItem(row).id),
+      );
+
+      await activate(provider, second[2000]);
+      const all = await provider.getChildren(acme);
+      assert.equal(all.length, 2500, 'every repository and no more row');
+      assert.ok(all.every((row) => row.kind === 'repository'));
+      assert.equal(provider.getTreeItem(all[2499]).label, 'service-2499');
+      for (let i = 0; i < 2000; i++) assert.equal(all[i], second[i], `row ${i} was rebuilt`);
+      assert.equal(new Set(all.map((row) => provider.getTreeItem(row).id)).size, 2500, 'unique IDs');
+      assert.equal(await fake.commands.executeCommand('deploymentsExplorer.showMoreRepositories', second[2000]), false, 'nothing more to show');
+    });
+
+    it('shows every row at once with Show All Repositories (the more row’s inline action)', async () => {
+      const { provider } = setUpFeature({ repositories: { [ACME]: many } });
+      const acme = await integrationNode(provider, 'acme-github');
+      const first = await provider.getChildren(acme);
+      assert.equal(await fake.commands.executeCommand('deploymentsExplorer.showAllRepositories', first[1000]), true);
+      assert.equal((await provider.getChildren(acme)).length, 2500);
+    });
+
+    it('writes the counts as the user’s language does', async () => {
+      const { provider } = setUpFeature({ repositories: { [ACME]: many } });
+      const language = fake.env.language;
+      fake.env.language = 'de';
+      try {
+        const rows = await rowsOf(provider, await integrationNode(provider, 'acme-github'));
+        assert.equal(rows[1000].label, 'Show 1.000 more…');
+        assert.equal(rows[1000].description, '1.000 of 2.500 shown');
+      } finally {
+        fake.env.language = language;
+      }
+    });
+
+    it('reveals a repository beyond the shown rows: shows the rows up to its page first, then reveals it', async () => {
+      const { provider, feature, view } = setUpFeature({ repositories: { [ACME]: many } });
+      const acme = await integrationNode(provider, 'acme-github');
+      const before = await provider.getChildren(acme);
+      const redrawn: unknown[] = [];
+      provider.onDidChangeTreeData((node) => redrawn.push(node));
+
+      const target = many.find((candidate) => candidate.name === 'service-2400');
+      assert.ok(target);
+      assert.equal(await feature.revealRepository(ACME, `${target.url.replace('github.com', 'GitHub.com')}.git`), true);
+      const children = await provider.getChildren(acme);
+      assert.equal(children.length, 2500, 'shown up to its page (all 2,500 here)');
+      const row = children[2400];
+      assert.ok(row.kind === 'repository' && row.repository === target, 'it is at its place among the rows');
+      assert.deepEqual(view.revealed.at(-1), { element: row, options: { select: true, focus: true } });
+      assert.ok(redrawn.includes(acme), 'the branch was redrawn before the reveal');
+      assert.equal(children[0], before[0], 'the rows shown before are kept');
+
+      // A repository already shown changes nothing.
+      redrawn.length = 0;
+      assert.equal(await feature.revealRepository(ACME, many.find((candidate) => candidate.name === 'service-5')!.url), true);
+      await provider.settle();
+      assert.deepEqual(redrawn, []);
+      assert.equal(await feature.revealRepository(ACME, 'https://github.com/acme/service-9999'), false);
+    });
+
+    it('extends by whole pages to reveal a repository: 1,500 shows 2,000 and the more row', async () => {
+      const { provider } = setUp({ repositories: { [ACME]: many } });
+      const node = await provider.findRepositoryNode(ACME, 'https://github.com/acme/service-1500');
+      assert.ok(node && node.repository.name === 'service-1500');
+      const children = await provider.getChildren(await integrationNode(provider, 'acme-github'));
+      assert.equal(children.length, 2001);
+      assert.equal(children[1500], node);
+      assert.equal(provider.getTreeItem(children[2000]).description, '2,000 of 2,500 shown');
+    });
+
+    it('starts again at one page when the integration is refreshed; a more row from before does nothing', async () => {
+      const { provider, services } = setUpFeature({ repositories: { [ACME]: many } });
+      const acme = await integrationNode(provider, 'acme-github');
+      const old = await provider.getChildren(acme);
+      await activate(provider, old[1000]);
+      assert.equal((await provider.getChildren(acme)).length, 2001);
+
+      await fake.commands.executeCommand('deploymentsExplorer.refreshIntegration', acme);
+      const fresh = await provider.getChildren(acme);
+      assert.equal(fresh.length, 1001, 'one page of the new listing');
+      assert.equal(provider.getTreeItem(fresh[1000]).description, '1,000 of 2,500 shown');
+      assert.equal(await activate(provider, old[1000]), false, 'the row of the old listing');
+      assert.equal((await provider.getChildren(acme)).length, 1001);
+
+      // Another integration's rows are its own.
+      assert.equal(services.catalog.state(OPS).status, 'idle');
+    });
+
+    it('counts off-contract rows as rows of the page', async () => {
+      const { provider } = setUpFeature({
+        repositories: { [ACME]: many },
+        invalidRepositories: { [ACME]: [offContract(3, 'service-10a'), offContract(7, 'service-500a'), offContract(9, 'service-2000a')] },
+      });
+      const acme = await integrationNode(provider, 'acme-github');
+      const first = await provider.getChildren(acme);
+      assert.equal(first.length, 1001);
+      const marked = first.filter((row) => row.kind === 'message' && row.role === 'offContract');
+      assert.deepEqual(
+        marked.map((row) => provider.getTreeItem(row).label),
+        ['service-10a', 'service-500a'],
+      );
+      assert.equal(provider.getTreeItem(first[11]).label, 'service-10a', 'after service-10, before service-11');
+      assert.equal(provider.getTreeItem(first[999]).label, 'service-997', '998 repositories and 2 marked rows');
+      assert.equal(provider.getTreeItem(first[1000]).description, '1,000 of 2,503 shown');
+      await activate(provider, first[1000]);
+      const second = await provider.getChildren(acme);
+      assert.equal(provider.getTreeItem(second[2000]).label, 'Show 503 more…');
+      assert.equal(provider.getTreeItem(second[2000]).description, '2,000 of 2,503 shown');
+      await activate(provider, second[2000]);
+      const all = await provider.getChildren(acme);
+      assert.equal(all.length, 2503);
+      assert.equal(provider.getTreeItem(all[2003]).label, 'service-2000a', 'after service-2000');
+      assert.equal(new Set(all.map((row) => provider.getTreeItem(row).id)).size, 2503, 'unique IDs');
+      // A reveal counts them too: service-2400 is row 2,403.
+      const found = await provider.findRepositoryNode(ACME, 'https://github.com/acme/service-2400');
+      assert.equal(found, all[2403]);
+    });
   });
 
   it('marks a collapsed integration whose last load failed', async () => {

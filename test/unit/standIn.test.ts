@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import {
+  LARGE_INTEGRATION,
   ORPHAN_INTEGRATION_ID,
   SAMPLE_INTEGRATION_IDS,
   SAMPLE_TAG_VALUE_IDS,
@@ -178,6 +179,27 @@ describe('StandIn over HTTP', () => {
 
     it('accepts an upper-case UUID', async () => {
       assert.equal((await call(s.url, `/v1/integrations/forge/codehost/${ACME.toUpperCase()}/repos`)).status, 200);
+    });
+
+    it('adds an integration with as many repositories as asked, listed shuffled, and takes it away again', async () => {
+      const large = s.addIntegration({ repositoryCount: 2500 });
+      assert.equal(large.id, LARGE_INTEGRATION.id);
+      try {
+        const listed = (await call(s.url, `/v1/integrations/forge/codehost/${large.id}/repos`)).json as Array<{ id: number; name: string; owner: string; url: string }>;
+        assert.equal(listed.length, 2500);
+        assert.equal(new Set(listed.map((r) => r.id)).size, 2500);
+        const names = listed.map((r) => r.name);
+        assert.notDeepEqual(names.slice(0, 5), ['service-0000', 'service-0001', 'service-0002', 'service-0003', 'service-0004'], 'not in order');
+        assert.deepEqual([...names].sort().slice(0, 2), ['service-0000', 'service-0001']);
+        assert.equal([...names].sort()[2400], 'service-2400', 'sorted, the one at index k is service-k');
+        assert.equal(listed[0].url, `https://github.com/large-org/${listed[0].name}`);
+        assert.deepEqual(s.addIntegration({ repositoryCount: 2500 }).repositories, large.repositories, 'the same listing again; replaced, not added twice');
+        assert.equal(s.integrations.filter((i) => i.id === large.id).length, 1);
+      } finally {
+        assert.equal(s.removeIntegration(large.id), true);
+      }
+      assert.equal((await call(s.url, `/v1/integrations/forge/codehost/${large.id}/repos`)).status, 404);
+      assert.equal(s.removeIntegration(large.id), false);
     });
 
     it('422 for a non-UUID, 404 for an unknown one', async () => {

@@ -6,7 +6,8 @@ import { registerFindRepository } from './findRepository';
 import { registerIntegrationActions } from './manageIntegrations';
 import { registerRepositoryActions } from './repositoryActions';
 import { INTEGRATIONS_VIEW_ID, IntegrationsTreeProvider } from './integrationsTreeProvider';
-import { IntegrationsTreeNode } from '../../model/integrationNodes';
+import { IntegrationsTreeNode, integrationIdOf, isMoreNode } from '../../model/integrationNodes';
+import { Commands } from '../../platform/commandIds';
 
 export interface IntegrationsFeatureApi extends IntegrationsFeature {
   /** The tree's data (tests read rows through getChildren/getTreeItem). */
@@ -59,6 +60,19 @@ export function registerIntegrations(services: Services): IntegrationsFeatureApi
     await view.reveal(node, { select: true, focus: true });
     return true;
   };
+
+  // The "Show 1,000 more…" row (its click, and its inline and context-menu Show All): the next page,
+  // or every row, of that integration, in place. The view is told before the command returns, so
+  // that a reveal right after it finds the new rows.
+  const showMore = (all: boolean) => async (argument?: unknown) => {
+    const integrationId = typeof argument === 'string' ? argument : integrationIdOf(argument);
+    if (!integrationId) return false;
+    const shown = provider.showMore(integrationId, { all, listing: isMoreNode(argument) ? argument.listing : undefined });
+    if (shown) await provider.settle();
+    return shown;
+  };
+  services.commands.register(Commands.showMoreRepositories, showMore(false));
+  services.commands.register(Commands.showAllRepositories, showMore(true));
 
   registerAddIntegration(services, revealIntegration);
   registerIntegrationActions(services, revealIntegration);

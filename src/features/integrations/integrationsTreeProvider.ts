@@ -1,19 +1,20 @@
 import * as vscode from 'vscode';
-import { type InvalidRepository, type Repository } from '../../api';
+import { type Repository } from '../../api';
 import { messageOf } from '../../api/errors';
 import { fillable } from '../../api/l10n';
 import { isCancellation } from '../../platform/commandRunner';
 import { fixRows } from '../../platform/fixRows';
 import { fieldPathWords } from '../../model/fieldNames';
 import { idKey as key } from '../../model/ids';
-import { KnownIntegration } from '../../model/repositoryCatalog';
+import { KnownIntegration, RepositoryState } from '../../model/repositoryCatalog';
+import { RepositoryRows } from '../../model/repositoryRows';
 import { Services } from '../../platform/services';
-import { IntegrationNode, IntegrationsTreeNode, MessageNode, RepositoryNode } from '../../model/integrationNodes';
+import { IntegrationNode, IntegrationsTreeNode, MessageNode, MoreNode, RepositoryNode } from '../../model/integrationNodes';
 import {
+  formatCount,
   integrationDescription,
   integrationLabel,
   integrationTooltipMarkdown,
-  normaliseRepositoryUrl,
   repositoryDescription,
   repositoryTooltipMarkdown,
 } from '../../model/integrationPresentation';
@@ -25,9 +26,10 @@ export const INTEGRATIONS_VIEW_ID = 'deploymentsExplorer.integrations';
  * Integrations (added, then discovered) and their repositories. Repositories
  * come from the shared RepositoryCatalog, fetched once per integration with
  * progress shown in the view; a failure becomes an error row, never an empty
- * branch. Repository rows are plain objects built once per fetched list and
- * their markdown tooltips only on hover (resolveTreeItem), so integrations
- * with thousands of repositories stay cheap.
+ * branch. Repository rows come a page at a time (RepositoryRows: the first
+ * 1,000, then a "Show 1,000 more…" row); they are plain objects built once,
+ * when first shown, and their markdown tooltips only on hover
+ * (resolveTreeItem), so integrations with 100k repositories stay cheap.
  */
 export class IntegrationsTreeProvider implements vscode.TreeDataProvider<IntegrationsTreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<IntegrationsTreeNode | undefined>();
@@ -40,8 +42,9 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   readonly onDidFailToLoad = this.loadFailed.event;
 
   private readonly integrationNodes = new Map<string, IntegrationNode>();
-  private readonly repositoryRows = new WeakMap<readonly Repository[], RepositoryNode[]>();
-  private readonly urlIndexes = new WeakMap<readonly Repository[], Map<string, RepositoryNode>>();
+  /** The rows of each listing, and so how many of them are shown: a refreshed listing starts again at one page. */
+  private readonly repositoryRows = new WeakMap<readonly Repository[], RepositoryRows>();
+  private readonly repositoryItems = new WeakMap<RepositoryNode, vscode.TreeItem>();
   private readonly disposables: vscode.Disposable[];
 
   constructor(private readonly services: Services) {
@@ -107,10 +110,23 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
       case 'integration':
         return this.integrationItem(node.integration);
       case 'repository':
-        return repositoryItem(node);
+        return this.repositoryItem(node);
       case 'message':
         return messageItem(node);
+      case 'more':
+        return moreItem(node);
     }
+  }
+
+  /**
+   * A repository row's TreeItem, built on first ask and kept with its node: a redrawn branch (a page
+   * added, 50k rows shown) asks again for every row, and gets them without building any. It costs
+   * no memory of note: the extension host keeps each TreeItem it is given for as long as its row.
+   */
+  private repositoryItem(node: RepositoryNode): vscode.TreeItem {
+    let item = this.repositoryItems.get(node);
+    if (!item) this.repositoryItems.set(node, (item = repositoryItem(node)));
+    return item;
   }
 
   /** Tooltips of repository rows are built only when one is hovered. */
@@ -136,25 +152,52 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     return known ? this.integrationNode(known) : undefined;
   }
 
-  /** Loads the repositories if needed and finds the row whose URL matches (host case, `.git`, slashes ignored). */
+  /**
+   * Loads the repositories if needed and finds the row whose URL matches (host case, `.git`, slashes
+   * ignored). A repository beyond the shown rows is shown first (the rows up to its page), and the
+   * integration's branch refreshed, so that TreeView.reveal finds it.
+   */
   async findRepositoryNode(integrationId: string, repositoryUrl: string): Promise<RepositoryNode | undefined> {
-    const children = await this.childrenOf(integrationId);
-    const repositories = this.services.catalog.cached(integrationId);
-    if (!repositories) return undefined;
-    let index = this.urlIndexes.get(repositories);
-    if (!index) {
-      index = new Map();
-      for (const child of children) {
-        if (child.kind !== 'repository') continue;
-        const normalised = normaliseRepositoryUrl(child.repository.url);
-        if (!index.has(normalised)) index.set(normalised, child);
-      }
-      this.urlIndexes.set(repositories, index);
-    }
-    return index.get(normaliseRepositoryUrl(repositoryUrl));
+    await this.childrenOf(integrationId);
+    const state = this.services.catalog.state(integrationId);
+    if (state.status !== 'loaded') return undefined;
+    const rows = this.rowsOf(integrationId, state);
+    const shown = rows.shown;
+    const node = rows.find(repositoryUrl);
+    if (rows.shown !== shown) this.refreshBranch(integrationId);
+    return node;
   }
 
-  /** The rows under an integration: repositories, or an error / empty row. */
+  /**
+   * Shows the next page of an integration's rows, or all of them; refreshes only that integration's
+   * branch. `listing`: the one the activated row paged through; a row left from before a refresh
+   * does nothing. False when nothing more was shown.
+   */
+  showMore(integrationId: string, options: { all?: boolean; listing?: readonly Repository[] } = {}): boolean {
+    const state = this.services.catalog.state(integrationId);
+    if (state.status !== 'loaded') return false;
+    if (options.listing && options.listing !== state.repositories) return false;
+    const rows = this.rowsOf(integrationId, state);
+    const added = options.all ? rows.showAll() : rows.showMore();
+    if (added > 0) this.refreshBranch(integrationId);
+    return added > 0;
+  }
+
+  private refreshBranch(integrationId: string): void {
+    const node = this.integrationNodes.get(key(integrationId));
+    if (node) this.schedule(node);
+  }
+
+  private rowsOf(integrationId: string, state: Extract<RepositoryState, { status: 'loaded' }>): RepositoryRows {
+    let rows = this.repositoryRows.get(state.repositories);
+    if (!rows) {
+      rows = new RepositoryRows(integrationId, state.repositories, state.invalid ?? []);
+      this.repositoryRows.set(state.repositories, rows);
+    }
+    return rows;
+  }
+
+  /** The rows under an integration: its shown repositories (and a "more" row), or an error / empty row. */
   async childrenOf(integrationId: string): Promise<IntegrationsTreeNode[]> {
     const { catalog } = this.services;
     let state = catalog.state(integrationId);
@@ -178,9 +221,8 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     }
     if (state.status === 'error') return errorRows(integrationId, state.error);
     if (state.status !== 'loaded') return [];
-    const invalid = state.invalid ?? [];
-    if (invalid.length > 0) return this.rowsWithInvalid(integrationId, state.repositories, invalid);
-    if (state.repositories.length === 0) {
+    const rows = this.rowsOf(integrationId, state);
+    if (rows.total === 0) {
       return [
         {
           kind: 'message',
@@ -191,7 +233,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
         },
       ];
     }
-    return this.repositoryNodes(integrationId, state.repositories);
+    return rows.children();
   }
 
   private async rootNodes(): Promise<IntegrationsTreeNode[]> {
@@ -214,66 +256,6 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     const node: IntegrationNode = { kind: 'integration', integration };
     this.integrationNodes.set(id, node);
     return node;
-  }
-
-  private repositoryNodes(integrationId: string, repositories: readonly Repository[]): RepositoryNode[] {
-    const cached = this.repositoryRows.get(repositories);
-    if (cached) return cached;
-    const prefix = `${key(integrationId)}/repo/`;
-    // Tree-item IDs must be unique; a server repeating a repository must not break the view.
-    // Repeats get `#2`, `#3`…; the set holds numbers (cheap), and strings only for repeats.
-    const seenIds = new Set<unknown>();
-    const repeats = new Set<string>();
-    const nodes = repositories.map((repository): RepositoryNode => {
-      let id = `${prefix}${repository.id}`;
-      if (seenIds.has(repository.id)) {
-        let n = 2;
-        while (repeats.has(`${id}#${n}`)) n++;
-        id = `${id}#${n}`;
-        repeats.add(id);
-      }
-      seenIds.add(repository.id);
-      return { kind: 'repository', integrationId, repository, id };
-    });
-    this.repositoryRows.set(repositories, nodes);
-    return nodes;
-  }
-
-  private readonly mixedRows = new WeakMap<readonly InvalidRepository[], IntegrationsTreeNode[]>();
-
-  /**
-   * The repository rows with the off-contract records among them where their owner/name sorts (the
-   * catalog sorts the listing that way); a record without an owner or name goes last.
-   */
-  private rowsWithInvalid(integrationId: string, repositories: readonly Repository[], invalid: readonly InvalidRepository[]): IntegrationsTreeNode[] {
-    const cached = this.mixedRows.get(invalid);
-    if (cached) return cached;
-    const valid = this.repositoryNodes(integrationId, repositories);
-    const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
-    const sortKey = (raw: unknown, name: string | undefined): string | undefined => {
-      const owner = raw && typeof raw === 'object' ? (raw as { owner?: unknown }).owner : undefined;
-      return typeof owner === 'string' && name ? `${owner}/${name}` : undefined;
-    };
-    const rows: IntegrationsTreeNode[] = [...valid];
-    for (const record of [...invalid].sort((a, b) => a.index - b.index)) {
-      const node: MessageNode = {
-        kind: 'message',
-        role: 'offContract',
-        integrationId,
-        message: record.name || record.id || vscode.l10n.t('Record {0} of the listing', record.index + 1),
-        offContract: record,
-        id: `${key(integrationId)}/offContract/${record.index}`,
-      };
-      const at = sortKey(record.raw, record.name);
-      const place =
-        at === undefined
-          ? -1
-          : rows.findIndex((row) => row.kind === 'repository' && collator.compare(`${row.repository.owner}/${row.repository.name}`, at) > 0);
-      if (place < 0) rows.push(node);
-      else rows.splice(place, 0, node);
-    }
-    this.mixedRows.set(invalid, rows);
-    return rows;
   }
 
   private integrationItem(integration: KnownIntegration): vscode.TreeItem {
@@ -331,7 +313,7 @@ function cachedRepositoryDescription(repository: Repository): string {
 
 const repositoryLabel = fillable(() => vscode.l10n.t('Repository {0}/{1}, default branch {2}'));
 
-/** Built per row when VS Code asks (an expanded integration asks for all of them): kept lean, one shared icon. */
+/** Built per row when VS Code asks (an expanded integration asks for every shown row): kept lean, one shared icon. */
 function repositoryItem(node: RepositoryNode): vscode.TreeItem {
   const { repository } = node;
   const item = new vscode.TreeItem(repository.name, vscode.TreeItemCollapsibleState.None);
@@ -383,6 +365,23 @@ function messageItem(node: MessageNode): vscode.TreeItem {
       if (node.command) item.command = { command: node.command.id, title: node.command.title, arguments: node.command.arguments };
       break;
   }
+  return item;
+}
+
+/** "Show 1,000 more…", "1,000 of 100,000 shown": activating it (click, Enter) shows the next page in place. */
+function moreItem(node: MoreNode): vscode.TreeItem {
+  const locale = vscode.env.language;
+  const next = formatCount(node.next, locale);
+  const shown = formatCount(node.shown, locale);
+  const total = formatCount(node.total, locale);
+  const item = new vscode.TreeItem(vscode.l10n.t('Show {0} more…', next), vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.description = vscode.l10n.t('{0} of {1} shown', shown, total);
+  item.tooltip = vscode.l10n.t('Show the next {0} of this integration’s {1} repositories. Find Repository… searches them all.', next, total);
+  item.contextValue = 'moreRepositories';
+  item.iconPath = new vscode.ThemeIcon('ellipsis');
+  item.command = { command: Commands.showMoreRepositories, title: vscode.l10n.t('Show More Repositories'), arguments: [node] };
+  item.accessibilityInformation = { label: vscode.l10n.t('Show {0} more repositories, {1} of {2} shown', next, shown, total) };
   return item;
 }
 

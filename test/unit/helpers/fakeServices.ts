@@ -68,6 +68,9 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
       profile: () => ({ id: 'default', name: 'Default', baseUrl: readSettings().baseUrl }),
       onDidChangeProfile: () => ({ dispose: () => undefined }),
       scopeKey: (key: string) => key,
+      // What the Integrations view's registration reads: certificates checked, a connection that does not change.
+      certificatesUnchecked: () => false,
+      onDidChange: () => ({ dispose: () => undefined }),
     },
   } as unknown as Services;
   const deployments = {

@@ -218,7 +218,12 @@ export class FakeTreeView<T> {
     readonly treeDataProvider: TreeDataProvider<T>,
   ) {}
 
-  async reveal(): Promise<void> {}
+  /** What reveal was asked to show, in order. */
+  readonly revealed: Array<{ element: T; options?: { select?: boolean; focus?: boolean; expand?: boolean | number } }> = [];
+
+  async reveal(element: T, options?: { select?: boolean; focus?: boolean; expand?: boolean | number }): Promise<void> {
+    this.revealed.push({ element, options });
+  }
 
   dispose(): void {
     this.visibility.dispose();
