@@ -168,6 +168,27 @@ export interface LegacySettings extends Partial<Record<keyof ConnectionFields, u
   createDefaults?: unknown;
 }
 
+/**
+ * The user's profiles, then those a trusted workspace's own settings add, marked `fromWorkspace` so
+ * that the user's key is not sent to them without asking. A workspace entry with the name or id of
+ * one of the user's is left out: a cloned repository cannot redefine what the user's profile means.
+ */
+export function mergeProfiles(user: readonly Profile[], workspace: ParsedProfiles | undefined): ParsedProfiles {
+  const result: ParsedProfiles = { profiles: [...user], problems: [] };
+  if (!workspace) return result;
+  const names = new Set(user.map((profile) => profile.name.toLowerCase()));
+  const ids = new Set(user.map((profile) => profile.id));
+  for (const problem of workspace.problems) result.problems.push(t('In this workspace’s settings: {0}', problem));
+  for (const profile of workspace.profiles) {
+    if (names.has(profile.name.toLowerCase()) || ids.has(profile.id)) {
+      result.problems.push(t('Profile “{0}” in this workspace’s settings has the name or id of one of yours; yours is used.', profile.name));
+      continue;
+    }
+    result.profiles.push({ ...profile, fromWorkspace: true });
+  }
+  return result;
+}
+
 /** The profile 0.1.0's settings amount to while no profile is defined: “Default”, with 0.1.0's key. */
 export function implicitProfile(legacy: LegacySettings): Profile {
   return { id: DEFAULT_PROFILE_ID, name: DEFAULT_PROFILE_NAME, implicit: true, ...connectionFields(legacy) };

@@ -9,7 +9,9 @@ import {
   LegacySettings,
   newProfileId,
   originOf,
+  mergeProfiles,
   parseProfiles,
+  ParsedProfiles,
   Profile,
   ProfileSetting,
   profileFromLegacy,
@@ -152,38 +154,39 @@ export class ProfileStore implements vscode.Disposable {
   }
 
   /**
-   * The profiles setting as VS Code gives it, and whether that is the workspace's own value (which
-   * replaces the user's); in an untrusted workspace only the user's own value counts.
+   * The user's own profiles, and those the workspace's own settings add once it is trusted (in
+   * restricted mode only the user's count), each parsed on its own: VS Code would otherwise let a
+   * workspace's list replace the user's.
    */
-  private rawProfiles(): { raw: unknown; fromWorkspace: boolean } {
+  private parsed(): { user: ParsedProfiles; workspace: ParsedProfiles | undefined } {
     const inspected = config().inspect('profiles');
-    if (!vscode.workspace.isTrusted) return { raw: inspected?.globalValue, fromWorkspace: false };
-    return { raw: config().get<unknown>('profiles'), fromWorkspace: (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) !== undefined };
+    const own = vscode.workspace.isTrusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined;
+    return { user: parseProfiles(inspected?.globalValue), workspace: own === undefined ? undefined : parseProfiles(own) };
   }
 
-  /** True when profiles are defined in settings (not just 0.1.0's implicit Default). */
-  get defined(): boolean {
-    return parseProfiles(this.rawProfiles().raw).profiles.length > 0;
-  }
-
-  /** Why entries of the setting are left out (names them); empty when all are fine. */
+  /** Why entries of the settings are left out (names them); empty when all are fine. */
   problems(): string[] {
-    return parseProfiles(this.rawProfiles().raw).problems;
+    return this.merged().problems;
   }
 
   list(): Profile[] {
     return [...this.current().profiles];
   }
 
+  /** The user's profiles (or the implicit Default), then the workspace's, and what was left out. */
+  private merged(): ParsedProfiles {
+    const { user, workspace } = this.parsed();
+    const mine = user.profiles.length > 0 ? user.profiles : [implicitProfile(legacyUserSettings())];
+    const merged = mergeProfiles(mine, workspace);
+    return { profiles: merged.profiles, problems: [...user.problems, ...merged.problems] };
+  }
+
   private readProfiles(): Profile[] {
-    const { raw, fromWorkspace } = this.rawProfiles();
-    const { profiles, problems } = parseProfiles(raw);
+    const { profiles, problems } = this.merged();
     const text = problems.join(' ');
     if (text && text !== this.reportedProblems) this.log.warn(`Profiles: ${text}`);
     this.reportedProblems = text;
-    if (profiles.length === 0) return [implicitProfile(legacyUserSettings())];
-    // Marked, so that the user's key does not go to them without asking.
-    return fromWorkspace ? profiles.map((profile) => ({ ...profile, fromWorkspace: true })) : profiles;
+    return profiles;
   }
 
   /** The active profile of this workspace. */

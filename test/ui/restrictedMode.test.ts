@@ -159,12 +159,23 @@ test('Trusting the folder: the extension asks before the user’s key goes to th
   );
   const sent = third.withKey(apiKey).map((request) => `${request.method} ${request.url}`);
   assert.equal(first, 'the question', `the key went to ${third.origin} without asking (${sent.join(', ')})`);
-  await wb.page.locator('.pane-header h3.title', { hasText: new RegExp(`^${VIEW_NAMES.deployments}$`) }).waitFor({ state: 'visible', timeout: 15_000 });
-  await wb.view(VIEW_NAMES.deployments).locator('.welcome-view-content', { hasText: /your key was not sent there/ }).waitFor({ state: 'visible', timeout: 15_000 });
+  // The workspace's profile joins the user's two (it does not replace them), so the views name it.
+  const deploymentsTitle = `${VIEW_NAMES.deployments} — ${WORKSPACE_PROFILE}`;
+  await wb.page.locator('.pane-header h3.title', { hasText: new RegExp(`^${escapeRegExp(deploymentsTitle)}$`) }).waitFor({ state: 'visible', timeout: 15_000 });
+  await wb.view(deploymentsTitle).locator('.welcome-view-content', { hasText: /your key was not sent there/ }).waitFor({ state: 'visible', timeout: 15_000 });
   await wb.screenshot('asks');
   assert.deepEqual(third.withKey(apiKey), [], 'no key before the user agrees');
 
+
+  await wb.runCommand('Deployments: Switch Profile…');
+  await wb.quickInput().locator('.quick-input-title', { hasText: 'Switch Profile' }).waitFor({ state: 'visible', timeout: 15_000 });
+  const rows = wb.quickInput().locator('.quick-input-list .monaco-list-row');
+  await rows.filter({ hasText: WORKSPACE_PROFILE }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  const labels = (await rows.locator('.label-name').allTextContents()).map((label) => label.trim());
+  assert.deepEqual(labels, ['Default', STAGING.name, WORKSPACE_PROFILE, 'Add Profile…'], 'the user’s profiles, then the workspace’s');
+  await wb.page.keyboard.press('Escape');
+
   await toast.locator('.monaco-button', { hasText: /^Use My Key$/ }).click();
   await poll('the workspace’s server to receive the key after the yes', () => third.withKey(apiKey).length > 0, 30_000);
-  await wb.waitForViewMessage(VIEW_NAMES.deployments, `Showing ${third.origin}, set by this workspace’s settings (profile “${WORKSPACE_PROFILE}”).`);
+  await wb.waitForViewMessage(deploymentsTitle, `Showing ${third.origin}, set by this workspace’s settings (profile “${WORKSPACE_PROFILE}”).`);
 });

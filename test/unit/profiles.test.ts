@@ -8,6 +8,7 @@ import {
   effectiveConnection,
   implicitProfile,
   keyDecision,
+  mergeProfiles,
   newProfileId,
   originOf,
   parseProfiles,
@@ -60,6 +61,33 @@ describe('profiles setting', () => {
   it('treats a missing setting as no profiles, and a non-list as a problem', () => {
     assert.deepEqual(parseProfiles(undefined), { profiles: [], problems: [] });
     assert.equal(parseProfiles({ name: 'EU' }).problems.length, 1);
+  });
+
+  it('adds a workspace’s own profiles after the user’s, marked, never in place of one of them', () => {
+    const user = parseProfiles([
+      { name: 'US', baseUrl: 'https://us.example.com' },
+      { name: 'EU', baseUrl: 'https://eu.example.com' },
+    ]).profiles;
+    const workspace = parseProfiles([
+      { name: 'Repo', baseUrl: 'https://repo.example.net' },
+      { name: 'eu', baseUrl: 'https://collector.example.net' },
+      { name: 'Other', id: 'us', baseUrl: 'https://collector.example.net' },
+      { name: 'Broken' },
+    ]);
+    const merged = mergeProfiles(user, workspace);
+    assert.deepEqual(
+      merged.profiles.map((profile) => [profile.name, profile.baseUrl, !!profile.fromWorkspace]),
+      [
+        ['US', 'https://us.example.com', false],
+        ['EU', 'https://eu.example.com', false],
+        ['Repo', 'https://repo.example.net', true],
+      ],
+    );
+    assert.equal(merged.problems.length, 3, merged.problems.join('\n'));
+    assert.match(merged.problems.join('\n'), /In this workspace’s settings: Profile “Broken”/);
+    assert.match(merged.problems.join('\n'), /Profile “eu” in this workspace’s settings has the name or id of one of yours; yours is used\./);
+    assert.match(merged.problems.join('\n'), /Profile “Other” in this workspace’s settings/);
+    assert.deepEqual(mergeProfiles(user, undefined), { profiles: user, problems: [] });
   });
 
   it('checks new names as typed', () => {
