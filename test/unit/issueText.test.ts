@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { inOurWords, issueText } from '../../src/api/issueText';
 import { setTranslator } from '../../src/api/l10n';
 import { repositorySchema } from '../../src/api/schemas';
+import { readCreateArgument } from '../../src/model/createArguments';
 
 /** Each issue of `value` against `schema`, as `path: message` (the path joined with dots, empty for the root). */
 function worded(schema: z.ZodType, value: unknown): string[] {
@@ -126,5 +127,14 @@ describe('zod issues in our words', () => {
     assert.equal(one(z.string(), 5), '«expected «a string», got «a number»»');
     assert.equal(one(z.number().min(0), -1), '«expected at least 0»');
     assert.equal(one(z.strictObject({}), { b: 1 }), '«unexpected field “b”»');
+  });
+
+  it('words the problems of a repository record given to Create Deployment…', () => {
+    assert.throws(
+      () => readCreateArgument({ repository: { host_integration_id: 'x', id: '1', name: 'n', owner: 'o', url: 'u' } }),
+      (error: unknown) =>
+        (error as Error).message ===
+        'Create Deployment… was given a repository record that is not usable: host_integration_id: expected a UUID; id: expected a number, got a string; default_branch: expected a string, got nothing',
+    );
   });
 });
