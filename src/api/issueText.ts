@@ -3,8 +3,8 @@
  * (`created_at: expected a string, got a number`) can be translated: zod's own messages ("Invalid
  * input: expected string, received number") are English no translator can reach.
  *
- * Used as zod's per-parse error map, `schema.safeParse(value, inOurWords)`, rather than on the
- * finished issues, because only there
+ * Used as zod's per-parse error map (through `parseInOurWords`) rather than on the finished
+ * issues, because only there
  *  - a message the schema gives itself (`expected a UUID`) still wins: zod asks the schema's own
  *    map first and this one only for issues the schema has no message for, whereas a finished
  *    issue's message cannot tell the schema's words from zod's English;
@@ -25,8 +25,19 @@ import { describeKind, quote } from './text';
 
 type RawIssue = z.core.$ZodRawIssue;
 
-/** Parse options that word every issue the schema has no message for: `schema.safeParse(value, inOurWords)`. */
-export const inOurWords: z.core.ParseContext<z.core.$ZodIssue> = { error: (issue) => issueText(issue) };
+/** Parse options that word every issue the schema has no message for. */
+const inOurWords: z.core.ParseContext<z.core.$ZodIssue> = { error: (issue) => issueText(issue) };
+
+/**
+ * `schema.safeParse(value)`, the issues of a failure in our words. A value that fails is parsed
+ * twice: this zod parses a value given any options about 2.5 times slower, even one that matches
+ * (it copies them into a parse context of another shape; measured on a page of 100 deployments:
+ * 0.1 ms plain, 0.27 ms with options), and nearly every listed record matches the contract.
+ */
+export function parseInOurWords<T extends z.ZodType>(schema: T, value: unknown): z.ZodSafeParseResult<z.infer<T>> {
+  const result = schema.safeParse(value);
+  return result.success ? result : schema.safeParse(value, inOurWords);
+}
 
 /** Values of an enum or a literal listed, at most this many. */
 const MAX_VALUES = 10;

@@ -1,5 +1,5 @@
 import type { Repository } from '../api';
-import { inOurWords } from '../api/issueText';
+import { parseInOurWords } from '../api/issueText';
 import { loadSchemas } from '../api/lazy';
 import { DeploymentType } from '../api/vocabulary';
 import { isDeploymentType } from './createPayload';
@@ -37,7 +37,7 @@ export function readCreateArgument(argument: unknown): CreateDeploymentOptions |
     // e.g. a URI from an editor menu or a row of another view: behave as from the palette.
     return undefined;
   }
-  const parsed = repositorySchema.safeParse(value.repository, inOurWords);
+  const parsed = parseInOurWords(repositorySchema, value.repository);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || t('(the record)')}: ${issue.message}`).join('; ');
     throw new Error(t('Create Deployment… was given a repository record that is not usable: {0}', problems));

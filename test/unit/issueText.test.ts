@@ -1,16 +1,16 @@
 // Zod's issues in our words (src/api/issueText.ts): what every issue code becomes, in English, when a
-// real zod schema fails with `inOurWords` as its per-parse error map.
+// real zod schema fails in parseInOurWords (our words as zod's per-parse error map).
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { inOurWords, issueText } from '../../src/api/issueText';
+import { issueText, parseInOurWords } from '../../src/api/issueText';
 import { setTranslator } from '../../src/api/l10n';
 import { repositorySchema } from '../../src/api/schemas';
 import { readCreateArgument } from '../../src/model/createArguments';
 
 /** Each issue of `value` against `schema`, as `path: message` (the path joined with dots, empty for the root). */
 function worded(schema: z.ZodType, value: unknown): string[] {
-  const result = schema.safeParse(value, inOurWords);
+  const result = parseInOurWords(schema, value);
   assert.equal(result.success, false, `${JSON.stringify(value)} should not match`);
   return result.error!.issues.map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`);
 }
@@ -118,7 +118,8 @@ describe('zod issues in our words', () => {
     assert.equal(issueText({ code: 'some_new_code', input: 1, path: [] } as never), 'not valid (some new code)');
   });
 
-  it('changes only the parse it is given: zod’s own English elsewhere (no global error map)', () => {
+  it('answers a matching value as zod does; changes only the parse it is given: zod’s own English elsewhere (no global error map)', () => {
+    assert.deepEqual(parseInOurWords(z.looseObject({ a: z.string() }), { a: 'x', b: 1 }), { success: true, data: { a: 'x', b: 1 } });
     assert.equal(z.string().safeParse(5).error!.issues[0].message, 'Invalid input: expected string, received number');
   });
 
