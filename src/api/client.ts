@@ -6,6 +6,7 @@ import { buildDeploymentSearchParams, DEFAULT_PAGE_SIZE, DeploymentQuery, valida
 import { parseJsonBody } from './responses';
 import { Deployment, deploymentSchema, deploymentSummarySchema, Repository, repositorySchema, resourceSpecSchema } from './schemas';
 import { describeValue, quote } from './text';
+import { parseInOurWords } from './issueText';
 import { t } from './l10n';
 
 export interface CallOptions {
@@ -22,7 +23,7 @@ interface OffContractRecord {
   readonly index: number;
   /** The record as received. Its fields are not to be trusted. */
   readonly raw: unknown;
-  /** Each problem as `field.path: message`, e.g. `id: expected a UUID`, `created_at: Invalid input…`. */
+  /** Each problem as `field.path: message`, e.g. `id: expected a UUID`, `created_at: expected a string, got a number`. */
   readonly problems: readonly string[];
   /** The record's `id` when it is a non-empty string (even one that is not a UUID). */
   readonly id?: string;
@@ -99,7 +100,7 @@ export class ControlPlaneClient {
       const repositories: Repository[] = [];
       const invalid: InvalidRepository[] = [];
       body.forEach((raw, index) => {
-        const result = repositorySchema.safeParse(raw);
+        const result = parseInOurWords(repositorySchema, raw);
         if (result.success) {
           repositories.push(result.data);
           return;
@@ -139,7 +140,7 @@ export class ControlPlaneClient {
       const invalid: InvalidDeployment[] = [];
       for (let index = 0; index < resources.length; index++) {
         const raw = resources[index];
-        const result = deploymentSummarySchema.safeParse(raw);
+        const result = parseInOurWords(deploymentSummarySchema, raw);
         if (result.success) deployments.push(result.data as Deployment);
         else invalid.push(offContract(raw, index, recordProblems(result.error)));
       }
@@ -239,7 +240,7 @@ function offContract(raw: unknown, index: number, problems: readonly string[]): 
   return { index, raw, problems, id, name };
 }
 
-/** Zod's issues as `field.path: message`, relative to the record. */
+/** Zod's issues as `field.path: message`, relative to the record; the messages are ours (see issueText.ts). */
 function recordProblems(error: z.ZodError): string[] {
   const problems = error.issues
     .slice(0, MAX_RECORD_PROBLEMS)
@@ -260,20 +261,20 @@ export function resourceSpecProblems(deployment: Deployment): readonly string[] 
   if (!spec || typeof spec !== 'object') return [];
   const known = checkedSpecs.get(spec);
   if (known) return known;
-  const result = resourceSpecSchema.safeParse(spec);
+  const result = parseInOurWords(resourceSpecSchema, spec);
   const problems = result.success
     ? []
-    : result.error.issues.map((issue) => `${formatPath('source_config.resource_spec', issue.path)}: ${issue.message}`);
+    : result.error.issues.map((issue) => `${formatPath('source_config.resource_spec', issue.path)}: ${quote(issue.message, 160)}`);
   checkedSpecs.set(spec, problems);
   return problems;
 }
 
 function validate<T extends z.ZodType>(schema: T, data: unknown, what: string, root: string): z.infer<T> {
-  const result = schema.safeParse(data);
+  const result = parseInOurWords(schema, data);
   if (result.success) return result.data;
   throw new SchemaError(
     what,
-    result.error.issues.map((issue) => `${formatPath(root, issue.path)}: ${issue.message}`),
+    result.error.issues.map((issue) => `${formatPath(root, issue.path)}: ${quote(issue.message, 160)}`),
   );
 }
 

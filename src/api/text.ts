@@ -107,6 +107,31 @@ export function describeValue(value: unknown): string {
 }
 
 /**
+ * What kind of value a server sent, in the words `describeValue` uses, but never the value itself
+ * ("a number", "null", "an array", "nothing"): for a field of a record, which may be a secret.
+ */
+export function describeKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return t('nothing');
+  switch (typeof value) {
+    case 'string':
+      return t('a string');
+    case 'number':
+      return Number.isNaN(value) ? 'NaN' : t('a number');
+    case 'bigint':
+      return t('a number');
+    case 'boolean':
+      return t('a boolean');
+    case 'function':
+      return t('a function');
+    case 'object':
+      return Array.isArray(value) ? t('an array') : t('an object');
+    default:
+      return typeof value;
+  }
+}
+
+/**
  * Removes secrets (the API key) from text: the whole key wherever it occurs,
  * and any run of `KEY_PIECE_LENGTH` or more of its characters, so a key that
  * an earlier clip cut short is caught too.

@@ -4,4 +4,4 @@
  * built, so activation does not parse zod. Unbundled (tests), it is a plain module.
  */
 export { array, boolean, custom, looseObject, number, record, string, unknown } from 'zod';
-export type { infer, ZodError, ZodType } from 'zod';
+export type { core, infer, ZodError, ZodSafeParseResult, ZodType } from 'zod';

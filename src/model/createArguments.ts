@@ -1,4 +1,5 @@
 import type { Repository } from '../api';
+import { parseInOurWords } from '../api/issueText';
 import { loadSchemas } from '../api/lazy';
 import { DeploymentType } from '../api/vocabulary';
 import { isDeploymentType } from './createPayload';
@@ -36,9 +37,9 @@ export function readCreateArgument(argument: unknown): CreateDeploymentOptions |
     // e.g. a URI from an editor menu or a row of another view: behave as from the palette.
     return undefined;
   }
-  const parsed = repositorySchema.safeParse(value.repository);
+  const parsed = parseInOurWords(repositorySchema, value.repository);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'repository'}: ${issue.message}`).join('; ');
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || t('(the record)')}: ${issue.message}`).join('; ');
     throw new Error(t('Create Deployment… was given a repository record that is not usable: {0}', problems));
   }
   const options: CreateDeploymentOptions = { repository: parsed.data };

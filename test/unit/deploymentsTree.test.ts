@@ -265,7 +265,7 @@ describe('Deployments tree', () => {
           id: 'not-a-uuid',
           name: 'broken',
           raw: { id: 'not-a-uuid', name: 'broken', created_at: 1700000000, secrets: [{ name: 'TOKEN', value: 'hunter2' }] },
-          problems: ['id: Invalid UUID', 'created_at: expected string, received number'],
+          problems: ['id: expected a UUID', 'created_at: expected a string, got a number'],
         },
       ],
       invalidCount: 1,
@@ -306,15 +306,15 @@ describe('Deployments tree', () => {
       const tooltip = (provider.resolveTreeItem(item, element).tooltip as fake.MarkdownString).value;
       assert.match(tooltip, /does not match the API contract/i);
       assert.match(tooltip, /`created_at`/, 'the raw path in the tooltip');
-      assert.match(tooltip, /Created: expected string/);
+      assert.match(tooltip, /Created: expected a string, got a number/);
       // Its children: the problems first (each field in words, the raw path beside), then the record's details.
       const [problems, ...details] = provider.getChildren(element);
       assert.equal(provider.getTreeItem(problems).label, 'Does not match the API contract');
       assert.deepEqual(
         rowsOf(provider, problems).map((row) => [row.label, row.description]),
         [
-          ['ID', 'Invalid UUID (id)'],
-          ['Created', 'expected string, received number (created_at)'],
+          ['ID', 'expected a UUID (id)'],
+          ['Created', 'expected a string, got a number (created_at)'],
         ],
       );
       assert.ok(details.length > 0, 'the record’s details still show');

@@ -260,9 +260,9 @@ describe('Integrations tree', () => {
             id: undefined,
             name: 'no-url',
             raw: { id: 3, name: 'no-url', owner: 'acme', default_branch: 'main', host_integration_id: ACME },
-            problems: ['url: expected string, received undefined'],
+            problems: ['url: expected a string, got nothing'],
             usableForCreate: false,
-            reason: 'It does not match the API contract (url: expected string, received undefined), so it cannot be used to create a deployment.',
+            reason: 'It does not match the API contract (url: expected a string, got nothing), so it cannot be used to create a deployment.',
           },
         ],
       },
@@ -281,7 +281,7 @@ describe('Integrations tree', () => {
     assert.match(String(provider.getTreeItem(acme).description), /1 does not match the API contract/);
     const bad = (await provider.getChildren(acme))[1];
     const tooltip = (provider.getTreeItem(bad).tooltip as fake.MarkdownString).value;
-    assert.match(tooltip, /url: expected string/);
+    assert.match(tooltip, /url: expected a string, got nothing/);
     assert.match(tooltip, /cannot be used to create a deployment/);
     // Create Deployment… on it says why.
     const { readCreateArgument } = await import('../../src/model/createArguments');

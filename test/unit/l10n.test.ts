@@ -2,8 +2,8 @@
 // extension installs vscode.l10n.t as the translator, then whatever that answers.
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AuthError, InvalidInputError, NetworkError, NotFoundError } from '../../src/api';
-import { ControlPlaneClient } from '../../src/api/client';
+import { AuthError, InvalidInputError, NetworkError, NotFoundError, SchemaError } from '../../src/api';
+import { ControlPlaneClient, resourceSpecProblems } from '../../src/api/client';
 import { L10nArg, setTranslator, t, translated } from '../../src/api/l10n';
 import { validateDeploymentName } from '../../src/model/createPayload';
 import { statusWords } from '../../src/model/deploymentStatus';
@@ -129,6 +129,60 @@ describe('API client messages with a translator installed', () => {
       });
     } finally {
       await client.dispose();
+    }
+  });
+
+  it('words the problems of off-contract records from the stand-in, field paths as they are', async () => {
+    const standIn = await StandIn.start();
+    const client = new ControlPlaneClient({ baseUrl: standIn.url, apiKey: standIn.apiKey ?? undefined, env: {} });
+    try {
+      const [odd, deep] = standIn.deployments;
+      Object.assign(odd, { id: 'not-a-uuid', created_at: 1700000000 });
+      Object.assign(deep, { source_config: { ...deep.source_config, resource_spec: { cpu: 'two', min_scale: 1.5, sidecars: {} } } });
+      const { calls } = guillemets();
+      const page = await client.listDeployments({ limit: 5 });
+      assert.equal(page.invalidCount, 1);
+      assert.equal(page.invalid[0].index, 0);
+      assert.deepEqual(page.invalid[0].problems, ['id: «expected a UUID»', 'created_at: «expected «a string», got «a number»»']);
+      assert.ok(!calls.flat().includes(1700000000), 'the value received reaches neither the translator nor the text');
+      // resource_spec, checked in full when it is shown.
+      assert.deepEqual(resourceSpecProblems(page.deployments[0]), [
+        'source_config.resource_spec.min_scale: «expected «a whole number», got «a number with a fraction»»',
+        'source_config.resource_spec.cpu: «expected «a number», got «a string»»',
+        'source_config.resource_spec.sidecars: «expected «an array», got «an object»»',
+      ]);
+    } finally {
+      await client.dispose();
+      await standIn.close();
+    }
+  });
+
+  it('words an off-contract repository and created deployment from a scripted server', async () => {
+    const integration = '0f8e7c8a-3b3d-4d5e-9a59-2f8c1e5b7a10';
+    const server = await startScriptedServer((req, res) =>
+      req.method === 'POST'
+        ? json(res, 201, { id: 5, name: 'made', secrets: [{ name: 'TOKEN', value: 42 }] })
+        : json(res, 200, [{ host_integration_id: integration, id: 1, name: 'r', owner: 'o', default_branch: 'main' }]),
+    );
+    const client = new ControlPlaneClient({ baseUrl: server.url, env: {}, retry: { maxAttempts: 1 } });
+    try {
+      guillemets();
+      const listing = await client.listRepositories(integration);
+      assert.deepEqual(listing.invalid[0].problems, ['url: «expected «a string», got «nothing»»']);
+      assert.equal(
+        listing.invalid[0].reason,
+        '«It does not match the API contract (url: «expected «a string», got «nothing»»), so it cannot be used to create a deployment.»',
+      );
+      await assert.rejects(client.createDeployment({ name: 'made' }), (error: unknown) => {
+        assert.ok(error instanceof SchemaError);
+        // In the schema's order of fields.
+        assert.deepEqual(error.issues, ['deployment.secrets[0].value: «expected «a string», got «a number»»', 'deployment.id: «expected «a string», got «a number»»']);
+        assert.ok(!error.message.includes('42'), error.message);
+        return true;
+      });
+    } finally {
+      await client.dispose();
+      await server.close();
     }
   });
 

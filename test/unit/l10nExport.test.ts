@@ -24,6 +24,19 @@ describe('l10n export', () => {
     assert.equal(bundle['Click to reveal, stop watching or unpin.'], 'Click to reveal, stop watching or unpin.');
   });
 
+  it('holds every message of zod issues in our words (src/api/issueText.ts) and of the kinds of values (text.ts)', () => {
+    // The committed bundle, which the test above finds equal to what `npm run l10n` writes.
+    const bundle = JSON.parse(fs.readFileSync(path.join(ROOT, 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, unknown>;
+    const messages = ['issueText.ts', 'text.ts'].flatMap((file) =>
+      [...fs.readFileSync(path.join(ROOT, 'src', 'api', file), 'utf8').matchAll(/\bt\('((?:[^'\\]|\\.)*)'/g)].map((match) => match[1]),
+    );
+    assert.ok(messages.length > 50, `only ${messages.length} messages found`);
+    for (const message of messages) assert.equal(bundle[message], message);
+    for (const message of ['expected {0}, got {1}', 'a number with a fraction', 'expected at least {0}', 'expected at most {0} characters', 'one of {0}', 'unexpected field {0}', 'not valid ({0})']) {
+      assert.ok(messages.includes(message), message);
+    }
+  });
+
   it('refuses a message that is not a literal, naming file and line, and reads comments', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'l10n-export-'));
     try {
