@@ -47,16 +47,22 @@ export function isLabelFromFacts(integration: { id: string; label?: string }, fa
  * An integration named from what is known (see integrationLabel) shows its short ID first, and
  * not the host again: "41ef3d36… · 60 repositories · discovered".
  */
+/** "1 repository", "100,000 repositories" (the count as the user's language writes it). */
+function repositoryCountText(count: number, locale: string | undefined): string {
+  return count === 1 ? t('1 repository') : t('{0} repositories', formatCount(count, locale));
+}
+
 export function integrationDescription(
   integration: IntegrationLike,
   repositoryCount: number | undefined,
   failed: boolean,
   facts: IntegrationFacts = {},
+  locale?: string,
 ): string {
   const parts: string[] = [];
   const named = isLabelFromFacts(integration, facts);
   if (named) parts.push(shortId(integration.id));
-  if (repositoryCount !== undefined) parts.push(repositoryCount === 1 ? t('1 repository') : t('{0} repositories', repositoryCount));
+  if (repositoryCount !== undefined) parts.push(repositoryCountText(repositoryCount, locale));
   else if (failed) parts.push(t('failed to load'));
   if (facts.codeHost && !named) parts.push(facts.codeHost);
   if (integration.origin === 'discovered') parts.push(t('discovered'));
@@ -111,6 +117,7 @@ export function integrationTooltipMarkdown(
   repositoryCount: number | undefined,
   discovery?: { age: { refreshedAt?: number; scannedAt?: number }; now: number },
   facts: IntegrationFacts = {},
+  locale?: string,
 ): string {
   const lines = [
     `**${escapeMarkdown(integrationLabel(integration, facts))}**`,
@@ -121,7 +128,7 @@ export function integrationTooltipMarkdown(
       ? t('Added in settings.')
       : t('Discovered from existing deployments (not in settings; use “Add to My Integrations” to keep it).'),
   ];
-  if (repositoryCount !== undefined) lines.push('', repositoryCount === 1 ? t('1 repository') : t('{0} repositories', repositoryCount));
+  if (repositoryCount !== undefined) lines.push('', repositoryCountText(repositoryCount, locale));
   if (integration.origin === 'discovered' && discovery) lines.push('', escapeMarkdown(discoveryAgeText(discovery.age, discovery.now)));
   return lines.join('\n');
 }

@@ -67,6 +67,8 @@ describe('integration and repository presentation', () => {
     assert.equal(integrationDescription({ id: VALID, origin: 'added' }, undefined, false), '');
     assert.equal(integrationDescription({ id: VALID, origin: 'added' }, 60, false), '60 repositories');
     assert.equal(integrationDescription({ id: VALID, origin: 'added' }, 1, false), '1 repository');
+    assert.equal(integrationDescription({ id: VALID, origin: 'added' }, 100_000, false, {}, 'en'), '100,000 repositories');
+    assert.equal(integrationDescription({ id: VALID, origin: 'added' }, 100_000, false, {}, 'de'), '100.000 repositories');
     assert.equal(integrationDescription({ id: VALID, origin: 'discovered' }, 0, false), '0 repositories · discovered');
     assert.equal(integrationDescription({ id: VALID, origin: 'discovered' }, undefined, true), 'failed to load · discovered');
     assert.equal(integrationDescription({ id: VALID, origin: 'added', label: 'acme' }, undefined, false, { codeHost: 'github.com' }), 'github.com');

@@ -265,7 +265,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     const label = integrationLabel(integration, facts);
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `integration/${key(integration.id)}`;
-    item.description = integrationDescription(integration, count, state.status === 'error', facts);
+    item.description = integrationDescription(integration, count, state.status === 'error', facts, vscode.env.language);
     const invalid = state.status === 'loaded' ? (state.invalid?.length ?? 0) : 0;
     if (invalid > 0) {
       const note =
@@ -275,7 +275,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
       item.description = item.description ? `${item.description} · ${note}` : note;
     }
     const discovery = integration.origin === 'discovered' ? { age: this.services.catalog.discoveryAge(), now: Date.now() } : undefined;
-    item.tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count, discovery, facts));
+    item.tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count, discovery, facts, vscode.env.language));
     item.contextValue = `integration.${integration.origin}`;
     // A collapsed integration whose last load failed shows it, not only once opened.
     item.iconPath =
