@@ -379,8 +379,8 @@ function createDispatcher(base: URL, options: ConnectionOptions): Dispatcher {
  * the last `@` before the path), parseable or not, become `[redacted]@`. The redactor knows only the
  * API key.
  */
-function withoutUserInfo(proxy: string): string {
-  return proxy.replace(/^([a-z][a-z\d+.-]*:\/\/)?[^\s/?#]*@/i, '$1[redacted]@');
+function withoutUserInfo(url: string): string {
+  return url.replace(/^([a-z][a-z\d+.-]*:\/\/)?[^\s/?#]*@/i, '$1[redacted]@');
 }
 
 function networkError(target: string, error: unknown): ControlPlaneError {

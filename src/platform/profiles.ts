@@ -53,6 +53,8 @@ function legacyUserSettings(): LegacySettings {
 /** What the settings say about connections, read at once. */
 interface Snapshot {
   profiles: Profile[];
+  /** Why entries of the settings are left out, naming each. */
+  problems: string[];
   active: Profile;
   workspaceOverrides: Partial<Record<keyof ConnectionFields, unknown>>;
 }
@@ -138,11 +140,14 @@ export class ProfileStore implements vscode.Disposable {
 
   private current(): Snapshot {
     if (!this.snapshot) {
-      const profiles = this.readProfiles();
+      const { profiles, problems } = this.merged();
+      const text = problems.join(' ');
+      if (text && text !== this.reportedProblems) this.log.warn(`Profiles: ${text}`);
+      this.reportedProblems = text;
       const chosen = this.context.workspaceState.get<string>(ACTIVE_PROFILE_STATE);
       const defaultName = vscode.workspace.isTrusted ? config().get<string>('defaultProfile') : (config().inspect<string>('defaultProfile')?.globalValue as string | undefined);
       const active = resolveActiveProfile(profiles, chosen, defaultName) ?? profiles[0];
-      this.snapshot = { profiles, active, workspaceOverrides: workspaceConnectionSettings() };
+      this.snapshot = { profiles, problems, active, workspaceOverrides: workspaceConnectionSettings() };
       this.lastSignature ??= signatureOf(this.snapshot);
     }
     return this.snapshot;
@@ -166,7 +171,7 @@ export class ProfileStore implements vscode.Disposable {
 
   /** Why entries of the settings are left out (names them); empty when all are fine. */
   problems(): string[] {
-    return this.merged().problems;
+    return [...this.current().problems];
   }
 
   list(): Profile[] {
@@ -179,14 +184,6 @@ export class ProfileStore implements vscode.Disposable {
     const mine = user.profiles.length > 0 ? user.profiles : [implicitProfile(legacyUserSettings())];
     const merged = mergeProfiles(mine, workspace);
     return { profiles: merged.profiles, problems: [...user.problems, ...merged.problems] };
-  }
-
-  private readProfiles(): Profile[] {
-    const { profiles, problems } = this.merged();
-    const text = problems.join(' ');
-    if (text && text !== this.reportedProblems) this.log.warn(`Profiles: ${text}`);
-    this.reportedProblems = text;
-    return profiles;
   }
 
   /** The active profile of this workspace. */

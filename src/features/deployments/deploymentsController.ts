@@ -26,7 +26,6 @@ export class DeploymentsController implements vscode.Disposable {
   private connectionReady = false;
   private readonly contextValues = new Map<string, boolean>();
   private autoRefreshTimer: NodeJS.Timeout | undefined;
-  /** This view's own message (filters, off-contract records, TLS) and what other features set (the profile's note). */
 
   constructor(private readonly services: Services) {
     // Per profile: each control plane keeps its own filters.
