@@ -3,8 +3,7 @@
 // success notification; the stand-in receives the body shown in the review.
 import { after, afterEach, before, beforeEach, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import type { Locator } from 'playwright-core';
-import { escapeRegExp, poll, Workbench } from './workbench';
+import { poll, Workbench } from './workbench';
 
 let wb: Workbench;
 
@@ -27,35 +26,6 @@ afterEach(async () => {
 });
 
 /** Waits until the quick input shows `expected` (each step fills it from the flow's state). */
-async function waitForValue(input: Locator, expected: string, timeoutMs = 15_000): Promise<void> {
-  await poll(
-    `the input to show “${expected}”`,
-    async () => {
-      const value = await input.inputValue({ timeout: 1_000 });
-      if (value !== expected) throw new Error(`the input shows “${value}”`);
-      return true;
-    },
-    timeoutMs,
-  );
-}
-
-/**
- * Waits for the name step of `repository` (its prompt), so that a value seen next is the name and
- * not the repository step's search text, which can read the same.
- */
-/** From the palette to the name step of acme-github's `repository` (owner/name); `search` narrows the list first. Answers the input box. */
-async function openNameStep(repository: string, search?: string): Promise<Locator> {
-  await wb.runCommand('Deployments: Create Deployment…');
-  const quick = wb.quickInput();
-  const input = quick.locator('.quick-input-box input');
-  await wb.pickQuickItem(/acme-github/);
-  await quick.locator('.quick-input-list .monaco-list-row').filter({ hasText: repository }).first().waitFor({ state: 'visible', timeout: 15_000 });
-  if (search !== undefined) await input.fill(search);
-  await wb.pickQuickItem(new RegExp(`${escapeRegExp(repository)}$`));
-  await wb.waitForNameStep(repository);
-  return input;
-}
-
 async function postedBodies(standInUrl: string): Promise<Array<Record<string, any>>> {
   const response = await fetch(`${standInUrl}/__admin/requests`);
   const requests = (await response.json()) as Array<{ method: string; path: string; body?: Record<string, any> }>;
@@ -87,7 +57,7 @@ test('creates a deployment from the palette: integration, repository, name, ref,
 
   // 3. Name: pre-filled from the repository, validated while typing.
   await wb.waitForNameStep('acme/storefront');
-  await waitForValue(input, 'storefront');
+  await wb.waitForInputValue(input, 'storefront');
   await input.fill('Bad Name');
   await message.filter({ hasText: /lowercase letters, digits/ }).waitFor({ state: 'visible' });
   await wb.screenshot('name-validation');
@@ -95,12 +65,12 @@ test('creates a deployment from the palette: integration, repository, name, ref,
   await input.press('Enter');
 
   // 4. Ref: pre-filled with the default branch. Back to the name keeps it.
-  await waitForValue(input, 'main');
+  await wb.waitForInputValue(input, 'main');
   await input.fill('refs/tags/v1');
   await quick.locator('.quick-input-titlebar .action-label[aria-label^="Back"]').first().click();
-  await waitForValue(input, name);
+  await wb.waitForInputValue(input, name);
   await input.press('Enter');
-  await waitForValue(input, 'refs/tags/v1');
+  await wb.waitForInputValue(input, 'refs/tags/v1');
   await input.press('Enter');
 
   // 5. Deployment type.
@@ -134,11 +104,11 @@ test('Edit Payload… opens the body as JSON with a Create Deployment action in 
   const { page } = wb;
   const standInUrl = wb.env.standInUrl!;
   const name = `agent-runtime-ui-${Date.now().toString(36)}`;
-  const input = await openNameStep('acme-labs/agent-runtime');
-  await waitForValue(input, 'agent-runtime');
+  const input = await wb.openCreateNameStep('acme-labs/agent-runtime');
+  await wb.waitForInputValue(input, 'agent-runtime');
   await input.fill(name);
   await input.press('Enter');
-  await waitForValue(input, 'main');
+  await wb.waitForInputValue(input, 'main');
   await input.press('Enter');
   await wb.pickQuickItem(/Don’t set/);
   await wb.pickQuickItem(/Edit Payload…/);
@@ -187,13 +157,13 @@ test('cancelling the request warns that the deployment may still be created, and
   const fault = { fault: { kind: 'latency', ms: 10_000 }, method: 'POST', pathPrefix: '/v2/deployments', times: 1 };
   assert.equal((await fetch(`${standInUrl}/__admin/faults`, { method: 'POST', body: JSON.stringify(fault) })).ok, true);
   try {
-    const input = await openNameStep('acme/checkout-service', 'checkout-service');
+    const input = await wb.openCreateNameStep('acme/checkout-service', 'checkout-service');
     const quick = wb.quickInput();
     const rows = quick.locator('.quick-input-list .monaco-list-row');
-    await waitForValue(input, 'checkout-service');
+    await wb.waitForInputValue(input, 'checkout-service');
     await input.fill(name);
     await input.press('Enter');
-    await waitForValue(input, 'master');
+    await wb.waitForInputValue(input, 'master');
     await input.press('Enter');
     await wb.pickQuickItem(/Don’t set/);
     await rows.filter({ hasText: 'Create Deployment' }).first().click();
@@ -234,12 +204,12 @@ test('after a 422, Review on the notification reopens the closed review with eve
   };
   assert.equal((await fetch(`${standInUrl}/__admin/faults`, { method: 'POST', body: JSON.stringify(fault) })).ok, true);
   try {
-    const input = await openNameStep('acme-labs/docs.acme.dev', 'docs');
+    const input = await wb.openCreateNameStep('acme-labs/docs.acme.dev', 'docs');
     const quick = wb.quickInput();
     const rows = quick.locator('.quick-input-list .monaco-list-row');
     await input.fill(name);
     await input.press('Enter');
-    await waitForValue(input, 'trunk');
+    await wb.waitForInputValue(input, 'trunk');
     await input.press('Enter');
     await wb.pickQuickItem(/^\s*dev\s*$/);
     await rows.filter({ hasText: 'Create Deployment' }).first().click();

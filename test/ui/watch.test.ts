@@ -23,30 +23,6 @@ async function admin(path: string, init: RequestInit = {}): Promise<Response> {
 }
 
 /** Waits until the quick input shows `expected` (each step fills it from the flow's state). */
-async function waitForValue(input: Locator, expected: string, timeoutMs = 15_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  let value = '';
-  while (Date.now() < until) {
-    value = await input.inputValue().catch(() => '');
-    if (value === expected) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the input shows “${value}”, expected “${expected}”`);
-}
-
-/** Like wb.runCommand, but presses F1 again when the palette did not open (focus can still be moving). */
-async function runCommandRetrying(title: string): Promise<void> {
-  const input = wb.quickInput().locator('.quick-input-box input');
-  for (let attempt = 0; attempt < 5; attempt++) {
-    await wb.page.keyboard.press('F1');
-    if (await input.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) break;
-  }
-  await input.fill(`>${title}`);
-  const row = wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
-  await row.waitFor({ state: 'visible', timeout: 15_000 });
-  await row.click();
-}
-
 function statusBarItem(text: RegExp): Locator {
   return wb.page.locator('.part.statusbar .statusbar-item').filter({ hasText: text }).first();
 }
@@ -60,19 +36,12 @@ test('after Create the status bar spins, then shows the pinned deployment as REA
 
   await wb.openDeploymentsContainer();
   await wb.waitForExtensionsActivated();
-  await runCommandRetrying('Deployments: Create Deployment…');
-  const quick = wb.quickInput();
-  const input = quick.locator('.quick-input-box input');
-  const rows = quick.locator('.quick-input-list .monaco-list-row');
-  await wb.pickQuickItem(/acme-github/);
-  await rows.filter({ hasText: 'acme/storefront' }).first().waitFor({ state: 'visible', timeout: 15_000 });
-  await input.fill('storefront');
-  await wb.pickQuickItem(/acme\/storefront$/);
-  await wb.waitForNameStep('acme/storefront');
-  await waitForValue(input, 'storefront');
+  const input = await wb.openCreateNameStep('acme/storefront', 'storefront');
+  const rows = wb.quickInput().locator('.quick-input-list .monaco-list-row');
+  await wb.waitForInputValue(input, 'storefront');
   await input.fill(name);
   await input.press('Enter');
-  await waitForValue(input, 'main');
+  await wb.waitForInputValue(input, 'main');
   await input.press('Enter');
   await wb.pickQuickItem(/Don’t set/);
   await rows.filter({ hasText: 'Create Deployment' }).first().click();
@@ -88,7 +57,7 @@ test('after Create the status bar spins, then shows the pinned deployment as REA
   await wb.screenshot('deploying');
 
   // Pin it, so it stays in the status bar once settled.
-  await runCommandRetrying('Deployments: Pin to Status Bar');
+  await wb.runCommand('Deployments: Pin to Status Bar');
   await input.fill(name);
   await wb.pickQuickItem(name);
 
@@ -109,7 +78,7 @@ test('after Create the status bar spins, then shows the pinned deployment as REA
   }
 
   // Leave nothing pinned for the other test files (same workspace).
-  await runCommandRetrying('Deployments: Unpin from Status Bar');
+  await wb.runCommand('Deployments: Unpin from Status Bar');
   await wb.pickQuickItem(name);
   await ready.waitFor({ state: 'detached', timeout: 10_000 });
 });

@@ -392,6 +392,34 @@ export class Workbench {
     return this.page.locator('.quick-input-widget');
   }
 
+  /** Waits until a quick input's box shows `expected`, naming what it shows instead when it does not. */
+  async waitForInputValue(input: Locator, expected: string, timeoutMs = 15_000): Promise<void> {
+    await poll(
+      `the input to show “${expected}”`,
+      async () => {
+        const value = await input.inputValue({ timeout: 1_000 });
+        if (value !== expected) throw new Error(`the input shows “${value}”`);
+        return true;
+      },
+      timeoutMs,
+    );
+  }
+
+  /**
+   * From the palette to the create flow's name step of acme-github's `repository` (owner/name);
+   * `search` narrows the repository list first. Answers the input box.
+   */
+  async openCreateNameStep(repository: string, search?: string): Promise<Locator> {
+    await this.runCommand('Deployments: Create Deployment…');
+    const input = this.quickInput().locator('.quick-input-box input');
+    await this.pickQuickItem(/acme-github/);
+    await this.quickInput().locator('.quick-input-list .monaco-list-row').filter({ hasText: repository }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    if (search !== undefined) await input.fill(search);
+    await this.pickQuickItem(new RegExp(`${escapeRegExp(repository)}$`));
+    await this.waitForNameStep(repository);
+    return input;
+  }
+
   /**
    * Waits for the create flow's name step of `repository` (owner/name). Its input box is the same
    * one the repository search typed into, so checking only the box's value could pass on that text.
