@@ -6,7 +6,7 @@ import { buildDeploymentSearchParams, DEFAULT_PAGE_SIZE, DeploymentQuery, valida
 import { parseJsonBody } from './responses';
 import { Deployment, deploymentSchema, deploymentSummarySchema, Repository, repositorySchema, resourceSpecSchema } from './schemas';
 import { describeValue, quote } from './text';
-import { parseInOurWords } from './issueText';
+import { checkRecord } from './recordCheck';
 import { t } from './l10n';
 
 export interface CallOptions {
@@ -100,7 +100,7 @@ export class ControlPlaneClient {
       const repositories: Repository[] = [];
       const invalid: InvalidRepository[] = [];
       body.forEach((raw, index) => {
-        const result = parseInOurWords(repositorySchema, raw);
+        const result = checkRecord(repositorySchema, raw);
         if (result.success) {
           repositories.push(result.data);
           return;
@@ -140,7 +140,7 @@ export class ControlPlaneClient {
       const invalid: InvalidDeployment[] = [];
       for (let index = 0; index < resources.length; index++) {
         const raw = resources[index];
-        const result = parseInOurWords(deploymentSummarySchema, raw);
+        const result = checkRecord(deploymentSummarySchema, raw);
         if (result.success) deployments.push(result.data as Deployment);
         else invalid.push(offContract(raw, index, recordProblems(result.error)));
       }
@@ -261,7 +261,7 @@ export function resourceSpecProblems(deployment: Deployment): readonly string[] 
   if (!spec || typeof spec !== 'object') return [];
   const known = checkedSpecs.get(spec);
   if (known) return known;
-  const result = parseInOurWords(resourceSpecSchema, spec);
+  const result = checkRecord(resourceSpecSchema, spec);
   const problems = result.success
     ? []
     : result.error.issues.map((issue) => `${formatPath('source_config.resource_spec', issue.path)}: ${quote(issue.message, 160)}`);
@@ -270,7 +270,7 @@ export function resourceSpecProblems(deployment: Deployment): readonly string[] 
 }
 
 function validate<T extends z.ZodType>(schema: T, data: unknown, what: string, root: string): z.infer<T> {
-  const result = parseInOurWords(schema, data);
+  const result = checkRecord(schema, data);
   if (result.success) return result.data;
   throw new SchemaError(
     what,

@@ -177,11 +177,6 @@ export const deploymentSummarySchema = deploymentSchema.extend({
   source_config: optional(sourceConfigSchema.extend({ resource_spec: objectOrAbsent.optional() })),
 });
 
-export const deploymentListSchema = z.looseObject({
-  resources: z.array(deploymentSummarySchema),
-  offset: integer.min(0),
-});
-
 export type Repository = z.infer<typeof repositorySchema>;
 export type Deployment = z.infer<typeof deploymentSchema>;
 export type ResourceSpec = z.infer<typeof resourceSpecSchema>;
