@@ -3,6 +3,11 @@
 // ("Developer: Show Running Extensions"). Five windows, one after another (each has its own
 // extension host, so each activates the extension afresh); the medians are printed and listed by
 // the runner at the end. Figures, not assertions: a shared machine is too noisy for a timed test.
+//
+// VS Code starts the code loading of every extension activated on onStartupFinished before it
+// requires any of them (an await between its start of the clock and the require), so the built-ins
+// activated in the same tick and required first (Merge Conflict, Node Debug Auto-attach) are
+// counted in our figure too. Their own figures are printed beside ours to show it.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { VIEW_NAMES, Workbench } from './workbench';
@@ -10,6 +15,9 @@ import { VIEW_NAMES, Workbench } from './workbench';
 const VIEW = VIEW_NAMES.deployments;
 const STATUS = /^(Ready|Unused|Awaiting database|Awaiting deletion|Unknown|Degraded)( · |$)/;
 const WINDOWS = 5;
+const SELF = 'Deployments Explorer';
+/** Built-ins activated on onStartupFinished, in the same tick as this extension. */
+const SAME_TICK = ['Merge Conflict', 'Node Debug Auto-attach'];
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -19,6 +27,7 @@ function median(values: number[]): number {
 test('prints the time to the first deployment rows and the activation time VS Code reports', async () => {
   const toRows: number[] = [];
   const activations: number[] = [];
+  const sameTick = new Map<string, number[]>(SAME_TICK.map((name) => [name, []]));
   let last: Workbench | undefined;
   for (let i = 0; i < WINDOWS; i++) {
     const wb = await Workbench.open('startup');
@@ -36,10 +45,13 @@ test('prints the time to the first deployment rows and the activation time VS Co
       toRows.push(Date.now() - started);
 
       await wb.waitForExtensionsActivated();
-      const activation = await wb.reportedActivationMs();
+      const reported = await wb.reportedActivationsMs([SELF, ...SAME_TICK]);
+      const activation = reported.get(SELF);
       assert.ok(activation !== undefined, 'Running Extensions shows an activation time');
       activations.push(activation);
-      console.log(`window ${i + 1}: container → rows ${toRows[i]} ms, activation ${activation} ms`);
+      for (const name of SAME_TICK) if (reported.has(name)) sameTick.get(name)?.push(reported.get(name) ?? 0);
+      const others = SAME_TICK.map((name) => `${name} ${reported.get(name) ?? '–'} ms`).join(', ');
+      console.log(`window ${i + 1}: container → rows ${toRows[i]} ms, activation ${activation} ms (same tick: ${others})`);
     } finally {
       await wb.close();
     }
@@ -47,4 +59,7 @@ test('prints the time to the first deployment rows and the activation time VS Co
   assert.ok(last);
   last.recordTiming(`opening the Deployments container → first deployment rows (median of ${WINDOWS} windows: ${toRows.join(', ')})`, median(toRows));
   last.recordTiming(`activation as VS Code reports it, Show Running Extensions (median of ${WINDOWS} windows: ${activations.join(', ')})`, median(activations), 50);
+  for (const [name, times] of sameTick) {
+    if (times.length > 0) last.recordTiming(`${name}, activated in the same tick, as VS Code reports it (median of ${times.join(', ')})`, median(times));
+  }
 });
