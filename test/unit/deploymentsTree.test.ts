@@ -135,6 +135,34 @@ describe('Deployments tree', () => {
     assert.equal((item.iconPath as fake.ThemeIcon).color?.id, 'testing.iconPassed');
   });
 
+  it('marks a watched row and unmarks it, redrawing that row only and keeping its details', async () => {
+    const { provider, list, changes } = setUp(2);
+    provider.getChildren();
+    await list.settled();
+    const [first, second] = provider.getChildren();
+    assert.ok(first.kind === 'deployment' && second.kind === 'deployment');
+    const id = first.item.deployment.id ?? '';
+    const details = provider.getChildren(first);
+    const secondItem = provider.getTreeItem(second);
+    changes.length = 0;
+
+    provider.setWatched([id.toUpperCase()]);
+    assert.deepEqual(changes, [first], 'only the row whose mark changed is redrawn');
+    assert.equal(provider.getTreeItem(first).description, 'Ready · 0.0.0 · watching');
+    assert.equal(provider.getTreeItem(first).contextValue, 'deployment id status image repo watched');
+    assert.equal(provider.getTreeItem(second), secondItem, 'the other row keeps its TreeItem');
+    assert.deepEqual(provider.getChildren(first), details);
+    assert.equal(provider.getChildren(first)[0], details[0], 'its details are not built again');
+
+    changes.length = 0;
+    provider.setWatched([id]);
+    assert.deepEqual(changes, [], 'nothing changes when the same rows stay watched');
+    provider.setWatched([]);
+    assert.deepEqual(changes, [first]);
+    assert.equal(provider.getTreeItem(first).description, 'Ready · 0.0.0');
+    assert.equal(provider.getTreeItem(first).contextValue, 'deployment id status image repo');
+  });
+
   it('says a status in words and gives a status it does not know its own icon, not UNKNOWN’s question mark', async () => {
     const { provider, list } = setUp(0);
     provider.getChildren();

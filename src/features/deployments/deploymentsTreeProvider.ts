@@ -23,8 +23,11 @@ export interface DeploymentElement {
   readonly kind: 'deployment';
   /** Replaced in place when a newer record arrives (the row keeps its identity). */
   item: LoadedDeployment;
-  /** The row's TreeItem, built on the first getTreeItem and reused while `item` is the same record. */
-  treeItem?: { readonly of: LoadedDeployment; readonly watched: boolean; readonly item: vscode.TreeItem };
+  /**
+   * The row's TreeItem, built on the first getTreeItem and reused while `item` is the same record;
+   * dropped when the row's watch mark changes (`setWatched`).
+   */
+  treeItem?: { readonly of: LoadedDeployment; readonly item: vscode.TreeItem };
   /**
    * Set when the record does not match the API contract: `item.deployment` is then the record as the
    * server sent it (its details and JSON still open), and this names what is wrong with it.
@@ -149,7 +152,10 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     for (const key of new Set([...previous, ...this.watchedKeys])) {
       if (previous.has(key) === this.watchedKeys.has(key)) continue;
       const element = this.byKey.get(key);
-      if (element) this.invalidate(element);
+      if (!element) continue;
+      // The mark is in the row's TreeItem only; its details stay as they are.
+      element.treeItem = undefined;
+      this.changed.fire(element);
     }
   }
 
@@ -288,10 +294,10 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
 
   private deploymentItem(element: DeploymentElement): vscode.TreeItem {
     const cached = element.treeItem;
-    if (cached && cached.of === element.item && cached.watched === this.watchedKeys.has(element.item.key)) return cached.item;
+    if (cached && cached.of === element.item) return cached.item;
     if (element.invalid) {
       const item = offContractItem(element.item, element.invalid);
-      element.treeItem = { of: element.item, watched: false, item };
+      element.treeItem = { of: element.item, item };
       return item;
     }
     const deployment = element.item.deployment;
@@ -303,7 +309,7 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
     item.contextValue = deploymentContextValue(deployment) + (watched ? ' watched' : '');
     item.accessibilityInformation = { label: accessibleLabel(deployment), role: 'treeitem' };
-    element.treeItem = { of: element.item, watched, item };
+    element.treeItem = { of: element.item, item };
     return item;
   }
 
