@@ -29,12 +29,8 @@ export function createRepositoryCatalog(connection: ConnectionManager, globalSta
     },
   });
   const subscriptions = [
+    // Every reset, a profile switch included (the connection announces the switch just after this).
     connection.onDidChange(() => {
-      catalog.connectionChanged();
-      catalog.invalidate();
-    }),
-    // A switch is announced at once (before the new connection settles): show nothing of the old profile meanwhile.
-    connection.onDidChangeProfile(() => {
       catalog.connectionChanged();
       catalog.invalidate();
     }),
