@@ -87,7 +87,8 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
     }
   };
   void update();
-  context.subscriptions.push(connection.onDidChange(() => void update()), vscode.workspace.onDidGrantWorkspaceTrust(() => void update()));
+  // A reset follows every change that matters here, a grant of workspace trust included.
+  context.subscriptions.push(connection.onDidChange(() => void update()));
 
   commands.register(Commands.switchProfile, async (argument?: unknown): Promise<Profile | undefined> => {
     const profiles = store.list();
