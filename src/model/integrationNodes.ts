@@ -1,4 +1,5 @@
 import type { InvalidRepository, Repository } from '../api';
+import type { FixActionKind } from './fixActions';
 import type { KnownIntegration } from './repositoryCatalog';
 
 /** The elements of the Integrations tree. */
@@ -31,6 +32,8 @@ export interface MessageNode {
   /** For errors: the failure; for actions: the command to run. */
   readonly error?: unknown;
   readonly command?: { id: string; title: string; arguments?: unknown[] };
+  /** For actions: which fix the command is (its icon says so, as in every tree). */
+  readonly fixKind?: FixActionKind;
   /** For `offContract`: the record as listed, what is wrong with it and why it cannot be used to create a deployment. */
   readonly offContract?: InvalidRepository;
 }

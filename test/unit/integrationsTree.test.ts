@@ -231,6 +231,17 @@ describe('Integrations tree', () => {
     );
   });
 
+  it('gives a settings fix a gear, as the Deployments view does, and a key fix a key', async () => {
+    const untrusted = new NetworkError('https://api.example.com', 'SELF_SIGNED_CERT_IN_CHAIN', 'self-signed certificate in certificate chain');
+    const { provider } = setUp({ repositories: { [ACME]: untrusted } });
+    const rows = await rowsOf(provider, await integrationNode(provider, 'acme-github'));
+    assert.deepEqual(
+      rows.slice(1).map((row) => [row.icon, row.contextValue]),
+      [['gear', 'action']],
+      JSON.stringify(rows),
+    );
+  });
+
   it('shows other failures as one error row with the first line of the message', async () => {
     const { provider } = setUp({ repositories: { [ACME]: new NetworkError('https://api.example.com', 'ECONNREFUSED', 'connection refused') } });
     const rows = await rowsOf(provider, await integrationNode(provider, 'acme-github'));

@@ -3,7 +3,7 @@ import { type Repository } from '../../api';
 import { messageOf } from '../../api/errors';
 import { fillable } from '../../api/l10n';
 import { isCancellation } from '../../platform/commandRunner';
-import { fixRows } from '../../platform/fixRows';
+import { fixRowIcon, fixRows } from '../../platform/fixRows';
 import { fieldPathWords } from '../../model/fieldNames';
 import { idKey as key } from '../../model/ids';
 import { KnownIntegration, RepositoryState } from '../../model/repositoryCatalog';
@@ -361,7 +361,7 @@ function messageItem(node: MessageNode): vscode.TreeItem {
     }
     case 'action':
       item.contextValue = 'action';
-      item.iconPath = new vscode.ThemeIcon('key');
+      if (node.fixKind) item.iconPath = fixRowIcon(node.fixKind);
       if (node.command) item.command = { command: node.command.id, title: node.command.title, arguments: node.command.arguments };
       break;
   }
@@ -397,6 +397,7 @@ function errorRows(integrationId: string, error: unknown): MessageNode[] {
       integrationId,
       message: fix.command.title,
       command: { id: fix.command.command, title: fix.command.title, arguments: fix.command.arguments },
+      fixKind: fix.kind,
       id: `${id}/action/${fix.kind}`,
     });
   }
