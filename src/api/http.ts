@@ -425,7 +425,6 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** The whole body, refusing (and dropping the connection of) one larger than `max` bytes. */
 /** The whole body, refused past `max` bytes. Stream events, not `for await`: a promise per chunk costs on every page. */
 function readBody(body: NodeJS.ReadableStream & { destroy(): unknown }, max: number, tooLarge: () => Error): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -468,6 +467,8 @@ function jsonBody(value: unknown): string {
  * response and its stream) alive as long as the answer, which cost a third more CPU per request.
  */
 class ReadResponse implements RawResponse {
+  private binaryBody: boolean | undefined;
+
   constructor(
     readonly status: number,
     readonly contentType: string | undefined,
@@ -481,8 +482,10 @@ class ReadResponse implements RawResponse {
     return this.body.length;
   }
 
+  /** Worked out once: an error's message may ask several times, and the body may be 64 MiB. */
   get binary(): boolean {
-    return isBinary(this.body);
+    this.binaryBody ??= isBinary(this.body);
+    return this.binaryBody;
   }
 }
 
