@@ -191,9 +191,4 @@ export class Redactor {
     result += whole.slice(copiedTo, runStart) + REDACTED;
     return result + whole.slice(coveredTo);
   }
-
-  /** True when the text holds the key or a piece of it. */
-  leaks(text: string): boolean {
-    return this.active && this.text(text) !== text;
-  }
 }
