@@ -182,11 +182,14 @@ export class DeploymentList {
    * announced only when the record differs); undefined when it is not loaded.
    */
   update(deployment: Deployment): LoadedDeployment | undefined {
-    if (typeof deployment.id !== 'string' || !this.keys.has(idKey(deployment.id))) return undefined;
+    if (typeof deployment.id !== 'string') return undefined;
     const key = idKey(deployment.id);
-    const index = this.loaded.findIndex((item) => item.key === key);
+    const existing = this.keys.get(key);
+    if (!existing) return undefined;
+    if (JSON.stringify(existing.deployment) === JSON.stringify(deployment)) return existing;
+    // Only a changed record looks for its place: the watcher hands every record of every tick here.
+    const index = this.loaded.indexOf(existing);
     if (index < 0) return undefined;
-    if (JSON.stringify(this.loaded[index].deployment) === JSON.stringify(deployment)) return this.loaded[index];
     const item = { key, deployment };
     this.loaded[index] = item;
     this.keys.set(key, item);
