@@ -178,8 +178,8 @@ export class DeploymentsController implements vscode.Disposable {
     this.list.reset();
     const ready = await this.services.connection.isConfigured();
     this.connectionReady = ready;
+    // Its 'reset' shows the message again (the list subscription above).
     this.list.reset();
-    this.showMessage();
     this.scheduleAutoRefresh();
   }
 
