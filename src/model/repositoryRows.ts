@@ -3,6 +3,7 @@ import { t } from '../api/l10n';
 import { idKey as key } from './ids';
 import type { IntegrationsTreeNode, MessageNode, MoreNode, RepositoryNode } from './integrationNodes';
 import { normaliseRepositoryUrl } from './integrationPresentation';
+import { collationKeys } from './collationKeys';
 
 /**
  * How many rows an expanded integration shows at first, and how many each "Show … more" row adds.
@@ -188,7 +189,8 @@ export class RepositoryRows {
  */
 function placeInvalid(repositories: readonly Repository[], invalid: readonly InvalidRepository[]): { record: InvalidRepository; before: number }[] {
   if (invalid.length === 0) return [];
-  const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+  // The collator sortRepositories sorted with, so the search follows the same order.
+  const { collator } = collationKeys();
   const placed = invalid.map((record) => {
     const raw = record.raw;
     const owner = raw && typeof raw === 'object' ? (raw as { owner?: unknown }).owner : undefined;
