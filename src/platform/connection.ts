@@ -163,7 +163,7 @@ export class ConnectionManager implements vscode.Disposable {
       key: !key || !origin ? 'none' : send ? 'send' : 'withheld',
       apiKey: send ? key?.key : undefined,
     };
-    if (generation === this.generation) void this.updateContext(resolved);
+    if (generation === this.generation) void this.updateContext({ origin, hasKey: !!key, withheld: resolved.key === 'withheld' });
     return resolved;
   }
 
@@ -293,13 +293,17 @@ export class ConnectionManager implements vscode.Disposable {
     return !!resolved.origin && resolved.key === 'send';
   }
 
-  async updateContext(resolved?: ResolvedConnection): Promise<void> {
+  /**
+   * The context keys of the welcome views and menus. A resolved connection already knows the facts
+   * (its key was read from secret storage for it); otherwise they are looked up.
+   */
+  async updateContext(resolved?: { origin: string | undefined; hasKey: boolean; withheld: boolean }): Promise<void> {
     const profile = this.profiles.active();
-    const hasBaseUrl = !!originOf(this.effective(profile).baseUrl);
-    const hasKey = !!(await this.profiles.key(profile.id));
+    const hasBaseUrl = resolved ? !!resolved.origin : !!originOf(this.effective(profile).baseUrl);
+    const hasKey = resolved ? resolved.hasKey : !!(await this.profiles.key(profile.id));
     await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasBaseUrl', hasBaseUrl);
     await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasApiKey', hasKey);
-    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.keyWithheld', resolved?.key === 'withheld');
+    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.keyWithheld', resolved?.withheld ?? false);
     await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.multipleProfiles', this.profiles.list().length > 1);
   }
 
