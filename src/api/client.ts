@@ -244,7 +244,7 @@ function offContract(raw: unknown, index: number, problems: readonly string[]): 
 function recordProblems(error: z.ZodError): string[] {
   const problems = error.issues
     .slice(0, MAX_RECORD_PROBLEMS)
-    .map((issue) => `${formatPath('', issue.path, t('(the record)'))}: ${quote(issue.message, 160)}`);
+    .map((issue) => issueLine('', issue, t('(the record)')));
   if (error.issues.length > MAX_RECORD_PROBLEMS) problems.push(t('…and {0} more', error.issues.length - MAX_RECORD_PROBLEMS));
   return problems;
 }
@@ -264,7 +264,7 @@ export function resourceSpecProblems(deployment: Deployment): readonly string[] 
   const result = checkRecord(resourceSpecSchema, spec);
   const problems = result.success
     ? []
-    : result.error.issues.map((issue) => `${formatPath('source_config.resource_spec', issue.path)}: ${quote(issue.message, 160)}`);
+    : result.error.issues.map((issue) => issueLine('source_config.resource_spec', issue));
   checkedSpecs.set(spec, problems);
   return problems;
 }
@@ -274,8 +274,13 @@ function validate<T extends z.ZodType>(schema: T, data: unknown, what: string, r
   if (result.success) return result.data;
   throw new SchemaError(
     what,
-    result.error.issues.map((issue) => `${formatPath(root, issue.path)}: ${quote(issue.message, 160)}`),
+    result.error.issues.map((issue) => issueLine(root, issue)),
   );
+}
+
+/** One zod issue as a problem line: `source_config.resource_spec.cpu: expected a number, got a string`. */
+function issueLine(root: string, issue: z.core.$ZodIssue, whole?: string): string {
+  return `${formatPath(root, issue.path, whole)}: ${quote(issue.message, 160)}`;
 }
 
 /** `resources[3].source_config.resource_spec.cpu` */
