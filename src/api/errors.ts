@@ -138,7 +138,8 @@ export class RequestValidationError extends ControlPlaneErrorBase {
 }
 
 const SHOWN_ISSUES = 10;
-const KEPT_ISSUES = 100;
+/** Issues an error keeps (and reads from a server's answer); the rest are counted. */
+export const KEPT_ISSUES = 100;
 const andMore = (more: number) => (more > 0 ? `\n${t('…and {0} more', more)}` : '');
 
 export class RateLimitedError extends ControlPlaneErrorBase {

@@ -3,6 +3,7 @@ import {
   ControlPlaneError,
   HttpError,
   InvalidResponseError,
+  KEPT_ISSUES,
   NotFoundError,
   RateLimitedError,
   RequestValidationError,
@@ -110,14 +111,12 @@ function detailText(body: unknown, redactor: Redactor): string | undefined {
   return shortJson(current);
 }
 
-const MAX_ISSUES = 100;
-
 /** FastAPI's `{detail: [{loc, msg, type}]}`, rendered as `loc: msg`; the first 100, and how many there were. */
 function validationIssues(body: unknown, redactor: Redactor): { issues: ValidationIssue[]; count: number } | undefined {
   if (!body || typeof body !== 'object') return undefined;
   const detail = (body as Record<string, unknown>).detail;
   if (!Array.isArray(detail) || detail.length === 0) return undefined;
-  const issues = detail.slice(0, MAX_ISSUES).map((entry): ValidationIssue => {
+  const issues = detail.slice(0, KEPT_ISSUES).map((entry): ValidationIssue => {
     if (typeof entry === 'string') return { loc: '', msg: serverQuote(entry, redactor) };
     if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return { loc: '', msg: redactor.text(shortJson(entry)) };
     const item = entry as Record<string, unknown>;
