@@ -446,7 +446,7 @@ async function watchFigure(count: number): Promise<void> {
   });
 }
 
-/** Each group of figures by name: `npm run bench -- --only client,repositories` runs those alone. */
+/** Each group of figures by name: `npm run bench -- --only=client,repositories` runs those alone. */
 const GROUPS: Record<string, (standIn: StandIn) => Promise<void> | void> = {
   client: clientFigures,
   repositories: repositoryFigures,
