@@ -3,8 +3,8 @@ import { Emitter } from './events';
 import {
   DEFAULT_IN_PROGRESS_STATUSES,
   entryFields,
+  fieldsChanged,
   isInProgress,
-  recordChanged,
   sameId,
   WatchEntry,
   WatchOrigin,
@@ -298,8 +298,8 @@ export class WatchScheduler {
         changed = true;
         continue;
       }
-      if (recordChanged(entry, record)) changed = true;
       const fields = entryFields(record);
+      if (fieldsChanged(entry, fields)) changed = true;
       if (fields.status !== entry.status) entry.since = now;
       Object.assign(entry, fields);
       const nowInProgress = isInProgress(record, this.inProgressStatuses);

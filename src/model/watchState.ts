@@ -66,9 +66,8 @@ export function entryFields(deployment: Deployment): Pick<
   };
 }
 
-/** True when the record says something the entry does not know yet. */
-export function recordChanged(entry: WatchEntry, deployment: Deployment): boolean {
-  const fields = entryFields(deployment);
+/** True when a record's fields (`entryFields`) say something the entry does not know yet. */
+export function fieldsChanged(entry: WatchEntry, fields: ReturnType<typeof entryFields>): boolean {
   return (
     fields.status !== entry.status ||
     fields.latestRevisionId !== entry.latestRevisionId ||
