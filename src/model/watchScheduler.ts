@@ -1,5 +1,6 @@
 import type { Deployment } from '../api';
 import { Emitter } from './events';
+import { idKey } from './ids';
 import {
   DEFAULT_IN_PROGRESS_STATUSES,
   entryFields,
@@ -284,14 +285,14 @@ export class WatchScheduler {
 
   private apply(requested: readonly string[], records: readonly Deployment[]): void {
     const byId = new Map<string, Deployment>();
-    for (const record of records) if (typeof record.id === 'string') byId.set(record.id.trim().toLowerCase(), record);
+    for (const record of records) if (typeof record.id === 'string') byId.set(idKey(record.id), record);
     const now = this.clock.now();
     const notices: WatchNotice[] = [];
     let changed = false;
     for (const id of requested) {
       const entry = this.find(id);
       if (!entry) continue; // stopped following while the request was out
-      const record = byId.get(id.trim().toLowerCase());
+      const record = byId.get(idKey(id));
       if (!record) {
         this.remove(entry);
         notices.push({ kind: 'dropped', entry });

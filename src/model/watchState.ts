@@ -1,5 +1,6 @@
 import type { Deployment } from '../api';
 import { customUrlOf } from './deploymentPresentation';
+import { idKey } from './ids';
 import { t } from '../api/l10n';
 
 /**
@@ -47,7 +48,7 @@ export function isInProgress(deployment: Deployment, inProgressStatuses: readonl
 }
 
 export function sameId(a: string, b: string): boolean {
-  return a.trim().toLowerCase() === b.trim().toLowerCase();
+  return idKey(a) === idKey(b);
 }
 
 /** A new entry (or the fields of one) from a record. */
