@@ -61,3 +61,16 @@ export function fieldPathWords(path: string): string {
   if (['body', 'query', 'path', 'header'].includes(parts[0] ?? '')) parts.shift();
   return parts.map((part) => (/^\d+$/.test(part) ? `#${Number(part) + 1}` : fieldWords(part))).join(' › ');
 }
+
+/**
+ * A problem line of an off-contract record as the client words it (`source_config.repo_url:
+ * expected a string, got a number`): its field path, the path in words, and the reason. A line
+ * that names no field (`(the record): …`, `…and 3 more`) keeps its words as they are.
+ */
+export function problemParts(problem: string): { path: string; words: string; reason: string } {
+  const at = problem.indexOf(': ');
+  const path = at < 0 ? problem : problem.slice(0, at);
+  const reason = at < 0 ? '' : problem.slice(at + 2);
+  const words = path.startsWith('(') || path.startsWith('…') ? path : fieldPathWords(path);
+  return { path, words, reason };
+}

@@ -5,7 +5,7 @@ import { DeploymentList, LoadedDeployment, LoadedInvalidDeployment } from '../..
 import { DetailNode, deploymentDetails } from '../../model/deploymentDetails';
 import { messageOf } from '../../api/errors';
 import type { Deployment, InvalidDeployment } from '../../api';
-import { fieldPathWords } from '../../model/fieldNames';
+import { problemParts } from '../../model/fieldNames';
 import { FixRow, fixRowIcon, fixRows } from '../../platform/fixRows';
 import {
   accessibleLabel,
@@ -395,15 +395,6 @@ function offContractItem(loaded: LoadedDeployment, invalid: InvalidDeployment): 
     role: 'treeitem',
   };
   return item;
-}
-
-/** A problem as the client reports it (`source_config.repo_url: expected string`): its path, in words, and the reason. */
-function problemParts(problem: string): { path: string; words: string; reason: string } {
-  const at = problem.indexOf(': ');
-  const path = at < 0 ? problem : problem.slice(0, at);
-  const reason = at < 0 ? '' : problem.slice(at + 2);
-  const words = path.startsWith('(') || path.startsWith('…') ? path : fieldPathWords(path);
-  return { path, words, reason };
 }
 
 /** First the fields that do not match (each path in words, the raw path as its tooltip), then what the record has. */

@@ -4,7 +4,7 @@ import { messageOf } from '../../api/errors';
 import { fillable } from '../../api/l10n';
 import { isCancellation } from '../../platform/commandRunner';
 import { fixRowIcon, fixRows } from '../../platform/fixRows';
-import { fieldPathWords } from '../../model/fieldNames';
+import { problemParts } from '../../model/fieldNames';
 import { idKey as key } from '../../model/ids';
 import { KnownIntegration, RepositoryState } from '../../model/repositoryCatalog';
 import { RepositoryRows } from '../../model/repositoryRows';
@@ -350,7 +350,7 @@ function messageItem(node: MessageNode): vscode.TreeItem {
       const problems = record?.problems ?? [];
       item.contextValue = 'repository.offContract';
       item.iconPath = new vscode.ThemeIcon('bracket-error', new vscode.ThemeColor('list.warningForeground'));
-      item.description = vscode.l10n.t('does not match the API contract ({0})', problems.map((problem) => fieldPathWords(problem.split(': ')[0])).join(', '));
+      item.description = vscode.l10n.t('does not match the API contract ({0})', problems.map((problem) => problemParts(problem).words).join(', '));
       const tooltip = new vscode.MarkdownString();
       tooltip.appendMarkdown(`**${vscode.l10n.t('Does not match the API contract')}**\n\n`);
       for (const problem of problems) tooltip.appendText(problem).appendMarkdown('  \n');
