@@ -52,28 +52,23 @@ const trimUndici = {
 };
 
 /**
- * src/api/undiciParts.ts is its own file, dist/undici.js: the extension's bundle requires it when the
- * first client is built, so activation does not parse undici's ~120 KB (nothing in it is shared with
- * the rest of src: no class of it is checked with instanceof outside it).
+ * A module of src/api built as a file of its own in dist/, which the extension's bundle requires
+ * instead of inlining it:
+ *  - ./undiciParts → dist/undici.js: required when the first client is built, so activation does not
+ *    parse undici's ~120 KB (nothing in it is shared with the rest of src: no class of it is checked
+ *    with instanceof outside it);
+ *  - ./zodParts → dist/zod.js: only the schemas and the client use zod, and they are loaded when the
+ *    first client is built (src/api/lazy.ts). Nothing outside them touches a zod value, so the split
+ *    cannot break an instanceof.
  */
-const undiciApart = {
-  name: 'undici-apart',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/undiciParts$/ }, () => ({ path: './undici.js', external: true }));
-  },
-};
-
-/**
- * src/api/zodParts.ts is its own file too, dist/zod.js: only the schemas and the client use zod, and
- * they are loaded when the first client is built (src/api/lazy.ts), so activation need not parse it.
- * Nothing outside them touches a zod value, so the split cannot break an instanceof.
- */
-const zodApart = {
-  name: 'zod-apart',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/zodParts$/ }, () => ({ path: './zod.js', external: true }));
-  },
-};
+function apart(moduleName, file) {
+  return {
+    name: `${moduleName}-apart`,
+    setup(build) {
+      build.onResolve({ filter: new RegExp(`^\\./${moduleName}$`) }, () => ({ path: `./${file}`, external: true }));
+    },
+  };
+}
 
 /**
  * `import * as vscode from 'vscode'` compiles to `__toESM(require("vscode"))` in each of the ~40 files
@@ -98,50 +93,35 @@ const vscodeAsIs = {
 };
 
 async function main() {
-  const undiciCtx = await esbuild.context({
-    entryPoints: ['src/api/undiciParts.ts'],
+  const common = {
     bundle: true,
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    outfile: 'dist/undici.js',
     minify: production,
     sourcemap: !production,
     sourcesContent: false,
     logLevel: 'warning',
+  };
+  const undiciCtx = await esbuild.context({
+    ...common,
+    entryPoints: ['src/api/undiciParts.ts'],
+    outfile: 'dist/undici.js',
     plugins: [trimUndici],
   });
-  const zodCtx = await esbuild.context({
-    entryPoints: { zod: 'src/api/zodParts.ts' },
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    outdir: 'dist',
-    minify: production,
-    sourcemap: !production,
-    sourcesContent: false,
-    logLevel: 'warning',
-  });
+  const zodCtx = await esbuild.context({ ...common, entryPoints: { zod: 'src/api/zodParts.ts' }, outdir: 'dist' });
   const ctx = await esbuild.context({
+    ...common,
     entryPoints: ['src/extension.ts'],
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
     outfile: 'dist/extension.js',
     external: ['vscode'],
     // jsonc-parser's "main" is a UMD build whose require()s esbuild cannot follow
     // (the bundle would fail at run time with "Cannot find module './impl/format'"):
     // prefer the ES module build packages offer.
     mainFields: ['module', 'main'],
-    minify: production,
-    sourcemap: !production,
-    sourcesContent: false,
     metafile: meta,
-    logLevel: 'warning',
     define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
-    plugins: [trimUndici, undiciApart, zodApart, vscodeAsIs],
+    plugins: [trimUndici, apart('undiciParts', 'undici.js'), apart('zodParts', 'zod.js'), vscodeAsIs],
   });
   if (watch) {
     await Promise.all([undiciCtx.watch(), zodCtx.watch(), ctx.watch()]);
