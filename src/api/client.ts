@@ -86,7 +86,6 @@ export class ControlPlaneClient {
   async listRepositories(integrationId: string, options: CallOptions = {}): Promise<RepositoryListing> {
     try {
       const id = validateIntegrationId(integrationId);
-      validateObjectArgument('options', options);
       const response = await this.http.send({
         method: 'GET',
         path: `/v1/integrations/forge/codehost/${encodeURIComponent(id)}/repos`,
@@ -125,7 +124,6 @@ export class ControlPlaneClient {
   async listDeployments(query: DeploymentQuery = {}, options: CallOptions = {}): Promise<DeploymentPage> {
     try {
       const params = buildDeploymentSearchParams(query);
-      validateObjectArgument('options', options);
       const limit = Number(params.get('limit'));
       const requestedOffset = Number(params.get('offset'));
       const response = await this.http.send({
@@ -190,7 +188,6 @@ export class ControlPlaneClient {
       if (!body || typeof body !== 'object' || Array.isArray(body)) {
         throw new InvalidInputError('body', t('must be an object, got {0}', describeValue(body)));
       }
-      validateObjectArgument('options', options);
       const response = await this.http.send({
         method: 'POST',
         path: '/v2/deployments',
@@ -209,7 +206,9 @@ export class ControlPlaneClient {
   }
 }
 
+/** The call's options checked (an object, or nothing), and their signal, checked too. */
 function signalOf(options: CallOptions | undefined): AbortSignal | undefined {
+  validateObjectArgument('options', options);
   const signal = options?.signal;
   if (signal === undefined || signal === null) return undefined;
   if (typeof (signal as AbortSignal).aborted !== 'boolean' || typeof (signal as AbortSignal).addEventListener !== 'function') {
