@@ -96,24 +96,17 @@ export class ControlPlaneClient {
       if (!Array.isArray(body)) {
         throw new SchemaError(t('The repository listing'), [`${t('(the whole answer)')}: ${t('expected an array, got {0}', describeValue(body))}`]);
       }
-      const repositories: Repository[] = [];
-      const invalid: InvalidRepository[] = [];
-      body.forEach((raw, index) => {
-        const result = checkRecord(repositorySchema, raw);
-        if (result.success) {
-          repositories.push(result.data);
-          return;
-        }
-        const problems = recordProblems(result.error);
-        invalid.push({
-          ...offContract(raw, index, problems),
+      const { valid: repositories, invalid: offContractRecords } = splitRecords(repositorySchema, body);
+      const invalid = offContractRecords.map(
+        (record): InvalidRepository => ({
+          ...record,
           usableForCreate: false,
           reason: t(
             'It does not match the API contract ({0}), so it cannot be used to create a deployment.',
-            `${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}`,
+            `${record.problems.slice(0, 3).join('; ')}${record.problems.length > 3 ? '; …' : ''}`,
           ),
-        });
-      });
+        }),
+      );
       return { repositories, invalid, invalidCount: invalid.length };
     } catch (error) {
       throw this.http.seal(error);
@@ -134,14 +127,9 @@ export class ControlPlaneClient {
         what: t('The deployment listing'),
       });
       const { resources, offset: nextOffset } = listingEnvelope(parseJsonBody(response, this.http.secrets));
-      const deployments: Deployment[] = [];
-      const invalid: InvalidDeployment[] = [];
-      for (let index = 0; index < resources.length; index++) {
-        const raw = resources[index];
-        const result = checkRecord(deploymentSummarySchema, raw);
-        if (result.success) deployments.push(result.data as Deployment);
-        else invalid.push(offContract(raw, index, recordProblems(result.error)));
-      }
+      const { valid, invalid } = splitRecords(deploymentSummarySchema, resources);
+      // A listed record's resource_spec is checked when it is shown (resourceSpecProblems).
+      const deployments = valid as Deployment[];
       const end = pageEnd({ requestedOffset, limit, count: resources.length, nextOffset });
       return {
         deployments,
@@ -230,6 +218,19 @@ function listingEnvelope(body: unknown): { resources: unknown[]; offset: number 
   }
   if (problems.length > 0) throw new SchemaError(t('The deployment listing'), problems);
   return { resources: resources as unknown[], offset: offset as number };
+}
+
+/** The records that match the schema, kept as they came, and the others with their problems; both in the server's order. */
+function splitRecords<T extends z.ZodType>(schema: T, records: readonly unknown[]): { valid: z.infer<T>[]; invalid: OffContractRecord[] } {
+  const valid: z.infer<T>[] = [];
+  const invalid: OffContractRecord[] = [];
+  for (let index = 0; index < records.length; index++) {
+    const raw = records[index];
+    const result = checkRecord(schema, raw);
+    if (result.success) valid.push(result.data);
+    else invalid.push(offContract(raw, index, recordProblems(result.error)));
+  }
+  return { valid, invalid };
 }
 
 function offContract(raw: unknown, index: number, problems: readonly string[]): OffContractRecord {
