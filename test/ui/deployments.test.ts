@@ -79,22 +79,28 @@ async function openUnfilteredView(t: TestContext): Promise<void> {
   });
 }
 
-/** Filter… → Status → READY, through the quick pick, then waits until only READY rows are shown. */
 /**
- * Opens Filter… and waits for its rows. A view still reloading (after Clear Filters, say) can take the
- * focus and so close a quick pick that just opened: open it again then.
+ * Opens Filter…, chooses `field` and waits for that field's own step (titled `Filter by …`). A view still
+ * reloading (after Clear Filters, say) can take the focus and so close the quick pick, before or after the
+ * choice: open it again then.
  */
-async function openFilterPick(): Promise<void> {
-  const status = wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name', { hasText: /^\s*Status\s*$/ }) }).first();
-  await poll('the Filter… quick pick', async () => {
-    await wb.runCommand('Deployments: Filter…');
-    return status.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false);
+async function chooseFilter(field: 'Status' | 'Name contains', stepTitle: string): Promise<void> {
+  const fieldRow = wb.quickInput().locator('.quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^\\s*${field}\\s*$`) }) }).first();
+  const step = wb.quickInput().locator('.quick-input-title').filter({ hasText: stepTitle });
+  const shown = (locator: typeof step, timeout: number) => locator.waitFor({ state: 'visible', timeout }).then(() => true, () => false);
+  await poll(`the Filter… quick pick's ${stepTitle} step`, async () => {
+    if (!(await fieldRow.isVisible())) {
+      await wb.runCommand('Deployments: Filter…');
+      if (!(await shown(fieldRow, 5_000))) return false;
+    }
+    await fieldRow.click({ timeout: 2_000 }).catch(() => undefined);
+    return shown(step, 3_000);
   }, 40_000);
 }
 
+/** Filter… → Status → READY, through the quick pick, then waits until only READY rows are shown. */
 async function filterReady(): Promise<void> {
-  await openFilterPick();
-  await wb.pickQuickItem('Status');
+  await chooseFilter('Status', 'Filter by Status');
   await wb.pickQuickItem('READY');
   await wb.waitForViewDescription(VIEW, '1 filter');
   await wb.waitForViewMessage(VIEW, 'Filters: status: READY');
@@ -120,8 +126,7 @@ test('a status reads in words, and one the extension does not know (DEGRADED) ha
   await openUnfilteredView(t);
   /** Filters by one status (typed: the picker offers the known ones) and waits for its rows. */
   const showOnly = async (status: string, words: string): Promise<void> => {
-    await openFilterPick();
-    await wb.pickQuickItem('Status');
+    await chooseFilter('Status', 'Filter by Status');
     await wb.answerQuickInput(status);
     const pattern = new RegExp(`^${words}( · |$)`);
     await poll(`only ${status} rows, in words`, async () => {
@@ -144,8 +149,7 @@ test('Filter… → Status → READY narrows the rows, counts the filter in the 
   await openUnfilteredView(t);
   await filterReady();
   // A long filter stays whole in the message (it wraps), never cut to "name: …".
-  await openFilterPick();
-  await wb.pickQuickItem('Name contains');
+  await chooseFilter('Name contains', 'Filter by Name');
   // The whole name of a READY row: a filter that still matches (an empty listing shows the welcome view instead).
   const topLevel = wb.rows(VIEW).and(wb.page.locator('[aria-level="1"]'));
   const long = ((await topLevel.locator('.label-name').first().textContent()) ?? '').trim();
@@ -184,8 +188,7 @@ test('the filter survives a window reload, and Clear Filters removes it', async 
 
 test('a filter that matches nothing shows the welcome message, whose Clear Filters brings the rows back', async (t) => {
   await openUnfilteredView(t);
-  await openFilterPick();
-  await wb.pickQuickItem('Name contains');
+  await chooseFilter('Name contains', 'Filter by Name');
   await wb.answerQuickInput('zz-no-such-deployment');
   // Nothing matches: the welcome view (which a message would hide) says so; the description counts the filter.
   await wb.waitForViewDescription(VIEW, '1 filter');
