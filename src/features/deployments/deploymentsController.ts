@@ -114,22 +114,23 @@ export class DeploymentsController implements vscode.Disposable {
 
   /** The deployment a command is about: its tree element, a deployment ID, or the selected row. */
   deploymentElement(arg: unknown): DeploymentElement | undefined {
-    if (arg && typeof arg === 'object' && (arg as DeploymentElement).kind === 'deployment') return arg as DeploymentElement;
+    if (isDeploymentElement(arg)) return arg;
     if (typeof arg === 'string') return this.provider.elementFor(arg);
     const selected = this.treeView.selection[0];
-    return selected?.kind === 'deployment' ? selected : undefined;
+    return isDeploymentElement(selected) ? selected : undefined;
   }
 
   /**
    * The deployments a row command acts on: every selected row when the clicked one is part of a
-   * multi-selection (what VS Code passes as the second argument), else the one row.
+   * multi-selection (what VS Code passes as the second argument), else the one row; with no row
+   * given (a keybinding), every selected row.
    */
   deploymentElements(clicked: unknown, selected: unknown): DeploymentElement[] {
-    const rows = Array.isArray(selected) ? selected.filter((element): element is DeploymentElement => element?.kind === 'deployment') : [];
+    const rows = Array.isArray(selected) ? selected.filter(isDeploymentElement) : [];
     if (rows.length > 1) return rows;
+    if (clicked === undefined) return this.treeView.selection.filter(isDeploymentElement);
     const one = this.deploymentElement(clicked);
-    if (one) return [one];
-    return this.treeView.selection.filter((element): element is DeploymentElement => element.kind === 'deployment');
+    return one ? [one] : [];
   }
 
   /** Values for the status and image-version pickers, from the loaded records. */
@@ -235,4 +236,8 @@ export class DeploymentsController implements vscode.Disposable {
     this.list.dispose();
     vscode.Disposable.from(...this.disposables).dispose();
   }
+}
+
+function isDeploymentElement(element: unknown): element is DeploymentElement {
+  return typeof element === 'object' && element !== null && (element as DeploymentElement).kind === 'deployment';
 }
