@@ -117,11 +117,33 @@ export class ProfileStore implements vscode.Disposable {
         this.snapshot = undefined;
         this.fireIfChanged();
       }),
-      // Fires for changes made in other windows too.
+      // Fires for changes made in other windows too, and after this store's own (see announceKey).
       context.secrets.onDidChange((event) => {
-        if (event.key === API_KEY_SECRET || event.key.startsWith(`${API_KEY_SECRET}.`)) this.keyChanged.fire();
+        if (event.key === API_KEY_SECRET || event.key.startsWith(`${API_KEY_SECRET}.`)) void this.secretChanged(event.key);
       }),
     );
+  }
+
+  /**
+   * The key last announced for each secret. Secret storage also reports the stores and deletes made
+   * here, which have announced themselves already (an unchanged key may not be reported at all);
+   * announcing them twice would reload the views twice.
+   */
+  private readonly announcedKeys = new Map<string, string | undefined>();
+
+  private async secretChanged(secret: string): Promise<void> {
+    const key = (await this.context.secrets.get(secret))?.trim() || undefined;
+    if (this.announcedKeys.has(secret) && this.announcedKeys.get(secret) === key) return;
+    this.announcedKeys.set(secret, key);
+    this.keyChanged.fire();
+  }
+
+  /** Stores (or, with no key, deletes) a profile's key; the caller announces the change. */
+  private async writeKey(profileId: string, key: string | undefined): Promise<void> {
+    const secret = secretName(profileId);
+    this.announcedKeys.set(secret, key);
+    if (key) await this.context.secrets.store(secret, key);
+    else await this.context.secrets.delete(secret);
   }
 
   /**
@@ -259,7 +281,7 @@ export class ProfileStore implements vscode.Disposable {
     const remaining = entries.filter((candidate) => (candidate.id ?? candidate.name).toLowerCase() !== profileId);
     if (remaining.length === entries.length) throw new Error(vscode.l10n.t('Profile “{0}” is not in your user settings; edit it where it is defined.', profileId));
     await this.write(remaining);
-    await this.context.secrets.delete(secretName(profileId));
+    await this.writeKey(profileId, undefined);
     await this.setBinding(profileId, undefined);
     if (this.context.workspaceState.get(ACTIVE_PROFILE_STATE) === profileId) {
       await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, undefined);
@@ -302,12 +324,12 @@ export class ProfileStore implements vscode.Disposable {
   async storeKey(profileId: string, key: string, origin: string | undefined): Promise<void> {
     const previous = await this.storedKey(profileId);
     await this.setBinding(profileId, bindingAfterStore(this.binding(profileId), origin, previous === key.trim()), false);
-    await this.context.secrets.store(secretName(profileId), key.trim());
+    await this.writeKey(profileId, key.trim());
     this.keyChanged.fire();
   }
 
   async clearKey(profileId: string): Promise<void> {
-    await this.context.secrets.delete(secretName(profileId));
+    await this.writeKey(profileId, undefined);
     await this.setBinding(profileId, undefined);
   }
 

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DeploymentElement, DeploymentsTreeElement } from '../../src/features/deployments/deploymentsTreeProvider';
 import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
-import { config, useApiKey, useSuiteFixture, waitFor } from './support';
+import { config, connectionSettled, useApiKey, useSuiteFixture, waitFor } from './support';
 
 const KEY = `sk-imperfect-test-${Math.random().toString(36).slice(2)}`;
 const WRONG_KEY = `sk-wrong-${Math.random().toString(36).slice(2)}`;
@@ -123,6 +123,22 @@ describe('Views against an imperfect server', function () {
     }
     const accepted = await waitFor('the acceptance', () => messages.shown.find((s) => s.level === 'info'));
     assert.equal(accepted.message, 'API key saved and accepted.');
+  });
+
+  it('reloads the views once when a key is set, though secret storage also reports the change', async () => {
+    let resets = 0;
+    const subscription = fx.api.services.connection.onDidChange(() => resets++);
+    try {
+      await useApiKey(fx.api, WRONG_KEY);
+      await connectionSettled(fx.api, 1000);
+      assert.equal(resets, 1, 'resets after a new key');
+      await useApiKey(fx.api, KEY);
+      await connectionSettled(fx.api, 1000);
+      assert.equal(resets, 2, 'resets after the key was set back');
+    } finally {
+      subscription.dispose();
+      await useApiKey(fx.api, KEY);
+    }
   });
 
   it('says a feature not enabled for the organisation is that, without offering another key', async () => {
