@@ -1,16 +1,11 @@
 import * as vscode from 'vscode';
+import { controlPlaneKey } from '../model/profiles';
 import { DiscoveredSnapshot, RepositoryCatalog } from '../model/repositoryCatalog';
 import { ConnectionManager } from './connection';
 import { readSettings, SECTION } from './settings';
 
 /** globalState key: connection (base URL + tenant) → its discovered integrations. */
 const DISCOVERED_STATE = 'deploymentsExplorer.discoveredIntegrations';
-
-/** Which control plane and tenant discovered integrations belong to: the active profile's. */
-function connectionKey(connection: ConnectionManager): string {
-  const { baseUrl, tenantId } = connection.profile();
-  return `${baseUrl.trim().replace(/\/+$/, '').toLowerCase()}|${(tenantId ?? '').trim().toLowerCase()}`;
-}
 
 /**
  * The catalog, fed by the connection and the integrations setting, and kept in step with both.
@@ -23,9 +18,9 @@ export function createRepositoryCatalog(connection: ConnectionManager, globalSta
     client: () => connection.getClient(),
     addedIntegrations: () => readSettings().integrations,
     discoveredStore: {
-      scope: () => connectionKey(connection),
-      load: () => all()[connectionKey(connection)],
-      save: (snapshot) => void globalState.update(DISCOVERED_STATE, { ...all(), [connectionKey(connection)]: snapshot }),
+      scope: () => controlPlaneKey(connection.profile()),
+      load: () => all()[controlPlaneKey(connection.profile())],
+      save: (snapshot) => void globalState.update(DISCOVERED_STATE, { ...all(), [controlPlaneKey(connection.profile())]: snapshot }),
     },
   });
   const subscriptions = [

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import {
   answerFor,
   bindingAfterStore,
+  controlPlaneKey,
   effectiveConnection,
   implicitProfile,
   keyDecision,
@@ -251,6 +252,16 @@ describe('the origin rule', () => {
     assert.equal(same.origin, EVIL);
     assert.deepEqual(same.allowed, [EU]);
     assert.deepEqual(same.denied, []);
+  });
+});
+
+describe('the control plane that per-connection state belongs to', () => {
+  it('is the same however the base URL and tenant are written, and differs for another tenant or host', () => {
+    const tenant = '0b0b0b0b-1c1c-4d4d-8e8e-2f2f2f2f2f2f';
+    const key = controlPlaneKey({ baseUrl: 'https://api.example.com', tenantId: tenant });
+    assert.equal(controlPlaneKey({ baseUrl: ' HTTPS://API.Example.com// ', tenantId: ` ${tenant.toUpperCase()} ` }), key);
+    assert.notEqual(controlPlaneKey({ baseUrl: 'https://api.example.com', tenantId: '' }), key);
+    assert.notEqual(controlPlaneKey({ baseUrl: 'https://eu.example.com', tenantId: tenant }), key);
   });
 });
 

@@ -3,10 +3,11 @@ import { Deployment, isUuid, messageOf } from '../../api';
 import { WatchNotice, WatchScheduler } from '../../model/watchScheduler';
 import { statusWords } from '../../model/deploymentStatus';
 import { entryLabel, readSavedEntries, sameId, WatchEntry } from '../../model/watchState';
+import { controlPlaneKey } from '../../model/profiles';
 import { SECTION } from '../../platform/settings';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { describeEntry, SHOW_WATCHED_COMMAND, WatchStatusBar } from './statusBar';
-import { connectionKey, readWatchSettings, WATCH_SETTINGS } from './watchSettings';
+import { readWatchSettings, WATCH_SETTINGS } from './watchSettings';
 import { Commands } from '../../platform/commandIds';
 
 const STATE_KEY = 'deploymentsExplorer.watch';
@@ -31,7 +32,7 @@ type SavedState = Record<string, unknown>;
 export function registerWatch(services: Services, deployments: DeploymentsFeature): WatchFeatureApi {
   const { context, log } = services;
   const settings = readWatchSettings();
-  let key = connectionKey(services.connection.profile());
+  let key = controlPlaneKey(services.connection.profile());
   const scheduler = new WatchScheduler(
     async (ids) => {
       const client = await services.connection.getClient();
@@ -84,7 +85,7 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
       }
     }),
     services.connection.onDidChange(() => {
-      const next = connectionKey(services.connection.profile());
+      const next = controlPlaneKey(services.connection.profile());
       if (next === key) return;
       save();
       key = next;

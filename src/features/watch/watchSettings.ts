@@ -27,8 +27,3 @@ export function readWatchSettings(): WatchSettings {
     : [...DEFAULT_IN_PROGRESS_STATUSES];
   return { intervals: { firstMs, maxMs, pinnedMs, backoff: DEFAULT_WATCH_INTERVALS.backoff }, inProgressStatuses };
 }
-
-/** Watch state belongs to one control plane (and tenant), the active profile's: IDs mean nothing elsewhere. */
-export function connectionKey(profile: { baseUrl: string; tenantId?: string }): string {
-  return `${profile.baseUrl.trim().replace(/\/+$/, '')}|${(profile.tenantId ?? '').trim()}`;
-}
