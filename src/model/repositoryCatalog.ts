@@ -4,7 +4,7 @@ import { Emitter } from './events';
 import { idKey as key } from './ids';
 import { mostCommonHost } from './remoteUrls';
 import { collationKeys } from './collationKeys';
-import { IntegrationFacts, mostCommonOwner } from './integrationPresentation';
+import { IntegrationFacts, integrationLabel, mostCommonOwner } from './integrationPresentation';
 
 /** An integration the user added (a settings entry). */
 export interface IntegrationSetting {
@@ -202,6 +202,11 @@ export class RepositoryCatalog {
       owner = this.loadedOwners.get(repositories);
     }
     return { codeHost: this.codeHost(integrationId), owner };
+  }
+
+  /** An integration's name as shown: its label, else what the catalog knows of it (see facts). */
+  label(integration: { id: string; label?: string }): string {
+    return integrationLabel(integration, this.facts(integration.id));
   }
 
   state(integrationId: string): RepositoryState {

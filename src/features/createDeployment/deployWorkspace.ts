@@ -32,7 +32,7 @@ export async function findWorkspaceRepository(
   const search = async (signal?: AbortSignal, progress?: vscode.Progress<{ message?: string }>) => {
     const all: Repository[] = [];
     for (const integration of integrations) {
-      const name = integrationLabel(integration, services.catalog.facts(integration.id));
+      const name = services.catalog.label(integration);
       if (!services.catalog.cached(integration.id)) progress?.report({ message: vscode.l10n.t('loading the repositories of {0}', name) });
       try {
         all.push(...(await services.catalog.repositories(integration.id, signal)));

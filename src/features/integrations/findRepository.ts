@@ -4,7 +4,6 @@ import { messageOf } from '../../api/errors';
 import { KnownIntegration } from '../../model/repositoryCatalog';
 import { Services } from '../../platform/services';
 import { isCancellation } from '../../platform/commandRunner';
-import { integrationLabel } from '../../model/integrationPresentation';
 import { Commands } from '../../platform/commandIds';
 
 interface RepositoryPick extends vscode.QuickPickItem {
@@ -45,7 +44,7 @@ export function registerFindRepository(
     quickPick.matchOnDetail = true;
     const sections = new Map<string, RepositoryPick[]>();
     /** As the tree names it: by its label, else by its code host and its repositories' most common owner. */
-    const nameOf = (integration: KnownIntegration) => integrationLabel(integration, services.catalog.facts(integration.id));
+    const nameOf = (integration: KnownIntegration) => services.catalog.label(integration);
     const render = () => {
       const items: RepositoryPick[] = [];
       for (const integration of integrations) {

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { readSettings, writeIntegrations } from '../../platform/settings';
 import { Services } from '../../platform/services';
 import { integrationIdOf } from '../../model/integrationNodes';
-import { integrationLabel } from '../../model/integrationPresentation';
 import { copyAndSay } from '../../platform/clipboard';
 import { Commands } from '../../platform/commandIds';
 
@@ -43,7 +42,7 @@ export function registerIntegrationActions(services: Services, reveal: (integrat
     }
     const remove = vscode.l10n.t('Remove');
     const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Remove integration {0} from your settings?', integrationLabel(entry, catalog.facts(entry.id))),
+      vscode.l10n.t('Remove integration {0} from your settings?', catalog.label(entry)),
       { modal: true, detail: vscode.l10n.t('{0}\nIts repositories are no longer shown. Deployments are not affected.', entry.id) },
       remove,
     );

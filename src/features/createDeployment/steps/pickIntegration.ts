@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { integrationLabel } from '../../../model/integrationPresentation';
 import { FlowStep } from '../../../ui/multiStepInput';
 import { StepContext } from './flowState';
 
@@ -12,7 +11,7 @@ export function pickIntegrationStep({ state, catalog, fromPalette }: StepContext
       const items = catalog.integrations().map((integration) => {
         const cached = catalog.cached(integration.id);
         return {
-          label: `$(plug) ${integrationLabel(integration, catalog.facts(integration.id))}`,
+          label: `$(plug) ${catalog.label(integration)}`,
           description: integration.id,
           detail: [
             integration.origin === 'added' ? vscode.l10n.t('Added') : vscode.l10n.t('Discovered from deployments'),

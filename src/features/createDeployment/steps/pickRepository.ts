@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { integrationLabel } from '../../../model/integrationPresentation';
 import { FlowStep } from '../../../ui/multiStepInput';
 import { afterIntegration, StepContext } from './flowState';
 
@@ -15,7 +14,7 @@ export function pickRepositoryStep(context: StepContext): FlowStep {
     skip: () => !fromPalette,
     async run(input, state) {
       const { integration } = state;
-      const label = integrationLabel(integration, catalog.facts(integration.id));
+      const label = catalog.label(integration);
       const picked = await input.showQuickPick({
         placeholder: vscode.l10n.t('Pick a repository of {0} (type to search by name, owner or URL)', label),
         items: async (signal) => {
