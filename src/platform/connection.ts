@@ -378,3 +378,8 @@ function boundTo(client: ControlPlaneClient, signal: AbortSignal): ControlPlaneC
     },
   });
 }
+
+/** The mark both views carry in their description while certificates are not checked (see certificatesUnchecked). */
+export function certificatesMark(): string {
+  return vscode.l10n.t('⚠ certificates not checked');
+}

@@ -5,6 +5,7 @@ import { readSettings, SECTION } from '../../platform/settings';
 import { describeFilters, DeploymentFilterStore, FILTER_NAMES } from '../../model/deploymentFilters';
 import { DeploymentList, ListChange } from '../../model/deploymentList';
 import { integrationsUsedBy } from '../../model/integrationDiscovery';
+import { certificatesMark } from '../../platform/connection';
 import { Services } from '../../platform/services';
 import { DeploymentElement, DeploymentsTreeElement, DeploymentsTreeProvider } from './deploymentsTreeProvider';
 
@@ -200,7 +201,7 @@ export class DeploymentsController implements vscode.Disposable {
     const unchecked = this.services.connection.certificatesUnchecked();
     const description = [
       count === 0 ? '' : count === 1 ? vscode.l10n.t('1 filter') : vscode.l10n.t('{0} filters', count),
-      unchecked ? vscode.l10n.t('⚠ certificates not checked') : '',
+      unchecked ? certificatesMark() : '',
     ]
       .filter(Boolean)
       .join(' · ');

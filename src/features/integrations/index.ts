@@ -8,6 +8,7 @@ import { registerRepositoryActions } from './repositoryActions';
 import { INTEGRATIONS_VIEW_ID, IntegrationsTreeProvider } from './integrationsTreeProvider';
 import { IntegrationsTreeNode, integrationIdOf, isMoreNode } from '../../model/integrationNodes';
 import { Commands } from '../../platform/commandIds';
+import { certificatesMark } from '../../platform/connection';
 
 export interface IntegrationsFeatureApi extends IntegrationsFeature {
   /** The tree's data (tests read rows through getChildren/getTreeItem). */
@@ -27,8 +28,7 @@ export function registerIntegrations(services: Services): IntegrationsFeatureApi
   services.context.subscriptions.push(provider, view);
   // While certificates are not checked the view says so, as the Deployments view does.
   const markCertificates = () => {
-    const unchecked = services.connection.certificatesUnchecked();
-    view.description = unchecked ? vscode.l10n.t('⚠ certificates not checked') : undefined;
+    view.description = services.connection.certificatesUnchecked() ? certificatesMark() : undefined;
   };
   markCertificates();
   services.context.subscriptions.push(services.connection.onDidChange(markCertificates));
