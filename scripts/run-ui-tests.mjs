@@ -85,27 +85,13 @@ async function main() {
     'extensions.autoCheckUpdates': false,
     'extensions.autoUpdate': false,
   };
-  const cs = await startCodeServer({
-    label: 'ui-tests',
-    workspace,
-    settings,
-    env: { DEPLOYMENTS_EXPLORER_API_KEY: standIn.apiKey ?? '' },
-    vsix: [VSIX],
-    keepDirs: keep,
-  });
+  const options = { workspace, settings, env: { DEPLOYMENTS_EXPLORER_API_KEY: standIn.apiKey ?? '' }, vsix: [VSIX], keepDirs: keep };
+  const cs = await startCodeServer({ ...options, label: 'ui-tests' });
   log(`code-server ${cs.url} (pid/pgid ${cs.pid}) with ${path.relative(ROOT, VSIX)} installed, ready in ${cs.startupMs} ms`);
 
   // Only when a file asks for it: a second code-server costs a core for seconds on this machine.
   const trustFiles = files.filter((f) => TRUST_MARKER.test(fs.readFileSync(f, 'utf8')));
-  const trusting = trustFiles.length === 0 ? undefined : await startCodeServer({
-    label: 'ui-tests-trust',
-    workspace,
-    settings,
-    env: { DEPLOYMENTS_EXPLORER_API_KEY: standIn.apiKey ?? '' },
-    vsix: [VSIX],
-    keepDirs: keep,
-    workspaceTrust: true,
-  });
+  const trusting = trustFiles.length === 0 ? undefined : await startCodeServer({ ...options, label: 'ui-tests-trust', workspaceTrust: true });
   if (trusting) log(`code-server ${trusting.url} (pid/pgid ${trusting.pid}) with workspace trust on, for ${trustFiles.map((f) => path.basename(f)).join(', ')}, ready in ${trusting.startupMs} ms`);
 
   const browserServer = await launchBrowserServer();
