@@ -1,7 +1,7 @@
 import * as z from './zodParts';
 import { InvalidInputError, SchemaError } from './errors';
 import { ConnectionOptions, HttpTransport } from './http';
-import { PageEnd, pageEnd, pageKeys, PageWalk } from './pagination';
+import { PageEnd, pageEnd, PageWalk } from './pagination';
 import { buildDeploymentSearchParams, DEFAULT_PAGE_SIZE, DeploymentQuery, validateIntegrationId, validateObjectArgument } from './query';
 import { parseJsonBody } from './responses';
 import { Deployment, deploymentSchema, deploymentSummarySchema, Repository, repositorySchema, resourceSpecSchema } from './schemas';
@@ -158,10 +158,7 @@ export class ControlPlaneClient {
     const limit = query?.limit ?? DEFAULT_PAGE_SIZE;
     for (;;) {
       const page = await this.listDeployments({ ...query, limit, offset }, options);
-      const end = walk.end(
-        { requestedOffset: page.requestedOffset, limit, count: page.deployments.length + page.invalid.length, nextOffset: page.nextOffset },
-        pageKeys(page),
-      );
+      const end = walk.endOfPage(page);
       page.end = end;
       page.mayHaveMore = end === undefined;
       yield page;

@@ -53,6 +53,12 @@ export class PageWalk {
     if (this.requested.has(page.nextOffset)) return 'cycle';
     return fresh ? undefined : 'noNewRecords';
   }
+
+  /** `end` for a listed page of deployments: its facts and record keys (valid or not) taken from the page. */
+  endOfPage(page: ListedPage): PageEnd | undefined {
+    const { requestedOffset, limit, nextOffset, deployments, invalid } = page;
+    return this.end({ requestedOffset, limit, count: deployments.length + invalid.length, nextOffset }, pageKeys(page));
+  }
 }
 
 /**
@@ -68,8 +74,17 @@ function recordKey(record: unknown): string | undefined {
   return undefined;
 }
 
+/** What `PageWalk.endOfPage` reads of a page. */
+interface ListedPage {
+  requestedOffset: number;
+  limit: number;
+  nextOffset: number;
+  deployments: readonly unknown[];
+  invalid: ReadonlyArray<{ raw: unknown }>;
+}
+
 /** The keys of every record of a page, matching the contract or not, for the "no new record" rule. */
-export function pageKeys(page: { deployments: readonly unknown[]; invalid: ReadonlyArray<{ raw: unknown }> }): (string | undefined)[] {
+function pageKeys(page: Pick<ListedPage, 'deployments' | 'invalid'>): (string | undefined)[] {
   const keys: (string | undefined)[] = [];
   for (const deployment of page.deployments) keys.push(recordKey(deployment));
   for (const record of page.invalid) keys.push(recordKey(record.raw));

@@ -1,5 +1,5 @@
 import type { Deployment, DeploymentPage, InvalidDeployment, PageEnd } from '../api';
-import { pageKeys, PageWalk } from '../api/pagination';
+import { PageWalk } from '../api/pagination';
 import { idKey } from './ids';
 
 /** One loaded record and the key the view identifies it by (its ID, or a stand-in when it has none). */
@@ -239,11 +239,7 @@ export class DeploymentList {
         const page = await this.fetchPage(offset, controller.signal);
         if (generation !== this.generation) return;
         const invalid = page.invalid ?? [];
-        const rule =
-          this.walk.end(
-            { requestedOffset: offset, limit: page.limit, count: page.deployments.length + invalid.length, nextOffset: page.nextOffset },
-            pageKeys({ deployments: page.deployments, invalid }),
-          ) ?? (page.mayHaveMore ? undefined : (page.end ?? 'short'));
+        const rule = this.walk.endOfPage({ ...page, requestedOffset: offset, invalid }) ?? (page.mayHaveMore ? undefined : (page.end ?? 'short'));
         const added = this.append(page.deployments);
         const addedInvalid = this.appendInvalid(invalid);
         this.pages++;
