@@ -231,7 +231,7 @@ function pagedList(records: readonly Deployment[], limit: number): { list: Deplo
   const list = new DeploymentList(async (offset): Promise<DeploymentPage> => {
     const deployments = records.slice(offset, offset + limit);
     const mayHaveMore = offset + limit < records.length;
-    return { deployments, invalid: [], invalidCount: 0, requestedOffset: offset, limit, nextOffset: offset + deployments.length, mayHaveMore, end: mayHaveMore ? undefined : 'short' };
+    return { deployments, invalid: [], requestedOffset: offset, limit, nextOffset: offset + deployments.length, mayHaveMore, end: mayHaveMore ? undefined : 'short' };
   });
   const provider = new DeploymentsTreeProvider(list, () => void list.ensureLoaded(), () => true);
   return { list, provider };
@@ -327,7 +327,7 @@ async function repositoryFigures(): Promise<void> {
   const deepShown = 50 * REPOSITORY_PAGE_SIZE;
   for (let run = 0; run < 5; run++) {
     const catalog = new RepositoryCatalog({
-      client: async () => ({ listRepositories: async () => ({ repositories, invalid: [], invalidCount: 0 }) }),
+      client: async () => ({ listRepositories: async () => ({ repositories, invalid: [] }) }),
       addedIntegrations: () => [{ id: integrationId }],
     });
     const services = { catalog } as unknown as ConstructorParameters<typeof IntegrationsTreeProvider>[0];

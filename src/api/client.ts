@@ -45,8 +45,6 @@ export interface RepositoryListing {
   repositories: Repository[];
   /** The records that do not, in the server's order. */
   invalid: InvalidRepository[];
-  /** How many records did not match the contract. */
-  invalidCount: number;
 }
 
 export interface DeploymentPage {
@@ -54,8 +52,6 @@ export interface DeploymentPage {
   deployments: Deployment[];
   /** The records that do not: shown as such, never dropped silently. */
   invalid: InvalidDeployment[];
-  /** How many records did not match the contract (`invalid.length`). */
-  invalidCount: number;
   /** The offset this page was requested with. */
   requestedOffset: number;
   limit: number;
@@ -107,7 +103,7 @@ export class ControlPlaneClient {
           ),
         }),
       );
-      return { repositories, invalid, invalidCount: invalid.length };
+      return { repositories, invalid };
     } catch (error) {
       throw this.http.seal(error);
     }
@@ -134,7 +130,6 @@ export class ControlPlaneClient {
       return {
         deployments,
         invalid,
-        invalidCount: invalid.length,
         requestedOffset,
         limit,
         nextOffset,

@@ -35,8 +35,8 @@ describe('ControlPlaneClient against the stand-in', () => {
   describe('repositories', () => {
     it('lists every repository of an integration with all six fields', async () => {
       const integration = standIn.integrations.find((entry) => entry.repositories.length > 10)!;
-      const { repositories, invalidCount } = await clientFor().listRepositories(integration.id);
-      assert.equal(invalidCount, 0);
+      const { repositories, invalid } = await clientFor().listRepositories(integration.id);
+      assert.equal(invalid.length, 0);
       assert.equal(repositories.length, integration.repositories.length);
       for (const key of ['host_integration_id', 'id', 'name', 'owner', 'url', 'default_branch']) {
         assert.ok(key in repositories[0], `missing ${key}`);
@@ -409,7 +409,7 @@ describe('ControlPlaneClient against scripted servers', () => {
     try {
       const page = await client.listDeployments();
       assert.deepEqual(page.deployments.map((d) => d.name), ['ok']);
-      assert.equal(page.invalidCount, 1);
+      assert.equal(page.invalid.length, 1);
       assert.equal(page.invalid[0].index, 1);
       assert.equal(page.invalid[0].name, 'bad');
       assert.deepEqual(page.invalid[0].problems, ['source_revision_config.repo_ref: expected a string, got a number']);
@@ -475,7 +475,7 @@ describe('ControlPlaneClient against scripted servers', () => {
     try {
       const listing = await client.listRepositories('0f8e7c8a-3b3d-4d5e-9a59-2f8c1e5b7a10');
       assert.equal(listing.repositories.length, 0);
-      assert.equal(listing.invalidCount, 1);
+      assert.equal(listing.invalid.length, 1);
       assert.deepEqual(listing.invalid[0].problems, ['default_branch: expected a string, got nothing']);
       assert.equal(listing.invalid[0].usableForCreate, false);
       assert.match(listing.invalid[0].reason, /default_branch/);

@@ -202,7 +202,6 @@ async function call(client: ControlPlaneClient, operation: Operation): Promise<v
     case 'repos': {
       const listing = await client.listRepositories(INTEGRATION);
       assert.ok(Array.isArray(listing.repositories) && Array.isArray(listing.invalid));
-      assert.equal(listing.invalidCount, listing.invalid.length);
       for (const bad of listing.invalid) {
         assert.equal(bad.usableForCreate, false);
         assert.ok(bad.problems.length > 0 && bad.reason.length > 0);
@@ -219,7 +218,6 @@ async function call(client: ControlPlaneClient, operation: Operation): Promise<v
 
 function checkPage(page: DeploymentPage): void {
   assert.ok(Array.isArray(page.deployments) && Array.isArray(page.invalid));
-  assert.equal(page.invalidCount, page.invalid.length);
   assert.ok(Number.isSafeInteger(page.nextOffset) && page.nextOffset >= 0);
   assert.equal(page.mayHaveMore, page.end === undefined);
   for (const bad of page.invalid) assert.ok(bad.problems.length > 0 && bad.problems.every((p) => typeof p === 'string' && p.length > 0));

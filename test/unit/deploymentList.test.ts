@@ -10,7 +10,7 @@ const records = (from: number, count: number): Deployment[] =>
 
 function page(offset: number, limit: number, deployments: Deployment[], nextOffset = offset + deployments.length): DeploymentPage {
   const end = pageEnd({ requestedOffset: offset, limit, count: deployments.length, nextOffset });
-  return { deployments, invalid: [], invalidCount: 0, requestedOffset: offset, limit, nextOffset, mayHaveMore: end === undefined, end };
+  return { deployments, invalid: [], requestedOffset: offset, limit, nextOffset, mayHaveMore: end === undefined, end };
 }
 
 /** A fetcher over `total` records that records every offset it was asked for. */
@@ -209,7 +209,7 @@ describe('DeploymentList', () => {
     const list = new DeploymentList(async (offset) => {
       const good = records(offset, 1);
       const invalid = [{ index: 1, raw: { id: 'odd', created_at: 5 }, problems: ['id: expected a UUID', 'created_at: expected a string, got a number'], id: 'odd' }];
-      return { ...page(offset, 2, good, offset + 2), invalid, invalidCount: 1, mayHaveMore: true, end: undefined };
+      return { ...page(offset, 2, good, offset + 2), invalid, mayHaveMore: true, end: undefined };
     });
     await list.ensureLoaded();
     assert.equal(list.items.length, 1);

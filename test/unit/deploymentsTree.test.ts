@@ -41,7 +41,7 @@ function listing(total: number, options: { stuckAt?: number } = {}) {
     const deployments = Array.from({ length: Math.max(0, Math.min(LIMIT, total - offset)) }, (_, i) => record(offset + i));
     const nextOffset = offset === options.stuckAt ? offset : offset + deployments.length;
     const end = pageEnd({ requestedOffset: offset, limit: LIMIT, count: deployments.length, nextOffset });
-    return { deployments, invalid: [], invalidCount: 0, requestedOffset: offset, limit: LIMIT, nextOffset, mayHaveMore: end === undefined, end };
+    return { deployments, invalid: [], requestedOffset: offset, limit: LIMIT, nextOffset, mayHaveMore: end === undefined, end };
   };
   return {
     offsets,
@@ -296,7 +296,6 @@ describe('Deployments tree', () => {
           problems: ['id: expected a UUID', 'created_at: expected a string, got a number'],
         },
       ],
-      invalidCount: 1,
       requestedOffset: 0,
       limit: LIMIT,
       nextOffset: 3,

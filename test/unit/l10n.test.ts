@@ -141,7 +141,7 @@ describe('API client messages with a translator installed', () => {
       Object.assign(deep, { source_config: { ...deep.source_config, resource_spec: { cpu: 'two', min_scale: 1.5, sidecars: {} } } });
       const { calls } = guillemets();
       const page = await client.listDeployments({ limit: 5 });
-      assert.equal(page.invalidCount, 1);
+      assert.equal(page.invalid.length, 1);
       assert.equal(page.invalid[0].index, 0);
       assert.deepEqual(page.invalid[0].problems, ['id: «expected a UUID»', 'created_at: «expected «a string», got «a number»»']);
       assert.ok(!calls.flat().includes(1700000000), 'the value received reaches neither the translator nor the text');

@@ -46,7 +46,7 @@ describe('1. one off-contract record never blanks a page', () => {
       async (client) => {
         const page = await client.listDeployments({ limit: 50 });
         assert.equal(page.deployments.length, 49);
-        assert.equal(page.invalidCount, 1);
+        assert.equal(page.invalid.length, 1);
         const [bad] = page.invalid;
         assert.equal(bad.index, 17);
         assert.equal(bad.id, 'not-a-uuid');
@@ -67,7 +67,7 @@ describe('1. one off-contract record never blanks a page', () => {
       async (client) => {
         const listing = await client.listRepositories(integration);
         assert.deepEqual(listing.repositories.map((r) => r.id), [1, 3]);
-        assert.equal(listing.invalidCount, 2);
+        assert.equal(listing.invalid.length, 2);
         assert.equal(listing.invalid[0].index, 1);
         assert.equal(listing.invalid[0].usableForCreate, false);
         assert.deepEqual(listing.invalid[0].problems, ['url: expected a string, got nothing']);

@@ -44,7 +44,7 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
       const [, answer] = Object.entries(options.repositories ?? {}).find(([id]) => id.toLowerCase() === integrationId.toLowerCase()) ?? [];
       if (answer instanceof Error) throw answer;
       const invalid = [...(options.invalidRepositories?.[integrationId] ?? [])];
-      return { repositories: [...(answer ?? [])], invalid, invalidCount: invalid.length };
+      return { repositories: [...(answer ?? [])], invalid };
     },
     async createDeployment(body: Record<string, unknown>, callOptions: { signal?: AbortSignal } = {}): Promise<Deployment> {
       posted.push(body);
