@@ -6,7 +6,7 @@
 // in any order or alone.
 import { after, before, test, type TestContext } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { poll, VIEW_NAMES, Workbench } from './workbench';
+import { escapeRegExp, poll, VIEW_NAMES, Workbench } from './workbench';
 
 const VIEW = VIEW_NAMES.deployments;
 /** A row's description starts with its status in words (the sample data's statuses; the raw value is in the tooltip). */
@@ -243,6 +243,32 @@ test('two selected deployments: Compare Deployments opens their JSON side by sid
   const tab = wb.page.locator('.tabs-container .tab.active');
   assert.match((await tab.textContent()) ?? '', new RegExp(`${first}.*↔.*${second}|${second}.*↔.*${first}`));
   await wb.screenshot('compare');
+  await wb.runCommand('View: Close Editor');
+});
+
+test('from the Command Palette, Compare Deployments offers the loaded deployments, the selected one checked', async (t) => {
+  await openUnfilteredView(t);
+  await viewLoaded();
+  const topLevel = wb.rows(VIEW).and(wb.page.locator('[aria-level="1"]'));
+  const labels = (await topLevel.locator('.label-name').allTextContents()).map((label) => label.trim()).filter((label) => label && !/-ui-|Load more/.test(label));
+  const [first, second] = labels;
+  assert.ok(first && second && first !== second, `rows: ${labels.join(', ')}`);
+  await (await wb.findRow(VIEW, first)).click();
+  await wb.runCommand('Deployments: Compare Deployments');
+  const pick = wb.quickInput();
+  await pick.locator('.quick-input-title').filter({ hasText: 'Compare Deployments' }).waitFor({ state: 'visible', timeout: 15_000 });
+  const row = (label: string) =>
+    pick.locator('.quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) }).first();
+  await poll('the selected deployment checked', async () => (await row(first).getAttribute('aria-checked')) === 'true');
+  assert.equal(await row(second).getAttribute('aria-checked'), 'false');
+  await row(second).click();
+  await poll('the second deployment checked', async () => (await row(second).getAttribute('aria-checked')) === 'true');
+  await wb.screenshot('compare-pick', { shows: [pick] });
+  await pick.locator('.quick-input-box input').press('Enter');
+  const diff = wb.page.locator('.monaco-diff-editor').first();
+  await diff.waitFor({ state: 'visible', timeout: 15_000 });
+  const tab = wb.page.locator('.tabs-container .tab.active');
+  assert.match((await tab.textContent()) ?? '', new RegExp(`${escapeRegExp(first)}.*↔.*${escapeRegExp(second)}`));
   await wb.runCommand('View: Close Editor');
 });
 

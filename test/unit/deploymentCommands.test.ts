@@ -1,6 +1,7 @@
-// Row commands run with no row given (from a keybinding): they act on the rows selected in the
-// Deployments view, all of them. The extension runs activated over the fake vscode module against
-// the stand-in; the context menu's path (a clicked row and the selection) runs in the real workbench.
+// Row commands run with no row given (from the Command Palette or a keybinding): they act on the rows
+// selected in the Deployments view, all of them; Compare Deployments without two selected offers the
+// loaded deployments to check. The extension runs activated over the fake vscode module against the
+// stand-in; the context menu's path (a clicked row and the selection) runs in the real workbench.
 import { commands, env, window } from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -50,13 +51,38 @@ describe('deployment row commands with no row given', () => {
     assert.equal(await env.clipboard.readText(), selected.map((row) => row.item.deployment.id).join('\n'));
   });
 
-  it('Compare Deployments with one selected says it needs two', async () => {
+  it('Compare Deployments with one selected offers the loaded deployments, that one checked, and compares the two checked', async () => {
+    const [first] = await select(1);
+    const rows = (start!.rows.get('deploymentsExplorer.deployments') ?? []) as DeploymentElement[];
+    const loaded = rows.filter((row) => row.kind === 'deployment');
+    const comparing = commands.executeCommand<string[]>('deploymentsExplorer.compareDeployments');
+    const pick = await window.nextQuickPick();
+    assert.equal(pick.titleText, 'Compare Deployments');
+    assert.deepEqual(pick.labels, loaded.map((row) => row.item.deployment.name));
+    assert.deepEqual(pick.checkedLabels, [first.item.deployment.name]);
+
+    // Three checked: the pick stays open and says how many.
+    const [second, third] = loaded.slice(1, 3);
+    pick.toggle(second.item.deployment.name!);
+    pick.toggle(third.item.deployment.name!);
+    pick.accept();
+    assert.ok(pick.visible, 'still open');
+    assert.equal(pick.placeholder, 'Check exactly two deployments to compare; 3 checked.');
+    assert.ok(!commands.executed.some((run) => run.command === 'vscode.diff'), 'no diff editor yet');
+
+    pick.toggle(first.item.deployment.name!);
+    pick.accept();
+    assert.deepEqual(await comparing, [second.item.key, third.item.key]);
+    const diff = commands.executed.find((run) => run.command === 'vscode.diff');
+    assert.ok(diff && String(diff.args[2]).includes(second.item.deployment.name!) && String(diff.args[2]).includes(third.item.deployment.name!));
+  });
+
+  it('Compare Deployments closed without an answer compares nothing', async () => {
     await select(1);
-    await commands.executeCommand('deploymentsExplorer.compareDeployments');
-    assert.ok(
-      window.messages.some((shown) => shown.level === 'error' && /^Select two deployments to compare .*; 1 selected\.$/.test(shown.message)),
-      JSON.stringify(window.messages),
-    );
+    const comparing = commands.executeCommand('deploymentsExplorer.compareDeployments');
+    (await window.nextQuickPick()).escape();
+    assert.equal(await comparing, undefined);
     assert.ok(!commands.executed.some((run) => run.command === 'vscode.diff'), 'no diff editor');
+    assert.deepEqual(window.messages, []);
   });
 });

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { DeploymentFilters } from '../../api/query';
 import { customUrlOf, repositoryWebUrl } from '../../model/deploymentPresentation';
 import { IntegrationsFeature, Services } from '../../platform/services';
+import { LoadedDeployment } from '../../model/deploymentList';
+import { pickTwoDeployments } from './comparePick';
 import { DeploymentJsonProvider } from './deploymentJson';
 import { DeploymentsController } from './deploymentsController';
 import { DeploymentElement } from './deploymentsTreeProvider';
@@ -81,10 +83,20 @@ export function registerDeploymentCommands(
 
   commands.register(Commands.compareDeployments, async (arg?: unknown, selected?: unknown) => {
     const rows = controller.deploymentElements(arg, selected);
-    if (rows.length !== 2) {
+    let pair: [LoadedDeployment, LoadedDeployment] | undefined = rows.length === 2 ? [rows[0].item, rows[1].item] : undefined;
+    if (!pair && arg !== undefined) {
       throw new Error(vscode.l10n.t('Select two deployments to compare (Ctrl+click or Cmd+click the second one); {0} selected.', rows.length));
     }
-    const [left, right] = rows.map((row) => row.item);
+    if (!pair) {
+      // From the Command Palette or a keybinding: choose among the loaded deployments.
+      const loaded = controller.list.items;
+      if (loaded.length < 2) {
+        throw new Error(vscode.l10n.t('Comparing needs two loaded deployments, and the Deployments view has {0}. Open the view (or Load more…) first.', loaded.length));
+      }
+      pair = await pickTwoDeployments(loaded, rows.map((row) => row.item.key));
+      if (!pair) return undefined;
+    }
+    const [left, right] = pair;
     await json.compare(left, right);
     return [left.key, right.key];
   });

@@ -415,11 +415,27 @@ export class FakeQuickPick<T extends QuickPickItem> extends FakeQuickInput {
     this._active = this.visibleItems.filter((item) => item.kind !== QuickPickItemKind.Separator).slice(0, 1);
   }
 
-  /** Enter: accepts the active row. */
+  /** Enter: accepts the active row, or with check boxes (canSelectMany) the checked ones. */
   override accept(): void {
     this.assertUsable();
-    this.selectedItems = this._active.slice(0, 1);
+    if (!this.canSelectMany) this.selectedItems = this._active.slice(0, 1);
     this.accepted.fire();
+  }
+
+  /** Clicks the check box of the first visible row whose label matches; checked rows stay in list order, as in VS Code. */
+  toggle(label: string | RegExp): void {
+    this.assertUsable();
+    if (!this.canSelectMany) throw new Error(`“${this.titleText}” has no check boxes`);
+    const item = this.find(label);
+    if (!item) throw new Error(`No row “${label}” in “${this.titleText}”: ${JSON.stringify(this.labels)}`);
+    const checked = new Set(this.selectedItems);
+    if (!checked.delete(item)) checked.add(item);
+    this.selectedItems = this._items.filter((candidate) => checked.has(candidate));
+  }
+
+  /** Labels of the checked rows. */
+  get checkedLabels(): string[] {
+    return this.selectedItems.map((item) => plainLabel(item.label));
   }
 
   /** Clicks the first visible row whose label (icons left out) matches. */
