@@ -27,15 +27,32 @@ export const MASK = '••••••';
 
 type Json = Record<string, unknown>;
 
-/** `deployment` with every `secrets[].value` replaced by the mask; everything else, unknown fields included, kept. */
+/**
+ * `deployment` with every secret value replaced by the mask; everything else, unknown fields included,
+ * kept. Off the contract, `secrets` may be a map of names to values, strings, or nested: all of it but
+ * a secret's `name` is masked.
+ */
 export function maskSecrets(deployment: Deployment): Json {
   const copy = structuredClone(deployment) as Json;
-  if (Array.isArray(copy.secrets)) {
-    copy.secrets = copy.secrets.map((secret) =>
-      secret && typeof secret === 'object' && 'value' in secret ? { ...(secret as Json), value: MASK } : secret,
+  if ('secrets' in copy) copy.secrets = maskSecretValues(copy.secrets);
+  return copy;
+}
+
+function maskSecretValues(secrets: unknown): unknown {
+  if (Array.isArray(secrets)) {
+    return secrets.map((secret) =>
+      isObject(secret) ? Object.fromEntries(Object.entries(secret).map(([key, value]) => [key, key === 'name' && typeof value === 'string' ? value : maskAll(value)])) : maskAll(secret),
     );
   }
-  return copy;
+  return maskAll(secrets);
+}
+
+/** Every leaf masked (null and absent stay as they are: they hide nothing); the shape kept. */
+function maskAll(value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  if (Array.isArray(value)) return value.map(maskAll);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, maskAll(inner)]));
+  return MASK;
 }
 
 // Functions, not constants: the labels are translated when shown, after activation installed the translator.
@@ -148,7 +165,7 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
     );
   }
 
-  if (!Array.isArray(deployment.secrets)) push(absent(t('Secrets'), deployment.secrets));
+  if (!Array.isArray(deployment.secrets)) push(absent(t('Secrets'), maskSecretValues(deployment.secrets)));
   else {
     push(
       group(

@@ -165,6 +165,22 @@ describe('deployment details', () => {
     assert.equal(masked.deployment_type, 'prod');
     assert.equal((full.secrets as Array<{ value: string }>)[0].value, 'sk-live-supersecret', 'the record itself is unchanged');
   });
+
+  it('masks secret values off the contract too: a map, strings, nested values; names stay', () => {
+    const shapes: Array<[unknown, unknown]> = [
+      [{ DB_PASSWORD: 'hunter2', NESTED: { inner: ['hunter2'] } }, { DB_PASSWORD: MASK, NESTED: { inner: [MASK] } }],
+      [['hunter2', null], [MASK, null]],
+      [[{ name: 'TOKEN', value: { raw: 'hunter2' }, extra: 'hunter2' }], [{ name: 'TOKEN', value: { raw: MASK }, extra: MASK }]],
+      [[{ name: 42, secret: 'hunter2' }], [{ name: MASK, secret: MASK }]],
+      ['hunter2', MASK],
+    ];
+    for (const [secrets, expected] of shapes) {
+      const record = { ...full, secrets } as unknown as Deployment;
+      assert.deepEqual(maskSecrets(record).secrets, expected, JSON.stringify(secrets));
+      const shown = JSON.stringify(deploymentDetails(record, 'en-US'));
+      assert.doesNotMatch(shown, /hunter2/, `details of ${JSON.stringify(secrets)}: ${shown}`);
+    }
+  });
 });
 
 describe('deployment row presentation', () => {
