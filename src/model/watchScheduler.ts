@@ -107,6 +107,8 @@ export class WatchScheduler {
   private failed: WatchFailure | undefined;
   private disposed = false;
   private requestCount = 0;
+  /** Bumped by replaceAll: a tick still out for the entries before (another control plane's) is then ignored. */
+  private generation = 0;
 
   private readonly changed = new Emitter<void>();
   /** Entries, their state or the failure changed: redraw and save. */
@@ -210,6 +212,7 @@ export class WatchScheduler {
 
   /** Replaces everything (e.g. another connection's saved state). */
   replaceAll(entries: readonly WatchEntry[]): void {
+    this.generation++;
     this.list = entries.map((entry) => ({ ...entry }));
     this.failed = undefined;
     this.delay = this.intervals.firstMs;
@@ -265,13 +268,16 @@ export class WatchScheduler {
 
   private async run(requested: readonly string[]): Promise<void> {
     const records: Deployment[] = [];
+    const generation = this.generation;
+    const stale = () => this.disposed || generation !== this.generation;
     try {
       for (const ids of chunk(requested, MAX_IDS_PER_REQUEST)) {
         this.requestCount++;
         records.push(...(await this.fetchRecords(ids)));
       }
     } catch (error) {
-      if (this.disposed) return;
+      // A switch of control plane cancels the request: no failure of the entries followed now.
+      if (stale()) return;
       const streak = (this.failed?.streak ?? 0) + 1;
       this.failed = { error, streak };
       this.delay = Math.min(this.delay * this.intervals.backoff, this.intervals.maxMs);
@@ -279,7 +285,7 @@ export class WatchScheduler {
       this.changed.fire();
       return;
     }
-    if (this.disposed) return;
+    if (stale()) return;
     this.apply(requested, records);
   }
 

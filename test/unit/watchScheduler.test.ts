@@ -264,6 +264,24 @@ describe('WatchScheduler', () => {
     scheduler.dispose();
   });
 
+  test('a tick still out when the entries are replaced (a profile switch cancels it) reports no failure', async () => {
+    const clock = new FakeClock();
+    let cancel: (error: Error) => void = () => undefined;
+    const fetch = () => new Promise<Deployment[]>((_, reject) => (cancel = reject));
+    const scheduler = new WatchScheduler(fetch, { clock });
+    const notices: WatchNotice[] = [];
+    scheduler.onDidNotice((notice) => notices.push(notice));
+    scheduler.watch({ id: uuid(1), name: 'app-1', status: 'AWAITING_DATABASE' }, 'manual');
+    const tick = scheduler.tick();
+    scheduler.replaceAll([{ id: uuid(2), name: 'other control plane', status: 'READY', since: clock.now(), pinned: true, inProgress: false }]);
+    cancel(new Error('The request was cancelled.'));
+    await tick;
+    assert.deepEqual(notices, []);
+    assert.equal(scheduler.failure, undefined);
+    assert.deepEqual(scheduler.entries.map((entry) => entry.id), [uuid(2)]);
+    scheduler.dispose();
+  });
+
   test('unwatching the last deployment stops the timer', async () => {
     const { clock, server, scheduler } = setup();
     scheduler.watch(server.add(1), 'manual');
