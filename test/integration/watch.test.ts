@@ -131,6 +131,24 @@ describe('Watch deployments', function () {
     assert.equal(shown.filter((s) => /no longer listed/.test(s.message)).length, 1);
   });
 
+  it('a deployment whose record no longer matches the API contract is still followed, by the fields it has', async () => {
+    const record = fx.standIn.deployments.find((d) => d.status === 'READY' && d.id)!;
+    const createdAt = record.created_at;
+    try {
+      await vscode.commands.executeCommand('deploymentsExplorer.watchDeployment', record.id);
+      (record as { created_at: unknown }).created_at = 1700000000;
+      record.status = 'DEGRADED';
+      const before = watchRequests().length;
+      await waitFor('two ticks (a deployment dropped after the first gets no second)', () => watchRequests().length >= before + 2, 10000);
+      const entry = fx.api.watch.scheduler.find(record.id!);
+      assert.equal(entry?.status, 'DEGRADED', 'still followed, with the status it sends');
+      assert.ok(!shown.some((s) => /no longer listed/.test(s.message)), JSON.stringify(shown));
+    } finally {
+      record.created_at = createdAt;
+      record.status = 'READY';
+    }
+  });
+
   it('resumes the saved watched and pinned deployments of the connection, as activate() does after a reload', async () => {
     const record = fx.standIn.deployments.find((d) => d.status === 'READY' && d.id)!;
     const key = `${fx.standIn.url}|${(config().get<string>('tenantId') ?? '').trim()}`;

@@ -33,11 +33,16 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
   const { context, log } = services;
   const settings = readWatchSettings();
   let key = controlPlaneKey(services.connection.profile());
+  /** What the watch learns of records off the API contract; never put in the Deployments view's place. */
+  const offContract = new WeakSet<Deployment>();
   const scheduler = new WatchScheduler(
     async (ids) => {
       const client = await services.connection.getClient();
       const page = await client.listDeployments({ deploymentIds: ids, limit: ids.length, offset: 0 });
-      return page.deployments;
+      // An off-contract record is still listed: followed by the fields it has that the watch reads.
+      const stubs = page.invalid.map(({ raw }) => followedFields(raw)).filter((stub): stub is Deployment => !!stub);
+      for (const stub of stubs) offContract.add(stub);
+      return [...page.deployments, ...stubs];
     },
     {
       intervals: settings.intervals,
@@ -74,7 +79,7 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
       render();
       save();
     }),
-    scheduler.onDidReceive((records) => deployments.applyRecords(records)),
+    scheduler.onDidReceive((records) => deployments.applyRecords(records.filter((record) => !offContract.has(record)))),
     scheduler.onDidNotice((notice) => void announce(services, deployments, notice)),
     vscode.window.onDidChangeWindowState((state) => scheduler.setFocused(state.focused)),
     vscode.workspace.onDidChangeConfiguration((event) => {
@@ -268,4 +273,16 @@ async function pickDeployment(services: Services, deployments: DeploymentsFeatur
     { title, placeHolder: vscode.l10n.t('Pick a deployment'), matchOnDetail: true },
   );
   return picked?.deployment;
+}
+
+/** The string fields the watch reads (see entryFields) of a record off the contract, or undefined without an ID. */
+function followedFields(raw: unknown): Deployment | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const record = raw as Record<string, unknown>;
+  if (typeof record.id !== 'string' || !record.id.trim()) return undefined;
+  const stub: Record<string, string> = {};
+  for (const field of ['id', 'name', 'status', 'latest_revision_id', 'active_revision_id', 'updated_at']) {
+    if (typeof record[field] === 'string') stub[field] = record[field] as string;
+  }
+  return stub as Deployment;
 }
