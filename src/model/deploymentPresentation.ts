@@ -58,6 +58,8 @@ export function deploymentContextValue(deployment: Deployment): string {
   if (typeof deployment.image_version === 'string' && deployment.image_version.trim()) tokens.push('image');
   if (webUrl(deployment.source_config?.custom_url)) tokens.push('customUrl');
   if (typeof deployment.source_config?.repo_url === 'string' && deployment.source_config.repo_url.trim()) tokens.push('repo');
+  // Reveal Repository needs both: the repository is looked up in that integration.
+  if (typeof deployment.source_config?.integration_id === 'string' && deployment.source_config.integration_id.trim()) tokens.push('integration');
   return tokens.join(' ');
 }
 

@@ -192,7 +192,10 @@ describe('deployment row presentation', () => {
     assert.equal(deploymentDescription({ status: 'AWAITING_DATABASE', image_version: '0.3.2' }), 'Awaiting database · 0.3.2');
     assert.equal(deploymentDescription({ status: 'DEGRADED' }), 'Degraded');
     assert.equal(deploymentDescription({ status: '  ', image_version: '0.3.0' }), '0.3.0');
-    assert.equal(deploymentContextValue(full), 'deployment id status image customUrl repo');
+    assert.equal(deploymentContextValue(full), 'deployment id status image customUrl repo integration');
+    // Reveal Repository needs the integration too: without it the row offers only Open Repository.
+    const withoutIntegration = { ...full, source_config: { ...full.source_config, integration_id: null } } as unknown as Deployment;
+    assert.equal(deploymentContextValue(withoutIntegration), 'deployment id status image customUrl repo');
     assert.equal(deploymentContextValue({ name: 'x' }), 'deployment');
     assert.match(deploymentContextValue(full), /^deployment\b.*\bstatus\b/);
   });
