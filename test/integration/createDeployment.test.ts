@@ -108,6 +108,25 @@ describe('Create deployment', function () {
     );
   });
 
+  it('Show opens the new deployment’s JSON even when the view’s filters leave it out', async () => {
+    const filters = fx.api.deployments.filters;
+    await filters.update({ nameContains: 'zz-no-such-deployment' });
+    try {
+      fx.messages.answers.info.push('Show');
+      const result = await create({ repository: repository('acme-github', 'storefront'), name: 'shown-while-filtered', confirm: true });
+      assert.equal(result?.outcome, 'created', JSON.stringify(result));
+      const text = await waitFor('the JSON document', () => {
+        const editor = vscode.window.activeTextEditor;
+        return editor?.document.uri.scheme === 'deployments-explorer-deployment' ? editor.document.getText() : undefined;
+      });
+      assert.equal(JSON.parse(text).id, result!.deployment!.id);
+      assert.ok(!shown.some((s) => s.level === 'error'), JSON.stringify(shown));
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    } finally {
+      await filters.clear();
+    }
+  });
+
   it('sends a changed ref, a chosen type and normalises the default name', async () => {
     const payments = repository('acme-github', 'Payments_API');
     const result = await create({ repository: payments, ref: 'refs/tags/v1.2.0', deploymentType: 'prod', confirm: true });

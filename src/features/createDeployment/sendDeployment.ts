@@ -111,9 +111,9 @@ export async function announceCreated(
       if (choice === copyId) {
         await copyAndSay(id, vscode.l10n.t('deployment ID {0}', id));
       } else if (choice === show) {
-        // The JSON view finds the record by ID once the Deployments view has it (reveal loads it if needed).
-        await deployments.reveal(id).catch(() => false);
-        await vscode.commands.executeCommand(Commands.showDeploymentJson, id);
+        // The view's row when it has it (reveal loads it if needed), else the record as created (filtered out).
+        const revealed = await deployments.reveal(id).catch(() => false);
+        await vscode.commands.executeCommand(Commands.showDeploymentJson, revealed ? id : deployment);
       }
     });
 }

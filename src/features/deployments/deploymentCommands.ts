@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import type { Deployment } from '../../api';
 import { DeploymentFilters } from '../../api/query';
+import { idKey } from '../../model/ids';
 import { customUrlOf, repositoryWebUrl } from '../../model/deploymentPresentation';
 import { IntegrationsFeature, Services } from '../../platform/services';
 import { LoadedDeployment } from '../../model/deploymentList';
@@ -64,6 +66,8 @@ export function registerDeploymentCommands(
   });
 
   commands.register(Commands.showDeploymentJson, async (arg?: unknown) => {
+    // A record given whole: the one just created, which the view's filters may leave out.
+    if (isRecordWithId(arg)) return json.show(arg, idKey(arg.id));
     const element = need(arg);
     return json.show(element.item.deployment, element.item.key);
   });
@@ -137,4 +141,8 @@ export function registerDeploymentCommands(
     }
     return found;
   });
+}
+
+function isRecordWithId(arg: unknown): arg is Deployment & { id: string } {
+  return typeof arg === 'object' && arg !== null && !('kind' in arg) && typeof (arg as Deployment).id === 'string' && !!(arg as Deployment).id;
 }
