@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { type Deployment } from '../../api';
 import { isControlPlaneError, messageOf, RequestValidationError, ValidationIssue } from '../../api/errors';
 import { JsonObject } from '../../model/createPayload';
+import { FILTER_NAMES } from '../../model/deploymentFilters';
+import type { DeploymentFilters } from '../../api/query';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { isCancellation } from '../../platform/commandRunner';
 import { copyAndSay } from '../../platform/clipboard';
@@ -80,10 +82,14 @@ async function warnCancelledCreate(services: Services, name: string): Promise<vo
   if (choice) await checkForDeployment(name);
 }
 
-/** Shows the Deployments view filtered to `name`, to see whether an unanswered create took effect. */
+/**
+ * Shows the Deployments view filtered to `name` alone, to see whether an unanswered create took effect:
+ * the other filters (a status, say) could leave the new deployment out, and the user send it twice.
+ */
 export async function checkForDeployment(name: string): Promise<void> {
   await vscode.commands.executeCommand('deploymentsExplorer.deployments.focus');
-  await vscode.commands.executeCommand(Commands.filterDeployments, { nameContains: name });
+  const nameOnly: Partial<DeploymentFilters> = Object.fromEntries(FILTER_NAMES.map((filter) => [filter, undefined]));
+  await vscode.commands.executeCommand(Commands.filterDeployments, { ...nameOnly, nameContains: name });
 }
 
 /** Watches the new record until it settles, refreshes the Deployments view, reveals it and offers its ID and JSON. */
