@@ -164,15 +164,21 @@ describe('Profiles', function () {
     await vscode.commands.executeCommand('deploymentsExplorer.filterDeployments', { status: 'READY' });
     await showsDeployments('A’s READY deployments', firstPage(a, 'READY'));
 
-    const jsonTabs = () =>
-      vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'deployments-explorer-deployment');
-    const row = (api.deployments.provider.getChildren() as DeploymentsTreeElement[]).find((e): e is DeploymentElement => e.kind === 'deployment');
+    const scheme = 'deployments-explorer-deployment';
+    const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+    const jsonTabs = () => tabs().filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === scheme);
+    const diffTabs = () => tabs().filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.scheme === scheme);
+    const [row, other] = (api.deployments.provider.getChildren() as DeploymentsTreeElement[]).filter((e): e is DeploymentElement => e.kind === 'deployment');
+    await vscode.commands.executeCommand('deploymentsExplorer.compareDeployments', row, [row, other]);
+    await waitFor('A’s comparison to open', () => diffTabs().length === 1);
+    // Kept open (not a preview), so the JSON document opens beside it instead of replacing it.
+    await vscode.commands.executeCommand('workbench.action.keepEditor');
     await vscode.commands.executeCommand('deploymentsExplorer.showDeploymentJson', row);
-    await waitFor('A’s deployment JSON to open', () => jsonTabs().length === 1);
+    await waitFor('A’s deployment JSON to open beside the comparison', () => jsonTabs().length === 1 && diffTabs().length === 1);
 
     await switchTo('B');
     assert.equal(connection().profile().name, 'B');
-    await waitFor('A’s deployment JSON to close', () => jsonTabs().length === 0);
+    await waitFor('A’s deployment JSON and comparison to close', () => jsonTabs().length === 0 && diffTabs().length === 0);
     assert.deepEqual(api.deployments.filters.filters, {}, 'B has no filters yet');
     await showsDeployments('B’s deployments', firstPage(b));
     await showsIntegrations('no integrations of A', []);

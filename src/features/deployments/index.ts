@@ -21,12 +21,12 @@ export function registerDeployments(services: Services, integrations: Integratio
     vscode.workspace.registerTextDocumentContentProvider(DEPLOYMENT_JSON_SCHEME, json),
   );
   registerDeploymentCommands(services, controller, integrations, json);
-  // Another profile is another control plane: the old one's deployment documents close with it.
+  // Another profile is another control plane: the old one's deployment documents and comparisons close with it.
   services.context.subscriptions.push(
     services.connection.onDidChangeProfile(() => {
       const tabs = vscode.window.tabGroups.all
         .flatMap((group) => group.tabs)
-        .filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === DEPLOYMENT_JSON_SCHEME);
+        .filter((tab) => showsDeploymentJson(tab.input));
       if (tabs.length > 0) void vscode.window.tabGroups.close(tabs);
     }),
   );
@@ -43,4 +43,10 @@ export function registerDeployments(services: Services, integrations: Integratio
     list: controller.list,
     filters: controller.filters,
   };
+}
+
+function showsDeploymentJson(input: unknown): boolean {
+  if (input instanceof vscode.TabInputText) return input.uri.scheme === DEPLOYMENT_JSON_SCHEME;
+  if (input instanceof vscode.TabInputTextDiff) return input.original.scheme === DEPLOYMENT_JSON_SCHEME || input.modified.scheme === DEPLOYMENT_JSON_SCHEME;
+  return false;
 }
