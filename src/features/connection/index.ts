@@ -3,6 +3,7 @@ import { AuthError, messageOf } from '../../api/errors';
 import { baseUrlProblem, originOf, type Profile } from '../../model/profiles';
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';
+import { signalFor } from '../../platform/commandRunner';
 
 /** Base URL, API key and tenant: the commands the welcome views and error actions point at. */
 export function registerConnectionCommands({ commands, connection, log }: Services): void {
@@ -95,13 +96,15 @@ async function checkKey(
   key: string,
 ): Promise<{ refused: boolean; message: string } | undefined> {
   try {
+    // Cancellable: against an unreachable server it would otherwise wait the whole request timeout.
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the API key…') },
-      async () => {
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the API key…'), cancellable: true },
+      async (_progress, token) => {
+        const signal = signalFor(token);
         if (connection.profile().id === profile.id) {
           const client = await connection.getClient();
-          await client.listDeployments({ limit: 1, offset: 0 });
-        } else await connection.checkProfile(profile, key);
+          await client.listDeployments({ limit: 1, offset: 0 }, { signal });
+        } else await connection.checkProfile(profile, key, signal);
       },
     );
     return undefined;

@@ -1,0 +1,37 @@
+// Set API Key… checks the key with one request, under a notification that can be cancelled: against a
+// server that never answers, Cancel ends the wait at once and says the key was saved but not checked.
+// The extension runs activated over the fake vscode module against the stand-in.
+import { commands, until, window } from './helpers/fakeVscodeHost';
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { StandIn } from '../server/standIn';
+import { simulateWindowStart, type WindowStart } from './helpers/windowStart';
+
+describe('Set API Key…', () => {
+  let standIn: StandIn;
+  let start: WindowStart | undefined;
+
+  before(async () => {
+    standIn = await StandIn.start();
+  });
+  after(async () => {
+    start?.dispose();
+    await standIn.close();
+  });
+
+  it('checks the key under a cancellable notification; Cancel stops the wait and says it was not checked', async () => {
+    start = await simulateWindowStart(standIn);
+    standIn.addFault({ fault: { kind: 'hang' }, pathPrefix: '/v2/deployments' });
+    const setting = commands.executeCommand<string>('deploymentsExplorer.setApiKey', `${standIn.apiKey}-new`);
+    await until(() => window.progress.some((shown) => shown.options.title === 'Checking the API key…' && !shown.done), 'the check to start');
+    const check = window.progress.find((shown) => shown.options.title === 'Checking the API key…')!;
+    assert.equal(check.options.cancellable, true);
+    check.cancel();
+    assert.equal(await setting, 'unchecked');
+    assert.ok(check.done, 'the notification closed');
+    assert.ok(
+      window.messages.some((shown) => shown.level === 'warning' && /^API key saved, but it could not be checked: .*cancel/i.test(shown.message)),
+      JSON.stringify(window.messages),
+    );
+  });
+});
