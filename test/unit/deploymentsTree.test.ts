@@ -126,7 +126,7 @@ describe('Deployments tree', () => {
     await list.settled();
     const [row] = provider.getChildren();
     const item = provider.getTreeItem(row);
-    assert.equal(item.contextValue, 'deployment id status image repo');
+    assert.equal(item.contextValue, 'deployment id status image repo integration');
     assert.equal(item.accessibilityInformation?.label, 'Deployment app-0, status Ready, image version 0.0.0');
     assert.equal(item.tooltip, undefined, 'the tooltip is built when the row is hovered');
     const tooltip = (provider.resolveTreeItem(item, row).tooltip as fake.MarkdownString).value;
@@ -149,7 +149,7 @@ describe('Deployments tree', () => {
     provider.setWatched([id.toUpperCase()]);
     assert.deepEqual(changes, [first], 'only the row whose mark changed is redrawn');
     assert.equal(provider.getTreeItem(first).description, 'Ready · 0.0.0 · watching');
-    assert.equal(provider.getTreeItem(first).contextValue, 'deployment id status image repo watched');
+    assert.equal(provider.getTreeItem(first).contextValue, 'deployment id status image repo integration watched');
     assert.equal(provider.getTreeItem(second), secondItem, 'the other row keeps its TreeItem');
     assert.deepEqual(provider.getChildren(first), details);
     assert.equal(provider.getChildren(first)[0], details[0], 'its details are not built again');
@@ -160,7 +160,7 @@ describe('Deployments tree', () => {
     provider.setWatched([]);
     assert.deepEqual(changes, [first]);
     assert.equal(provider.getTreeItem(first).description, 'Ready · 0.0.0');
-    assert.equal(provider.getTreeItem(first).contextValue, 'deployment id status image repo');
+    assert.equal(provider.getTreeItem(first).contextValue, 'deployment id status image repo integration');
   });
 
   it('says a status in words and gives a status it does not know its own icon, not UNKNOWN’s question mark', async () => {
