@@ -39,6 +39,11 @@ export default tseslint.config(
           selector: "ImportDeclaration[source.value='vscode'] > ImportDefaultSpecifier",
           message: "Use `import * as vscode from 'vscode'`: the release build hands out the module object as it is (esbuild.js, vscodeAsIs), which has no default export.",
         },
+        {
+          selector:
+            "CallExpression[callee.property.name='t']:matches([callee.object.name='l10n'], [callee.object.property.name='l10n']) > :first-child:not(Literal, ObjectExpression, TemplateLiteral[expressions.length=0])",
+          message: 'A message to translate is a string literal: `npm run l10n` collects the literals into l10n/bundle.l10n.json.',
+        },
       ],
     },
   },

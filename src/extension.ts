@@ -11,7 +11,7 @@ import { ViewMessages } from './platform/viewMessages';
 import { registerDeployments } from './features/deployments';
 import { registerIntegrations } from './features/integrations';
 import { registerWatch } from './features/watch';
-import { setTranslator } from './api/l10n';
+import * as l10n from '@vscode/l10n';
 
 /** What activate() returns: used by the extension-host tests. */
 export type ExtensionApi = {
@@ -23,10 +23,8 @@ export type ExtensionApi = {
 
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
   const started = performance.now();
-  // The API client's and the model's messages (errors, validation, labels) are translated like the rest
-  // of the UI. vscode.l10n.t does not use `this`, so it is installed as it is (a wrapper would be a
-  // vscode.l10n.t call without a literal message, which scripts/l10n-export.mjs refuses).
-  setTranslator(vscode.l10n.t);
+  // api/ and model/ cannot import vscode: their messages go through @vscode/l10n, given VS Code's bundle here.
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = vscode.window.createOutputChannel('Deployments Explorer', { log: true });
   const profiles = new ProfileStore(context, log);
   // Before the connection reads anything: binds 0.1.0's stored key to the base URL it was used with.

@@ -7,7 +7,7 @@ import { parseJsonBody } from './responses';
 import { Deployment, deploymentSchema, deploymentSummarySchema, Repository, repositorySchema, resourceSpecSchema } from './schemas';
 import { describeValue, quote } from './text';
 import { checkRecord } from './recordCheck';
-import { t } from './l10n';
+import * as l10n from '@vscode/l10n';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -86,18 +86,18 @@ export class ControlPlaneClient {
         method: 'GET',
         path: `/v1/integrations/forge/codehost/${encodeURIComponent(id)}/repos`,
         signal: signalOf(options),
-        what: t('Integration {0}', id),
+        what: l10n.t('Integration {0}', id),
       });
       const body = parseJsonBody(response, this.http.secrets);
       if (!Array.isArray(body)) {
-        throw new SchemaError(t('The repository listing'), [`${t('(the whole answer)')}: ${t('expected an array, got {0}', describeValue(body))}`]);
+        throw new SchemaError(l10n.t('The repository listing'), [`${l10n.t('(the whole answer)')}: ${l10n.t('expected an array, got {0}', describeValue(body))}`]);
       }
       const { valid: repositories, invalid: offContractRecords } = splitRecords(repositorySchema, body);
       const invalid = offContractRecords.map(
         (record): InvalidRepository => ({
           ...record,
           usableForCreate: false,
-          reason: t(
+          reason: l10n.t(
             'It does not match the API contract ({0}), so it cannot be used to create a deployment.',
             `${record.problems.slice(0, 3).join('; ')}${record.problems.length > 3 ? '; …' : ''}`,
           ),
@@ -120,7 +120,7 @@ export class ControlPlaneClient {
         path: '/v2/deployments',
         query: params,
         signal: signalOf(options),
-        what: t('The deployment listing'),
+        what: l10n.t('The deployment listing'),
       });
       const { resources, offset: nextOffset } = listingEnvelope(parseJsonBody(response, this.http.secrets));
       const { valid, invalid } = splitRecords(deploymentSummarySchema, resources);
@@ -166,16 +166,16 @@ export class ControlPlaneClient {
   async createDeployment(body: Record<string, unknown>, options: CallOptions = {}): Promise<Deployment> {
     try {
       if (!body || typeof body !== 'object' || Array.isArray(body)) {
-        throw new InvalidInputError('body', t('must be an object, got {0}', describeValue(body)));
+        throw new InvalidInputError('body', l10n.t('must be an object, got {0}', describeValue(body)));
       }
       const response = await this.http.send({
         method: 'POST',
         path: '/v2/deployments',
         body,
         signal: signalOf(options),
-        what: t('The deployment-creation endpoint'),
+        what: l10n.t('The deployment-creation endpoint'),
       });
-      return validate(deploymentSchema, parseJsonBody(response, this.http.secrets), t('The created deployment'), 'deployment');
+      return validate(deploymentSchema, parseJsonBody(response, this.http.secrets), l10n.t('The created deployment'), 'deployment');
     } catch (error) {
       throw this.http.seal(error);
     }
@@ -192,7 +192,7 @@ function signalOf(options: CallOptions | undefined): AbortSignal | undefined {
   const signal = options?.signal;
   if (signal === undefined || signal === null) return undefined;
   if (typeof (signal as AbortSignal).aborted !== 'boolean' || typeof (signal as AbortSignal).addEventListener !== 'function') {
-    throw new InvalidInputError('signal', t('must be an AbortSignal, got {0}', describeValue(signal)));
+    throw new InvalidInputError('signal', l10n.t('must be an AbortSignal, got {0}', describeValue(signal)));
   }
   return signal;
 }
@@ -201,14 +201,14 @@ function signalOf(options: CallOptions | undefined): AbortSignal | undefined {
 function listingEnvelope(body: unknown): { resources: unknown[]; offset: number } {
   const problems: string[] = [];
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw new SchemaError(t('The deployment listing'), [`${t('(the whole answer)')}: ${t('expected an object, got {0}', describeValue(body))}`]);
+    throw new SchemaError(l10n.t('The deployment listing'), [`${l10n.t('(the whole answer)')}: ${l10n.t('expected an object, got {0}', describeValue(body))}`]);
   }
   const { resources, offset } = body as Record<string, unknown>;
-  if (!Array.isArray(resources)) problems.push(`resources: ${t('expected an array, got {0}', describeValue(resources))}`);
+  if (!Array.isArray(resources)) problems.push(`resources: ${l10n.t('expected an array, got {0}', describeValue(resources))}`);
   if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) {
-    problems.push(`offset: ${t('expected a whole number of 0 or more, got {0}', describeValue(offset))}`);
+    problems.push(`offset: ${l10n.t('expected a whole number of 0 or more, got {0}', describeValue(offset))}`);
   }
-  if (problems.length > 0) throw new SchemaError(t('The deployment listing'), problems);
+  if (problems.length > 0) throw new SchemaError(l10n.t('The deployment listing'), problems);
   return { resources: resources as unknown[], offset: offset as number };
 }
 
@@ -236,8 +236,8 @@ function offContract(raw: unknown, index: number, problems: readonly string[]): 
 function recordProblems(error: z.ZodError): string[] {
   const problems = error.issues
     .slice(0, MAX_RECORD_PROBLEMS)
-    .map((issue) => issueLine('', issue, t('(the record)')));
-  if (error.issues.length > MAX_RECORD_PROBLEMS) problems.push(t('…and {0} more', error.issues.length - MAX_RECORD_PROBLEMS));
+    .map((issue) => issueLine('', issue, l10n.t('(the record)')));
+  if (error.issues.length > MAX_RECORD_PROBLEMS) problems.push(l10n.t('…and {0} more', error.issues.length - MAX_RECORD_PROBLEMS));
   return problems;
 }
 
@@ -276,7 +276,7 @@ function issueLine(root: string, issue: z.core.$ZodIssue, whole?: string): strin
 }
 
 /** `resources[3].source_config.resource_spec.cpu` */
-function formatPath(root: string, path: readonly PropertyKey[], whole = t('(the whole answer)')): string {
+function formatPath(root: string, path: readonly PropertyKey[], whole = l10n.t('(the whole answer)')): string {
   let text = root;
   for (const part of path.slice(0, 20)) {
     if (typeof part === 'number') text += `[${part}]`;

@@ -1,4 +1,4 @@
-import { t, translated } from './l10n';
+import * as l10n from '@vscode/l10n';
 import { clip, MAX_QUOTE_LENGTH, quote, Redactor, tidyMessage } from './text';
 
 /**
@@ -93,17 +93,17 @@ export class AuthError extends ControlPlaneErrorBase {
 
 function authMessage(status: number, problem: AuthProblem, detail: string | undefined): string {
   if (problem === 'notEnabled') {
-    return t(
+    return l10n.t(
       'This is not enabled for your organisation (HTTP 403): {0}. A different API key will not help; ask an administrator of the organisation.',
       detail ?? '',
     );
   }
   if (status === 401) {
     return detail
-      ? t('Not authenticated (HTTP {0}): {1}', status, detail)
-      : t('Not authenticated (HTTP {0}). Check the API key and the tenant ID.', status);
+      ? l10n.t('Not authenticated (HTTP {0}): {1}', status, detail)
+      : l10n.t('Not authenticated (HTTP {0}). Check the API key and the tenant ID.', status);
   }
-  return detail ? t('Access denied (HTTP {0}): {1}', status, detail) : t('Access denied (HTTP {0}). Check the API key and the tenant ID.', status);
+  return detail ? l10n.t('Access denied (HTTP {0}): {1}', status, detail) : l10n.t('Access denied (HTTP {0}). Check the API key and the tenant ID.', status);
 }
 
 export class NotFoundError extends ControlPlaneErrorBase {
@@ -113,7 +113,7 @@ export class NotFoundError extends ControlPlaneErrorBase {
     readonly what: string,
     readonly detail: string | undefined,
   ) {
-    super(detail ? t('{0} was not found (HTTP 404): {1}', what, detail) : t('{0} was not found (HTTP 404).', what), 404);
+    super(detail ? l10n.t('{0} was not found (HTTP 404): {1}', what, detail) : l10n.t('{0} was not found (HTTP 404).', what), 404);
   }
 }
 
@@ -130,7 +130,7 @@ export class RequestValidationError extends ControlPlaneErrorBase {
   constructor(status: number, issues: readonly ValidationIssue[], issueCount = issues.length) {
     const shown = issues.slice(0, SHOWN_ISSUES);
     const lines = shown.map((issue) => (issue.loc ? `${issue.loc}: ${issue.msg}` : issue.msg)).join('\n') + andMore(issueCount - shown.length);
-    super(t('The server refused the request (HTTP {0}):\n{1}', status, lines), status);
+    super(l10n.t('The server refused the request (HTTP {0}):\n{1}', status, lines), status);
     this.issues = issues.slice(0, KEPT_ISSUES);
     this.issueCount = Math.max(issueCount, this.issues.length);
   }
@@ -140,15 +140,15 @@ export class RequestValidationError extends ControlPlaneErrorBase {
 const SHOWN_ISSUES = 10;
 /** Issues an error keeps (and reads from a server's answer); the rest are counted. */
 export const KEPT_ISSUES = 100;
-const andMore = (more: number) => (more > 0 ? `\n${t('…and {0} more', more)}` : '');
+const andMore = (more: number) => (more > 0 ? `\n${l10n.t('…and {0} more', more)}` : '');
 
 export class RateLimitedError extends ControlPlaneErrorBase {
   readonly kind = 'rateLimited';
   constructor(readonly retryAfterMs: number | undefined) {
     super(
       retryAfterMs !== undefined
-        ? t('The control plane is rate limiting requests (HTTP 429); it asks to wait {0} s.', Math.ceil(retryAfterMs / 1000))
-        : t('The control plane is rate limiting requests (HTTP 429).'),
+        ? l10n.t('The control plane is rate limiting requests (HTTP 429); it asks to wait {0} s.', Math.ceil(retryAfterMs / 1000))
+        : l10n.t('The control plane is rate limiting requests (HTTP 429).'),
       429,
     );
   }
@@ -159,8 +159,8 @@ export class ServerError extends ControlPlaneErrorBase {
   constructor(status: number, detail: string | undefined) {
     super(
       detail
-        ? t('The control plane failed (HTTP {0}): {1} Try again later.', status, detail)
-        : t('The control plane failed (HTTP {0}). Try again later.', status),
+        ? l10n.t('The control plane failed (HTTP {0}): {1} Try again later.', status, detail)
+        : l10n.t('The control plane failed (HTTP {0}). Try again later.', status),
       status,
     );
   }
@@ -178,11 +178,11 @@ export class HttpError extends ControlPlaneErrorBase {
     super(
       redirectTo !== undefined
         ? detail
-          ? t('The control plane answered HTTP {0}, redirecting to “{1}”, which was not followed ({2}). Check the base URL.', status, redirectTo, detail)
-          : t('The control plane answered HTTP {0}, redirecting to “{1}”, which was not followed. Check the base URL.', status, redirectTo)
+          ? l10n.t('The control plane answered HTTP {0}, redirecting to “{1}”, which was not followed ({2}). Check the base URL.', status, redirectTo, detail)
+          : l10n.t('The control plane answered HTTP {0}, redirecting to “{1}”, which was not followed. Check the base URL.', status, redirectTo)
         : detail
-          ? t('The control plane answered HTTP {0}: {1}', status, detail)
-          : t('The control plane answered HTTP {0}.', status),
+          ? l10n.t('The control plane answered HTTP {0}: {1}', status, detail)
+          : l10n.t('The control plane answered HTTP {0}.', status),
       status,
     );
   }
@@ -197,8 +197,8 @@ export class NetworkError extends ControlPlaneErrorBase {
   ) {
     super(
       code
-        ? t('Cannot reach the control plane at {0}: {1} ({2}).', target, reason, code)
-        : t('Cannot reach the control plane at {0}: {1}.', target, reason),
+        ? l10n.t('Cannot reach the control plane at {0}: {1} ({2}).', target, reason, code)
+        : l10n.t('Cannot reach the control plane at {0}: {1}.', target, reason),
     );
   }
 }
@@ -206,14 +206,14 @@ export class NetworkError extends ControlPlaneErrorBase {
 export class TimeoutError extends ControlPlaneErrorBase {
   readonly kind = 'timeout';
   constructor(readonly timeoutMs: number) {
-    super(t('The control plane did not answer within {0} s.', timeoutMs / 1000));
+    super(l10n.t('The control plane did not answer within {0} s.', timeoutMs / 1000));
   }
 }
 
 export class CancelledError extends ControlPlaneErrorBase {
   readonly kind = 'cancelled';
   constructor() {
-    super(t('The request was cancelled.'));
+    super(l10n.t('The request was cancelled.'));
   }
 }
 
@@ -234,10 +234,10 @@ export class InvalidResponseError extends ControlPlaneErrorBase {
     const answer = `HTTP ${status}${contentType ? `, ${contentType}` : ''}`;
     super(
       !snippet
-        ? t("The control plane's answer ({0}) is not JSON (empty body). A proxy or gateway may be in the way; check the base URL.", answer)
+        ? l10n.t("The control plane's answer ({0}) is not JSON (empty body). A proxy or gateway may be in the way; check the base URL.", answer)
         : binary
-          ? t("The control plane's answer ({0}) is not JSON: {1}. A proxy or gateway may be in the way; check the base URL.", answer, snippet)
-          : t("The control plane's answer ({0}) is not JSON: “{1}”. A proxy or gateway may be in the way; check the base URL.", answer, snippet),
+          ? l10n.t("The control plane's answer ({0}) is not JSON: {1}. A proxy or gateway may be in the way; check the base URL.", answer, snippet)
+          : l10n.t("The control plane's answer ({0}) is not JSON: “{1}”. A proxy or gateway may be in the way; check the base URL.", answer, snippet),
       status,
     );
   }
@@ -253,7 +253,7 @@ export class SchemaError extends ControlPlaneErrorBase {
     issues: readonly string[],
   ) {
     const shown = issues.slice(0, 5);
-    super(t('{0} does not match the API contract:\n{1}', what, shown.join('\n') + andMore(issues.length - shown.length)));
+    super(l10n.t('{0} does not match the API contract:\n{1}', what, shown.join('\n') + andMore(issues.length - shown.length)));
     this.issues = issues.slice(0, KEPT_ISSUES);
   }
 }
@@ -271,19 +271,17 @@ export class InvalidInputError extends ControlPlaneErrorBase {
     problem: string,
   ) {
     const labels = settingLabels();
-    super(t('Invalid {0}: {1}', Object.hasOwn(labels, parameter) ? labels[parameter] : parameter, problem));
+    super(l10n.t('Invalid {0}: {1}', Object.hasOwn(labels, parameter) ? labels[parameter] : parameter, problem));
   }
 }
 
 /** The names of the settings an invalid-input error can be about, as a person reads them. */
-const settingLabels = translated(
-  (): Record<string, string> => ({
-    'base URL': t('base URL'),
-    'CA file': t('CA file'),
-    proxy: t('proxy'),
-    'integration ID': t('integration ID'),
-  }),
-);
+const settingLabels = (): Record<string, string> => ({
+  'base URL': l10n.t('base URL'),
+  'CA file': l10n.t('CA file'),
+  proxy: l10n.t('proxy'),
+  'integration ID': l10n.t('integration ID'),
+});
 
 /** The text of anything thrown, for messages and log lines. */
 export function messageOf(error: unknown): string {

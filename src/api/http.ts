@@ -15,7 +15,7 @@ import {
   sealError,
   TimeoutError,
 } from './errors';
-import { t, translated } from './l10n';
+import * as l10n from '@vscode/l10n';
 import { resolveProxy } from './proxy';
 import { errorFromResponse, parseRetryAfter, RawResponse } from './responses';
 import { quote, Redactor } from './text';
@@ -167,12 +167,12 @@ export class HttpTransport {
           continue;
         }
         const why = !idempotent
-          ? t('a {0} is never redirected', req.method)
+          ? l10n.t('a {0} is never redirected', req.method)
           : target === undefined
-            ? t('not a valid URL')
+            ? l10n.t('not a valid URL')
             : !sameOrigin
-              ? t('another origin than {0}; the API key is not sent there', url.origin)
-              : t('more than {0} redirects', MAX_REDIRECTS);
+              ? l10n.t('another origin than {0}; the API key is not sent there', url.origin)
+              : l10n.t('more than {0} redirects', MAX_REDIRECTS);
         throw this.seal(new HttpError(response.status, why, this.redactor.text(quote(this.redactor.whole(target?.href ?? response.location), 200))));
       }
 
@@ -243,7 +243,7 @@ export class HttpTransport {
       });
       const contentType = headerValue(res.headers['content-type']);
       const tooLarge = () =>
-        new InvalidResponseError(res.statusCode, contentType && quote(contentType, 100), t('more than {0}, not read', formatBytes(this.maxBytes)), true);
+        new InvalidResponseError(res.statusCode, contentType && quote(contentType, 100), l10n.t('more than {0}, not read', formatBytes(this.maxBytes)), true);
       const raw = await readBody(res.body, this.maxBytes, tooLarge);
       const encoding = headerValue(res.headers['content-encoding']);
       const bytes = await this.decompress(raw, encoding, target, tooLarge);
@@ -333,18 +333,18 @@ export class HttpTransport {
 
 function parseBaseUrl(baseUrl: string): URL {
   const trimmed = baseUrl.trim();
-  if (!trimmed) throw new InvalidInputError('base URL', t('no base URL is set'));
+  if (!trimmed) throw new InvalidInputError('base URL', l10n.t('no base URL is set'));
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    throw new InvalidInputError('base URL', t('“{0}” is not a URL (expected e.g. https://api.example.com)', quote(withoutUserInfo(trimmed), 200)));
+    throw new InvalidInputError('base URL', l10n.t('“{0}” is not a URL (expected e.g. https://api.example.com)', quote(withoutUserInfo(trimmed), 200)));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidInputError('base URL', t('“{0}” must start with http:// or https://', quote(withoutUserInfo(trimmed), 200)));
+    throw new InvalidInputError('base URL', l10n.t('“{0}” must start with http:// or https://', quote(withoutUserInfo(trimmed), 200)));
   }
   if (url.username || url.password) {
-    throw new InvalidInputError('base URL', t('must not contain a user name or password; use the API key instead'));
+    throw new InvalidInputError('base URL', l10n.t('must not contain a user name or password; use the API key instead'));
   }
   url.search = '';
   url.hash = '';
@@ -359,7 +359,7 @@ function createDispatcher(base: URL, options: ConnectionOptions): Dispatcher {
     try {
       extra = readFileSync(options.caFile.trim(), 'utf8');
     } catch (error) {
-      throw new InvalidInputError('CA file', t('cannot read {0}: {1}', options.caFile, (error as Error).message));
+      throw new InvalidInputError('CA file', l10n.t('cannot read {0}: {1}', options.caFile, (error as Error).message));
     }
     tls.ca = [...rootCertificates, extra];
   }
@@ -368,7 +368,7 @@ function createDispatcher(base: URL, options: ConnectionOptions): Dispatcher {
     try {
       return new ProxyAgent({ uri: proxy, requestTls: tls, proxyTls: tls, keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000 });
     } catch (error) {
-      throw new InvalidInputError('proxy', t('“{0}” cannot be used: {1}', withoutUserInfo(proxy), (error as Error).message));
+      throw new InvalidInputError('proxy', l10n.t('“{0}” cannot be used: {1}', withoutUserInfo(proxy), (error as Error).message));
     }
   }
   return new Agent({ connect: tls, keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000 });
@@ -390,30 +390,28 @@ function networkError(target: string, error: unknown): ControlPlaneError {
   const reasons = networkReasons();
   let reason = code && Object.hasOwn(reasons, code) ? reasons[code] : undefined;
   if (!reason && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(`${code ?? ''} ${message}`)) {
-    reason = t(
+    reason = l10n.t(
       'the TLS certificate is not trusted ({0}); add its CA certificate in the setting deploymentsExplorer.caFile (or, only on a network you trust, turn off deploymentsExplorer.strictSSL)',
       message,
     );
   }
-  if (!reason && /proxy|tunnel/i.test(message)) reason = t('the proxy refused the connection ({0})', message);
+  if (!reason && /proxy|tunnel/i.test(message)) reason = l10n.t('the proxy refused the connection ({0})', message);
   return new NetworkError(target, code, reason ?? message);
 }
 
-/** Why a connection failed, by its error code; built on first use, in the translator's language. */
-const networkReasons = translated(
-  (): Record<string, string> => ({
-    ECONNREFUSED: t('the connection was refused; is the server running and the base URL right?'),
-    ENOTFOUND: t('the host name was not found; check the base URL'),
-    EAI_AGAIN: t('the host name could not be resolved right now'),
-    ECONNRESET: t('the connection was reset'),
-    EPIPE: t('the connection was closed'),
-    UND_ERR_SOCKET: t('the connection was closed by the other side'),
-    UND_ERR_CLOSED: t('the connection was closed'),
-    UND_ERR_CONNECT_TIMEOUT: t('connecting timed out'),
-    EHOSTUNREACH: t('the host is unreachable'),
-    ENETUNREACH: t('the network is unreachable'),
-  }),
-);
+/** Why a connection failed, by its error code. */
+const networkReasons = (): Record<string, string> => ({
+  ECONNREFUSED: l10n.t('the connection was refused; is the server running and the base URL right?'),
+  ENOTFOUND: l10n.t('the host name was not found; check the base URL'),
+  EAI_AGAIN: l10n.t('the host name could not be resolved right now'),
+  ECONNRESET: l10n.t('the connection was reset'),
+  EPIPE: l10n.t('the connection was closed'),
+  UND_ERR_SOCKET: l10n.t('the connection was closed by the other side'),
+  UND_ERR_CLOSED: l10n.t('the connection was closed'),
+  UND_ERR_CONNECT_TIMEOUT: l10n.t('connecting timed out'),
+  EHOSTUNREACH: l10n.t('the host is unreachable'),
+  ENETUNREACH: l10n.t('the network is unreachable'),
+});
 
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -447,17 +445,17 @@ function readBody(body: NodeJS.ReadableStream & { destroy(): unknown }, max: num
 
 function formatBytes(bytes: number): string {
   return bytes >= 1048576
-    ? t('{0} MiB', Math.round(bytes / 1048576))
+    ? l10n.t('{0} MiB', Math.round(bytes / 1048576))
     : bytes >= 1024
-      ? t('{0} KiB', Math.round(bytes / 1024))
-      : t('{0} bytes', bytes);
+      ? l10n.t('{0} KiB', Math.round(bytes / 1024))
+      : l10n.t('{0} bytes', bytes);
 }
 
 function jsonBody(value: unknown): string {
   try {
     return JSON.stringify(value);
   } catch (error) {
-    throw new InvalidInputError('body', t('cannot be sent as JSON: {0}', quote((error as Error).message, 120)));
+    throw new InvalidInputError('body', l10n.t('cannot be sent as JSON: {0}', quote((error as Error).message, 120)));
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Zod's issues in our words, through `t()`, so that the problem lines of off-contract records
+ * Zod's issues in our words, through `l10n.t()`, so that the problem lines of off-contract records
  * (`created_at: expected a string, got a number`) can be translated: zod's own messages ("Invalid
  * input: expected string, received number") are English no translator can reach.
  *
@@ -20,7 +20,7 @@
  * through them. Only the names of unexpected fields are quoted.
  */
 import type * as z from './zodParts';
-import { t } from './l10n';
+import * as l10n from '@vscode/l10n';
 import { describeKind, quote } from './text';
 
 type RawIssue = z.core.$ZodRawIssue;
@@ -51,7 +51,7 @@ const MAX_KEYS = 5;
 export function issueText(issue: RawIssue): string {
   switch (issue.code) {
     case 'invalid_type':
-      return t('expected {0}, got {1}', expectedWords(issue.expected), gotWords(issue.expected, issue.input));
+      return l10n.t('expected {0}, got {1}', expectedWords(issue.expected), gotWords(issue.expected, issue.input));
     case 'too_small':
       return sizeText('min', issue.origin, issue.minimum, issue.inclusive, issue.exact);
     case 'too_big':
@@ -61,18 +61,18 @@ export function issueText(issue: RawIssue): string {
     case 'invalid_value':
       return valuesText(issue.values, issue.input);
     case 'not_multiple_of':
-      return t('expected a multiple of {0}', String(issue.divisor));
+      return l10n.t('expected a multiple of {0}', String(issue.divisor));
     case 'custom':
-      return typeof issue.message === 'string' && issue.message ? issue.message : t('not valid');
+      return typeof issue.message === 'string' && issue.message ? issue.message : l10n.t('not valid');
     case 'unrecognized_keys': {
       const keys = issue.keys.slice(0, MAX_KEYS).map((key) => `“${quote(key, 40)}”`);
       if (issue.keys.length > MAX_KEYS) keys.push('…');
-      return issue.keys.length === 1 ? t('unexpected field {0}', keys[0]) : t('unexpected fields {0}', keys.join(', '));
+      return issue.keys.length === 1 ? l10n.t('unexpected field {0}', keys[0]) : l10n.t('unexpected fields {0}', keys.join(', '));
     }
     case 'invalid_union':
       return unionText(issue);
     default:
-      return t('not valid ({0})', String((issue as { code?: unknown }).code ?? 'unknown').replace(/_/g, ' '));
+      return l10n.t('not valid ({0})', String((issue as { code?: unknown }).code ?? 'unknown').replace(/_/g, ' '));
   }
 }
 
@@ -80,35 +80,35 @@ export function issueText(issue: RawIssue): string {
 function expectedWords(expected: string): string {
   switch (expected) {
     case 'string':
-      return t('a string');
+      return l10n.t('a string');
     case 'number':
     case 'bigint':
-      return t('a number');
+      return l10n.t('a number');
     case 'int':
-      return t('a whole number');
+      return l10n.t('a whole number');
     case 'boolean':
-      return t('a boolean');
+      return l10n.t('a boolean');
     case 'array':
     case 'tuple':
-      return t('an array');
+      return l10n.t('an array');
     case 'object':
     case 'record':
-      return t('an object');
+      return l10n.t('an object');
     case 'date':
-      return t('a date');
+      return l10n.t('a date');
     case 'function':
-      return t('a function');
+      return l10n.t('a function');
     case 'null':
       return 'null';
     case 'nan':
       return 'NaN';
     case 'undefined':
     case 'void':
-      return t('nothing');
+      return l10n.t('nothing');
     case 'never':
-      return t('no value');
+      return l10n.t('no value');
     case 'nonoptional':
-      return t('a value');
+      return l10n.t('a value');
     default:
       return quote(String(expected), 40);
   }
@@ -117,7 +117,7 @@ function expectedWords(expected: string): string {
 /** The kind of value received; a number with a fraction where a whole number was expected says so. */
 function gotWords(expected: string, input: unknown): string {
   if (expected === 'int' && typeof input === 'number' && Number.isFinite(input) && !Number.isInteger(input)) {
-    return t('a number with a fraction');
+    return l10n.t('a number with a fraction');
   }
   return describeKind(input);
 }
@@ -128,25 +128,25 @@ const SIZED = new Set(['string', 'array', 'set', 'map', 'file']);
 function sizeText(side: 'min' | 'max', origin: string, bound: number | bigint, inclusive?: boolean, exact?: boolean): string {
   if (!SIZED.has(origin)) {
     const limit = origin === 'date' && typeof bound === 'number' && Number.isFinite(bound) ? new Date(bound).toISOString() : String(bound);
-    if (exact) return t('expected exactly {0}', limit);
-    if (side === 'min') return inclusive === false ? t('expected more than {0}', limit) : t('expected at least {0}', limit);
-    return inclusive === false ? t('expected less than {0}', limit) : t('expected at most {0}', limit);
+    if (exact) return l10n.t('expected exactly {0}', limit);
+    if (side === 'min') return inclusive === false ? l10n.t('expected more than {0}', limit) : l10n.t('expected at least {0}', limit);
+    return inclusive === false ? l10n.t('expected less than {0}', limit) : l10n.t('expected at most {0}', limit);
   }
   // Lengths are whole: "more than 2" is "at least 3".
   let n = Number(bound);
   if (!exact && inclusive === false) n += side === 'min' ? 1 : -1;
   if (origin === 'string') {
-    if (exact) return n === 1 ? t('expected exactly one character') : t('expected exactly {0} characters', n);
-    if (side === 'min') return n === 1 ? t('expected at least one character') : t('expected at least {0} characters', n);
-    return n === 1 ? t('expected at most one character') : t('expected at most {0} characters', n);
+    if (exact) return n === 1 ? l10n.t('expected exactly one character') : l10n.t('expected exactly {0} characters', n);
+    if (side === 'min') return n === 1 ? l10n.t('expected at least one character') : l10n.t('expected at least {0} characters', n);
+    return n === 1 ? l10n.t('expected at most one character') : l10n.t('expected at most {0} characters', n);
   }
   if (origin === 'file') {
-    if (exact) return t('expected exactly {0} bytes', n);
-    return side === 'min' ? t('expected at least {0} bytes', n) : t('expected at most {0} bytes', n);
+    if (exact) return l10n.t('expected exactly {0} bytes', n);
+    return side === 'min' ? l10n.t('expected at least {0} bytes', n) : l10n.t('expected at most {0} bytes', n);
   }
-  if (exact) return n === 1 ? t('expected exactly one item') : t('expected exactly {0} items', n);
-  if (side === 'min') return n === 1 ? t('expected at least one item') : t('expected at least {0} items', n);
-  return n === 1 ? t('expected at most one item') : t('expected at most {0} items', n);
+  if (exact) return n === 1 ? l10n.t('expected exactly one item') : l10n.t('expected exactly {0} items', n);
+  if (side === 'min') return n === 1 ? l10n.t('expected at least one item') : l10n.t('expected at least {0} items', n);
+  return n === 1 ? l10n.t('expected at most one item') : l10n.t('expected at most {0} items', n);
 }
 
 /** invalid_format: a string that is not of the format or pattern asked for. */
@@ -154,43 +154,43 @@ function formatText(issue: RawIssue & { code: 'invalid_format' }): string {
   const detail = issue as { pattern?: unknown; prefix?: unknown; suffix?: unknown; includes?: unknown };
   switch (issue.format) {
     case 'regex':
-      return t('expected text matching {0}', quote(String(detail.pattern ?? ''), 80));
+      return l10n.t('expected text matching {0}', quote(String(detail.pattern ?? ''), 80));
     case 'starts_with':
-      return t('expected text starting with “{0}”', quote(String(detail.prefix ?? ''), 60));
+      return l10n.t('expected text starting with “{0}”', quote(String(detail.prefix ?? ''), 60));
     case 'ends_with':
-      return t('expected text ending with “{0}”', quote(String(detail.suffix ?? ''), 60));
+      return l10n.t('expected text ending with “{0}”', quote(String(detail.suffix ?? ''), 60));
     case 'includes':
-      return t('expected text containing “{0}”', quote(String(detail.includes ?? ''), 60));
+      return l10n.t('expected text containing “{0}”', quote(String(detail.includes ?? ''), 60));
     case 'uuid':
     case 'uuidv4':
     case 'uuidv6':
     case 'uuidv7':
     case 'guid':
-      return t('expected a UUID');
+      return l10n.t('expected a UUID');
     case 'email':
-      return t('expected an email address');
+      return l10n.t('expected an email address');
     case 'url':
-      return t('expected a URL');
+      return l10n.t('expected a URL');
     case 'datetime':
-      return t('expected an ISO 8601 date and time');
+      return l10n.t('expected an ISO 8601 date and time');
     case 'date':
-      return t('expected an ISO 8601 date');
+      return l10n.t('expected an ISO 8601 date');
     case 'time':
-      return t('expected an ISO 8601 time');
+      return l10n.t('expected an ISO 8601 time');
     case 'duration':
-      return t('expected an ISO 8601 duration');
+      return l10n.t('expected an ISO 8601 duration');
     case 'ipv4':
-      return t('expected an IPv4 address');
+      return l10n.t('expected an IPv4 address');
     case 'ipv6':
-      return t('expected an IPv6 address');
+      return l10n.t('expected an IPv6 address');
     default:
-      return t('expected text in the {0} format', quote(String(issue.format), 40));
+      return l10n.t('expected text in the {0} format', quote(String(issue.format), 40));
   }
 }
 
 /** A value of an enum or a literal as the schema spells it: strings in quotes. */
 function literal(value: unknown): string {
-  return typeof value === 'string' ? `“${quote(value, 60)}”` : value === undefined ? t('nothing') : String(value);
+  return typeof value === 'string' ? `“${quote(value, 60)}”` : value === undefined ? l10n.t('nothing') : String(value);
 }
 
 /** "“dev”" or "one of “dev_free”, “dev”, “prod”". */
@@ -198,14 +198,14 @@ function oneOf(values: readonly unknown[]): string {
   if (values.length === 1) return literal(values[0]);
   const listed = values.slice(0, MAX_VALUES).map(literal);
   if (values.length > MAX_VALUES) listed.push('…');
-  return t('one of {0}', listed.join(', '));
+  return l10n.t('one of {0}', listed.join(', '));
 }
 
 /** invalid_value: the allowed values; the kind received only when it is not even theirs. */
 function valuesText(values: readonly unknown[], input: unknown): string {
   const kinds = new Set(values.map(describeKind));
   const got = describeKind(input);
-  return kinds.has(got) ? t('expected {0}', oneOf(values)) : t('expected {0}, got {1}', oneOf(values), got);
+  return kinds.has(got) ? l10n.t('expected {0}', oneOf(values)) : l10n.t('expected {0}, got {1}', oneOf(values), got);
 }
 
 function unionText(issue: RawIssue & { code: 'invalid_union' }): string {
@@ -222,7 +222,7 @@ function unionText(issue: RawIssue & { code: 'invalid_union' }): string {
     const tagged = union.discriminator !== undefined && input !== null && typeof input === 'object';
     return valuesText(union.options, tagged ? (input as Record<string, unknown>)[union.discriminator!] : input);
   }
-  if (union.inclusive === false) return t('matches more than one of the allowed forms');
+  if (union.inclusive === false) return l10n.t('matches more than one of the allowed forms');
   // Alternatives that differ in type only ("a string or a number"): say which types.
   const alternatives = union.errors ?? [];
   const types = alternatives.map((issues) =>
@@ -230,8 +230,8 @@ function unionText(issue: RawIssue & { code: 'invalid_union' }): string {
   );
   if (types.length > 0 && types.every((type) => type !== undefined)) {
     const words = [...new Set(types.map((type) => expectedWords(type!)))];
-    const either = words.slice(1).reduce((list, word) => t('{0} or {1}', list, word), words[0]);
-    return t('expected {0}, got {1}', either, describeKind(issue.input));
+    const either = words.slice(1).reduce((list, word) => l10n.t('{0} or {1}', list, word), words[0]);
+    return l10n.t('expected {0}, got {1}', either, describeKind(issue.input));
   }
-  return t('matches none of the allowed forms');
+  return l10n.t('matches none of the allowed forms');
 }

@@ -1,7 +1,7 @@
 import { InvalidInputError } from './errors';
 import { DEPLOYMENT_TYPES, DeploymentType, isUuid } from './vocabulary';
 import { describeValue } from './text';
-import { t } from './l10n';
+import * as l10n from '@vscode/l10n';
 
 /** Every filter of `GET /v2/deployments`, in the client's own naming. */
 export interface DeploymentFilters {
@@ -24,14 +24,14 @@ export const MAX_PAGE_SIZE = 100;
 
 function validateLimit(limit: unknown): number {
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw new InvalidInputError('limit', t('must be a whole number from 1 to {0}, got {1}', MAX_PAGE_SIZE, describeValue(limit)));
+    throw new InvalidInputError('limit', l10n.t('must be a whole number from 1 to {0}, got {1}', MAX_PAGE_SIZE, describeValue(limit)));
   }
   return limit;
 }
 
 function validateOffset(offset: unknown): number {
   if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) {
-    throw new InvalidInputError('offset', t('must be a whole number of 0 or more, got {0}', describeValue(offset)));
+    throw new InvalidInputError('offset', l10n.t('must be a whole number of 0 or more, got {0}', describeValue(offset)));
   }
   return offset;
 }
@@ -45,20 +45,20 @@ export function validateIdList(
   items: readonly string[],
 ): string[] {
   if (!Array.isArray(items)) {
-    throw new InvalidInputError(parameter, t('must be a list of identifiers, got {0}', describeValue(items)));
+    throw new InvalidInputError(parameter, l10n.t('must be a list of identifiers, got {0}', describeValue(items)));
   }
   const cleaned: string[] = [];
   for (const raw of items as unknown[]) {
     if (typeof raw !== 'string') {
-      throw new InvalidInputError(parameter, t('each identifier must be text, got {0}', describeValue(raw)));
+      throw new InvalidInputError(parameter, l10n.t('each identifier must be text, got {0}', describeValue(raw)));
     }
     const item = raw.trim();
     if (item.length === 0) continue;
     if (item.includes(',')) {
-      throw new InvalidInputError(parameter, t('{0} contains a comma; give each identifier as its own item', describeValue(item)));
+      throw new InvalidInputError(parameter, l10n.t('{0} contains a comma; give each identifier as its own item', describeValue(item)));
     }
     if (parameter === 'deployment_ids' && !isUuid(item)) {
-      throw new InvalidInputError(parameter, t('{0} is not a deployment ID (expected a UUID)', describeValue(item)));
+      throw new InvalidInputError(parameter, l10n.t('{0} is not a deployment ID (expected a UUID)', describeValue(item)));
     }
     cleaned.push(item);
   }
@@ -75,11 +75,11 @@ export function splitIdList(text: string): string[] {
 
 export function validateIntegrationId(integrationId: string): string {
   if (typeof integrationId !== 'string') {
-    throw new InvalidInputError('integration_id', t('must be text (a UUID), got {0}', describeValue(integrationId)));
+    throw new InvalidInputError('integration_id', l10n.t('must be text (a UUID), got {0}', describeValue(integrationId)));
   }
   const trimmed = integrationId.trim();
   if (!isUuid(trimmed)) {
-    throw new InvalidInputError('integration_id', t('{0} is not a UUID', describeValue(integrationId)));
+    throw new InvalidInputError('integration_id', l10n.t('{0} is not a UUID', describeValue(integrationId)));
   }
   return trimmed;
 }
@@ -88,7 +88,7 @@ export function validateIntegrationId(integrationId: string): string {
 export function validateObjectArgument(parameter: string, value: unknown): void {
   if (value === undefined) return;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new InvalidInputError(parameter, t('must be an object, got {0}', describeValue(value)));
+    throw new InvalidInputError(parameter, l10n.t('must be an object, got {0}', describeValue(value)));
   }
 }
 
@@ -105,7 +105,7 @@ export function buildDeploymentSearchParams(query: DeploymentQuery): URLSearchPa
 
   const text = (name: string, value: string | undefined) => {
     if (value === undefined || value === null) return;
-    if (typeof value !== 'string') throw new InvalidInputError(name, t('must be text, got {0}', describeValue(value)));
+    if (typeof value !== 'string') throw new InvalidInputError(name, l10n.t('must be text, got {0}', describeValue(value)));
     if (value.trim() !== '') params.set(name, value);
   };
   text('name_contains', query.nameContains);
@@ -114,7 +114,7 @@ export function buildDeploymentSearchParams(query: DeploymentQuery): URLSearchPa
 
   if (query.remoteReconciled !== undefined && query.remoteReconciled !== null) {
     if (typeof query.remoteReconciled !== 'boolean') {
-      throw new InvalidInputError('remote_reconciled', t('must be true or false, got {0}', describeValue(query.remoteReconciled)));
+      throw new InvalidInputError('remote_reconciled', l10n.t('must be true or false, got {0}', describeValue(query.remoteReconciled)));
     }
     params.set('remote_reconciled', String(query.remoteReconciled));
   }
@@ -122,7 +122,7 @@ export function buildDeploymentSearchParams(query: DeploymentQuery): URLSearchPa
     if (!(DEPLOYMENT_TYPES as readonly string[]).includes(query.deploymentType)) {
       throw new InvalidInputError(
         'deployment_type',
-        t('must be one of {0}, got {1}', DEPLOYMENT_TYPES.join(', '), describeValue(query.deploymentType)),
+        l10n.t('must be one of {0}, got {1}', DEPLOYMENT_TYPES.join(', '), describeValue(query.deploymentType)),
       );
     }
     params.set('deployment_type', query.deploymentType);

@@ -10,7 +10,7 @@ import {
   ServerError,
   ValidationIssue,
 } from './errors';
-import { t } from './l10n';
+import * as l10n from '@vscode/l10n';
 import { quote, Redactor, shortJson } from './text';
 
 export interface RawResponse {
@@ -59,7 +59,7 @@ export function errorFromResponse(response: RawResponse, what: string, redactor:
     }
     return new ServerError(status, detail);
   }
-  if (status === 422) return new RequestValidationError(status, [{ loc: '', msg: detail ?? t('invalid request') }]);
+  if (status === 422) return new RequestValidationError(status, [{ loc: '', msg: detail ?? l10n.t('invalid request') }]);
   return new HttpError(status, detail);
 }
 
@@ -103,7 +103,7 @@ function detailText(body: unknown, redactor: Redactor): string | undefined {
     const issues = validationIssues(current, redactor);
     if (issues) {
       const shown = issues.issues.slice(0, 5).map((issue) => (issue.loc ? `${issue.loc}: ${issue.msg}` : issue.msg));
-      return shown.join('; ') + (issues.count > shown.length ? `; ${t('…and {0} more', issues.count - shown.length)}` : '');
+      return shown.join('; ') + (issues.count > shown.length ? `; ${l10n.t('…and {0} more', issues.count - shown.length)}` : '');
     }
     if (next === undefined) return undefined;
     current = next;
@@ -153,7 +153,7 @@ function bodyQuote(response: RawResponse, redactor: Redactor): { snippet: string
 }
 
 function binaryQuote(response: RawResponse): string {
-  return t('binary data ({0} bytes)', response.bytes ?? response.text.length);
+  return l10n.t('binary data ({0} bytes)', response.bytes ?? response.text.length);
 }
 
 /** Server text for a message: whole-key redaction before any clipping, then key pieces after. */

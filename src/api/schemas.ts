@@ -1,5 +1,5 @@
 import * as z from './zodParts';
-import { t } from './l10n';
+import * as l10n from '@vscode/l10n';
 import { uuidPattern } from './vocabulary';
 
 // The contract does not show which deployment fields are required, and
@@ -10,7 +10,7 @@ const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
 const looseRecord = z.record(z.string(), z.unknown());
 
 // Messages as functions: they are made when a record fails, so in the language of the translator then.
-const uuidString = z.string().regex(uuidPattern, { error: () => t('expected a UUID') });
+const uuidString = z.string().regex(uuidPattern, { error: () => l10n.t('expected a UUID') });
 const integer = z.number().int();
 
 export const repositorySchema = z.looseObject({
@@ -171,7 +171,7 @@ export const deploymentSchema = z.looseObject({
  */
 const objectOrAbsent = z.custom<ResourceSpec | null | undefined>(
   (value) => value === undefined || value === null || (typeof value === 'object' && !Array.isArray(value)),
-  { error: () => t('expected an object') },
+  { error: () => l10n.t('expected an object') },
 );
 export const deploymentSummarySchema = deploymentSchema.extend({
   source_config: optional(sourceConfigSchema.extend({ resource_spec: objectOrAbsent.optional() })),

@@ -3,7 +3,7 @@
  * caller: short, single-line where quoted, free of control characters and
  * broken Unicode, and never the API key. Pure, no vscode.
  */
-import { t } from './l10n';
+import * as l10n from '@vscode/l10n';
 
 /** No error message is longer than this. */
 const MAX_MESSAGE_LENGTH = 1500;
@@ -98,10 +98,10 @@ function render(value: unknown, depth: number): string {
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return `“${quote(value, 80)}”`;
   if (value === null) return 'null';
-  if (value === undefined) return t('nothing');
-  if (typeof value === 'function') return t('a function');
-  if (Array.isArray(value)) return t('a list {0}', shortJson(value, 80));
-  if (typeof value === 'object') return t('an object {0}', shortJson(value, 80));
+  if (value === undefined) return l10n.t('nothing');
+  if (typeof value === 'function') return l10n.t('a function');
+  if (Array.isArray(value)) return l10n.t('a list {0}', shortJson(value, 80));
+  if (typeof value === 'object') return l10n.t('an object {0}', shortJson(value, 80));
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return typeof value;
 }
@@ -112,20 +112,20 @@ export function describeValue(value: unknown): string {
  */
 export function describeKind(value: unknown): string {
   if (value === null) return 'null';
-  if (value === undefined) return t('nothing');
+  if (value === undefined) return l10n.t('nothing');
   switch (typeof value) {
     case 'string':
-      return t('a string');
+      return l10n.t('a string');
     case 'number':
-      return Number.isNaN(value) ? 'NaN' : t('a number');
+      return Number.isNaN(value) ? 'NaN' : l10n.t('a number');
     case 'bigint':
-      return t('a number');
+      return l10n.t('a number');
     case 'boolean':
-      return t('a boolean');
+      return l10n.t('a boolean');
     case 'function':
-      return t('a function');
+      return l10n.t('a function');
     case 'object':
-      return Array.isArray(value) ? t('an array') : t('an object');
+      return Array.isArray(value) ? l10n.t('an array') : l10n.t('an object');
     default:
       return typeof value;
   }

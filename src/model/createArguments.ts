@@ -3,7 +3,7 @@ import { parseInOurWords } from '../api/issueText';
 import { loadSchemas } from '../api/lazy';
 import { DeploymentType } from '../api/vocabulary';
 import { isDeploymentType } from './createPayload';
-import { t } from '../api/l10n';
+import * as l10n from '@vscode/l10n';
 
 /**
  * What "Create Deployment…" may be given: a repository row of the
@@ -25,7 +25,7 @@ export interface CreateDeploymentOptions {
 /** Undefined when nothing usable was passed (the palette): the flow asks for a repository. */
 export function readCreateArgument(argument: unknown): CreateDeploymentOptions | undefined {
   if (argument === undefined || argument === null) return undefined;
-  if (typeof argument !== 'object') throw new Error(t('Create Deployment… needs a repository, not {0}.', typeof argument));
+  if (typeof argument !== 'object') throw new Error(l10n.t('Create Deployment… needs a repository, not {0}.', typeof argument));
   const { repositorySchema } = loadSchemas();
   const direct = repositorySchema.safeParse(argument);
   if (direct.success) return { repository: direct.data };
@@ -39,14 +39,14 @@ export function readCreateArgument(argument: unknown): CreateDeploymentOptions |
   }
   const parsed = parseInOurWords(repositorySchema, value.repository);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || t('(the record)')}: ${issue.message}`).join('; ');
-    throw new Error(t('Create Deployment… was given a repository record that is not usable: {0}', problems));
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || l10n.t('(the record)')}: ${issue.message}`).join('; ');
+    throw new Error(l10n.t('Create Deployment… was given a repository record that is not usable: {0}', problems));
   }
   const options: CreateDeploymentOptions = { repository: parsed.data };
   if (typeof value.name === 'string') options.name = value.name;
   if (typeof value.ref === 'string') options.ref = value.ref;
   if (value.deploymentType === null || isDeploymentType(value.deploymentType)) options.deploymentType = value.deploymentType;
-  else if (value.deploymentType !== undefined) throw new Error(t('Unknown deployment type “{0}”: use dev_free, dev or prod.', String(value.deploymentType)));
+  else if (value.deploymentType !== undefined) throw new Error(l10n.t('Unknown deployment type “{0}”: use dev_free, dev or prod.', String(value.deploymentType)));
   if (value.confirm === true) options.confirm = true;
   if (value.openPayload === true) options.openPayload = true;
   return options;

@@ -2,7 +2,7 @@
 // the values the create flow asks for.
 import { type Repository } from '../api';
 import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
-import { t } from '../api/l10n';
+import * as l10n from '@vscode/l10n';
 
 /** What the user chose in the create flow; everything else comes from the repository record. */
 export interface CreateDraft {
@@ -60,28 +60,28 @@ export function nameChangeNote(raw: string): string | undefined {
   }
   const parts: string[] = [];
   if (replaced.size > 0) parts.push([...replaced].map(([from, to]) => `${from} → ${to}`).join(', '));
-  if (dropped.size > 0) parts.push(t('{0} left out (no Latin spelling)', [...dropped].join(', ')));
-  if (spelled(raw).replace(/-+$/, '').length > MAX_NAME_LENGTH) parts.push(t('cut to {0} characters', MAX_NAME_LENGTH));
+  if (dropped.size > 0) parts.push(l10n.t('{0} left out (no Latin spelling)', [...dropped].join(', ')));
+  if (spelled(raw).replace(/-+$/, '').length > MAX_NAME_LENGTH) parts.push(l10n.t('cut to {0} characters', MAX_NAME_LENGTH));
   return parts.length > 0 ? parts.join('; ') : undefined;
 }
 
 /** A message naming what is wrong with `name`, or undefined when it is a safe name. */
 export function validateDeploymentName(name: string): string | undefined {
-  if (!name) return t('Enter a name for the deployment.');
-  if (name.length > MAX_NAME_LENGTH) return t('The name is {0} characters long; at most {1} are allowed.', name.length, MAX_NAME_LENGTH);
+  if (!name) return l10n.t('Enter a name for the deployment.');
+  if (name.length > MAX_NAME_LENGTH) return l10n.t('The name is {0} characters long; at most {1} are allowed.', name.length, MAX_NAME_LENGTH);
   const bad = [...new Set(name.replace(/[a-z0-9-]/g, ''))];
   if (bad.length > 0) {
-    const shown = bad.map((ch) => (ch === ' ' ? t('space') : t('“{0}”', ch))).join(', ');
-    return t('Use only lowercase letters, digits and “-” (found {0}). Suggestion: {1}', shown, normaliseDeploymentName(name) || 'my-deployment');
+    const shown = bad.map((ch) => (ch === ' ' ? l10n.t('space') : l10n.t('“{0}”', ch))).join(', ');
+    return l10n.t('Use only lowercase letters, digits and “-” (found {0}). Suggestion: {1}', shown, normaliseDeploymentName(name) || 'my-deployment');
   }
-  if (!NAME_PATTERN.test(name)) return t('The name must start and end with a letter or digit.');
+  if (!NAME_PATTERN.test(name)) return l10n.t('The name must start and end with a letter or digit.');
   return undefined;
 }
 
 /** A message naming what is wrong with a git ref, or undefined. Branches, tags and `refs/…` are all fine. */
 export function validateRef(ref: string): string | undefined {
-  if (!ref.trim()) return t('Enter a branch, tag or ref, e.g. main or refs/tags/v1.0.0.');
-  if (/\s/.test(ref)) return t('A git ref cannot contain spaces.');
+  if (!ref.trim()) return l10n.t('Enter a branch, tag or ref, e.g. main or refs/tags/v1.0.0.');
+  if (/\s/.test(ref)) return l10n.t('A git ref cannot contain spaces.');
   return undefined;
 }
 

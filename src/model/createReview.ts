@@ -3,7 +3,7 @@
 import type { ValidationIssue } from '../api';
 import { flattenBody, JsonObject } from './createPayload';
 import { fieldPathWords } from './fieldNames';
-import { t } from '../api/l10n';
+import * as l10n from '@vscode/l10n';
 
 /** A create request that did not succeed; the review shows why. */
 export interface FailedAttempt {
@@ -44,7 +44,7 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
       rows.push({
         kind: 'item',
         label: `$(error) ${where || issue.msg.split('\n')[0]}`,
-        description: target === 'edit' ? t('refused by the server: fix it in the payload') : t('refused by the server: go to the {0} step', target),
+        description: target === 'edit' ? l10n.t('refused by the server: fix it in the payload') : l10n.t('refused by the server: go to the {0} step', target),
         detail: where ? issue.msg : issue.msg.includes('\n') ? issue.msg : undefined,
         action: target === 'edit' ? 'edit' : { goto: target },
       });
@@ -55,7 +55,7 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
       {
         kind: 'item',
         label: `$(warning) ${lastError.message.split('\n')[0]}`,
-        description: t('no answer came: it may still have been created; check the Deployments view before sending again'),
+        description: l10n.t('no answer came: it may still have been created; check the Deployments view before sending again'),
         detail: lastError.message,
         action: 'check',
       },
@@ -63,9 +63,9 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
     );
   }
   rows.push(
-    { kind: 'item', label: t('$(rocket) Create Deployment'), description: t("POST /v2/deployments · the body's fields are below"), detail: JSON.stringify(body), action: 'create' },
-    { kind: 'item', label: t('$(json) Edit Payload…'), description: t('open the body as JSON, change it, send it from the editor title'), action: 'edit' },
-    { kind: 'item', label: t('$(arrow-left) Back'), action: 'back' },
+    { kind: 'item', label: l10n.t('$(rocket) Create Deployment'), description: l10n.t("POST /v2/deployments · the body's fields are below"), detail: JSON.stringify(body), action: 'create' },
+    { kind: 'item', label: l10n.t('$(json) Edit Payload…'), description: l10n.t('open the body as JSON, change it, send it from the editor title'), action: 'edit' },
+    { kind: 'item', label: l10n.t('$(arrow-left) Back'), action: 'back' },
     // An unlabelled line: a separator's label would sit on the first body row.
     { kind: 'separator', label: '' },
     ...flattenBody(body).map((field): ReviewRow => {
@@ -78,7 +78,7 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
 
 /** The review's placeholder: what is about to be created, from where, at which ref. */
 export function reviewPlaceholder(draft: { name: string; ref: string }, repository: { owner: string; name: string }): string {
-  return t('Review: {0} from {1} at {2}', draft.name, `${repository.owner}/${repository.name}`, draft.ref);
+  return l10n.t('Review: {0} from {1} at {2}', draft.name, `${repository.owner}/${repository.name}`, draft.ref);
 }
 
 /** The step where the field a 422 reason names is set, or 'edit' for fields only the payload has. */

@@ -2,7 +2,7 @@ import { loadClient } from '../api/lazy';
 import { type Container, type Deployment, type Mount, type ResourceSpec, type Volume } from '../api';
 import { formatTime } from './deploymentPresentation';
 import { statusWords } from './deploymentStatus';
-import { t } from '../api/l10n';
+import * as l10n from '@vscode/l10n';
 
 /**
  * The grouped details of one deployment as a plain tree (the view turns it
@@ -55,30 +55,30 @@ function maskAll(value: unknown): unknown {
   return MASK;
 }
 
-// Functions, not constants: the labels are translated when shown, after activation installed the translator.
+// Functions, not constants: the labels are translated when shown, after activation configured l10n.
 const componentTable = (): ReadonlyArray<{ title: string; prefix: string; extra?: ReadonlyArray<[string, string, string?]> }> => [
-  { title: t('Main'), prefix: '' },
-  { title: t('Queue'), prefix: 'queue_' },
-  { title: t('Orchestrator'), prefix: 'orchestrator_' },
-  { title: t('Executor'), prefix: 'executor_' },
-  { title: t('Key-value store'), prefix: 'kv_' },
+  { title: l10n.t('Main'), prefix: '' },
+  { title: l10n.t('Queue'), prefix: 'queue_' },
+  { title: l10n.t('Orchestrator'), prefix: 'orchestrator_' },
+  { title: l10n.t('Executor'), prefix: 'executor_' },
+  { title: l10n.t('Key-value store'), prefix: 'kv_' },
   {
-    title: t('Database'),
+    title: l10n.t('Database'),
     prefix: 'db_',
     extra: [
-      ['db_storage_gi', t('Storage'), 'Gi'],
-      ['db_max_connections', t('Max connections')],
+      ['db_storage_gi', l10n.t('Storage'), 'Gi'],
+      ['db_max_connections', l10n.t('Max connections')],
     ],
   },
 ];
 
 const componentFields = (): ReadonlyArray<[string, string, string?]> => [
-  ['min_scale', t('Min scale')],
-  ['max_scale', t('Max scale')],
-  ['cpu', t('CPU')],
-  ['cpu_limit', t('CPU limit')],
-  ['memory_mb', t('Memory'), 'MB'],
-  ['memory_limit_mb', t('Memory limit'), 'MB'],
+  ['min_scale', l10n.t('Min scale')],
+  ['max_scale', l10n.t('Max scale')],
+  ['cpu', l10n.t('CPU')],
+  ['cpu_limit', l10n.t('CPU limit')],
+  ['memory_mb', l10n.t('Memory'), 'MB'],
+  ['memory_limit_mb', l10n.t('Memory limit'), 'MB'],
 ];
 
 const SOURCE_FIELDS = new Set([
@@ -92,11 +92,11 @@ const TOP_FIELDS = new Set([
   'remote_reconciled', 'tag_value_ids',
 ]);
 const mountFields = (): ReadonlyArray<[keyof Mount & string, string]> => [
-  ['mountPath', t('Mount path')],
-  ['subPath', t('Sub path')],
-  ['subPathExpr', t('Sub path expression')],
-  ['mountPropagation', t('Mount propagation')],
-  ['readOnly', t('Read only')],
+  ['mountPath', l10n.t('Mount path')],
+  ['subPath', l10n.t('Sub path')],
+  ['subPathExpr', l10n.t('Sub path expression')],
+  ['mountPropagation', l10n.t('Mount propagation')],
+  ['readOnly', l10n.t('Read only')],
 ];
 const VOLUME_KINDS = ['configMap', 'secret', 'emptyDir', 'persistentVolumeClaim', 'nfs', 'projected', 'downwardAPI', 'csi'];
 
@@ -109,34 +109,34 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
   const extra = deployment as Json;
   const status = text(deployment.status);
   push(
-    group(t('General'), [
-      leaf(t('Name'), deployment.name),
-      leaf(t('Status'), status && statusWords(status) !== status ? `${statusWords(status)} (${status})` : deployment.status),
-      leaf(t('Image version'), deployment.image_version),
-      leaf(t('Deployment type'), extra.deployment_type),
-      leaf(t('Remote reconciled'), extra.remote_reconciled),
+    group(l10n.t('General'), [
+      leaf(l10n.t('Name'), deployment.name),
+      leaf(l10n.t('Status'), status && statusWords(status) !== status ? `${statusWords(status)} (${status})` : deployment.status),
+      leaf(l10n.t('Image version'), deployment.image_version),
+      leaf(l10n.t('Deployment type'), extra.deployment_type),
+      leaf(l10n.t('Remote reconciled'), extra.remote_reconciled),
       Array.isArray(extra.tag_value_ids) && extra.tag_value_ids.every((id) => typeof id === 'string')
-        ? listLeaf(t('Tag value IDs'), extra.tag_value_ids as string[])
-        : leaf(t('Tag value IDs'), extra.tag_value_ids),
+        ? listLeaf(l10n.t('Tag value IDs'), extra.tag_value_ids as string[])
+        : leaf(l10n.t('Tag value IDs'), extra.tag_value_ids),
     ]),
   );
 
   const source = deployment.source_config;
-  if (!isObject(source)) push(absent(t('Source'), source));
+  if (!isObject(source)) push(absent(l10n.t('Source'), source));
   else {
     push(
       group(
-        t('Source'),
+        l10n.t('Source'),
         [
-          leaf(t('Integration'), source.integration_id),
-          leaf(t('Repository URL'), source.repo_url),
-          leaf(t('Build on push'), source.build_on_push),
-          leaf(t('Custom URL'), source.custom_url),
-          leaf(t('Install command'), source.install_command),
-          leaf(t('Build command'), source.build_command),
-          leaf(t('Listener'), source.listener_id),
+          leaf(l10n.t('Integration'), source.integration_id),
+          leaf(l10n.t('Repository URL'), source.repo_url),
+          leaf(l10n.t('Build on push'), source.build_on_push),
+          leaf(l10n.t('Custom URL'), source.custom_url),
+          leaf(l10n.t('Install command'), source.install_command),
+          leaf(l10n.t('Build command'), source.build_command),
+          leaf(l10n.t('Listener'), source.listener_id),
           isObject(source.listener_config)
-            ? group(t('Listener config'), [leaf(t('Kubernetes namespace'), source.listener_config.k8s_namespace), ...others(source.listener_config, new Set(['k8s_namespace']))], true)
+            ? group(l10n.t('Listener config'), [leaf(l10n.t('Kubernetes namespace'), source.listener_config.k8s_namespace), ...others(source.listener_config, new Set(['k8s_namespace']))], true)
             : undefined,
           ...others(source, SOURCE_FIELDS),
         ],
@@ -147,17 +147,17 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
   }
 
   const revision = deployment.source_revision_config;
-  if (!isObject(revision)) push(absent(t('Revision'), revision));
+  if (!isObject(revision)) push(absent(l10n.t('Revision'), revision));
   else {
     push(
       group(
-        t('Revision'),
+        l10n.t('Revision'),
         [
-          leaf(t('Ref'), revision.repo_ref),
-          leaf(t('Config path'), revision.graph_config_path),
-          leaf(t('Image URI'), revision.image_uri),
-          leaf(t('Source tarball'), revision.source_tarball_path),
-          leaf(t('Commit SHA'), revision.repo_commit_sha),
+          leaf(l10n.t('Ref'), revision.repo_ref),
+          leaf(l10n.t('Config path'), revision.graph_config_path),
+          leaf(l10n.t('Image URI'), revision.image_uri),
+          leaf(l10n.t('Source tarball'), revision.source_tarball_path),
+          leaf(l10n.t('Commit SHA'), revision.repo_commit_sha),
           ...others(revision, REVISION_FIELDS),
         ],
         true,
@@ -165,25 +165,25 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
     );
   }
 
-  if (!Array.isArray(deployment.secrets)) push(absent(t('Secrets'), maskSecretValues(deployment.secrets)));
+  if (!Array.isArray(deployment.secrets)) push(absent(l10n.t('Secrets'), maskSecretValues(deployment.secrets)));
   else {
     push(
       group(
-        t('Secrets'),
+        l10n.t('Secrets'),
         deployment.secrets.map((secret, index) => ({ label: text(secret?.name) ?? `#${index + 1}`, value: MASK })),
         true,
       ),
     );
   }
-  if (!Array.isArray(deployment.secret_references)) push(absent(t('Secret references'), deployment.secret_references));
+  if (!Array.isArray(deployment.secret_references)) push(absent(l10n.t('Secret references'), deployment.secret_references));
   else {
     push(
       group(
-        t('Secret references'),
+        l10n.t('Secret references'),
         deployment.secret_references.map((ref, index) => ({
           label: text(ref?.name) ?? `#${index + 1}`,
           value: [ref?.secret_name, ref?.secret_key].filter((part) => typeof part === 'string' && part).join(' / ') || undefined,
-          children: compact([leaf(t('Secret name'), ref?.secret_name), leaf(t('Secret key'), ref?.secret_key), ...others(ref, new Set(['name', 'secret_name', 'secret_key']))]),
+          children: compact([leaf(l10n.t('Secret name'), ref?.secret_name), leaf(l10n.t('Secret key'), ref?.secret_key), ...others(ref, new Set(['name', 'secret_name', 'secret_key']))]),
         })),
         true,
       ),
@@ -192,24 +192,24 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
 
   const time = (value: string | null | undefined) => (typeof value === 'string' && value ? formatTime(value, locale) : undefined);
   push(
-    group(t('Identifiers & timestamps'), [
-      leaf(t('ID'), deployment.id),
-      leaf(t('Tenant ID'), deployment.tenant_id),
-      leaf(t('Latest revision'), deployment.latest_revision_id),
-      leaf(t('Active revision'), deployment.active_revision_id),
-      leaf(t('Created'), time(deployment.created_at)),
-      leaf(t('Updated'), time(deployment.updated_at)),
+    group(l10n.t('Identifiers & timestamps'), [
+      leaf(l10n.t('ID'), deployment.id),
+      leaf(l10n.t('Tenant ID'), deployment.tenant_id),
+      leaf(l10n.t('Latest revision'), deployment.latest_revision_id),
+      leaf(l10n.t('Active revision'), deployment.active_revision_id),
+      leaf(l10n.t('Created'), time(deployment.created_at)),
+      leaf(l10n.t('Updated'), time(deployment.updated_at)),
     ]),
   );
 
-  push(group(t('Other fields'), others(deployment, TOP_FIELDS)));
+  push(group(l10n.t('Other fields'), others(deployment, TOP_FIELDS)));
   if (groups[0]?.children) groups[0] = { ...groups[0], expanded: true };
   return groups;
 }
 
 /** A section the record does not have (absent or null), or has as something else than the contract says. */
 function absent(label: string, value: unknown): DetailNode {
-  return value === undefined || value === null ? { label, value: t('not in this record') } : valueNode(label, value);
+  return value === undefined || value === null ? { label, value: l10n.t('not in this record') } : valueNode(label, value);
 }
 
 /** `problems`: where the spec departs from the contract; shown first, and what can be shown still is. */
@@ -226,34 +226,34 @@ function resourcesGroup(spec: ResourceSpec, problems: readonly string[]): Detail
   });
 
   const pod = group(
-    t('Pod metadata'),
+    l10n.t('Pod metadata'),
     [
-      mapGroup(t('Labels'), spec.labels),
-      mapGroup(t('Annotations'), spec.annotations),
-      leaf(t('Service account'), spec.service_account_name),
+      mapGroup(l10n.t('Labels'), spec.labels),
+      mapGroup(l10n.t('Annotations'), spec.annotations),
+      leaf(l10n.t('Service account'), spec.service_account_name),
     ],
   );
   const mismatch: DetailNode | undefined =
     problems.length > 0
       ? {
-          label: t('Does not match the API contract'),
-          value: problems.length === 1 ? problems[0] : t('{0} problems', problems.length),
+          label: l10n.t('Does not match the API contract'),
+          value: problems.length === 1 ? problems[0] : l10n.t('{0} problems', problems.length),
           children: problems.map((problem) => ({ label: problem })),
         }
       : undefined;
   return group(
-    t('Resources'),
+    l10n.t('Resources'),
     [
       mismatch,
       ...components,
       pod,
       Array.isArray(spec.image_pull_secrets)
-        ? group(t('Image pull secrets'), spec.image_pull_secrets.map((entry, index) => ({ label: text(entry?.name) ?? `#${index + 1}` })), true)
+        ? group(l10n.t('Image pull secrets'), spec.image_pull_secrets.map((entry, index) => ({ label: text(entry?.name) ?? `#${index + 1}` })), true)
         : undefined,
-      Array.isArray(spec.volumes) ? group(t('Volumes'), spec.volumes.map(volumeNode), true) : undefined,
-      Array.isArray(spec.volume_mounts) ? group(t('Volume mounts'), spec.volume_mounts.map(mountNode), true) : undefined,
-      Array.isArray(spec.init_containers) ? group(t('Init containers'), spec.init_containers.map(containerNode), true) : undefined,
-      Array.isArray(spec.sidecars) ? group(t('Sidecars'), spec.sidecars.map(containerNode), true) : undefined,
+      Array.isArray(spec.volumes) ? group(l10n.t('Volumes'), spec.volumes.map(volumeNode), true) : undefined,
+      Array.isArray(spec.volume_mounts) ? group(l10n.t('Volume mounts'), spec.volume_mounts.map(mountNode), true) : undefined,
+      Array.isArray(spec.init_containers) ? group(l10n.t('Init containers'), spec.init_containers.map(containerNode), true) : undefined,
+      Array.isArray(spec.sidecars) ? group(l10n.t('Sidecars'), spec.sidecars.map(containerNode), true) : undefined,
       ...others(spec, known),
     ],
     true,
@@ -271,9 +271,9 @@ function componentSummary(spec: ResourceSpec, prefix: string): string | undefine
   const cpu = value(`${prefix}cpu`);
   const memory = value(`${prefix}memory_mb`);
   const parts: string[] = [];
-  if (min !== undefined || max !== undefined) parts.push(min !== undefined && max !== undefined ? t('scale {0}–{1}', min, max) : t('scale {0}', min ?? max ?? ''));
-  if (cpu !== undefined) parts.push(t('{0} CPU', cpu));
-  if (memory !== undefined) parts.push(t('{0} MB', memory));
+  if (min !== undefined || max !== undefined) parts.push(min !== undefined && max !== undefined ? l10n.t('scale {0}–{1}', min, max) : l10n.t('scale {0}', min ?? max ?? ''));
+  if (cpu !== undefined) parts.push(l10n.t('{0} CPU', cpu));
+  if (memory !== undefined) parts.push(l10n.t('{0} MB', memory));
   return parts.length > 0 ? parts.join(', ') : undefined;
 }
 
@@ -303,36 +303,36 @@ function mountNode(mount: Mount, index: number): DetailNode {
 function containerNode(container: Container, index: number): DetailNode {
   const env = Array.isArray(container?.env)
     ? group(
-        t('Environment'),
+        l10n.t('Environment'),
         container.env.map((entry, i) => {
           const from = isObject(entry?.valueFrom) ? Object.keys(entry.valueFrom) : [];
           return {
             label: text(entry?.name) ?? `#${i + 1}`,
-            value: typeof entry?.value === 'string' ? entry.value : from.length > 0 ? t('from {0}', from.join(', ')) : undefined,
-            children: isObject(entry?.valueFrom) ? valueNode(t('Value from'), entry.valueFrom).children : undefined,
+            value: typeof entry?.value === 'string' ? entry.value : from.length > 0 ? l10n.t('from {0}', from.join(', ')) : undefined,
+            children: isObject(entry?.valueFrom) ? valueNode(l10n.t('Value from'), entry.valueFrom).children : undefined,
           };
         }),
         true,
       )
     : undefined;
   const resources = isObject(container?.resources)
-    ? group(t('Resources'), [valueNode(t('Requests'), container.resources.requests), valueNode(t('Limits'), container.resources.limits), ...others(container.resources, new Set(['limits', 'requests']))], true)
+    ? group(l10n.t('Resources'), [valueNode(l10n.t('Requests'), container.resources.requests), valueNode(l10n.t('Limits'), container.resources.limits), ...others(container.resources, new Set(['limits', 'requests']))], true)
     : undefined;
   return {
     label: text(container?.name) ?? `#${index + 1}`,
     value: text(container?.image),
     children: compact([
-      leaf(t('Image'), container?.image),
-      leaf(t('Image pull policy'), container?.imagePullPolicy),
-      leaf(t('Working directory'), container?.workingDir),
-      leaf(t('Restart policy'), container?.restartPolicy),
-      listLeaf(t('Command'), container?.command),
-      listLeaf(t('Arguments'), container?.args),
+      leaf(l10n.t('Image'), container?.image),
+      leaf(l10n.t('Image pull policy'), container?.imagePullPolicy),
+      leaf(l10n.t('Working directory'), container?.workingDir),
+      leaf(l10n.t('Restart policy'), container?.restartPolicy),
+      listLeaf(l10n.t('Command'), container?.command),
+      listLeaf(l10n.t('Arguments'), container?.args),
       env,
-      Array.isArray(container?.envFrom) ? valueNode(t('Environment from'), container.envFrom) : undefined,
+      Array.isArray(container?.envFrom) ? valueNode(l10n.t('Environment from'), container.envFrom) : undefined,
       resources,
-      Array.isArray(container?.volumeMounts) ? group(t('Volume mounts'), container.volumeMounts.map(mountNode), true) : undefined,
-      container?.securityContext !== undefined ? valueNode(t('Security context'), container.securityContext) : undefined,
+      Array.isArray(container?.volumeMounts) ? group(l10n.t('Volume mounts'), container.volumeMounts.map(mountNode), true) : undefined,
+      container?.securityContext !== undefined ? valueNode(l10n.t('Security context'), container.securityContext) : undefined,
       ...others(container, new Set(['name', 'image', 'imagePullPolicy', 'workingDir', 'restartPolicy', 'command', 'args', 'env', 'envFrom', 'resources', 'volumeMounts', 'securityContext'])),
     ]),
   };

@@ -1,6 +1,6 @@
 import { DeploymentFilters, hasActiveFilters, validateIdList } from '../api/query';
 import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
-import { t } from '../api/l10n';
+import * as l10n from '@vscode/l10n';
 
 /** Where the filters live in `context.workspaceState`: they are per workspace. */
 export const FILTERS_STATE_KEY = 'deploymentsExplorer.deploymentFilters';
@@ -24,53 +24,53 @@ export const FILTER_NAMES: readonly FilterName[] = [
   'deploymentIds',
 ];
 
-// Getters: each title is translated when read, after activation installed the translator.
+// Getters: each title is translated when read, after activation configured l10n.
 export const FILTER_TITLES: Readonly<Record<FilterName, string>> = {
   get nameContains() {
-    return t('Name contains');
+    return l10n.t('Name contains');
   },
   get status() {
-    return t('Status');
+    return l10n.t('Status');
   },
   get deploymentType() {
-    return t('Deployment type');
+    return l10n.t('Deployment type');
   },
   get imageVersion() {
-    return t('Image version');
+    return l10n.t('Image version');
   },
   get remoteReconciled() {
-    return t('Remote reconciled');
+    return l10n.t('Remote reconciled');
   },
   get tagValueIds() {
-    return t('Tag value IDs');
+    return l10n.t('Tag value IDs');
   },
   get deploymentIds() {
-    return t('Deployment IDs');
+    return l10n.t('Deployment IDs');
   },
 };
 
 /** Short names used in the view description: `status: READY · type: prod`. */
 const SHORT_TITLES: Readonly<Record<FilterName, string>> = {
   get nameContains() {
-    return t('name');
+    return l10n.t('name');
   },
   get status() {
-    return t('status');
+    return l10n.t('status');
   },
   get deploymentType() {
-    return t('type');
+    return l10n.t('type');
   },
   get imageVersion() {
-    return t('image');
+    return l10n.t('image');
   },
   get remoteReconciled() {
-    return t('reconciled');
+    return l10n.t('reconciled');
   },
   get tagValueIds() {
-    return t('tags');
+    return l10n.t('tags');
   },
   get deploymentIds() {
-    return t('IDs');
+    return l10n.t('IDs');
   },
 };
 
@@ -96,7 +96,7 @@ export function normalizeFilters(raw: unknown, strict = false): DeploymentFilter
   if (typeof input.remoteReconciled === 'boolean') result.remoteReconciled = input.remoteReconciled;
   const type = text(input.deploymentType);
   if (type && (DEPLOYMENT_TYPES as readonly string[]).includes(type)) result.deploymentType = type as DeploymentType;
-  else if (type && strict) throw new Error(t('Deployment type must be one of {0}, got “{1}”.', DEPLOYMENT_TYPES.join(', '), String(type)));
+  else if (type && strict) throw new Error(l10n.t('Deployment type must be one of {0}, got “{1}”.', DEPLOYMENT_TYPES.join(', '), String(type)));
 
   const list = (parameter: 'tag_value_ids' | 'deployment_ids', value: unknown): string[] | undefined => {
     if (value === undefined || value === null) return undefined;
@@ -119,8 +119,8 @@ export function normalizeFilters(raw: unknown, strict = false): DeploymentFilter
 /** The value of one filter as the quick pick shows it ("any" when unset). */
 export function filterValueText(filters: DeploymentFilters, name: FilterName): string {
   const value = filters[name];
-  if (value === undefined) return t('any');
-  if (typeof value === 'boolean') return value ? t('yes') : t('no');
+  if (value === undefined) return l10n.t('any');
+  if (typeof value === 'boolean') return value ? l10n.t('yes') : l10n.t('no');
   if (Array.isArray(value)) return value.join(', ');
   return String(value);
 }
@@ -132,7 +132,7 @@ export function describeFilters(filters: DeploymentFilters): string {
     const value = filters[name];
     if (value === undefined) continue;
     let text: string;
-    if (Array.isArray(value)) text = value.length === 1 ? value[0] : t('{0} selected', value.length);
+    if (Array.isArray(value)) text = value.length === 1 ? value[0] : l10n.t('{0} selected', value.length);
     else text = filterValueText(filters, name);
     parts.push(`${SHORT_TITLES[name]}: ${text}`);
   }

@@ -1,7 +1,7 @@
 import type { Deployment } from '../api';
 import { isUnrecognisedStatus, statusWords, statusWithRawValue } from './deploymentStatus';
 import { shortId } from './ids';
-import { t } from '../api/l10n';
+import * as l10n from '@vscode/l10n';
 import { normaliseRemoteUrl } from './remoteUrls';
 
 /** How a deployment row looks, decided without VS Code so it can be unit tested. */
@@ -35,7 +35,7 @@ export function statusIcon(status: string | null | undefined): StatusIcon {
 export function deploymentLabel(deployment: Deployment): string {
   if (typeof deployment.name === 'string' && deployment.name.trim()) return deployment.name;
   if (typeof deployment.id === 'string' && deployment.id) return shortId(deployment.id);
-  return t('(unnamed deployment)');
+  return l10n.t('(unnamed deployment)');
 }
 
 /**
@@ -137,14 +137,14 @@ export function tooltipFields(deployment: Deployment, locale?: string): Array<[s
   const add = (label: string, value: unknown) => {
     if (typeof value === 'string' && value.trim()) fields.push([label, value]);
   };
-  add(t('ID'), deployment.id);
-  add(t('Status'), typeof deployment.status === 'string' ? statusTooltipValue(deployment.status) : undefined);
-  add(t('Type'), (deployment as Record<string, unknown>).deployment_type);
-  add(t('Image version'), deployment.image_version);
-  add(t('Repository'), deployment.source_config?.repo_url);
-  add(t('Ref'), deployment.source_revision_config?.repo_ref);
-  if (deployment.created_at) add(t('Created'), formatTime(deployment.created_at, locale));
-  if (deployment.updated_at) add(t('Updated'), formatTime(deployment.updated_at, locale));
+  add(l10n.t('ID'), deployment.id);
+  add(l10n.t('Status'), typeof deployment.status === 'string' ? statusTooltipValue(deployment.status) : undefined);
+  add(l10n.t('Type'), (deployment as Record<string, unknown>).deployment_type);
+  add(l10n.t('Image version'), deployment.image_version);
+  add(l10n.t('Repository'), deployment.source_config?.repo_url);
+  add(l10n.t('Ref'), deployment.source_revision_config?.repo_ref);
+  if (deployment.created_at) add(l10n.t('Created'), formatTime(deployment.created_at, locale));
+  if (deployment.updated_at) add(l10n.t('Updated'), formatTime(deployment.updated_at, locale));
   return fields;
 }
 
@@ -156,8 +156,8 @@ function statusTooltipValue(status: string): string {
 
 /** What a screen reader says for a row. */
 export function accessibleLabel(deployment: Deployment): string {
-  const parts = [t('Deployment {0}', deploymentLabel(deployment))];
-  if (typeof deployment.status === 'string' && deployment.status.trim()) parts.push(t('status {0}', statusWords(deployment.status)));
-  if (deployment.image_version) parts.push(t('image version {0}', deployment.image_version));
+  const parts = [l10n.t('Deployment {0}', deploymentLabel(deployment))];
+  if (typeof deployment.status === 'string' && deployment.status.trim()) parts.push(l10n.t('status {0}', statusWords(deployment.status)));
+  if (deployment.image_version) parts.push(l10n.t('image version {0}', deployment.image_version));
   return parts.join(', ');
 }

@@ -3,16 +3,16 @@
  * value reads sensibly: `AWAITING_DATABASE` → "Awaiting database", `buildFailed` → "Build failed".
  * The raw value stays in tooltips and the JSON.
  */
-import { t, translated } from '../api/l10n';
+import * as l10n from '@vscode/l10n';
 
-// Built when first read (and again after the translator changes), not when the module loads.
-const statusTable = translated((): Record<string, string> => ({
-  READY: t('Ready'),
-  UNUSED: t('Unused'),
-  AWAITING_DATABASE: t('Awaiting database'),
-  AWAITING_DELETE: t('Awaiting deletion'),
-  UNKNOWN: t('Unknown'),
-}));
+// A function, not a constant: a table built at load would be built before activation configures l10n.
+const statusTable = (): Record<string, string> => ({
+  READY: l10n.t('Ready'),
+  UNUSED: l10n.t('Unused'),
+  AWAITING_DATABASE: l10n.t('Awaiting database'),
+  AWAITING_DELETE: l10n.t('Awaiting deletion'),
+  UNKNOWN: l10n.t('Unknown'),
+});
 
 
 const MAX_WORDS_LENGTH = 40;

@@ -6,7 +6,7 @@ import type { Repository } from '../api';
 import { fieldWords } from './fieldNames';
 import { shortId } from './ids';
 import { escapeMarkdown } from './markdown';
-import { t } from '../api/l10n';
+import * as l10n from '@vscode/l10n';
 import { remoteKey } from './remoteUrls';
 
 export interface IntegrationLike {
@@ -49,7 +49,7 @@ export function isLabelFromFacts(integration: { id: string; label?: string }, fa
  */
 /** "1 repository", "100,000 repositories" (the count as the user's language writes it). */
 function repositoryCountText(count: number, locale: string | undefined): string {
-  return count === 1 ? t('1 repository') : t('{0} repositories', formatCount(count, locale));
+  return count === 1 ? l10n.t('1 repository') : l10n.t('{0} repositories', formatCount(count, locale));
 }
 
 export function integrationDescription(
@@ -63,9 +63,9 @@ export function integrationDescription(
   const named = isLabelFromFacts(integration, facts);
   if (named) parts.push(shortId(integration.id));
   if (repositoryCount !== undefined) parts.push(repositoryCountText(repositoryCount, locale));
-  else if (failed) parts.push(t('failed to load'));
+  else if (failed) parts.push(l10n.t('failed to load'));
   if (facts.codeHost && !named) parts.push(facts.codeHost);
-  if (integration.origin === 'discovered') parts.push(t('discovered'));
+  if (integration.origin === 'discovered') parts.push(l10n.t('discovered'));
   return parts.join(' · ');
 }
 
@@ -89,27 +89,27 @@ export function mostCommonOwner(repositories: readonly Repository[]): string | u
 /** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */
 function timeAgo(then: number, now: number): string {
   const seconds = Math.max(0, Math.round((now - then) / 1000));
-  if (seconds < 60) return t('just now');
+  if (seconds < 60) return l10n.t('just now');
   if (seconds < 3600) {
     const minutes = Math.floor(seconds / 60);
-    return minutes === 1 ? t('1 minute ago') : t('{0} minutes ago', minutes);
+    return minutes === 1 ? l10n.t('1 minute ago') : l10n.t('{0} minutes ago', minutes);
   }
   if (seconds < 86_400) {
     const hours = Math.floor(seconds / 3600);
-    return hours === 1 ? t('1 hour ago') : t('{0} hours ago', hours);
+    return hours === 1 ? l10n.t('1 hour ago') : l10n.t('{0} hours ago', hours);
   }
   const days = Math.floor(seconds / 86_400);
-  return days === 1 ? t('1 day ago') : t('{0} days ago', days);
+  return days === 1 ? l10n.t('1 day ago') : l10n.t('{0} days ago', days);
 }
 
 /** When the discovered list was refreshed, for a discovered integration's tooltip. */
 export function discoveryAgeText(age: { refreshedAt?: number; scannedAt?: number }, now: number): string {
-  const refreshed = age.refreshedAt !== undefined ? t('last refreshed {0}', timeAgo(age.refreshedAt, now)) : t('not refreshed in this window');
+  const refreshed = age.refreshedAt !== undefined ? l10n.t('last refreshed {0}', timeAgo(age.refreshedAt, now)) : l10n.t('not refreshed in this window');
   const scanned =
     age.scannedAt !== undefined
-      ? t('last full scan {0}', timeAgo(age.scannedAt, now))
-      : t('no full scan yet (run “Discover Integrations from Deployments”)');
-  return t('Discovered list: {0}; {1}.', refreshed, scanned);
+      ? l10n.t('last full scan {0}', timeAgo(age.scannedAt, now))
+      : l10n.t('no full scan yet (run “Discover Integrations from Deployments”)');
+  return l10n.t('Discovered list: {0}; {1}.', refreshed, scanned);
 }
 
 export function integrationTooltipMarkdown(
@@ -122,11 +122,11 @@ export function integrationTooltipMarkdown(
   const lines = [
     `**${escapeMarkdown(integrationLabel(integration, facts))}**`,
     '',
-    t('Integration ID: {0}', escapeMarkdown(integration.id)),
+    l10n.t('Integration ID: {0}', escapeMarkdown(integration.id)),
     '',
     integration.origin === 'added'
-      ? t('Added in settings.')
-      : t('Discovered from existing deployments (not in settings; use “Add to My Integrations” to keep it).'),
+      ? l10n.t('Added in settings.')
+      : l10n.t('Discovered from existing deployments (not in settings; use “Add to My Integrations” to keep it).'),
   ];
   if (repositoryCount !== undefined) lines.push('', repositoryCountText(repositoryCount, locale));
   if (integration.origin === 'discovered' && discovery) lines.push('', escapeMarkdown(discoveryAgeText(discovery.age, discovery.now)));
@@ -171,10 +171,10 @@ export function openableUrl(url: string): { url: string } | { problem: string } 
   try {
     parsed = new URL(url.trim());
   } catch {
-    return { problem: t('The repository URL “{0}” is not a valid address.', url) };
+    return { problem: l10n.t('The repository URL “{0}” is not a valid address.', url) };
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return { problem: t('The repository URL “{0}” is not an http(s) address; it is not opened in the browser.', url) };
+    return { problem: l10n.t('The repository URL “{0}” is not an http(s) address; it is not opened in the browser.', url) };
   }
   return { url: parsed.toString() };
 }

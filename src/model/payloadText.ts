@@ -4,7 +4,7 @@
 // the parser VS Code's own JSON support uses, reports error offsets).
 import { ParseErrorCode, visit } from 'jsonc-parser';
 import { isPlainObject, JsonObject } from './createPayload';
-import { t } from '../api/l10n';
+import * as l10n from '@vscode/l10n';
 
 export type PayloadParseResult =
   | { ok: true; body: JsonObject }
@@ -17,12 +17,12 @@ export function parsePayloadText(text: string): PayloadParseResult {
   } catch {
     const { offset, problem } = findSyntaxError(text);
     const { line, column } = positionOf(text, offset);
-    return { ok: false, message: t('The payload is not valid JSON: {0} at line {1}, column {2}.', problem, line, column), offset, line, column };
+    return { ok: false, message: l10n.t('The payload is not valid JSON: {0} at line {1}, column {2}.', problem, line, column), offset, line, column };
   }
   if (!isPlainObject(value)) {
     const start = text.length - text.trimStart().length;
     const { line, column } = positionOf(text, start);
-    return { ok: false, message: t('The payload must be a JSON object ({ … }), not {0} (line {1}, column {2}).', describe(value), line, column), offset: start, line, column };
+    return { ok: false, message: l10n.t('The payload must be a JSON object ({ … }), not {0} (line {1}, column {2}).', describe(value), line, column), offset: start, line, column };
   }
   return { ok: true, body: value };
 }
@@ -36,8 +36,8 @@ export function positionOf(text: string, offset: number): { line: number; column
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return t('an array');
-  return t('a {0}', typeof value);
+  if (Array.isArray(value)) return l10n.t('an array');
+  return l10n.t('a {0}', typeof value);
 }
 
 /**
@@ -77,50 +77,50 @@ export function findSyntaxError(text: string): { offset: number; problem: string
     },
     { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
   );
-  if (!first) return { offset: 0, problem: t('invalid JSON') };
+  if (!first) return { offset: 0, problem: l10n.t('invalid JSON') };
   const { code, offset, length } = first;
-  const found = (at: number): string => (at >= text.length ? t('the end of the text') : shown(text[at]));
+  const found = (at: number): string => (at >= text.length ? l10n.t('the end of the text') : shown(text[at]));
   const inString = (pattern: RegExp): number => {
     const match = pattern.exec(text.slice(offset, offset + length));
     return match ? offset + match.index : offset;
   };
   switch (code) {
     case ParseErrorCode.EndOfFileExpected:
-      return { offset, problem: t('unexpected {0} after the end of the JSON value', found(offset)) };
+      return { offset, problem: l10n.t('unexpected {0} after the end of the JSON value', found(offset)) };
     case ParseErrorCode.ColonExpected:
-      return { offset, problem: t('expected “:” after the property name, found {0}', found(offset)) };
+      return { offset, problem: l10n.t('expected “:” after the property name, found {0}', found(offset)) };
     case ParseErrorCode.CloseBraceExpected:
-      return { offset, problem: t('expected “,” or “}” after a property value, found {0}', found(offset)) };
+      return { offset, problem: l10n.t('expected “,” or “}” after a property value, found {0}', found(offset)) };
     case ParseErrorCode.CloseBracketExpected:
-      return { offset, problem: t('expected “,” or “]” after an array element, found {0}', found(offset)) };
+      return { offset, problem: l10n.t('expected “,” or “]” after an array element, found {0}', found(offset)) };
     case ParseErrorCode.CommaExpected:
       return first.container === 'array'
-        ? { offset, problem: t('expected “,” or “]” after an array element, found {0}', found(offset)) }
-        : { offset, problem: t('expected “,” or “}” after a property value, found {0}', found(offset)) };
+        ? { offset, problem: l10n.t('expected “,” or “]” after an array element, found {0}', found(offset)) }
+        : { offset, problem: l10n.t('expected “,” or “}” after a property value, found {0}', found(offset)) };
     case ParseErrorCode.UnexpectedEndOfString:
       // The string token stops at the end of the text, or before a line break.
       return offset + length >= text.length
-        ? { offset: text.length, problem: t('unterminated string') }
-        : { offset: offset + length, problem: t('line break or control character inside a string') };
+        ? { offset: text.length, problem: l10n.t('unterminated string') }
+        : { offset: offset + length, problem: l10n.t('line break or control character inside a string') };
     case ParseErrorCode.InvalidCharacter:
-      return { offset: inString(/[\u0000-\u001f]/), problem: t('line break or control character inside a string') };
+      return { offset: inString(/[\u0000-\u001f]/), problem: l10n.t('line break or control character inside a string') };
     case ParseErrorCode.InvalidUnicode:
-      return { offset: inString(/\\u(?![0-9a-fA-F]{4})/), problem: t('invalid \\u escape') };
+      return { offset: inString(/\\u(?![0-9a-fA-F]{4})/), problem: l10n.t('invalid \\u escape') };
     case ParseErrorCode.InvalidEscapeCharacter:
-      return { offset: inString(/\\[^"\\/bfnrtu]/), problem: t('invalid escape in a string') };
+      return { offset: inString(/\\[^"\\/bfnrtu]/), problem: l10n.t('invalid escape in a string') };
     case ParseErrorCode.UnexpectedEndOfNumber:
     case ParseErrorCode.InvalidNumberFormat:
-      return { offset, problem: t('incomplete number') };
+      return { offset, problem: l10n.t('incomplete number') };
   }
   // A symbol, comment or missing value: what was expected there decides the wording.
-  if (text.trim() === '') return { offset: text.length, problem: t('the document is empty') };
+  if (text.trim() === '') return { offset: text.length, problem: l10n.t('the document is empty') };
   if (first.expectingName) {
     return text[offset] === '}'
-      ? { offset, problem: t('trailing comma before “}”') }
-      : { offset, problem: t('expected a property name in double quotes, found {0}', found(offset)) };
+      ? { offset, problem: l10n.t('trailing comma before “}”') }
+      : { offset, problem: l10n.t('expected a property name in double quotes, found {0}', found(offset)) };
   }
-  if (first.container === 'array' && text[offset] === ']') return { offset, problem: t('trailing comma before “]”') };
-  return { offset, problem: offset >= text.length ? t('unexpected end of the text') : t('unexpected {0}', found(offset)) };
+  if (first.container === 'array' && text[offset] === ']') return { offset, problem: l10n.t('trailing comma before “]”') };
+  return { offset, problem: offset >= text.length ? l10n.t('unexpected end of the text') : l10n.t('unexpected {0}', found(offset)) };
 }
 
 /** A character as the message names it; invisible ones (a no-break space, a byte-order mark) by their code too. */

@@ -3,7 +3,7 @@
 // that 0.1.0's settings amount to, resolving the active profile and its effective connection, and
 // the rule that decides whether a profile's key may go to an origin.
 
-import { t } from '../api/l10n';
+import * as l10n from '@vscode/l10n';
 
 /** The ID of the profile 0.1.0's settings became: its key and state keep their 0.1.0 storage names. */
 export const DEFAULT_PROFILE_ID = 'default';
@@ -63,24 +63,24 @@ export interface ParsedProfiles {
 /** Why `text` cannot be a base URL, or undefined when it can. */
 export function baseUrlProblem(text: string): string | undefined {
   const trimmed = text.trim();
-  if (!trimmed) return t('Enter the base URL, e.g. https://api.example.com');
+  if (!trimmed) return l10n.t('Enter the base URL, e.g. https://api.example.com');
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    return t('“{0}” is not a URL. Include the scheme, e.g. https://api.example.com', trimmed);
+    return l10n.t('“{0}” is not a URL. Include the scheme, e.g. https://api.example.com', trimmed);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return t('The base URL must start with http:// or https://');
-  if (url.username || url.password) return t('Leave credentials out of the URL; set the API key instead.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return l10n.t('The base URL must start with http:// or https://');
+  if (url.username || url.password) return l10n.t('Leave credentials out of the URL; set the API key instead.');
   return undefined;
 }
 
 /** Why `name` cannot name a new profile (empty, too long, taken), or undefined. */
 export function profileNameProblem(name: string, taken: readonly string[] = []): string | undefined {
   const trimmed = name.trim();
-  if (!trimmed) return t('Enter a name for the profile, e.g. “EU” or “Self-hosted”.');
-  if (trimmed.length > 40) return t('Keep the name to 40 characters or fewer.');
-  if (taken.some((other) => other.trim().toLowerCase() === trimmed.toLowerCase())) return t('A profile named “{0}” already exists.', trimmed);
+  if (!trimmed) return l10n.t('Enter a name for the profile, e.g. “EU” or “Self-hosted”.');
+  if (trimmed.length > 40) return l10n.t('Keep the name to 40 characters or fewer.');
+  if (taken.some((other) => other.trim().toLowerCase() === trimmed.toLowerCase())) return l10n.t('A profile named “{0}” already exists.', trimmed);
   return undefined;
 }
 
@@ -105,34 +105,34 @@ export function parseProfiles(raw: unknown): ParsedProfiles {
   const result: ParsedProfiles = { profiles: [], problems: [] };
   if (raw === undefined || raw === null) return result;
   if (!Array.isArray(raw)) {
-    result.problems.push(t('deploymentsExplorer.profiles must be a list of profiles.'));
+    result.problems.push(l10n.t('deploymentsExplorer.profiles must be a list of profiles.'));
     return result;
   }
   const names = new Set<string>();
   const ids = new Set<string>();
   raw.forEach((entry, index) => {
     if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
-      result.problems.push(t('Profile {0} is not an object with a name and a baseUrl.', index + 1));
+      result.problems.push(l10n.t('Profile {0} is not an object with a name and a baseUrl.', index + 1));
       return;
     }
     const input = entry as Record<string, unknown>;
     const name = text(input.name);
     if (!name) {
-      result.problems.push(t('Profile {0} has no name.', index + 1));
+      result.problems.push(l10n.t('Profile {0} has no name.', index + 1));
       return;
     }
     const problem = baseUrlProblem(text(input.baseUrl));
     if (problem) {
-      result.problems.push(t('Profile “{0}”: {1}', name, problem));
+      result.problems.push(l10n.t('Profile “{0}”: {1}', name, problem));
       return;
     }
     if (names.has(name.toLowerCase())) {
-      result.problems.push(t('Profile “{0}” is defined twice; the first one is used.', name));
+      result.problems.push(l10n.t('Profile “{0}” is defined twice; the first one is used.', name));
       return;
     }
     const id = (text(input.id) || name).toLowerCase();
     if (ids.has(id)) {
-      result.problems.push(t('Profile “{0}” has the same id as another profile (“{1}”); it is left out.', name, id));
+      result.problems.push(l10n.t('Profile “{0}” has the same id as another profile (“{1}”); it is left out.', name, id));
       return;
     }
     names.add(name.toLowerCase());
@@ -178,10 +178,10 @@ export function mergeProfiles(user: readonly Profile[], workspace: ParsedProfile
   if (!workspace) return result;
   const names = new Set(user.map((profile) => profile.name.toLowerCase()));
   const ids = new Set(user.map((profile) => profile.id));
-  for (const problem of workspace.problems) result.problems.push(t('In this workspace’s settings: {0}', problem));
+  for (const problem of workspace.problems) result.problems.push(l10n.t('In this workspace’s settings: {0}', problem));
   for (const profile of workspace.profiles) {
     if (names.has(profile.name.toLowerCase()) || ids.has(profile.id)) {
-      result.problems.push(t('Profile “{0}” in this workspace’s settings has the name or id of one of yours; yours is used.', profile.name));
+      result.problems.push(l10n.t('Profile “{0}” in this workspace’s settings has the name or id of one of yours; yours is used.', profile.name));
       continue;
     }
     result.profiles.push({ ...profile, fromWorkspace: true });

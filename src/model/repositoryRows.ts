@@ -1,5 +1,5 @@
 import type { InvalidRepository, Repository } from '../api';
-import { t } from '../api/l10n';
+import * as l10n from '@vscode/l10n';
 import { idKey as key } from './ids';
 import type { IntegrationsTreeNode, MessageNode, MoreNode, RepositoryNode } from './integrationNodes';
 import { normaliseRepositoryUrl } from './integrationPresentation';
@@ -174,7 +174,7 @@ export class RepositoryRows {
       kind: 'message',
       role: 'offContract',
       integrationId: this.integrationId,
-      message: record.name || record.id || t('Record {0} of the listing', record.index + 1),
+      message: record.name || record.id || l10n.t('Record {0} of the listing', record.index + 1),
       offContract: record,
       id: `${this.prefix}offContract/${record.index}`,
     };

@@ -1,7 +1,7 @@
 import type { Deployment } from '../api';
 import { customUrlOf } from './deploymentPresentation';
 import { idKey } from './ids';
-import { t } from '../api/l10n';
+import * as l10n from '@vscode/l10n';
 
 /**
  * What is followed and how, without VS Code: the settle rules, the saved form
@@ -80,12 +80,12 @@ export function fieldsChanged(entry: WatchEntry, fields: ReturnType<typeof entry
 /** 42 s, 5 min, 3 h, 2 d. */
 export function formatDuration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return t('{0} s', seconds);
+  if (seconds < 60) return l10n.t('{0} s', seconds);
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return t('{0} min', minutes);
+  if (minutes < 60) return l10n.t('{0} min', minutes);
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return t('{0} h', hours);
-  return t('{0} d', Math.floor(hours / 24));
+  if (hours < 48) return l10n.t('{0} h', hours);
+  return l10n.t('{0} d', Math.floor(hours / 24));
 }
 
 export function entryLabel(entry: Pick<WatchEntry, 'name' | 'id'>): string {

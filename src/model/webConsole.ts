@@ -4,7 +4,7 @@
  * for, or a result that is not an http(s) address, is a problem named for the user.
  */
 import type { Deployment } from '../api';
-import { t } from '../api/l10n';
+import * as l10n from '@vscode/l10n';
 
 const PLACEHOLDER = /\{(id|tenant_id|name)\}/g;
 
@@ -18,15 +18,15 @@ export function webConsoleUrl(template: string, deployment: Deployment): { url: 
     }
     return encodeURIComponent(value);
   });
-  if (missing.size > 0) return { problem: t('This deployment has no {0} for the web console URL.', [...missing].join(t(' or '))) };
+  if (missing.size > 0) return { problem: l10n.t('This deployment has no {0} for the web console URL.', [...missing].join(l10n.t(' or '))) };
   let url: URL;
   try {
     url = new URL(filled);
   } catch {
-    return { problem: t('The web console URL template “{0}” does not make an address; check deploymentsExplorer.webConsoleUrl.', template) };
+    return { problem: l10n.t('The web console URL template “{0}” does not make an address; check deploymentsExplorer.webConsoleUrl.', template) };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { problem: t('The web console URL must start with http:// or https://; check deploymentsExplorer.webConsoleUrl.') };
+    return { problem: l10n.t('The web console URL must start with http:// or https://; check deploymentsExplorer.webConsoleUrl.') };
   }
   return { url: url.toString() };
 }

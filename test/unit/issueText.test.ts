@@ -4,7 +4,7 @@ import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { issueText, parseInOurWords } from '../../src/api/issueText';
-import { setTranslator } from '../../src/api/l10n';
+import * as l10n from '@vscode/l10n';
 import { repositorySchema } from '../../src/api/schemas';
 import { readCreateArgument } from '../../src/model/createArguments';
 
@@ -24,7 +24,7 @@ const one = (schema: z.ZodType, value: unknown): string => {
 };
 
 describe('zod issues in our words', () => {
-  afterEach(() => setTranslator(undefined));
+  afterEach(() => l10n.config({ contents: {} }));
 
   it('invalid_type: what was expected and the kind of value received, never the value', () => {
     assert.equal(one(z.string(), 5), 'expected a string, got a number');
@@ -124,7 +124,7 @@ describe('zod issues in our words', () => {
   });
 
   it('goes through the translator', () => {
-    setTranslator((message, ...args) => `«${message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]))}»`);
+    l10n.config({ contents: { 'expected {0}, got {1}': '«expected {0}, got {1}»', 'a string': '«a string»', 'a number': '«a number»', 'expected at least {0}': '«expected at least {0}»', 'unexpected field {0}': '«unexpected field {0}»' } });
     assert.equal(one(z.string(), 5), '«expected «a string», got «a number»»');
     assert.equal(one(z.number().min(0), -1), '«expected at least 0»');
     assert.equal(one(z.strictObject({}), { b: 1 }), '«unexpected field “b”»');

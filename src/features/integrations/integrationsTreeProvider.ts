@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { type Repository } from '../../api';
 import { messageOf } from '../../api/errors';
-import { fillable } from '../../api/l10n';
 import { isCancellation } from '../../platform/commandRunner';
 import { fixRowIcon, fixRows } from '../../platform/fixRows';
 import { problemParts } from '../../model/fieldNames';
@@ -311,8 +310,6 @@ function cachedRepositoryDescription(repository: Repository): string {
   return text;
 }
 
-const repositoryLabel = fillable(() => vscode.l10n.t('Repository {0}/{1}, default branch {2}'));
-
 /** Built per row when VS Code asks (an expanded integration asks for every shown row): kept lean, one shared icon. */
 function repositoryItem(node: RepositoryNode): vscode.TreeItem {
   const { repository } = node;
@@ -322,7 +319,7 @@ function repositoryItem(node: RepositoryNode): vscode.TreeItem {
   item.contextValue = 'repository';
   item.iconPath = repoIcon ??= new vscode.ThemeIcon('repo');
   item.accessibilityInformation = {
-    label: repositoryLabel(repository.owner, repository.name, repository.default_branch),
+    label: vscode.l10n.t('Repository {0}/{1}, default branch {2}', repository.owner, repository.name, repository.default_branch),
   };
   return item;
 }
