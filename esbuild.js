@@ -109,7 +109,6 @@ async function main() {
     outfile: 'dist/undici.js',
     plugins: [trimUndici],
   });
-  const zodCtx = await esbuild.context({ ...common, entryPoints: { zod: 'src/api/zodParts.ts' }, outdir: 'dist' });
   const ctx = await esbuild.context({
     ...common,
     entryPoints: ['src/extension.ts'],
@@ -121,17 +120,15 @@ async function main() {
     mainFields: ['module', 'main'],
     metafile: meta,
     define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
-    plugins: [trimUndici, apart('undiciParts', 'undici.js'), apart('zodParts', 'zod.js'), vscodeAsIs],
+    plugins: [trimUndici, apart('undiciParts', 'undici.js'), vscodeAsIs],
   });
   if (watch) {
-    await Promise.all([undiciCtx.watch(), zodCtx.watch(), ctx.watch()]);
+    await Promise.all([undiciCtx.watch(), ctx.watch()]);
     return;
   }
   writePayloadSchema();
   await undiciCtx.rebuild();
   await undiciCtx.dispose();
-  await zodCtx.rebuild();
-  await zodCtx.dispose();
   const result = await ctx.rebuild();
   await ctx.dispose();
   if (meta && result.metafile) {

@@ -1,13 +1,12 @@
-import * as z from './zodParts';
-import { InvalidInputError, SchemaError } from './errors';
+import type * as z from 'zod';
+import * as l10n from '@vscode/l10n';
+import { InvalidInputError, RecordProblem, SchemaError } from './errors';
 import { ConnectionOptions, HttpTransport } from './http';
 import { PageEnd, pageEnd, PageWalk } from './pagination';
 import { buildDeploymentSearchParams, DEFAULT_PAGE_SIZE, DeploymentQuery, validateIntegrationId, validateObjectArgument } from './query';
 import { parseJsonBody } from './responses';
-import { Deployment, deploymentSchema, deploymentSummarySchema, Repository, repositorySchema, resourceSpecSchema } from './schemas';
-import { describeValue, quote } from './text';
-import { checkRecord } from './recordCheck';
-import * as l10n from '@vscode/l10n';
+import { Deployment, deploymentSchema, deploymentSummarySchema, listingSchema, Repository, repositorySchema, resourceSpecSchema } from './schemas';
+import { describeKind, describeValue } from './text';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -23,8 +22,7 @@ interface OffContractRecord {
   readonly index: number;
   /** The record as received. Its fields are not to be trusted. */
   readonly raw: unknown;
-  /** Each problem as `field.path: message`, e.g. `id: expected a UUID`, `created_at: expected a string, got a number`. */
-  readonly problems: readonly string[];
+  readonly problems: readonly RecordProblem[];
   /** The record's `id` when it is a non-empty string (even one that is not a UUID). */
   readonly id?: string;
   /** The record's `name` when it is a string, for a label. */
@@ -63,9 +61,6 @@ export interface DeploymentPage {
   end?: PageEnd;
 }
 
-/** Problems shown per off-contract record. */
-const MAX_RECORD_PROBLEMS = 20;
-
 /** The control plane's API: every view and command goes through one of these. */
 export class ControlPlaneClient {
   private readonly http: HttpTransport;
@@ -90,7 +85,7 @@ export class ControlPlaneClient {
       });
       const body = parseJsonBody(response, this.http.secrets);
       if (!Array.isArray(body)) {
-        throw new SchemaError(l10n.t('The repository listing'), [`${l10n.t('(the whole answer)')}: ${l10n.t('expected an array, got {0}', describeValue(body))}`]);
+        throw new SchemaError(l10n.t('The repository listing'), [{ path: '', message: l10n.t('expected an array, got {0}', answerKind(body)) }]);
       }
       const { valid: repositories, invalid: offContractRecords } = splitRecords(repositorySchema, body);
       const invalid = offContractRecords.map(
@@ -99,7 +94,10 @@ export class ControlPlaneClient {
           usableForCreate: false,
           reason: l10n.t(
             'It does not match the API contract ({0}), so it cannot be used to create a deployment.',
-            `${record.problems.slice(0, 3).join('; ')}${record.problems.length > 3 ? '; …' : ''}`,
+            record.problems
+              .slice(0, 3)
+              .map(({ path, message }) => `${path || l10n.t('(the record)')}: ${message}`)
+              .join('; ') + (record.problems.length > 3 ? '; …' : ''),
           ),
         }),
       );
@@ -122,20 +120,20 @@ export class ControlPlaneClient {
         signal: signalOf(options),
         what: l10n.t('The deployment listing'),
       });
-      const { resources, offset: nextOffset } = listingEnvelope(parseJsonBody(response, this.http.secrets));
+      const body = parseJsonBody(response, this.http.secrets);
+      const listing = listingSchema.safeParse(body);
+      if (!listing.success) {
+        const problems = Array.isArray(body)
+          ? [{ path: '', message: l10n.t('expected an object, got {0}', answerKind(body)) }]
+          : problemsOf(listing.error);
+        throw new SchemaError(l10n.t('The deployment listing'), problems);
+      }
+      const { resources, offset: nextOffset } = listing.data;
       const { valid, invalid } = splitRecords(deploymentSummarySchema, resources);
       // A listed record's resource_spec is checked when it is shown (resourceSpecProblems).
       const deployments = valid as Deployment[];
       const end = pageEnd({ requestedOffset, limit, count: resources.length, nextOffset });
-      return {
-        deployments,
-        invalid,
-        requestedOffset,
-        limit,
-        nextOffset,
-        mayHaveMore: end === undefined,
-        end,
-      };
+      return { deployments, invalid, requestedOffset, limit, nextOffset, mayHaveMore: end === undefined, end };
     } catch (error) {
       throw this.http.seal(error);
     }
@@ -175,7 +173,9 @@ export class ControlPlaneClient {
         signal: signalOf(options),
         what: l10n.t('The deployment-creation endpoint'),
       });
-      return validate(deploymentSchema, parseJsonBody(response, this.http.secrets), l10n.t('The created deployment'), 'deployment');
+      const created = deploymentSchema.safeParse(parseJsonBody(response, this.http.secrets));
+      if (!created.success) throw new SchemaError(l10n.t('The created deployment'), problemsOf(created.error));
+      return created.data;
     } catch (error) {
       throw this.http.seal(error);
     }
@@ -197,90 +197,62 @@ function signalOf(options: CallOptions | undefined): AbortSignal | undefined {
   return signal;
 }
 
-/** `{resources: [...], offset}`: the envelope is checked; records one by one, by the caller. */
-function listingEnvelope(body: unknown): { resources: unknown[]; offset: number } {
-  const problems: string[] = [];
-  if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw new SchemaError(l10n.t('The deployment listing'), [`${l10n.t('(the whole answer)')}: ${l10n.t('expected an object, got {0}', describeValue(body))}`]);
-  }
-  const { resources, offset } = body as Record<string, unknown>;
-  if (!Array.isArray(resources)) problems.push(`resources: ${l10n.t('expected an array, got {0}', describeValue(resources))}`);
-  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) {
-    problems.push(`offset: ${l10n.t('expected a whole number of 0 or more, got {0}', describeValue(offset))}`);
-  }
-  if (problems.length > 0) throw new SchemaError(l10n.t('The deployment listing'), problems);
-  return { resources: resources as unknown[], offset: offset as number };
+/** What a whole answer was, without its content (records may hold secrets): "a list of 2 records", "a string". */
+function answerKind(body: unknown): string {
+  if (!Array.isArray(body)) return describeKind(body);
+  return body.length === 1 ? l10n.t('a list of 1 record') : l10n.t('a list of {0} records', body.length);
 }
 
-/** The records that match the schema, kept as they came, and the others with their problems; both in the server's order. */
+/** The records that match the schema and the others with their problems, both in the server's order. */
 function splitRecords<T extends z.ZodType>(schema: T, records: readonly unknown[]): { valid: z.infer<T>[]; invalid: OffContractRecord[] } {
   const valid: z.infer<T>[] = [];
   const invalid: OffContractRecord[] = [];
-  for (let index = 0; index < records.length; index++) {
-    const raw = records[index];
-    const result = checkRecord(schema, raw);
+  records.forEach((raw, index) => {
+    const result = schema.safeParse(raw);
     if (result.success) valid.push(result.data);
-    else invalid.push(offContract(raw, index, recordProblems(result.error)));
-  }
+    else invalid.push({ index, raw, problems: problemsOf(result.error), ...identity(raw) });
+  });
   return { valid, invalid };
 }
 
-function offContract(raw: unknown, index: number, problems: readonly string[]): OffContractRecord {
-  const record = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
-  const id = typeof record?.id === 'string' && record.id ? record.id : undefined;
-  const name = typeof record?.name === 'string' ? record.name : undefined;
-  return { index, raw, problems, id, name };
+function identity(raw: unknown): { id?: string; name?: string } {
+  const record = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  return {
+    id: typeof record.id === 'string' && record.id ? record.id : undefined,
+    name: typeof record.name === 'string' ? record.name : undefined,
+  };
 }
 
-/** Zod's issues as `field.path: message`, relative to the record; the messages are ours (see issueText.ts). */
-function recordProblems(error: z.ZodError): string[] {
-  const problems = error.issues
-    .slice(0, MAX_RECORD_PROBLEMS)
-    .map((issue) => issueLine('', issue, l10n.t('(the record)')));
-  if (error.issues.length > MAX_RECORD_PROBLEMS) problems.push(l10n.t('…and {0} more', error.issues.length - MAX_RECORD_PROBLEMS));
-  return problems;
+/** zod's issues (worded by the schemas) as problems, each with its field path from `root`. */
+function problemsOf(error: z.ZodError, root = ''): RecordProblem[] {
+  return error.issues.map((issue) => ({ path: formatPath(root, issue.path), message: issue.message }));
 }
 
-const checkedSpecs = new WeakMap<object, readonly string[]>();
+/** `source_config.resource_spec.cpu`, `secrets[0].value` */
+function formatPath(root: string, path: readonly PropertyKey[]): string {
+  let text = root;
+  for (const part of path) {
+    if (typeof part === 'number') text += `[${part}]`;
+    else text += text ? `.${String(part)}` : String(part);
+  }
+  return text;
+}
+
+const checkedSpecs = new WeakMap<object, readonly RecordProblem[]>();
 
 /**
  * Validates the `resource_spec` of a listed deployment in full (listings check
  * only that it is an object). Answers the problems, each with its field path;
  * empty when it matches the contract or is absent. Cached per record.
  */
-export function resourceSpecProblems(deployment: Deployment): readonly string[] {
+export function resourceSpecProblems(deployment: Deployment): readonly RecordProblem[] {
   const spec = deployment.source_config?.resource_spec;
   if (!spec || typeof spec !== 'object') return [];
-  const known = checkedSpecs.get(spec);
-  if (known) return known;
-  const result = checkRecord(resourceSpecSchema, spec);
-  const problems = result.success
-    ? []
-    : result.error.issues.map((issue) => issueLine('source_config.resource_spec', issue));
-  checkedSpecs.set(spec, problems);
-  return problems;
-}
-
-function validate<T extends z.ZodType>(schema: T, data: unknown, what: string, root: string): z.infer<T> {
-  const result = checkRecord(schema, data);
-  if (result.success) return result.data;
-  throw new SchemaError(
-    what,
-    result.error.issues.map((issue) => issueLine(root, issue)),
-  );
-}
-
-/** One zod issue as a problem line: `source_config.resource_spec.cpu: expected a number, got a string`. */
-function issueLine(root: string, issue: z.core.$ZodIssue, whole?: string): string {
-  return `${formatPath(root, issue.path, whole)}: ${quote(issue.message, 160)}`;
-}
-
-/** `resources[3].source_config.resource_spec.cpu` */
-function formatPath(root: string, path: readonly PropertyKey[], whole = l10n.t('(the whole answer)')): string {
-  let text = root;
-  for (const part of path.slice(0, 20)) {
-    if (typeof part === 'number') text += `[${part}]`;
-    else text += text ? `.${quote(String(part), 60)}` : quote(String(part), 60);
+  let problems = checkedSpecs.get(spec);
+  if (!problems) {
+    const result = resourceSpecSchema.safeParse(spec);
+    problems = result.success ? [] : problemsOf(result.error, 'source_config.resource_spec');
+    checkedSpecs.set(spec, problems);
   }
-  return text || whole;
+  return problems;
 }

@@ -243,16 +243,26 @@ export class InvalidResponseError extends ControlPlaneErrorBase {
   }
 }
 
-/** JSON that does not match the contract. `issues` name the record index and field path. */
+/**
+ * Where a record departs from the API contract: the field's path from the record
+ * (`source_config.repo_url`, `secrets[0].value`; empty for the record itself) and what is wrong, in
+ * words that never repeat the value received.
+ */
+export interface RecordProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** JSON that does not match the contract; `issues` name each field path. */
 export class SchemaError extends ControlPlaneErrorBase {
   readonly kind = 'schema';
-  readonly issues: readonly string[];
+  readonly issues: readonly RecordProblem[];
   constructor(
     /** What was checked, as the subject of a sentence: "The deployment listing". */
     readonly what: string,
-    issues: readonly string[],
+    issues: readonly RecordProblem[],
   ) {
-    const shown = issues.slice(0, 5);
+    const shown = issues.slice(0, 5).map(({ path, message }) => `${path || l10n.t('(the whole answer)')}: ${message}`);
     super(l10n.t('{0} does not match the API contract:\n{1}', what, shown.join('\n') + andMore(issues.length - shown.length)));
     this.issues = issues.slice(0, KEPT_ISSUES);
   }

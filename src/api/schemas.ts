@@ -1,5 +1,6 @@
-import * as z from './zodParts';
+import * as z from 'zod';
 import * as l10n from '@vscode/l10n';
+import { describeKind } from './text';
 import { uuidPattern } from './vocabulary';
 
 // The contract does not show which deployment fields are required, and
@@ -7,60 +8,77 @@ import { uuidPattern } from './vocabulary';
 // deployment field accepts null or absence. Objects are loose: fields the
 // contract does not name are kept, never stripped.
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
-const looseRecord = z.record(z.string(), z.unknown());
 
-// Messages as functions: they are made when a record fails, so in the language of the translator then.
-const uuidString = z.string().regex(uuidPattern, { error: () => l10n.t('expected a UUID') });
-const integer = z.number().int();
+// Problems are worded here, through zod's own error customisation, so that they can be translated
+// and never repeat a value the server sent (it may be a secret): only the kind of value received.
+// The messages are functions, made when a record fails, in the language configured then.
+type RawIssue = z.core.$ZodRawIssue;
+const expected = (what: () => string) => ({ error: (issue: RawIssue) => l10n.t('expected {0}, got {1}', what(), describeKind(issue.input)) });
+const string = () => z.string(expected(() => l10n.t('a string')));
+const number = () => z.number(expected(() => l10n.t('a number')));
+const boolean = () => z.boolean(expected(() => l10n.t('a boolean')));
+const integer = () =>
+  z.int({
+    error: (issue: RawIssue) => {
+      const input = issue.input;
+      if (issue.code !== 'invalid_type') return l10n.t('expected a whole number between {0} and {1}', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+      const got = typeof input === 'number' && Number.isFinite(input) ? l10n.t('a number with a fraction') : describeKind(input);
+      return l10n.t('expected {0}, got {1}', l10n.t('a whole number'), got);
+    },
+  });
+const array = <T extends z.ZodType>(element: T) => z.array(element, expected(() => l10n.t('an array')));
+const object = <T extends z.core.$ZodLooseShape>(shape: T) => z.looseObject(shape, expected(() => l10n.t('an object')));
+const looseRecord = z.record(z.string(), z.unknown(), expected(() => l10n.t('an object')));
+const uuidString = string().regex(uuidPattern, { error: () => l10n.t('expected a UUID') });
 
-export const repositorySchema = z.looseObject({
+export const repositorySchema = object({
   host_integration_id: uuidString,
-  id: integer,
-  name: z.string(),
-  owner: z.string(),
-  url: z.string(),
-  default_branch: z.string(),
+  id: integer(),
+  name: string(),
+  owner: string(),
+  url: string(),
+  default_branch: string(),
 });
 
-const mountSchema = z.looseObject({
-  name: optional(z.string()),
-  mountPath: optional(z.string()),
-  subPath: optional(z.string()),
-  mountPropagation: optional(z.string()),
-  subPathExpr: optional(z.string()),
-  readOnly: optional(z.boolean()),
+const mountSchema = object({
+  name: optional(string()),
+  mountPath: optional(string()),
+  subPath: optional(string()),
+  mountPropagation: optional(string()),
+  subPathExpr: optional(string()),
+  readOnly: optional(boolean()),
 });
 
-const containerSchema = z.looseObject({
-  name: optional(z.string()),
-  image: optional(z.string()),
-  imagePullPolicy: optional(z.string()),
-  workingDir: optional(z.string()),
-  restartPolicy: optional(z.string()),
-  command: optional(z.array(z.string())),
-  args: optional(z.array(z.string())),
+const containerSchema = object({
+  name: optional(string()),
+  image: optional(string()),
+  imagePullPolicy: optional(string()),
+  workingDir: optional(string()),
+  restartPolicy: optional(string()),
+  command: optional(array(string())),
+  args: optional(array(string())),
   env: optional(
-    z.array(
-      z.looseObject({
-        name: optional(z.string()),
-        value: optional(z.string()),
+    array(
+      object({
+        name: optional(string()),
+        value: optional(string()),
         valueFrom: optional(looseRecord),
       }),
     ),
   ),
-  envFrom: optional(z.array(looseRecord)),
+  envFrom: optional(array(looseRecord)),
   resources: optional(
-    z.looseObject({
+    object({
       limits: optional(looseRecord),
       requests: optional(looseRecord),
     }),
   ),
-  volumeMounts: optional(z.array(mountSchema)),
+  volumeMounts: optional(array(mountSchema)),
   securityContext: optional(looseRecord),
 });
 
-const volumeSchema = z.looseObject({
-  name: optional(z.string()),
+const volumeSchema = object({
+  name: optional(string()),
   configMap: optional(looseRecord),
   secret: optional(looseRecord),
   emptyDir: optional(looseRecord),
@@ -71,10 +89,10 @@ const volumeSchema = z.looseObject({
   csi: optional(looseRecord),
 });
 
-const count = optional(integer);
-const cpu = optional(z.number());
+const count = optional(integer());
+const cpu = optional(number());
 
-export const resourceSpecSchema = z.looseObject({
+export const resourceSpecSchema = object({
   min_scale: count,
   max_scale: count,
   cpu,
@@ -109,72 +127,75 @@ export const resourceSpecSchema = z.looseObject({
   db_max_connections: count,
   labels: optional(looseRecord),
   annotations: optional(looseRecord),
-  service_account_name: optional(z.string()),
-  image_pull_secrets: optional(z.array(z.looseObject({ name: optional(z.string()) }))),
-  volumes: optional(z.array(volumeSchema)),
-  volume_mounts: optional(z.array(mountSchema)),
-  init_containers: optional(z.array(containerSchema)),
-  sidecars: optional(z.array(containerSchema)),
+  service_account_name: optional(string()),
+  image_pull_secrets: optional(array(object({ name: optional(string()) }))),
+  volumes: optional(array(volumeSchema)),
+  volume_mounts: optional(array(mountSchema)),
+  init_containers: optional(array(containerSchema)),
+  sidecars: optional(array(containerSchema)),
 });
 
-const sourceConfigSchema = z.looseObject({
+const sourceConfigSchema = object({
   integration_id: optional(uuidString),
-  repo_url: optional(z.string()),
-  build_on_push: optional(z.boolean()),
-  custom_url: optional(z.string()),
+  repo_url: optional(string()),
+  build_on_push: optional(boolean()),
+  custom_url: optional(string()),
   resource_spec: optional(resourceSpecSchema),
   listener_id: optional(uuidString),
-  listener_config: optional(z.looseObject({ k8s_namespace: optional(z.string()) })),
-  install_command: optional(z.string()),
-  build_command: optional(z.string()),
+  listener_config: optional(object({ k8s_namespace: optional(string()) })),
+  install_command: optional(string()),
+  build_command: optional(string()),
 });
 
-const sourceRevisionConfigSchema = z.looseObject({
-  repo_ref: optional(z.string()),
-  graph_config_path: optional(z.string()),
-  image_uri: optional(z.string()),
-  source_tarball_path: optional(z.string()),
-  repo_commit_sha: optional(z.string()),
+const sourceRevisionConfigSchema = object({
+  repo_ref: optional(string()),
+  graph_config_path: optional(string()),
+  image_uri: optional(string()),
+  source_tarball_path: optional(string()),
+  repo_commit_sha: optional(string()),
 });
 
-export const deploymentSchema = z.looseObject({
-  name: optional(z.string()),
+export const deploymentSchema = object({
+  name: optional(string()),
   source_config: optional(sourceConfigSchema),
   source_revision_config: optional(sourceRevisionConfigSchema),
-  secrets: optional(z.array(z.looseObject({ name: optional(z.string()), value: optional(z.string()) }))),
+  secrets: optional(array(object({ name: optional(string()), value: optional(string()) }))),
   id: optional(uuidString),
   tenant_id: optional(uuidString),
-  created_at: optional(z.string()),
-  updated_at: optional(z.string()),
+  created_at: optional(string()),
+  updated_at: optional(string()),
   latest_revision_id: optional(uuidString),
   active_revision_id: optional(uuidString),
   secret_references: optional(
-    z.array(
-      z.looseObject({
-        name: optional(z.string()),
-        secret_name: optional(z.string()),
-        secret_key: optional(z.string()),
+    array(
+      object({
+        name: optional(string()),
+        secret_name: optional(string()),
+        secret_key: optional(string()),
       }),
     ),
   ),
-  image_version: optional(z.string()),
+  image_version: optional(string()),
   // Not in the record table, but the listing filters on it, so servers send it.
-  status: optional(z.string()),
+  status: optional(string()),
 });
 
 /**
- * What a listing validates per record: every field, except that the deep
- * `resource_spec` is only checked to be an object here. It is validated in
- * full by `resourceSpecProblems` when it is first shown: a whole-record check
- * would triple the cost of each page (see `npm run bench`), for content most
- * rows never display.
+ * What a listing validates per record: every field, except that the deep `resource_spec` is only
+ * checked to be an object here. It is validated in full by `resourceSpecProblems` when it is first
+ * shown: checking it on every listed record would cost more than the rest of the page, for content
+ * most rows never display.
  */
-const objectOrAbsent = z.custom<ResourceSpec | null | undefined>(
-  (value) => value === undefined || value === null || (typeof value === 'object' && !Array.isArray(value)),
-  { error: () => l10n.t('expected an object') },
-);
 export const deploymentSummarySchema = deploymentSchema.extend({
-  source_config: optional(sourceConfigSchema.extend({ resource_spec: objectOrAbsent.optional() })),
+  source_config: optional(sourceConfigSchema.extend({ resource_spec: optional(looseRecord) })),
+});
+
+/** The answer of `GET /v2/deployments`; its records are checked one by one (deploymentSummarySchema). */
+export const listingSchema = object({
+  resources: array(z.unknown()),
+  offset: z
+    .int({ error: (issue: RawIssue) => l10n.t('expected a whole number of 0 or more, got {0}', describeKind(issue.input)) })
+    .min(0, { error: () => l10n.t('expected a whole number of 0 or more, got a negative number') }),
 });
 
 export type Repository = z.infer<typeof repositorySchema>;

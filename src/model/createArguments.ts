@@ -1,5 +1,4 @@
 import type { Repository } from '../api';
-import { parseInOurWords } from '../api/issueText';
 import { loadSchemas } from '../api/lazy';
 import { DeploymentType } from '../api/vocabulary';
 import { isDeploymentType } from './createPayload';
@@ -37,7 +36,7 @@ export function readCreateArgument(argument: unknown): CreateDeploymentOptions |
     // e.g. a URI from an editor menu or a row of another view: behave as from the palette.
     return undefined;
   }
-  const parsed = parseInOurWords(repositorySchema, value.repository);
+  const parsed = repositorySchema.safeParse(value.repository);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || l10n.t('(the record)')}: ${issue.message}`).join('; ');
     throw new Error(l10n.t('Create Deployment… was given a repository record that is not usable: {0}', problems));

@@ -1,5 +1,6 @@
 import { loadClient } from '../api/lazy';
-import { type Container, type Deployment, type Mount, type ResourceSpec, type Volume } from '../api';
+import { type Container, type Deployment, type Mount, type RecordProblem, type ResourceSpec, type Volume } from '../api';
+import { problemWords } from './fieldNames';
 import { formatTime } from './deploymentPresentation';
 import { statusWords } from './deploymentStatus';
 import * as l10n from '@vscode/l10n';
@@ -212,8 +213,13 @@ function absent(label: string, value: unknown): DetailNode {
   return value === undefined || value === null ? { label, value: l10n.t('not in this record') } : valueNode(label, value);
 }
 
+/** One problem of a record off the contract: the field in words, then what is wrong and the field's path. */
+export function problemNode(problem: RecordProblem): DetailNode {
+  return { label: problemWords(problem), value: problem.path ? `${problem.message} (${problem.path})` : problem.message };
+}
+
 /** `problems`: where the spec departs from the contract; shown first, and what can be shown still is. */
-function resourcesGroup(spec: ResourceSpec, problems: readonly string[]): DetailNode | undefined {
+function resourcesGroup(spec: ResourceSpec, problems: readonly RecordProblem[]): DetailNode | undefined {
   const known = new Set<string>([
     'labels', 'annotations', 'service_account_name', 'image_pull_secrets', 'volumes', 'volume_mounts', 'init_containers', 'sidecars',
   ]);
@@ -237,8 +243,8 @@ function resourcesGroup(spec: ResourceSpec, problems: readonly string[]): Detail
     problems.length > 0
       ? {
           label: l10n.t('Does not match the API contract'),
-          value: problems.length === 1 ? problems[0] : l10n.t('{0} problems', problems.length),
-          children: problems.map((problem) => ({ label: problem })),
+          value: problems.length === 1 ? `${problemWords(problems[0])}: ${problems[0].message}` : l10n.t('{0} problems', problems.length),
+          children: problems.map(problemNode),
         }
       : undefined;
   return group(

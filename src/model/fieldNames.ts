@@ -4,6 +4,7 @@
  * in tooltips' raw lines and in the JSON. Any name not listed reads as words too.
  */
 import * as l10n from '@vscode/l10n';
+import type { RecordProblem } from '../api';
 
 const words = (): Record<string, string> => ({
   name: l10n.t('Name'),
@@ -53,24 +54,22 @@ export function fieldWords(field: string): string {
 }
 
 /**
- * A field path as a server's reason names it (`body.source_revision_config.repo_ref`, `query.limit`)
- * in words: "Revision › Ref". The request part (`body`, `query`, `path`) is left out.
+ * A field path as a server's reason or the client names it (`body.source_revision_config.repo_ref`,
+ * `query.limit`, `secrets[0].value`) in words: "Revision › Ref", "Secrets › #1 › Value". The request
+ * part (`body`, `query`, `path`) is left out.
  */
 export function fieldPathWords(path: string): string {
-  const parts = path.split('.').filter((part) => part !== '');
+  const parts = path.split(/[.[\]]+/).filter((part) => part !== '');
   if (['body', 'query', 'path', 'header'].includes(parts[0] ?? '')) parts.shift();
   return parts.map((part) => (/^\d+$/.test(part) ? `#${Number(part) + 1}` : fieldWords(part))).join(' › ');
 }
 
-/**
- * A problem line of an off-contract record as the client words it (`source_config.repo_url:
- * expected a string, got a number`): its field path, the path in words, and the reason. A line
- * that names no field (`(the record): …`, `…and 3 more`) keeps its words as they are.
- */
-export function problemParts(problem: string): { path: string; words: string; reason: string } {
-  const at = problem.indexOf(': ');
-  const path = at < 0 ? problem : problem.slice(0, at);
-  const reason = at < 0 ? '' : problem.slice(at + 2);
-  const words = path.startsWith('(') || path.startsWith('…') ? path : fieldPathWords(path);
-  return { path, words, reason };
+/** Where an off-contract record's problem is, in words: "Source › Repository URL", or "(the record)". */
+export function problemWords(problem: RecordProblem): string {
+  return problem.path ? fieldPathWords(problem.path) : l10n.t('(the record)');
+}
+
+/** A problem as one line of text: `source_config.repo_url: expected a string, got a number`. */
+export function problemLine(problem: RecordProblem): string {
+  return `${problem.path || l10n.t('(the record)')}: ${problem.message}`;
 }

@@ -412,7 +412,7 @@ describe('ControlPlaneClient against scripted servers', () => {
       assert.equal(page.invalid.length, 1);
       assert.equal(page.invalid[0].index, 1);
       assert.equal(page.invalid[0].name, 'bad');
-      assert.deepEqual(page.invalid[0].problems, ['source_revision_config.repo_ref: expected a string, got a number']);
+      assert.deepEqual(page.invalid[0].problems, [{ path: 'source_revision_config.repo_ref', message: 'expected a string, got a number' }]);
     } finally {
       await client.dispose();
       await server.close();
@@ -426,7 +426,7 @@ describe('ControlPlaneClient against scripted servers', () => {
       await assert.rejects(client.listDeployments(), (error: unknown) => {
         assert.ok(error instanceof SchemaError);
         assert.match(error.message, /resources: expected an array/);
-        assert.match(error.message, /offset: expected a whole number of 0 or more, got “next”/);
+        assert.match(error.message, /offset: expected a whole number of 0 or more, got a string/);
         return true;
       });
     } finally {
@@ -450,13 +450,13 @@ describe('ControlPlaneClient against scripted servers', () => {
       const page = await client.listDeployments();
       assert.deepEqual(resourceSpecProblems(page.deployments[0]), []);
       assert.deepEqual(resourceSpecProblems(page.deployments[1]), [
-        'source_config.resource_spec.cpu: expected a number, got a string',
-        'source_config.resource_spec.init_containers[0].args[0]: expected a string, got a number',
+        { path: 'source_config.resource_spec.cpu', message: 'expected a number, got a string' },
+        { path: 'source_config.resource_spec.init_containers[0].args[0]', message: 'expected a string, got a number' },
       ]);
       assert.deepEqual(resourceSpecProblems({ name: 'none' }), []);
       const odd = await client.listDeployments({ offset: 5 });
       assert.equal(odd.deployments.length, 0);
-      assert.deepEqual(odd.invalid[0].problems, ['source_config.resource_spec: expected an object']);
+      assert.deepEqual(odd.invalid[0].problems, [{ path: 'source_config.resource_spec', message: 'expected an object, got an array' }]);
     } finally {
       await client.dispose();
       await server.close();
@@ -476,7 +476,7 @@ describe('ControlPlaneClient against scripted servers', () => {
       const listing = await client.listRepositories('0f8e7c8a-3b3d-4d5e-9a59-2f8c1e5b7a10');
       assert.equal(listing.repositories.length, 0);
       assert.equal(listing.invalid.length, 1);
-      assert.deepEqual(listing.invalid[0].problems, ['default_branch: expected a string, got nothing']);
+      assert.deepEqual(listing.invalid[0].problems, [{ path: 'default_branch', message: 'expected a string, got nothing' }]);
       assert.equal(listing.invalid[0].usableForCreate, false);
       assert.match(listing.invalid[0].reason, /default_branch/);
       const page = await client.listDeployments();

@@ -220,7 +220,7 @@ function checkPage(page: DeploymentPage): void {
   assert.ok(Array.isArray(page.deployments) && Array.isArray(page.invalid));
   assert.ok(Number.isSafeInteger(page.nextOffset) && page.nextOffset >= 0);
   assert.equal(page.mayHaveMore, page.end === undefined);
-  for (const bad of page.invalid) assert.ok(bad.problems.length > 0 && bad.problems.every((p) => typeof p === 'string' && p.length > 0));
+  for (const bad of page.invalid) assert.ok(bad.problems.length > 0 && bad.problems.every((p) => typeof p.path === 'string' && p.message.length > 0));
 }
 
 describe('ControlPlaneClient against generated answers (property)', () => {

@@ -208,14 +208,14 @@ describe('DeploymentList', () => {
   it('keeps off-contract records apart, with their problems, position and count, and counts them in a full page', async () => {
     const list = new DeploymentList(async (offset) => {
       const good = records(offset, 1);
-      const invalid = [{ index: 1, raw: { id: 'odd', created_at: 5 }, problems: ['id: expected a UUID', 'created_at: expected a string, got a number'], id: 'odd' }];
+      const invalid = [{ index: 1, raw: { id: 'odd', created_at: 5 }, problems: [{ path: 'id', message: 'expected a UUID' }, { path: 'created_at', message: 'expected a string, got a number' }], id: 'odd' }];
       return { ...page(offset, 2, good, offset + 2), invalid, mayHaveMore: true, end: undefined };
     });
     await list.ensureLoaded();
     assert.equal(list.items.length, 1);
     assert.equal(list.invalidCount, 1);
     assert.equal(list.invalidItems[0].position, 1);
-    assert.deepEqual(list.invalidItems[0].record.problems, ['id: expected a UUID', 'created_at: expected a string, got a number']);
+    assert.deepEqual(list.invalidItems[0].record.problems, [{ path: 'id', message: 'expected a UUID' }, { path: 'created_at', message: 'expected a string, got a number' }]);
     assert.equal(list.hasMore, true, 'one good and one bad record make a full page of 2');
   });
 });

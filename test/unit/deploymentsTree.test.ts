@@ -293,7 +293,7 @@ describe('Deployments tree', () => {
           id: 'not-a-uuid',
           name: 'broken',
           raw: { id: 'not-a-uuid', name: 'broken', created_at: 1700000000, secrets: [{ name: 'TOKEN', value: 'hunter2' }] },
-          problems: ['id: expected a UUID', 'created_at: expected a string, got a number'],
+          problems: [{ path: 'id', message: 'expected a UUID' }, { path: 'created_at', message: 'expected a string, got a number' }],
         },
       ],
       requestedOffset: 0,

@@ -39,7 +39,7 @@ describe('fix actions', () => {
     assert.deepEqual(kinds(new TimeoutError(1000)), ['retry', 'showLog']);
     assert.deepEqual(kinds(new ServerError(502, undefined)), ['retry', 'showLog']);
     assert.equal(kinds(new NetworkError('http://127.0.0.1:9', 'ECONNREFUSED', 'connection refused'))[0], 'retry');
-    assert.deepEqual(kinds(new SchemaError('deployment listing', ['resources: Required'])), ['showLog']);
+    assert.deepEqual(kinds(new SchemaError('deployment listing', [{ path: 'resources', message: 'Required' }])), ['showLog']);
     assert.deepEqual(kinds(new TypeError('x is undefined')), ['showLog']);
   });
 

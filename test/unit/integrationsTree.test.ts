@@ -63,7 +63,7 @@ function offContract(index: number, name: string): InvalidRepository {
     id: undefined,
     name,
     raw: { id: index, name, owner: 'acme', default_branch: 'main', host_integration_id: ACME },
-    problems: ['url: expected string, received undefined'],
+    problems: [{ path: 'url', message: 'expected string, received undefined' }],
     usableForCreate: false,
     reason: 'It does not match the API contract (url: expected string, received undefined), so it cannot be used to create a deployment.',
   };
@@ -271,7 +271,7 @@ describe('Integrations tree', () => {
             id: undefined,
             name: 'no-url',
             raw: { id: 3, name: 'no-url', owner: 'acme', default_branch: 'main', host_integration_id: ACME },
-            problems: ['url: expected a string, got nothing'],
+            problems: [{ path: 'url', message: 'expected a string, got nothing' }],
             usableForCreate: false,
             reason: 'It does not match the API contract (url: expected a string, got nothing), so it cannot be used to create a deployment.',
           },

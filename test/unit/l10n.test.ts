@@ -99,12 +99,12 @@ describe('API client messages with a bundle configured', () => {
       const page = await client.listDeployments({ limit: 5 });
       assert.equal(page.invalid.length, 1);
       assert.equal(page.invalid[0].index, 0);
-      assert.deepEqual(page.invalid[0].problems, ['id: «expected a UUID»', 'created_at: «expected «a string», got «a number»»']);
+      assert.deepEqual(page.invalid[0].problems, [{ path: 'id', message: '«expected a UUID»' }, { path: 'created_at', message: '«expected «a string», got «a number»»' }]);
       // resource_spec, checked in full when it is shown.
       assert.deepEqual(resourceSpecProblems(page.deployments[0]), [
-        'source_config.resource_spec.min_scale: «expected «a whole number», got «a number with a fraction»»',
-        'source_config.resource_spec.cpu: «expected «a number», got «a string»»',
-        'source_config.resource_spec.sidecars: «expected «an array», got «an object»»',
+        { path: 'source_config.resource_spec.min_scale', message: '«expected «a whole number», got «a number with a fraction»»' },
+        { path: 'source_config.resource_spec.cpu', message: '«expected «a number», got «a string»»' },
+        { path: 'source_config.resource_spec.sidecars', message: '«expected «an array», got «an object»»' },
       ]);
     } finally {
       await client.dispose();
@@ -123,7 +123,7 @@ describe('API client messages with a bundle configured', () => {
     try {
       guillemets();
       const listing = await client.listRepositories(integration);
-      assert.deepEqual(listing.invalid[0].problems, ['url: «expected «a string», got «nothing»»']);
+      assert.deepEqual(listing.invalid[0].problems, [{ path: 'url', message: '«expected «a string», got «nothing»»' }]);
       assert.equal(
         listing.invalid[0].reason,
         '«It does not match the API contract (url: «expected «a string», got «nothing»»), so it cannot be used to create a deployment.»',
@@ -131,7 +131,7 @@ describe('API client messages with a bundle configured', () => {
       await assert.rejects(client.createDeployment({ name: 'made' }), (error: unknown) => {
         assert.ok(error instanceof SchemaError);
         // In the schema's order of fields.
-        assert.deepEqual(error.issues, ['deployment.secrets[0].value: «expected «a string», got «a number»»', 'deployment.id: «expected «a string», got «a number»»']);
+        assert.deepEqual(error.issues, [{ path: 'secrets[0].value', message: '«expected «a string», got «a number»»' }, { path: 'id', message: '«expected «a string», got «a number»»' }]);
         assert.ok(!error.message.includes('42'), error.message);
         return true;
       });

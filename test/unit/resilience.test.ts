@@ -52,7 +52,10 @@ describe('1. one off-contract record never blanks a page', () => {
         assert.equal(bad.id, 'not-a-uuid');
         assert.equal(bad.name, 'odd');
         assert.deepEqual(bad.raw, records[17]);
-        assert.deepEqual(bad.problems, ['id: expected a UUID', 'created_at: expected a string, got a number']);
+        assert.deepEqual(bad.problems, [
+          { path: 'id', message: 'expected a UUID' },
+          { path: 'created_at', message: 'expected a string, got a number' },
+        ]);
         assert.equal(page.mayHaveMore, true, 'a full page counts its off-contract records');
       },
     );
@@ -70,9 +73,9 @@ describe('1. one off-contract record never blanks a page', () => {
         assert.equal(listing.invalid.length, 2);
         assert.equal(listing.invalid[0].index, 1);
         assert.equal(listing.invalid[0].usableForCreate, false);
-        assert.deepEqual(listing.invalid[0].problems, ['url: expected a string, got nothing']);
+        assert.deepEqual(listing.invalid[0].problems, [{ path: 'url', message: 'expected a string, got nothing' }]);
         assert.match(listing.invalid[0].reason, /url: expected a string, got nothing\), so it cannot be used to create a deployment/);
-        assert.deepEqual(listing.invalid[1].problems, ['(the record): expected an object, got a string']);
+        assert.deepEqual(listing.invalid[1].problems, [{ path: '', message: 'expected an object, got a string' }]);
       },
     );
   });

@@ -2,10 +2,10 @@ import * as vscode from 'vscode';
 import { escapeMarkdown } from '../../model/markdown';
 import { idKey } from '../../model/ids';
 import { DeploymentList, LoadedDeployment, LoadedInvalidDeployment } from '../../model/deploymentList';
-import { DetailNode, deploymentDetails } from '../../model/deploymentDetails';
+import { DetailNode, deploymentDetails, problemNode } from '../../model/deploymentDetails';
 import { messageOf } from '../../api/errors';
 import type { Deployment, InvalidDeployment } from '../../api';
-import { problemParts } from '../../model/fieldNames';
+import { problemLine, problemWords } from '../../model/fieldNames';
 import { FixRow, fixRowIcon, fixRows } from '../../platform/fixRows';
 import {
   accessibleLabel,
@@ -386,12 +386,12 @@ function offContractItem(loaded: LoadedDeployment, invalid: InvalidDeployment): 
   const label = invalid.name || invalid.id || vscode.l10n.t('Record {0} of its page', invalid.index + 1);
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `deployment:${loaded.key}`;
-  const fields = invalid.problems.map((problem) => problemParts(problem).words);
+  const fields = invalid.problems.map(problemWords);
   item.description = vscode.l10n.t('does not match the API contract ({0})', fields.join(', '));
   item.iconPath = new vscode.ThemeIcon(OFF_CONTRACT_ICON, new vscode.ThemeColor('list.warningForeground'));
   item.contextValue = OFF_CONTRACT_CONTEXT + (invalid.id ? ' id' : '');
   item.accessibilityInformation = {
-    label: vscode.l10n.t('{0}: does not match the API contract: {1}', label, invalid.problems.join('; ')),
+    label: vscode.l10n.t('{0}: does not match the API contract: {1}', label, invalid.problems.map(problemLine).join('; ')),
     role: 'treeitem',
   };
   return item;
@@ -402,10 +402,7 @@ function offContractDetails(deployment: Deployment, invalid: InvalidDeployment):
   const problems: DetailNode = {
     label: vscode.l10n.t('Does not match the API contract'),
     expanded: true,
-    children: invalid.problems.map((problem) => {
-      const { path, words, reason } = problemParts(problem);
-      return { label: words, value: reason ? `${reason} (${path})` : path };
-    }),
+    children: invalid.problems.map(problemNode),
   };
   let rest: DetailNode[];
   try {
@@ -421,9 +418,9 @@ function offContractTooltip(invalid: InvalidDeployment): vscode.MarkdownString {
   const tooltip = new vscode.MarkdownString();
   tooltip.appendMarkdown(`**${escapeMarkdown(vscode.l10n.t('Does not match the API contract'))}**\n\n`);
   for (const problem of invalid.problems) {
-    const { path, words, reason } = problemParts(problem);
-    tooltip.appendText(`${words}: ${reason}`);
-    tooltip.appendMarkdown(` (\`${path.replace(/`/g, "'")}\`)  \n`);
+    tooltip.appendText(`${problemWords(problem)}: ${problem.message}`);
+    if (problem.path) tooltip.appendMarkdown(` (\`${problem.path.replace(/`/g, "'")}\`)`);
+    tooltip.appendMarkdown('  \n');
   }
   tooltip.appendMarkdown(`\n${escapeMarkdown(vscode.l10n.t('Its details and JSON show the record as the server sent it.'))}`);
   return tooltip;

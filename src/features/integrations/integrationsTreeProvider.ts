@@ -3,7 +3,7 @@ import { type Repository } from '../../api';
 import { messageOf } from '../../api/errors';
 import { isCancellation } from '../../platform/commandRunner';
 import { fixRowIcon, fixRows } from '../../platform/fixRows';
-import { problemParts } from '../../model/fieldNames';
+import { problemLine, problemWords } from '../../model/fieldNames';
 import { idKey as key } from '../../model/ids';
 import { KnownIntegration, RepositoryState } from '../../model/repositoryCatalog';
 import { RepositoryRows } from '../../model/repositoryRows';
@@ -347,13 +347,13 @@ function messageItem(node: MessageNode): vscode.TreeItem {
       const problems = record?.problems ?? [];
       item.contextValue = 'repository.offContract';
       item.iconPath = new vscode.ThemeIcon('bracket-error', new vscode.ThemeColor('list.warningForeground'));
-      item.description = vscode.l10n.t('does not match the API contract ({0})', problems.map((problem) => problemParts(problem).words).join(', '));
+      item.description = vscode.l10n.t('does not match the API contract ({0})', problems.map(problemWords).join(', '));
       const tooltip = new vscode.MarkdownString();
       tooltip.appendMarkdown(`**${vscode.l10n.t('Does not match the API contract')}**\n\n`);
-      for (const problem of problems) tooltip.appendText(problem).appendMarkdown('  \n');
+      for (const problem of problems) tooltip.appendText(problemLine(problem)).appendMarkdown('  \n');
       if (record) tooltip.appendMarkdown('\n').appendText(record.reason);
       item.tooltip = tooltip;
-      item.accessibilityInformation = { label: vscode.l10n.t('{0}: does not match the API contract: {1}', node.message, problems.join('; ')) };
+      item.accessibilityInformation = { label: vscode.l10n.t('{0}: does not match the API contract: {1}', node.message, problems.map(problemLine).join('; ')) };
       break;
     }
     case 'action':
