@@ -54,9 +54,6 @@ const trimUndici = {
 /**
  * A module of src/api built as a file of its own in dist/, which the extension's bundle requires
  * instead of inlining it:
- *  - ./undiciParts → dist/undici.js: required when the first client is built, so activation does not
- *    parse undici's ~120 KB (nothing in it is shared with the rest of src: no class of it is checked
- *    with instanceof outside it);
  *  - ./zodParts → dist/zod.js: only the schemas and the client use zod, and they are loaded when the
  *    first client is built (src/api/lazy.ts). Nothing outside them touches a zod value, so the split
  *    cannot break an instanceof.
@@ -103,12 +100,6 @@ async function main() {
     sourcesContent: false,
     logLevel: 'warning',
   };
-  const undiciCtx = await esbuild.context({
-    ...common,
-    entryPoints: ['src/api/undiciParts.ts'],
-    outfile: 'dist/undici.js',
-    plugins: [trimUndici],
-  });
   const zodCtx = await esbuild.context({ ...common, entryPoints: { zod: 'src/api/zodParts.ts' }, outdir: 'dist' });
   const ctx = await esbuild.context({
     ...common,
@@ -121,15 +112,13 @@ async function main() {
     mainFields: ['module', 'main'],
     metafile: meta,
     define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
-    plugins: [trimUndici, apart('undiciParts', 'undici.js'), apart('zodParts', 'zod.js'), vscodeAsIs],
+    plugins: [trimUndici, apart('zodParts', 'zod.js'), vscodeAsIs],
   });
   if (watch) {
-    await Promise.all([undiciCtx.watch(), zodCtx.watch(), ctx.watch()]);
+    await Promise.all([zodCtx.watch(), ctx.watch()]);
     return;
   }
   writePayloadSchema();
-  await undiciCtx.rebuild();
-  await undiciCtx.dispose();
   await zodCtx.rebuild();
   await zodCtx.dispose();
   const result = await ctx.rebuild();

@@ -22,9 +22,9 @@ export interface RawResponse {
   /** The decoded (and decompressed) body. */
   text: string;
   /** Size of the decompressed body in bytes. */
-  bytes?: number;
+  bytes: number;
   /** True when the body is not text (a NUL byte, or not UTF-8): it is then never quoted. */
-  binary?: boolean;
+  binary: boolean;
 }
 
 const noRedaction = new Redactor([]);
@@ -153,7 +153,7 @@ function bodyQuote(response: RawResponse, redactor: Redactor): { snippet: string
 }
 
 function binaryQuote(response: RawResponse): string {
-  return l10n.t('binary data ({0} bytes)', response.bytes ?? response.text.length);
+  return l10n.t('binary data ({0} bytes)', response.bytes);
 }
 
 /** Server text for a message: whole-key redaction before any clipping, then key pieces after. */

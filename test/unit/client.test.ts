@@ -570,6 +570,26 @@ describe('ControlPlaneClient through a proxy on loopback', () => {
     }
   });
 
+  it('bypasses the proxy for every host when any NO_PROXY entry is *, and reads no proxy from process.env when given env', async () => {
+    const standIn = await StandIn.start();
+    const proxy = await startLoopbackProxy();
+    const saved = process.env.HTTP_PROXY;
+    process.env.HTTP_PROXY = proxy.url;
+    const star = new ControlPlaneClient({ baseUrl: standIn.url, apiKey: standIn.apiKey!, noProxy: 'example.com', env: { HTTP_PROXY: proxy.url, NO_PROXY: '*' } });
+    const isolated = new ControlPlaneClient({ baseUrl: standIn.url, apiKey: standIn.apiKey!, env: {} });
+    try {
+      await star.listDeployments({ limit: 1 });
+      await isolated.listDeployments({ limit: 1 });
+      assert.equal(proxy.tunnels.length + proxy.forwarded.length, 0);
+    } finally {
+      if (saved === undefined) delete process.env.HTTP_PROXY;
+      else process.env.HTTP_PROXY = saved;
+      await Promise.all([star.dispose(), isolated.dispose()]);
+      await proxy.close();
+      await standIn.close();
+    }
+  });
+
   it('reads HTTP_PROXY from the environment', async () => {
     const standIn = await StandIn.start();
     const proxy = await startLoopbackProxy();

@@ -286,6 +286,31 @@ describe('5. compressed answers', () => {
     }
   });
 
+  it('keeps a body it cannot decompress, or in an unknown encoding, as it came; undoes raw deflate', async () => {
+    const page = JSON.stringify({ resources: [{ id: uuid(1) }], offset: 1 });
+    const truncated = zlib.gzipSync(Buffer.from('<html>'.repeat(500))).subarray(0, 40);
+    const answers: Array<[number, string, Buffer]> = [
+      [200, 'deflate', zlib.deflateRawSync(Buffer.from(page))],
+      [200, 'x-unknown', Buffer.from(page)],
+      [500, 'gzip', truncated],
+    ];
+    await withServer(
+      (_req, res) => {
+        const [status, encoding, body] = answers.shift()!;
+        res.writeHead(status, { 'content-type': 'application/json', 'content-encoding': encoding });
+        res.end(body);
+      },
+      async (client) => {
+        assert.equal((await client.listDeployments()).deployments.length, 1, 'raw deflate');
+        assert.equal((await client.listDeployments()).deployments.length, 1, 'unknown encoding');
+        const error = await failure(client.listDeployments());
+        assertClean(error);
+        assert.ok(error instanceof InvalidResponseError, String(error));
+        assert.match(error.message, new RegExp(`binary data \\(${truncated.length} bytes\\)`));
+      },
+    );
+  });
+
   it('quotes a binary body as “binary data (N bytes)”, never its bytes', async () => {
     const binary = zlib.gzipSync(Buffer.from('<html>'.repeat(50)));
     await withServer(
