@@ -331,6 +331,23 @@ describe('ControlPlaneClient against the stand-in', () => {
       assert.equal(standIn.requests.length, 1);
     });
 
+    it('cancels every call of a client whose connection signal aborts: in flight, in a retry wait and after', async () => {
+      const connection = new AbortController();
+      const client = clientFor({ signal: connection.signal });
+      standIn.addFault({ fault: { kind: 'hang' }, times: 1 });
+      setTimeout(() => connection.abort(), 100);
+      await assert.rejects(client.listDeployments(), CancelledError);
+      await assert.rejects(client.listDeployments(), CancelledError);
+      assert.equal(standIn.requests.length, 1, 'nothing is sent once the connection is cancelled');
+
+      const waiting = new AbortController();
+      standIn.reset();
+      standIn.addFault({ fault: { kind: 'rateLimit', retryAfterSeconds: 2 } });
+      setTimeout(() => waiting.abort(), 150);
+      await assert.rejects(clientFor({ signal: waiting.signal }).listDeployments(), CancelledError);
+      assert.equal(standIn.requests.length, 1);
+    });
+
     it('reports a refused connection with a next step', async () => {
       const closed = await StandIn.start();
       const url = closed.url;
