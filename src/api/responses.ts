@@ -82,6 +82,12 @@ function tryParse(text: string): unknown {
 }
 
 const DETAIL_KEYS = ['detail', 'message', 'error', 'title'];
+/**
+ * Each issue's field path and reason are clipped on their own (real ones fit: a pydantic reason is
+ * at most about 120 characters), so one huge reason cannot crowd out the others in a message.
+ */
+const MAX_ISSUE_LOC = 80;
+const MAX_ISSUE_MSG = 160;
 /** How deep `{detail: {message: {error: …}}}` is followed. */
 const MAX_DETAIL_DEPTH = 6;
 
@@ -117,7 +123,7 @@ function validationIssues(body: unknown, redactor: Redactor): { issues: Validati
   const detail = (body as Record<string, unknown>).detail;
   if (!Array.isArray(detail) || detail.length === 0) return undefined;
   const issues = detail.slice(0, KEPT_ISSUES).map((entry): ValidationIssue => {
-    if (typeof entry === 'string') return { loc: '', msg: serverQuote(entry, redactor) };
+    if (typeof entry === 'string') return { loc: '', msg: serverQuote(entry, redactor, MAX_ISSUE_MSG) };
     if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return { loc: '', msg: redactor.text(shortJson(entry)) };
     const item = entry as Record<string, unknown>;
     const loc = Array.isArray(item.loc)
@@ -131,7 +137,7 @@ function validationIssues(body: unknown, redactor: Redactor): { issues: Validati
           ? item.loc
           : shortJson(item.loc, 60);
     const msg = typeof item.msg === 'string' ? item.msg : shortJson(item.msg ?? entry);
-    return { loc: serverQuote(loc, redactor, 160), msg: serverQuote(msg, redactor) || shortJson(entry) };
+    return { loc: serverQuote(loc, redactor, MAX_ISSUE_LOC), msg: serverQuote(msg, redactor, MAX_ISSUE_MSG) || shortJson(entry) };
   });
   return { issues, count: detail.length };
 }

@@ -385,6 +385,29 @@ describe('9. messages from any answer stay short, clean and typed', () => {
     );
   });
 
+  it('clips each issue of a 422 on its own: a 2 MB reason or field path leaves a readable message', async () => {
+    const detail = [
+      { loc: ['body', 'name'], msg: 'far too long '.repeat(160_000) },
+      { loc: ['body', 'x'.repeat(2_000_000)], msg: 'unknown field' },
+      { loc: ['body', 'image_version'], msg: 'Input should be a valid string' },
+    ];
+    await withServer(
+      (_req, res) => json(res, 422, { detail }),
+      async (client) => {
+        const error = await failure(client.createDeployment({}));
+        assertClean(error);
+        assert.ok(error instanceof RequestValidationError);
+        const [, name, field, version] = error.message.split('\n');
+        assert.match(name, /^body\.name: far too long far too long .*…$/);
+        assert.ok(name.length <= 'body.name: '.length + 160, `${name.length} characters`);
+        assert.match(field, /^body\.x+…: unknown field$/);
+        assert.ok(field.length <= 80 + ': unknown field'.length, `${field.length} characters`);
+        assert.equal(version, 'body.image_version: Input should be a valid string');
+        assert.ok(error.message.length < 400, `${error.message.length} characters`);
+      },
+    );
+  });
+
   it('renders non-string loc parts and msg as short JSON, never [object Object]', async () => {
     await withServer(
       (_req, res) => json(res, 422, { detail: [{ loc: ['body', { a: 1 }, 3], msg: { b: [2] } }] }),
