@@ -1,4 +1,4 @@
-import * as z from './zodParts';
+import * as z from 'zod';
 import { InvalidInputError, SchemaError } from './errors';
 import { ConnectionOptions, HttpTransport } from './http';
 import { PageEnd, pageEnd, PageWalk } from './pagination';

@@ -19,7 +19,7 @@
  * value the server sent (only its kind: "a number", "an array"), so a secret cannot reach a tooltip
  * through them. Only the names of unexpected fields are quoted.
  */
-import type * as z from './zodParts';
+import type * as z from 'zod';
 import * as l10n from '@vscode/l10n';
 import { describeKind, quote } from './text';
 

@@ -15,7 +15,7 @@
  * schema with anything else (a transform, a default, another check) gets no predicate: zod
  * checks all its records. `test/unit/recordCheck.test.ts` holds it to zod's verdicts.
  */
-import type * as z from './zodParts';
+import type * as z from 'zod';
 import { parseInOurWords } from './issueText';
 
 type Acceptor = (value: unknown) => boolean;

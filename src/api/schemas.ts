@@ -1,4 +1,4 @@
-import * as z from './zodParts';
+import * as z from 'zod';
 import * as l10n from '@vscode/l10n';
 import { uuidPattern } from './vocabulary';
 
