@@ -1,8 +1,7 @@
-// Bundles the extension into dist/extension.js (the esbuild sample of VS Code's docs, plus the libraries and
-// the payload schema below).
+// Bundles the extension into dist/ (the esbuild sample of VS Code's docs, plus the libraries and the payload schema).
 //   --production  minified, no source maps (what `vsce package` ships)
 //   --watch       rebuild on change
-//   --meta        also write dist/meta.json for size analysis (e.g. esbuild's analyzer)
+//   --meta        also write dist/meta.json for size analysis (e.g. https://esbuild.github.io/analyze/)
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 
@@ -11,10 +10,9 @@ const watch = process.argv.includes('--watch');
 const meta = process.argv.includes('--meta');
 
 /**
- * Only the API client uses these, and it is loaded when a view first asks for data (src/api/lazy.ts):
- * the extension's bundle leaves them external, and each is bundled on its own into
- * dist/node_modules/<name>/index.js, where the extension's `require('<name>')` finds it. Activation
- * parses neither. Tests (tsc's out/) use the project's node_modules.
+ * Loaded only with the API client (src/api/lazy.ts), not at activation: the extension's bundle leaves them
+ * external, and each is bundled apart into dist/node_modules/<name>/index.js, where its `require('<name>')`
+ * finds it. Tests (tsc's out/) use the project's node_modules.
  */
 const LIBRARIES = ['undici', 'zod'];
 
@@ -50,13 +48,9 @@ async function main() {
     await Promise.all([extension.watch(), libraries.watch()]);
     return;
   }
-  await writePayloadSchema();
   const [result] = await Promise.all([extension.rebuild(), libraries.rebuild()]);
-  await Promise.all([extension.dispose(), libraries.dispose()]);
-  if (meta) {
-    fs.writeFileSync('dist/meta.json', JSON.stringify(result.metafile));
-    console.log(await esbuild.analyzeMetafile(result.metafile));
-  }
+  await Promise.all([extension.dispose(), libraries.dispose(), writePayloadSchema()]);
+  if (meta) fs.writeFileSync('dist/meta.json', JSON.stringify(result.metafile));
 }
 
 /**
@@ -64,10 +58,9 @@ async function main() {
  * schemas (src/model/payloadSchema.ts) so the payload editor validates what the client does.
  */
 async function writePayloadSchema() {
-  const bundled = await esbuild.build({ ...common, entryPoints: ['src/model/payloadSchema.ts'], sourcemap: false, write: false });
+  const { outputFiles } = await esbuild.build({ ...common, entryPoints: ['src/model/payloadSchema.ts'], sourcemap: false, write: false });
   const module = { exports: {} };
-  new Function('module', 'exports', 'require', bundled.outputFiles[0].text)(module, module.exports, require);
-  fs.mkdirSync('dist', { recursive: true });
+  new Function('module', 'exports', 'require', outputFiles[0].text)(module, module.exports, require);
   fs.writeFileSync('dist/payload.schema.json', `${JSON.stringify(module.exports.payloadJsonSchema(), null, 2)}\n`);
 }
 
