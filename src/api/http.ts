@@ -20,11 +20,10 @@ import * as l10n from '@vscode/l10n';
 import { errorFromResponse, parseRetryAfter, RawResponse } from './responses';
 import { quote, Redactor } from './text';
 
+/** Where the transport says what it did (the extension's log). */
 export interface Logger {
-  debug(message: string): void;
   info(message: string): void;
   warn(message: string): void;
-  error(message: string): void;
 }
 
 export interface RetryOptions {
@@ -91,7 +90,7 @@ const KEEP_ALIVE_MS = 4_000;
 /** Bodies larger than this, on the wire or decompressed (a compression bomb), are refused. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-const noopLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+const noopLogger: Logger = { info() {}, warn() {} };
 
 type Decoder = (body: Buffer, limits: { maxOutputLength: number }) => Promise<Buffer>;
 const gunzip: Decoder = promisify(zlib.gunzip);

@@ -27,10 +27,8 @@ export interface RawResponse {
   binary: boolean;
 }
 
-const noRedaction = new Redactor([]);
-
 /** Parses a JSON body, or explains that it is not JSON. */
-export function parseJsonBody(response: RawResponse, redactor: Redactor = noRedaction): unknown {
+export function parseJsonBody(response: RawResponse, redactor: Redactor): unknown {
   try {
     return JSON.parse(response.text);
   } catch {
@@ -40,7 +38,7 @@ export function parseJsonBody(response: RawResponse, redactor: Redactor = noReda
 }
 
 /** Turns a non-success answer into the error of its class. */
-export function errorFromResponse(response: RawResponse, what: string, redactor: Redactor = noRedaction): ControlPlaneError {
+export function errorFromResponse(response: RawResponse, what: string, redactor: Redactor): ControlPlaneError {
   const body = response.binary ? undefined : tryParse(response.text);
   const detail = body === undefined ? textDetail(response, redactor) : detailText(body, redactor);
   const { status } = response;
