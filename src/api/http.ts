@@ -1,9 +1,10 @@
-import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { rootCertificates } from 'node:tls';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
-import { Agent, Dispatcher, ProxyAgent, request, rootCertificates } from './transportDeps';
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import {
   CancelledError,
   ControlPlaneError,
@@ -16,15 +17,13 @@ import {
   TimeoutError,
 } from './errors';
 import * as l10n from '@vscode/l10n';
-import { resolveProxy } from './proxy';
 import { errorFromResponse, parseRetryAfter, RawResponse } from './responses';
 import { quote, Redactor } from './text';
 
+/** Where the transport says what it did (the extension's log). */
 export interface Logger {
-  debug(message: string): void;
   info(message: string): void;
   warn(message: string): void;
-  error(message: string): void;
 }
 
 export interface RetryOptions {
@@ -47,9 +46,9 @@ export interface ConnectionOptions {
   tenantHeader?: string;
   /** Per request, default 30 s. */
   timeoutMs?: number;
-  /** Explicit proxy; otherwise HTTPS_PROXY / HTTP_PROXY from the environment. */
+  /** Explicit proxy; otherwise HTTPS_PROXY (for an https base URL) or HTTP_PROXY from `env`. */
   proxyUrl?: string;
-  /** Hosts that bypass the proxy, in addition to NO_PROXY. */
+  /** Comma-separated hosts that bypass the proxy, in addition to NO_PROXY (matched by undici's EnvHttpProxyAgent). */
   noProxy?: string;
   /** Verify TLS certificates. Default true. */
   strictSSL?: boolean;
@@ -60,8 +59,10 @@ export interface ConnectionOptions {
   /** Answers larger than this (after decompression) are refused, not read on. Default 64 MiB. */
   maxResponseBytes?: number;
   logger?: Logger;
-  /** Environment to read proxy variables from; defaults to `process.env`. */
+  /** Environment to read HTTP(S)_PROXY and NO_PROXY from; defaults to `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** Aborts every request of this connection (each then throws CancelledError), e.g. once the connection is replaced. */
+  signal?: AbortSignal;
 }
 
 export interface HttpRequest {
@@ -88,16 +89,31 @@ const MAX_REDIRECTS = 5;
 const KEEP_ALIVE_MS = 4_000;
 /** Bodies larger than this, on the wire or decompressed (a compression bomb), are refused. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
-const gunzip = promisify(zlib.gunzip);
-const inflate = promisify(zlib.inflate);
-const inflateRaw = promisify(zlib.inflateRaw);
-const brotli = promisify(zlib.brotliDecompress);
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-const noopLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+const noopLogger: Logger = { info() {}, warn() {} };
+
+type Decoder = (body: Buffer, limits: { maxOutputLength: number }) => Promise<Buffer>;
+const gunzip: Decoder = promisify(zlib.gunzip);
+const inflate: Decoder = promisify(zlib.inflate);
+const inflateRaw: Decoder = promisify(zlib.inflateRaw);
+/**
+ * The `Content-Encoding`s undone. Not undici's decompress interceptor: it fails the request on a body
+ * it cannot decompress, where ours keeps the body as it came (compressed bytes are then reported as
+ * binary data, never quoted), and it knows only zlib-wrapped deflate, where some servers send raw.
+ */
+const decoders: Record<string, Decoder> = {
+  gzip: gunzip,
+  'x-gzip': gunzip,
+  br: promisify(zlib.brotliDecompress),
+  deflate: (body, limits) =>
+    inflate(body, limits).catch((error: { code?: unknown }) =>
+      error.code === 'ERR_BUFFER_TOO_LARGE' ? Promise.reject(error) : inflateRaw(body, limits),
+    ),
+};
 
 /**
  * One dispatcher (proxy, CA, TLS) per connection; every request has a timeout
- * and an abort signal. Only GETs are retried: a POST may have taken effect
+ * and can be cancelled. Only GETs are retried: a POST may have taken effect
  * even when its answer was lost.
  */
 export class HttpTransport {
@@ -109,6 +125,7 @@ export class HttpTransport {
   private readonly logger: Logger;
   private readonly redactor: Redactor;
   private readonly maxBytes: number;
+  private readonly signal: AbortSignal | undefined;
 
   constructor(options: ConnectionOptions) {
     this.base = parseBaseUrl(options.baseUrl);
@@ -121,6 +138,7 @@ export class HttpTransport {
     this.logger = options.logger ?? noopLogger;
     this.redactor = new Redactor([options.apiKey]);
     this.maxBytes = options.maxResponseBytes ?? MAX_BODY_BYTES;
+    this.signal = options.signal;
     this.headers = {
       accept: 'application/json',
       'accept-encoding': 'gzip, deflate, br',
@@ -139,17 +157,19 @@ export class HttpTransport {
 
   /** Sends the request and answers the raw 2xx response, or throws a ControlPlaneError. */
   async send(req: HttpRequest): Promise<RawResponse> {
+    // The caller's signal and the connection's: either cancels the request and any wait for a retry.
+    const cancel = AbortSignal.any([req.signal, this.signal].filter((signal) => signal !== undefined));
     let url = this.urlFor(req.path, req.query);
     const idempotent = req.method === 'GET';
     let redirects = 0;
     for (let attempt = 1; ; attempt++) {
       let response: RawResponse;
       try {
-        response = await this.once(req, url);
+        response = await this.once(req, url, cancel);
       } catch (error) {
         const mapped = this.seal(error as ControlPlaneError);
         if (idempotent && attempt < this.retry.maxAttempts && mapped instanceof NetworkError && RESET_CODES.has(mapped.code ?? '')) {
-          await this.backoff(req, attempt, this.backoffDelay(attempt), mapped.message);
+          await this.backoff(req, attempt, this.backoffDelay(attempt), mapped.message, cancel);
           continue;
         }
         throw mapped;
@@ -182,7 +202,7 @@ export class HttpTransport {
         if (asked !== undefined && asked > this.retry.maxRetryAfterMs) {
           throw error;
         }
-        await this.backoff(req, attempt, asked ?? this.backoffDelay(attempt), error.message);
+        await this.backoff(req, attempt, asked ?? this.backoffDelay(attempt), error.message, cancel);
         continue;
       }
       throw error;
@@ -211,18 +231,8 @@ export class HttpTransport {
     }
   }
 
-  private async once(req: HttpRequest, url: URL): Promise<RawResponse> {
-    if (req.signal?.aborted) throw new CancelledError();
-    // undici takes an EventEmitter as the abort signal too: far cheaper per request than an
-    // AbortController, whose EventTarget listeners cost ~8% of a 20-record page (npm run bench).
-    const abort = new EventEmitter();
-    const cancel = () => abort.emit('abort');
-    req.signal?.addEventListener('abort', cancel);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      abort.emit('abort');
-    }, this.timeoutMs);
+  private async once(req: HttpRequest, url: URL, cancel: AbortSignal): Promise<RawResponse> {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
     const started = Date.now();
     const target = `${req.method} ${url.pathname}${url.search}`;
     try {
@@ -236,7 +246,7 @@ export class HttpTransport {
         method: req.method,
         headers,
         body,
-        signal: abort,
+        signal: AbortSignal.any([cancel, timeout]),
         dispatcher: this.dispatcher,
         headersTimeout: 0,
         bodyTimeout: 0,
@@ -244,30 +254,41 @@ export class HttpTransport {
       const contentType = headerValue(res.headers['content-type']);
       const tooLarge = () =>
         new InvalidResponseError(res.statusCode, contentType && quote(contentType, 100), l10n.t('more than {0}, not read', formatBytes(this.maxBytes)), true);
-      const raw = await readBody(res.body, this.maxBytes, tooLarge);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += chunk.length;
+        if (size > this.maxBytes) throw tooLarge();
+        chunks.push(chunk);
+      }
+      const raw = Buffer.concat(chunks, size);
       const encoding = headerValue(res.headers['content-encoding']);
       const bytes = await this.decompress(raw, encoding, target, tooLarge);
-      // Decoding is lenient and fast here; whether the body is binary is worked out only if an error quotes it.
-      const text = bytes.toString('utf8');
       this.logger.info(
         `${target} → ${res.statusCode} (${Date.now() - started} ms${bytes !== raw ? `, ${raw.length} → ${bytes.length} bytes` : ''})`,
       );
-      return new ReadResponse(res.statusCode, contentType, headerValue(res.headers['retry-after']), headerValue(res.headers.location), text, bytes);
+      return {
+        status: res.statusCode,
+        contentType,
+        retryAfter: headerValue(res.headers['retry-after']),
+        location: headerValue(res.headers.location),
+        text: bytes.toString('utf8'),
+        bytes: bytes.length,
+        // A NUL byte or bytes that are not UTF-8: never quoted.
+        binary: bytes.includes(0) || !isUtf8(bytes),
+      };
     } catch (error) {
-      if (req.signal?.aborted) {
+      if (cancel.aborted) {
         this.logger.info(`${target} cancelled`);
         throw new CancelledError();
       }
-      if (timedOut) {
+      if (timeout.aborted) {
         this.logger.warn(`${target} timed out after ${this.timeoutMs} ms`);
         throw new TimeoutError(this.timeoutMs);
       }
       const mapped = networkError(this.baseUrl, error);
       this.logger.warn(`${target} failed: ${this.redactor.text(mapped.message)}`);
       throw mapped;
-    } finally {
-      clearTimeout(timer);
-      req.signal?.removeEventListener('abort', cancel);
     }
   }
 
@@ -276,11 +297,15 @@ export class HttpTransport {
     return Math.round(exponential * (0.75 + Math.random() * 0.5));
   }
 
-  private async backoff(req: HttpRequest, attempt: number, delayMs: number, reason: string): Promise<void> {
+  private async backoff(req: HttpRequest, attempt: number, delayMs: number, reason: string, cancel: AbortSignal): Promise<void> {
     this.logger.warn(
       `${req.method} ${req.path}: ${this.redactor.text(reason.split('\n')[0])} — retry ${attempt} of ${this.retry.maxAttempts - 1} in ${delayMs} ms`,
     );
-    await sleep(delayMs, req.signal);
+    try {
+      await sleep(delayMs, undefined, { signal: cancel });
+    } catch {
+      throw new CancelledError();
+    }
   }
 
   private urlFor(path: string, query?: URLSearchParams): URL {
@@ -289,16 +314,10 @@ export class HttpTransport {
   }
 
   /**
-   * Undoes `Content-Encoding` (gzip, deflate, br; several in order). A body
-   * that cannot be decompressed is kept as it came: it is then reported as
-   * binary data, never quoted.
+   * Undoes `Content-Encoding` (several in order). A body that cannot be
+   * decompressed, or has an encoding we do not know, is kept as it came.
    */
-  private async decompress(
-    body: Buffer,
-    encoding: string | undefined,
-    target: string,
-    tooLarge: () => ControlPlaneErrorBase,
-  ): Promise<Buffer> {
+  private async decompress(body: Buffer, encoding: string | undefined, target: string, tooLarge: () => ControlPlaneErrorBase): Promise<Buffer> {
     if (!encoding || body.length === 0) return body;
     const codings = encoding
       .toLowerCase()
@@ -306,22 +325,14 @@ export class HttpTransport {
       .map((coding) => coding.trim())
       .filter((coding) => coding && coding !== 'identity')
       .reverse();
+    const unknown = codings.find((coding) => !Object.hasOwn(decoders, coding));
+    if (unknown !== undefined) {
+      this.logger.warn(`${target}: unknown content encoding ${quote(unknown, 40)}; body kept as it came`);
+      return body;
+    }
     let current = body;
-    const limits = { maxOutputLength: this.maxBytes };
     try {
-      for (const coding of codings) {
-        if (coding === 'gzip' || coding === 'x-gzip') current = await gunzip(current, limits);
-        else if (coding === 'br') current = await brotli(current, limits);
-        else if (coding === 'deflate') {
-          const zlibWrapped = current;
-          current = await inflate(zlibWrapped, limits).catch((error: { code?: unknown }) =>
-            error.code === 'ERR_BUFFER_TOO_LARGE' ? Promise.reject(error) : inflateRaw(zlibWrapped, limits),
-          );
-        } else {
-          this.logger.warn(`${target}: unknown content encoding ${quote(coding, 40)}; body kept as it came`);
-          return body;
-        }
-      }
+      for (const coding of codings) current = await decoders[coding](current, { maxOutputLength: this.maxBytes });
       return current;
     } catch (error) {
       if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
@@ -363,15 +374,28 @@ function createDispatcher(base: URL, options: ConnectionOptions): Dispatcher {
     }
     tls.ca = [...rootCertificates, extra];
   }
-  const proxy = resolveProxy(base, { proxyUrl: options.proxyUrl, noProxy: options.noProxy, env: options.env });
-  if (proxy) {
-    try {
-      return new ProxyAgent({ uri: proxy, requestTls: tls, proxyTls: tls, keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000 });
-    } catch (error) {
-      throw new InvalidInputError('proxy', l10n.t('“{0}” cannot be used: {1}', withoutUserInfo(proxy), (error as Error).message));
-    }
+  // Requests go to one origin only (redirects stay on it), so one proxy serves both schemes.
+  const env = options.env ?? process.env;
+  const fromEnv =
+    base.protocol === 'https:' ? (env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
+  const proxy = options.proxyUrl?.trim() || fromEnv?.trim() || '';
+  const noProxy = [options.noProxy, env.NO_PROXY ?? env.no_proxy].filter(Boolean).join(',');
+  try {
+    // Every option given, even empty: EnvHttpProxyAgent reads process.env only for those left out.
+    return new EnvHttpProxyAgent({
+      httpProxy: proxy,
+      httpsProxy: proxy,
+      // undici bypasses every host only when the whole list is `*`.
+      noProxy: noProxy.split(/[\s,]+/).includes('*') ? '*' : noProxy,
+      connect: tls,
+      requestTls: tls,
+      proxyTls: tls,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      keepAliveMaxTimeout: 60_000,
+    });
+  } catch (error) {
+    throw new InvalidInputError('proxy', l10n.t('“{0}” cannot be used: {1}', withoutUserInfo(proxy), (error as Error).message));
   }
-  return new Agent({ connect: tls, keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000 });
 }
 
 /**
@@ -423,26 +447,6 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** The whole body, refused past `max` bytes. Stream events, not `for await`: a promise per chunk costs on every page. */
-function readBody(body: NodeJS.ReadableStream & { destroy(): unknown }, max: number, tooLarge: () => Error): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        body.removeAllListeners('data');
-        body.destroy();
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    body.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
-    body.once('error', reject);
-  });
-}
-
 function formatBytes(bytes: number): string {
   return bytes >= 1048576
     ? l10n.t('{0} MiB', Math.round(bytes / 1048576))
@@ -459,54 +463,6 @@ function jsonBody(value: unknown): string {
   }
 }
 
-/**
- * An answer as read. `binary` is worked out only if an error quotes the body. A class rather than an
- * object literal with a getter: such a getter's closure kept the whole request's scope (undici's
- * response and its stream) alive as long as the answer, which cost a third more CPU per request.
- */
-class ReadResponse implements RawResponse {
-  private binaryBody: boolean | undefined;
-
-  constructor(
-    readonly status: number,
-    readonly contentType: string | undefined,
-    readonly retryAfter: string | undefined,
-    readonly location: string | undefined,
-    readonly text: string,
-    private readonly body: Buffer,
-  ) {}
-
-  get bytes(): number {
-    return this.body.length;
-  }
-
-  /** Worked out once: an error's message may ask several times, and the body may be 64 MiB. */
-  get binary(): boolean {
-    this.binaryBody ??= isBinary(this.body);
-    return this.binaryBody;
-  }
-}
-
-/** A body that holds a NUL byte or is not UTF-8 is binary: it is never quoted. */
-function isBinary(bytes: Buffer): boolean {
-  return bytes.includes(0) || !isUtf8(bytes);
-}
-
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new CancelledError());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new CancelledError());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -5,7 +5,6 @@ export type * from './client';
 export * from './errors';
 export type * from './http';
 export * from './pagination';
-export type * from './proxy';
 export * from './query';
 export type * from './schemas';
 export * from './vocabulary';

@@ -1,8 +1,7 @@
 /**
- * The zod-backed half of the API (the schemas and the client), loaded on
- * first use. Building the schemas is most of the bundle's load time, and
- * activation needs none of them: the client is built when a view first asks
- * for data. Everything else (errors, query, vocabulary) is plain and cheap.
+ * The API client and the zod schemas, loaded on first use (when a view first asks for data), not at
+ * activation. zod and undici come with them: the release build leaves both out of dist/extension.js
+ * (esbuild.js). Everything else of the API (errors, query, vocabulary) is plain and cheap.
  * Use these for values; `import type` from './client' or './schemas' is free.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */

@@ -22,15 +22,13 @@ export interface RawResponse {
   /** The decoded (and decompressed) body. */
   text: string;
   /** Size of the decompressed body in bytes. */
-  bytes?: number;
+  bytes: number;
   /** True when the body is not text (a NUL byte, or not UTF-8): it is then never quoted. */
-  binary?: boolean;
+  binary: boolean;
 }
 
-const noRedaction = new Redactor([]);
-
 /** Parses a JSON body, or explains that it is not JSON. */
-export function parseJsonBody(response: RawResponse, redactor: Redactor = noRedaction): unknown {
+export function parseJsonBody(response: RawResponse, redactor: Redactor): unknown {
   try {
     return JSON.parse(response.text);
   } catch {
@@ -40,7 +38,7 @@ export function parseJsonBody(response: RawResponse, redactor: Redactor = noReda
 }
 
 /** Turns a non-success answer into the error of its class. */
-export function errorFromResponse(response: RawResponse, what: string, redactor: Redactor = noRedaction): ControlPlaneError {
+export function errorFromResponse(response: RawResponse, what: string, redactor: Redactor): ControlPlaneError {
   const body = response.binary ? undefined : tryParse(response.text);
   const detail = body === undefined ? textDetail(response, redactor) : detailText(body, redactor);
   const { status } = response;
@@ -82,6 +80,12 @@ function tryParse(text: string): unknown {
 }
 
 const DETAIL_KEYS = ['detail', 'message', 'error', 'title'];
+/**
+ * Each issue's field path and reason are clipped on their own (real ones fit: a pydantic reason is
+ * at most about 120 characters), so one huge reason cannot crowd out the others in a message.
+ */
+const MAX_ISSUE_LOC = 80;
+const MAX_ISSUE_MSG = 160;
 /** How deep `{detail: {message: {error: …}}}` is followed. */
 const MAX_DETAIL_DEPTH = 6;
 
@@ -117,7 +121,7 @@ function validationIssues(body: unknown, redactor: Redactor): { issues: Validati
   const detail = (body as Record<string, unknown>).detail;
   if (!Array.isArray(detail) || detail.length === 0) return undefined;
   const issues = detail.slice(0, KEPT_ISSUES).map((entry): ValidationIssue => {
-    if (typeof entry === 'string') return { loc: '', msg: serverQuote(entry, redactor) };
+    if (typeof entry === 'string') return { loc: '', msg: serverQuote(entry, redactor, MAX_ISSUE_MSG) };
     if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return { loc: '', msg: redactor.text(shortJson(entry)) };
     const item = entry as Record<string, unknown>;
     const loc = Array.isArray(item.loc)
@@ -131,7 +135,7 @@ function validationIssues(body: unknown, redactor: Redactor): { issues: Validati
           ? item.loc
           : shortJson(item.loc, 60);
     const msg = typeof item.msg === 'string' ? item.msg : shortJson(item.msg ?? entry);
-    return { loc: serverQuote(loc, redactor, 160), msg: serverQuote(msg, redactor) || shortJson(entry) };
+    return { loc: serverQuote(loc, redactor, MAX_ISSUE_LOC), msg: serverQuote(msg, redactor, MAX_ISSUE_MSG) || shortJson(entry) };
   });
   return { issues, count: detail.length };
 }
@@ -153,7 +157,7 @@ function bodyQuote(response: RawResponse, redactor: Redactor): { snippet: string
 }
 
 function binaryQuote(response: RawResponse): string {
-  return l10n.t('binary data ({0} bytes)', response.bytes ?? response.text.length);
+  return l10n.t('binary data ({0} bytes)', response.bytes);
 }
 
 /** Server text for a message: whole-key redaction before any clipping, then key pieces after. */

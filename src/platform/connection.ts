@@ -234,11 +234,12 @@ export class ConnectionManager implements vscode.Disposable {
       );
     }
     const { effective } = resolved;
-    const client = new (loadClient().ControlPlaneClient)(this.clientOptions(effective, resolved.apiKey));
+    // Every call of this client is cancelled with its generation.
+    const client = new (loadClient().ControlPlaneClient)({ ...this.clientOptions(effective, resolved.apiKey), signal: generation.abort.signal });
     this.warnAboutPlainHttp(effective.baseUrl, !!resolved.apiKey);
     this.warnAboutUncheckedCertificates();
     if (generation.abort.signal.aborted) void client.dispose().catch(() => undefined);
-    return boundTo(client, generation.abort.signal);
+    return client;
   }
 
   /** Options for a client of `fields` with `apiKey`; the tenant travels with the key: neither goes where the key may not. */
@@ -357,26 +358,6 @@ export class ConnectionManager implements vscode.Disposable {
     void this.generation.client?.then((client) => client.dispose()).catch(() => undefined);
     vscode.Disposable.from(...this.disposables).dispose();
   }
-}
-
-/**
- * The client with every call also cancelled by `signal` (the generation's):
- * each method of ControlPlaneClient takes its CallOptions second.
- */
-function boundTo(client: ControlPlaneClient, signal: AbortSignal): ControlPlaneClient {
-  return new Proxy(client, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function' || property === 'dispose' || property === 'constructor') return value;
-      return (...args: unknown[]) => {
-        const options = (args[1] ?? {}) as { signal?: AbortSignal };
-        const signals = options.signal ? [options.signal, signal] : [signal];
-        const copy = [...args];
-        copy[1] = { ...options, signal: AbortSignal.any(signals) };
-        return (value as (...a: unknown[]) => unknown).apply(target, copy);
-      };
-    },
-  });
 }
 
 /** The mark both views carry in their description while certificates are not checked (see certificatesUnchecked). */

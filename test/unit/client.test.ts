@@ -331,6 +331,23 @@ describe('ControlPlaneClient against the stand-in', () => {
       assert.equal(standIn.requests.length, 1);
     });
 
+    it('cancels every call of a client whose connection signal aborts: in flight, in a retry wait and after', async () => {
+      const connection = new AbortController();
+      const client = clientFor({ signal: connection.signal });
+      standIn.addFault({ fault: { kind: 'hang' }, times: 1 });
+      setTimeout(() => connection.abort(), 100);
+      await assert.rejects(client.listDeployments(), CancelledError);
+      await assert.rejects(client.listDeployments(), CancelledError);
+      assert.equal(standIn.requests.length, 1, 'nothing is sent once the connection is cancelled');
+
+      const waiting = new AbortController();
+      standIn.reset();
+      standIn.addFault({ fault: { kind: 'rateLimit', retryAfterSeconds: 2 } });
+      setTimeout(() => waiting.abort(), 150);
+      await assert.rejects(clientFor({ signal: waiting.signal }).listDeployments(), CancelledError);
+      assert.equal(standIn.requests.length, 1);
+    });
+
     it('reports a refused connection with a next step', async () => {
       const closed = await StandIn.start();
       const url = closed.url;
@@ -567,6 +584,26 @@ describe('ControlPlaneClient through a proxy on loopback', () => {
           error.message.startsWith(`Invalid proxy: “${shown}” cannot be used: `) &&
           !/alice|s3cret|pass@/.test(error.message),
       );
+    }
+  });
+
+  it('bypasses the proxy for every host when any NO_PROXY entry is *, and reads no proxy from process.env when given env', async () => {
+    const standIn = await StandIn.start();
+    const proxy = await startLoopbackProxy();
+    const saved = process.env.HTTP_PROXY;
+    process.env.HTTP_PROXY = proxy.url;
+    const star = new ControlPlaneClient({ baseUrl: standIn.url, apiKey: standIn.apiKey!, noProxy: 'example.com', env: { HTTP_PROXY: proxy.url, NO_PROXY: '*' } });
+    const isolated = new ControlPlaneClient({ baseUrl: standIn.url, apiKey: standIn.apiKey!, env: {} });
+    try {
+      await star.listDeployments({ limit: 1 });
+      await isolated.listDeployments({ limit: 1 });
+      assert.equal(proxy.tunnels.length + proxy.forwarded.length, 0);
+    } finally {
+      if (saved === undefined) delete process.env.HTTP_PROXY;
+      else process.env.HTTP_PROXY = saved;
+      await Promise.all([star.dispose(), isolated.dispose()]);
+      await proxy.close();
+      await standIn.close();
     }
   });
 

@@ -289,6 +289,31 @@ describe('5. compressed answers', () => {
     }
   });
 
+  it('keeps a body it cannot decompress, or in an unknown encoding, as it came; undoes raw deflate', async () => {
+    const page = JSON.stringify({ resources: [{ id: uuid(1) }], offset: 1 });
+    const truncated = zlib.gzipSync(Buffer.from('<html>'.repeat(500))).subarray(0, 40);
+    const answers: Array<[number, string, Buffer]> = [
+      [200, 'deflate', zlib.deflateRawSync(Buffer.from(page))],
+      [200, 'x-unknown', Buffer.from(page)],
+      [500, 'gzip', truncated],
+    ];
+    await withServer(
+      (_req, res) => {
+        const [status, encoding, body] = answers.shift()!;
+        res.writeHead(status, { 'content-type': 'application/json', 'content-encoding': encoding });
+        res.end(body);
+      },
+      async (client) => {
+        assert.equal((await client.listDeployments()).deployments.length, 1, 'raw deflate');
+        assert.equal((await client.listDeployments()).deployments.length, 1, 'unknown encoding');
+        const error = await failure(client.listDeployments());
+        assertClean(error);
+        assert.ok(error instanceof InvalidResponseError, String(error));
+        assert.match(error.message, new RegExp(`binary data \\(${truncated.length} bytes\\)`));
+      },
+    );
+  });
+
   it('quotes a binary body as “binary data (N bytes)”, never its bytes', async () => {
     const binary = zlib.gzipSync(Buffer.from('<html>'.repeat(50)));
     await withServer(
@@ -359,6 +384,29 @@ describe('9. messages from any answer stay short, clean and typed', () => {
         assert.match(error.message, /^body\.field_0: problem 0/m);
         assert.match(error.message, /…and 990 more$/);
         assert.equal(error.issueCount, 1000);
+      },
+    );
+  });
+
+  it('clips each issue of a 422 on its own: a 2 MB reason or field path leaves a readable message', async () => {
+    const detail = [
+      { loc: ['body', 'name'], msg: 'far too long '.repeat(160_000) },
+      { loc: ['body', 'x'.repeat(2_000_000)], msg: 'unknown field' },
+      { loc: ['body', 'image_version'], msg: 'Input should be a valid string' },
+    ];
+    await withServer(
+      (_req, res) => json(res, 422, { detail }),
+      async (client) => {
+        const error = await failure(client.createDeployment({}));
+        assertClean(error);
+        assert.ok(error instanceof RequestValidationError);
+        const [, name, field, version] = error.message.split('\n');
+        assert.match(name, /^body\.name: far too long far too long .*…$/);
+        assert.ok(name.length <= 'body.name: '.length + 160, `${name.length} characters`);
+        assert.match(field, /^body\.x+…: unknown field$/);
+        assert.ok(field.length <= 80 + ': unknown field'.length, `${field.length} characters`);
+        assert.equal(version, 'body.image_version: Input should be a valid string');
+        assert.ok(error.message.length < 400, `${error.message.length} characters`);
       },
     );
   });
