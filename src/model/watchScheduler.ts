@@ -11,24 +11,6 @@ import {
   WatchOrigin,
 } from './watchState';
 
-/** Timers and time, injectable so tests run the schedule with a fake clock. */
-export interface Clock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => {
-    const handle = setTimeout(callback, ms);
-    // A pending poll must not keep a node process (tests, bench) alive.
-    (handle as { unref?: () => void }).unref?.();
-    return handle;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
 export interface WatchIntervals {
   /** First tick after watching starts, and the interval after a change. */
   firstMs: number;
@@ -65,7 +47,6 @@ export interface WatchFailure {
 }
 
 export interface WatchSchedulerOptions {
-  clock?: Clock;
   intervals?: Partial<WatchIntervals>;
   inProgressStatuses?: readonly string[];
   /** Restored entries (workspace state); the first tick comes `firstMs` later. */
@@ -95,18 +76,16 @@ function chunk<T>(items: readonly T[], size: number): T[][] {
  */
 export class WatchScheduler {
   private list: WatchEntry[];
-  private readonly clock: Clock;
   private intervals: WatchIntervals;
   private inProgressStatuses: readonly string[];
   private focused: boolean;
   private delay: number;
-  private timer: unknown;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private dueAt: number | undefined;
   private lastTickAt: number | undefined;
   private inFlight: Promise<void> | undefined;
   private failed: WatchFailure | undefined;
   private disposed = false;
-  private requestCount = 0;
   /** Bumped by replaceAll: a tick still out for the entries before (another control plane's) is then ignored. */
   private generation = 0;
 
@@ -124,7 +103,6 @@ export class WatchScheduler {
     private readonly fetchRecords: FetchRecords,
     options: WatchSchedulerOptions = {},
   ) {
-    this.clock = options.clock ?? systemClock;
     this.intervals = { ...DEFAULT_WATCH_INTERVALS, ...options.intervals };
     this.inProgressStatuses = options.inProgressStatuses ?? DEFAULT_IN_PROGRESS_STATUSES;
     this.focused = options.focused ?? true;
@@ -147,21 +125,6 @@ export class WatchScheduler {
   }
   get failure(): WatchFailure | undefined {
     return this.failed;
-  }
-  /** When the next tick is due (undefined: none scheduled, e.g. paused or nothing followed). */
-  get nextTickAt(): number | undefined {
-    return this.timer === undefined ? undefined : this.dueAt;
-  }
-  /** The interval used while something is watched or in progress. */
-  get currentInterval(): number {
-    return this.delay;
-  }
-  /** Requests sent so far (one per chunk). */
-  get requestsSent(): number {
-    return this.requestCount;
-  }
-  get isFocused(): boolean {
-    return this.focused;
   }
 
   find(id: string): WatchEntry | undefined {
@@ -228,8 +191,8 @@ export class WatchScheduler {
       return;
     }
     if (this.list.length === 0) return;
-    const recent = this.lastTickAt !== undefined && this.clock.now() - this.lastTickAt < this.intervals.firstMs;
-    if (recent && this.dueAt !== undefined) this.schedule(Math.max(0, this.dueAt - this.clock.now()));
+    const recent = this.lastTickAt !== undefined && Date.now() - this.lastTickAt < this.intervals.firstMs;
+    if (recent && this.dueAt !== undefined) this.schedule(Math.max(0, this.dueAt - Date.now()));
     else void this.tick();
   }
 
@@ -252,7 +215,7 @@ export class WatchScheduler {
     if (requested.length === 0) return Promise.resolve();
     this.inFlight = this.run(requested).finally(() => {
       this.inFlight = undefined;
-      this.lastTickAt = this.clock.now();
+      this.lastTickAt = Date.now();
       this.schedule();
     });
     return this.inFlight;
@@ -272,7 +235,6 @@ export class WatchScheduler {
     const stale = () => this.disposed || generation !== this.generation;
     try {
       for (const ids of chunk(requested, MAX_IDS_PER_REQUEST)) {
-        this.requestCount++;
         records.push(...(await this.fetchRecords(ids)));
       }
     } catch (error) {
@@ -292,7 +254,7 @@ export class WatchScheduler {
   private apply(requested: readonly string[], records: readonly Deployment[]): void {
     const byId = new Map<string, Deployment>();
     for (const record of records) if (typeof record.id === 'string') byId.set(idKey(record.id), record);
-    const now = this.clock.now();
+    const now = Date.now();
     const notices: WatchNotice[] = [];
     let changed = false;
     for (const id of requested) {
@@ -337,11 +299,11 @@ export class WatchScheduler {
     const hasRecord = 'status' in record || 'latest_revision_id' in record;
     let entry = this.find(id);
     if (!entry) {
-      entry = { id, since: this.clock.now(), pinned: false, inProgress: false };
+      entry = { id, since: Date.now(), pinned: false, inProgress: false };
       this.list.push(entry);
     }
     if (hasRecord) {
-      if (entry.status !== record.status) entry.since = this.clock.now();
+      if (entry.status !== record.status) entry.since = Date.now();
       Object.assign(entry, entryFields(record));
       entry.inProgress = isInProgress(record, this.inProgressStatuses);
     } else if (typeof deployment.name === 'string' && deployment.name) {
@@ -363,16 +325,18 @@ export class WatchScheduler {
     }
     const fast = this.list.some((entry) => entry.watched || entry.inProgress);
     const wait = ms ?? (fast ? this.delay : Math.max(this.intervals.pinnedMs, this.failed ? this.delay : 0));
-    this.dueAt = this.clock.now() + wait;
+    this.dueAt = Date.now() + wait;
     if (!this.focused || this.inFlight) return; // resumed on focus / after the tick in flight
-    this.timer = this.clock.setTimeout(() => {
+    this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.tick();
     }, wait);
+    // A pending poll must not keep a node process (tests, bench) alive.
+    this.timer.unref();
   }
 
   private cancelTimer(): void {
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    clearTimeout(this.timer);
     this.timer = undefined;
   }
 }
