@@ -46,9 +46,13 @@ export interface WatchFailure {
   streak: number;
 }
 
-export interface WatchSchedulerOptions {
-  intervals?: Partial<WatchIntervals>;
-  inProgressStatuses?: readonly string[];
+/** What the watch settings decide. */
+export interface WatchSettings {
+  intervals: WatchIntervals;
+  inProgressStatuses: readonly string[];
+}
+
+export interface WatchSchedulerOptions extends Partial<WatchSettings> {
   /** Restored entries (workspace state); the first tick comes `firstMs` later. */
   entries?: readonly WatchEntry[];
   /** Default true. */
@@ -103,7 +107,7 @@ export class WatchScheduler {
     private readonly fetchRecords: FetchRecords,
     options: WatchSchedulerOptions = {},
   ) {
-    this.intervals = { ...DEFAULT_WATCH_INTERVALS, ...options.intervals };
+    this.intervals = options.intervals ?? DEFAULT_WATCH_INTERVALS;
     this.inProgressStatuses = options.inProgressStatuses ?? DEFAULT_IN_PROGRESS_STATUSES;
     this.focused = options.focused ?? true;
     this.list = (options.entries ?? []).map((entry) => ({ ...entry }));
@@ -196,14 +200,12 @@ export class WatchScheduler {
     else void this.tick();
   }
 
-  setIntervals(intervals: Partial<WatchIntervals>): void {
-    this.intervals = { ...this.intervals, ...intervals };
-    this.delay = Math.min(Math.max(this.delay, this.intervals.firstMs), this.intervals.maxMs);
+  /** Changed settings: a pending tick is rescheduled with the new intervals. */
+  configure({ intervals, inProgressStatuses }: WatchSettings): void {
+    this.intervals = intervals;
+    this.inProgressStatuses = inProgressStatuses;
+    this.delay = Math.min(Math.max(this.delay, intervals.firstMs), intervals.maxMs);
     if (this.timer !== undefined) this.schedule();
-  }
-
-  setInProgressStatuses(statuses: readonly string[]): void {
-    this.inProgressStatuses = statuses;
   }
 
   /** One tick now (a tick in flight is answered instead). Failures are reported, never thrown. */
