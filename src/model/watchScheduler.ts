@@ -32,7 +32,7 @@ export type FetchRecords = (ids: readonly string[]) => Promise<readonly Deployme
 
 export type WatchNotice =
   /** Was in progress (or auto-watched), now is not. */
-  | { kind: 'settled'; entry: WatchEntry; record: Deployment }
+  | { kind: 'settled'; entry: WatchEntry }
   /** The listing no longer returns it; it is no longer followed. */
   | { kind: 'dropped'; entry: WatchEntry }
   /** A tick failed; `firstInStreak` is true for the first failure after a success. */
@@ -277,7 +277,7 @@ export class WatchScheduler {
       const settled = !nowInProgress && (entry.inProgress || entry.watched === 'auto');
       entry.inProgress = nowInProgress;
       if (settled) {
-        notices.push({ kind: 'settled', entry: { ...entry }, record });
+        notices.push({ kind: 'settled', entry: { ...entry } });
         if (entry.watched === 'auto') {
           entry.watched = undefined;
           if (!entry.pinned) this.remove(entry);

@@ -177,7 +177,7 @@ describe('WatchScheduler', () => {
     await advance(3000);
     assert.equal(notices.length, 1);
     assert.equal(notices[0].kind, 'settled');
-    assert.equal(notices[0].kind === 'settled' && notices[0].record.status, 'READY');
+    assert.equal(notices[0].kind === 'settled' && notices[0].entry.status, 'READY');
     assert.equal(scheduler.entries.length, 0);
     const sent = server.requests.length;
     await advance(600_000);
