@@ -333,8 +333,6 @@ export class WatchScheduler {
       this.timer = undefined;
       void this.tick();
     }, wait);
-    // A pending poll must not keep a node process (tests, bench) alive.
-    this.timer.unref();
   }
 
   private cancelTimer(): void {

@@ -7,7 +7,7 @@ import { controlPlaneKey } from '../../model/profiles';
 import { SECTION } from '../../platform/settings';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { describeEntry, WatchStatusBar } from './statusBar';
-import { readWatchSettings, WATCH_SETTINGS } from './watchSettings';
+import { readWatchSettings } from './watchSettings';
 import { Commands } from '../../platform/commandIds';
 
 const STATE_KEY = 'deploymentsExplorer.watch';
@@ -81,7 +81,7 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
     scheduler.onDidNotice((notice) => void announce(services, deployments, notice)),
     vscode.window.onDidChangeWindowState((state) => scheduler.setFocused(state.focused)),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (WATCH_SETTINGS.some((name) => event.affectsConfiguration(`${SECTION}.${name}`))) scheduler.configure(readWatchSettings());
+      if (event.affectsConfiguration(`${SECTION}.watch`)) scheduler.configure(readWatchSettings());
     }),
     services.connection.onDidChange(() => {
       const next = controlPlaneKey(services.connection.profile());

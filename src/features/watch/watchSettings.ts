@@ -3,9 +3,7 @@ import { SECTION } from '../../platform/settings';
 import { DEFAULT_IN_PROGRESS_STATUSES } from '../../model/watchState';
 import { DEFAULT_WATCH_INTERVALS, WatchSettings } from '../../model/watchScheduler';
 
-export const WATCH_SETTINGS = ['watch.intervalSeconds', 'watch.maxIntervalSeconds', 'watch.pinnedIntervalSeconds', 'watch.inProgressStatuses'];
-
-/** The watch settings, clamped to the bounds package.json declares (a hand-edited value must not poll in a loop). */
+/** The `watch.*` settings, clamped to the bounds package.json declares (a hand-edited value must not poll in a loop). */
 export function readWatchSettings(): WatchSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
   const seconds = (name: string, min: number, max: number, fallbackMs: number) => {
