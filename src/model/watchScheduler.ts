@@ -99,9 +99,6 @@ export class WatchScheduler {
   private readonly noticed = new Emitter<WatchNotice>();
   /** Something the user should hear about. */
   readonly onDidNotice = this.noticed.event;
-  private readonly received = new Emitter<readonly Deployment[]>();
-  /** The records of a successful tick (to update rows in place). */
-  readonly onDidReceive = this.received.event;
 
   constructor(
     private readonly fetchRecords: FetchRecords,
@@ -228,7 +225,6 @@ export class WatchScheduler {
     this.cancelTimer();
     this.changed.dispose();
     this.noticed.dispose();
-    this.received.dispose();
   }
 
   private async run(requested: readonly string[]): Promise<void> {
@@ -289,7 +285,6 @@ export class WatchScheduler {
       notices.unshift({ kind: 'recovered' });
     }
     this.delay = changed ? this.intervals.firstMs : Math.min(this.delay * this.intervals.backoff, this.intervals.maxMs);
-    this.received.fire(records);
     for (const notice of notices) this.noticed.fire(notice);
     this.changed.fire();
   }

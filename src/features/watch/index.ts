@@ -32,16 +32,15 @@ type SavedState = Record<string, unknown>;
 export function registerWatch(services: Services, deployments: DeploymentsFeature): WatchFeatureApi {
   const { context, log } = services;
   let key = controlPlaneKey(services.connection.profile());
-  /** What the watch learns of records off the API contract; never put in the Deployments view's place. */
-  const offContract = new WeakSet<Deployment>();
   const scheduler = new WatchScheduler(
     async (ids) => {
       const client = await services.connection.getClient();
       const page = await client.listDeployments({ deploymentIds: ids, limit: ids.length, offset: 0 });
-      // An off-contract record is still listed: followed by the fields it has that the watch reads.
-      const stubs = page.invalid.map(({ raw }) => followedFields(raw)).filter((stub): stub is Deployment => !!stub);
-      for (const stub of stubs) offContract.add(stub);
-      return [...page.deployments, ...stubs];
+      deployments.applyRecords(page.deployments);
+      // A record off the API contract is still listed: followed by what the watch reads of it (read defensively, see
+      // entryFields), never shown in the Deployments view in its place.
+      const offContract = page.invalid.map(({ raw }) => raw).filter((raw): raw is Deployment => !!raw && typeof raw === 'object');
+      return [...page.deployments, ...offContract];
     },
     {
       ...readWatchSettings(),
@@ -77,7 +76,6 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
       render();
       save();
     }),
-    scheduler.onDidReceive((records) => deployments.applyRecords(records.filter((record) => !offContract.has(record)))),
     scheduler.onDidNotice((notice) => void announce(services, deployments, notice)),
     vscode.window.onDidChangeWindowState((state) => scheduler.setFocused(state.focused)),
     vscode.workspace.onDidChangeConfiguration((event) => {
@@ -273,16 +271,4 @@ async function pickDeployment(services: Services, deployments: DeploymentsFeatur
     { title, placeHolder: vscode.l10n.t('Pick a deployment'), matchOnDetail: true },
   );
   return picked?.deployment;
-}
-
-/** The string fields the watch reads (see entryFields) of a record off the contract, or undefined without an ID. */
-function followedFields(raw: unknown): Deployment | undefined {
-  if (!raw || typeof raw !== 'object') return undefined;
-  const record = raw as Record<string, unknown>;
-  if (typeof record.id !== 'string' || !record.id.trim()) return undefined;
-  const stub: Record<string, string> = {};
-  for (const field of ['id', 'name', 'status', 'latest_revision_id', 'active_revision_id', 'updated_at']) {
-    if (typeof record[field] === 'string') stub[field] = record[field] as string;
-  }
-  return stub as Deployment;
 }
