@@ -12,8 +12,6 @@ export type StepOutcome = void | 'end' | { goto: string };
 export interface FlowStep {
   /** Names the step for `{ goto }` and for `run`'s start. */
   id: string;
-  /** Steps that do not apply (e.g. an integration pick with one integration) are passed over both ways. */
-  skip?(): boolean;
   run(input: MultiStepInput): Promise<StepOutcome>;
 }
 
@@ -46,9 +44,8 @@ export interface PickStepOptions<T extends vscode.QuickPickItem> {
 
 export class MultiStepInput {
   private current: vscode.QuickInput | undefined;
-  private stepNumber = 1;
+  private stepIndex = 0;
   private totalSteps = 1;
-  private canGoBack = false;
 
   constructor(private readonly title: string) {}
 
@@ -58,43 +55,28 @@ export class MultiStepInput {
    */
   async run(steps: readonly FlowStep[], startAt?: string): Promise<FlowResult> {
     let index = startAt ? Math.max(0, steps.findIndex((step) => step.id === startAt)) : 0;
-    let direction: 1 | -1 = 1;
+    this.totalSteps = steps.length;
     try {
-      while (index >= 0 && index < steps.length) {
+      while (index < steps.length) {
         const step = steps[index];
-        if (step.skip?.()) {
-          index += direction;
-          if (index < 0) {
-            direction = 1;
-            index = 0;
-          }
-          continue;
-        }
-        const active = steps.filter((candidate) => !candidate.skip?.());
-        this.stepNumber = active.indexOf(step) + 1;
-        this.totalSteps = active.length;
-        this.canGoBack = steps.slice(0, index).some((candidate) => !candidate.skip?.());
+        this.stepIndex = index;
         try {
           const outcome = await step.run(this);
           if (outcome === 'end') return { status: 'ended', at: step.id };
           if (outcome && typeof outcome === 'object') {
-            const target = steps.findIndex((candidate) => candidate.id === outcome.goto);
-            if (target < 0) throw new Error(`No step “${outcome.goto}” in this flow`);
-            direction = target < index ? -1 : 1;
-            index = target;
-            continue;
+            index = steps.findIndex((candidate) => candidate.id === outcome.goto);
+            if (index < 0) throw new Error(`No step “${outcome.goto}” in this flow`);
+          } else {
+            index++;
           }
-          direction = 1;
-          index++;
         } catch (error) {
           if (!(error instanceof BackRequested)) throw error;
-          direction = -1;
-          index--;
+          index = Math.max(0, index - 1);
         }
       }
       return { status: 'completed' };
     } catch (error) {
-      if (error instanceof FlowCancelled) return { status: 'cancelled', at: steps[Math.max(0, Math.min(index, steps.length - 1))].id };
+      if (error instanceof FlowCancelled) return { status: 'cancelled', at: steps[index].id };
       throw error;
     } finally {
       this.current?.dispose();
@@ -182,11 +164,11 @@ export class MultiStepInput {
     onFinish?: () => void,
   ): Promise<T> {
     input.title = this.title;
-    input.step = this.stepNumber;
+    input.step = this.stepIndex + 1;
     input.totalSteps = this.totalSteps;
     // A click elsewhere (e.g. on a notification) must not throw away the flow.
     input.ignoreFocusOut = true;
-    input.buttons = this.canGoBack ? [vscode.QuickInputButtons.Back] : [];
+    input.buttons = this.stepIndex > 0 ? [vscode.QuickInputButtons.Back] : [];
     return new Promise<T>((resolve, reject) => {
       const disposables: vscode.Disposable[] = [];
       const finish = (): void => {

@@ -61,7 +61,7 @@ export async function runCreateFlow(
     if (integrations.length === 1) state.integration = integrations[0];
   }
 
-  const steps = createSteps({ state, catalog: services.catalog, drafts, fromPalette: !options });
+  const steps = createSteps({ state, catalog: services.catalog, drafts }, !options);
   // The step the input opens at; none when the options say to send (or open the body) without asking.
   let startAt = resume ? 'review' : options?.confirm || options?.openPayload ? undefined : steps[0].id;
   if (options?.openPayload) state.decision = 'edit';

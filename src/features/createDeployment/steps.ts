@@ -32,13 +32,18 @@ interface StepContext {
   readonly state: FlowState;
   readonly catalog: RepositoryCatalog;
   readonly drafts: DraftStore;
-  /** From the palette the integration and repository are picked; otherwise they were given. */
-  readonly fromPalette: boolean;
 }
 
-/** The create flow's steps in order: [integration → repository →] name → ref → type → review. */
-export function createSteps(context: StepContext): FlowStep[] {
-  return [integrationStep(context), repositoryStep(context), nameStep(context), refStep(context), typeStep(context), reviewStep(context)];
+/**
+ * The create flow's steps in order: [[integration →] repository →] name → ref → type → review. From the
+ * palette the repository is picked, and first its integration when more than one is known; otherwise
+ * the repository was given.
+ */
+export function createSteps(context: StepContext, fromPalette: boolean): FlowStep[] {
+  const steps = [nameStep(context), refStep(context), typeStep(context), reviewStep(context)];
+  if (fromPalette) steps.unshift(repositoryStep(context));
+  if (fromPalette && context.catalog.integrations().length > 1) steps.unshift(integrationStep(context));
+  return steps;
 }
 
 /** A value an earlier step sets: reaching a step without it is a bug in the flow, said as one. */
@@ -47,11 +52,10 @@ function chosen<T>(value: T | undefined, step: string, what: string): T {
   return value;
 }
 
-/** From the palette, with more than one integration known: which integration the repository is in. */
-function integrationStep({ state, catalog, fromPalette }: StepContext): FlowStep {
+/** Which integration the repository is in. */
+function integrationStep({ state, catalog }: StepContext): FlowStep {
   return {
     id: 'integration',
-    skip: () => !fromPalette || catalog.integrations().length <= 1,
     async run(input) {
       const items = catalog.integrations().map((integration) => {
         const cached = catalog.cached(integration.id);
@@ -81,14 +85,13 @@ function integrationStep({ state, catalog, fromPalette }: StepContext): FlowStep
 }
 
 /**
- * From the palette: the repository, searchable by name, owner or URL. Picking
- * another repository parks the values typed for this one and starts from that
- * one's own (kept or default) values.
+ * The repository, searchable by name, owner or URL. Picking another repository
+ * parks the values typed for this one and starts from that one's own (kept or
+ * default) values.
  */
-function repositoryStep({ state, catalog, drafts, fromPalette }: StepContext): FlowStep {
+function repositoryStep({ state, catalog, drafts }: StepContext): FlowStep {
   return {
     id: 'repository',
-    skip: () => !fromPalette,
     async run(input) {
       const integration = chosen(state.integration, 'repository', 'an integration');
       const label = catalog.label(integration);
