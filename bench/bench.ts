@@ -13,7 +13,7 @@
  *  - the requests a window start sends (the release bundle activated against the stand-in);
  *  - the wire size of a 100-record page plain and compressed (the client sends Accept-Encoding:
  *    gzip, deflate, br and decompresses what comes back);
- *  - watch requests per minute for 1, 10 and 150 watched deployments (the scheduler on a fake clock).
+ *  - watch requests per minute for 1, 10 and 150 watched deployments (the scheduler on node's mocked timers).
  * Extension code runs against test/unit/helpers/fakeVscodeHost (a small fake of the vscode module).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -22,7 +22,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { MAX_IDS_PER_REQUEST, WatchScheduler } from '../src/model/watchScheduler';
-import { FakeClock } from '../test/unit/helpers/fakeClock';
+import { mock } from 'node:test';
+import { advance, useMockTimers } from '../test/unit/helpers/mockTimers';
 import { installFakeVscode } from '../test/unit/helpers/fakeVscodeHost';
 import { REPOSITORY_PAGE_SIZE } from '../src/model/repositoryRows';
 
@@ -414,27 +415,25 @@ async function wireSizeFigure(standIn: StandIn): Promise<void> {
  * chunk of 100 IDs per 30 s tick.
  */
 async function watchFigure(count: number): Promise<void> {
-  const clock = new FakeClock();
+  useMockTimers();
   let requests = 0;
   const records = new Map<string, Deployment>();
   for (let i = 0; i < count; i++) {
     const id = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
     records.set(id, { id, name: `app-${i}`, status: 'AWAITING_DATABASE' });
   }
-  const scheduler = new WatchScheduler(
-    async (ids) => {
-      requests++;
-      return ids.map((id) => records.get(id)!);
-    },
-    { clock },
-  );
+  const scheduler = new WatchScheduler(async (ids) => {
+    requests++;
+    return ids.map((id) => records.get(id)!);
+  });
   for (const record of records.values()) scheduler.watch(record, 'manual');
-  await clock.advance(60_000);
+  await advance(60_000);
   const firstMinute = requests;
-  await clock.advance(9 * 60_000);
+  await advance(9 * 60_000);
   const before = requests;
-  await clock.advance(10 * 60_000);
+  await advance(10 * 60_000);
   scheduler.dispose();
+  mock.timers.reset();
   report({
     name: `watch requests/min, ${count} watched`,
     value: (requests - before) / 10,

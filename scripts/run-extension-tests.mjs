@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 // Runs the extension-host tests (out/test/integration/**/*.test.js, through
-// out/test/integration/index.js) inside a real VS Code: code-server from
-// .vscode-test/ (scripts/provision.mjs), opened in headless chromium. The
-// repository itself is the extension under development, so no packaging.
+// out/test/integration/index.js) inside a real VS Code. The repository itself
+// is the extension under development, so no packaging.
+//  - By default in code-server from .vscode-test/ (scripts/provision.mjs),
+//    opened in headless chromium: needs only the npm registry.
+//  - With --electron in desktop VS Code through @vscode/test-electron, which
+//    downloads it into .vscode-test/: where the VS Code download service can
+//    be reached (`npm run test:electron`).
 //
-// Usage: node scripts/run-extension-tests.mjs [--skip-build] [--grep PATTERN]
+// Usage: node scripts/run-extension-tests.mjs [--electron] [--skip-build] [--grep PATTERN]
 // Env:   DE_EXT_TEST_TIMEOUT_MS  overall limit (default 8 minutes)
-//        DE_VERBOSE=1            also print the workbench's own console noise
-// Exit code: what the workbench reports (0 = all passed), 1 on a timeout or
-// a harness error.
+//        DE_VERBOSE=1            also print the workbench's own console noise (code-server)
+//        VSCODE_TEST_VERSION     the VS Code version --electron downloads (default 1.100.3)
+// Exit code: what the tests report (0 = all passed), 1 on a timeout or a
+// harness error (for --electron: VS Code could not be downloaded).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,11 +25,15 @@ import { runCleanups } from './lib/cleanup.mjs';
 
 const argv = process.argv.slice(2);
 const skipBuild = argv.includes('--skip-build');
+const electron = argv.includes('--electron');
 const grepIdx = argv.indexOf('--grep');
 const grep = grepIdx >= 0 ? argv[grepIdx + 1] : undefined;
 const timeoutMs = Number(process.env.DE_EXT_TEST_TIMEOUT_MS || 8 * 60_000);
 const verbose = process.env.DE_VERBOSE === '1';
 const log = (m) => console.log(`[ext-tests] ${m}`);
+
+/** A failure whose message says all there is to say: printed without a stack. */
+class HarnessError extends Error {}
 
 function sh(cmd, args) {
   log(`$ ${cmd} ${args.join(' ')}`);
@@ -50,7 +59,55 @@ async function main() {
   const indexJs = path.join(ROOT, 'out', 'test', 'integration', 'index.js');
   if (!fs.existsSync(indexJs)) throw new Error(`${path.relative(ROOT, indexJs)} is missing (compile first)`);
   if (!fs.existsSync(path.join(ROOT, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing (node esbuild.js)');
+  const code = await (electron ? runInElectron(indexJs) : runInCodeServer(indexJs));
+  log(`finished with exit code ${code} in ${Math.round((Date.now() - t0) / 1000)} s`);
+  return code;
+}
 
+/** The same index in desktop VS Code, downloaded by @vscode/test-electron; a failed download says what to run instead. */
+async function runInElectron(indexJs) {
+  const { downloadAndUnzipVSCode, runTests, TestRunFailedError } = await import('@vscode/test-electron');
+  const version = process.env.VSCODE_TEST_VERSION || '1.100.3';
+  let vscodeExecutablePath;
+  try {
+    vscodeExecutablePath = await downloadAndUnzipVSCode({ version });
+  } catch (err) {
+    throw new HarnessError(
+      `could not download VS Code ${version} for @vscode/test-electron (${err && err.message || err}). ` +
+        'Where the VS Code download service cannot be reached, run the same tests in code-server: node scripts/run-extension-tests.mjs',
+    );
+  }
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'de-electron-ws-'));
+  let timer;
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(() => {
+      console.error(`[ext-tests] TIMEOUT: VS Code did not finish the tests in ${Math.round(timeoutMs / 1000)} s`);
+      resolve(1);
+    }, timeoutMs);
+  });
+  const run = runTests({
+    vscodeExecutablePath,
+    extensionDevelopmentPath: ROOT,
+    extensionTestsPath: indexJs,
+    extensionTestsEnv: { DE_REPO_ROOT: ROOT, ...(grep ? { DE_EXT_TEST_GREP: grep } : {}) },
+    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
+  }).then(
+    () => 0,
+    (err) => {
+      if (!(err instanceof TestRunFailedError)) throw err;
+      return 1; // mocha's report, printed by the extension host, says which tests failed
+    },
+  );
+  try {
+    return await Promise.race([run, timeout]);
+  } finally {
+    clearTimeout(timer);
+    fs.rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
+/** code-server in headless chromium: the test output comes through the browser console. */
+async function runInCodeServer(indexJs) {
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'de-ext-ws-'));
   fs.writeFileSync(path.join(workspace, 'README.md'), '# Extension-host test workspace\n');
 
@@ -128,14 +185,13 @@ async function main() {
   }
   await runCleanups();
   fs.rmSync(workspace, { recursive: true, force: true });
-  log(`finished with exit code ${code} in ${Math.round((Date.now() - t0) / 1000)} s`);
   return code;
 }
 
 main().then(
   (code) => process.exit(code),
   async (err) => {
-    console.error(`[ext-tests] ERROR: ${err && err.stack || err}`);
+    console.error(`[ext-tests] ERROR: ${err instanceof HarnessError ? err.message : err && err.stack || err}`);
     console.log(`EXT-HOST-RESULT ${JSON.stringify({ passed: 0, failed: 1, pending: 0, error: String(err && err.message || err) })}`);
     await runCleanups();
     process.exit(1);

@@ -112,30 +112,18 @@ export function buildCreateBody(repository: Repository, draft: CreateDraft, defa
     },
   };
   if (draft.deploymentType) prefilled.deployment_type = draft.deploymentType;
-  return deepMerge(defaults, prefilled);
+  // A copy through JSON, not structuredClone: VS Code hands out setting values as read-only proxies, which it refuses.
+  return mergeInto(isPlainObject(defaults) ? (JSON.parse(JSON.stringify(defaults)) as JsonObject) : {}, prefilled);
 }
 
-/**
- * `over` merged onto a copy of `under`: objects merge key by key, anything
- * else (arrays included) in `over` replaces. Neither input is changed.
- */
-export function deepMerge(under: JsonObject, over: JsonObject): JsonObject {
-  const result = (isPlainObject(under) ? cloneJson(under) : {}) as JsonObject;
+/** `over` merged into `target`: objects key by key; anything else (arrays included) in `over` replaces. */
+function mergeInto(target: JsonObject, over: JsonObject): JsonObject {
   for (const [key, value] of Object.entries(over)) {
-    const existing = result[key];
-    result[key] = isPlainObject(value) && isPlainObject(existing) ? deepMerge(existing, value) : cloneJson(value);
+    const existing = target[key];
+    if (isPlainObject(value) && isPlainObject(existing)) mergeInto(existing, value);
+    else target[key] = value;
   }
-  return result;
-}
-
-/**
- * A deep copy of JSON data. Not structuredClone: VS Code hands out setting
- * values as read-only proxies, which structuredClone refuses.
- */
-function cloneJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(cloneJson);
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cloneJson(item)]));
-  return value;
+  return target;
 }
 
 export function isPlainObject(value: unknown): value is JsonObject {

@@ -15,10 +15,6 @@ export class DraftStore {
     return { ...(kept ?? initialDraft(repository)) };
   }
 
-  has(repository: Repository): boolean {
-    return this.drafts.has(repositoryKey(repository));
-  }
-
   keep(repository: Repository, draft: CreateDraft): void {
     this.drafts.set(repositoryKey(repository), { ...draft });
   }

@@ -8,18 +8,25 @@ import { z } from 'zod';
 import { DEPLOYMENT_TYPES } from '../api';
 import { deploymentSchema } from '../api/schemas';
 
-/** Fields the server sets: a body may carry them (copied from another record) but need not. */
-const SERVER_FIELDS = ['id', 'tenant_id', 'created_at', 'updated_at', 'latest_revision_id', 'active_revision_id', 'status'] as const;
+/**
+ * Fields the control plane sets: not part of a creation body, so the editor does not offer them (a body
+ * copied from a record may still carry them: objects stay open).
+ */
+const SERVER_FIELDS = {
+  id: true,
+  tenant_id: true,
+  created_at: true,
+  updated_at: true,
+  latest_revision_id: true,
+  active_revision_id: true,
+  status: true,
+} as const;
 
 export function payloadJsonSchema(): Record<string, unknown> {
-  const body = deploymentSchema.extend({
+  const body = deploymentSchema.omit(SERVER_FIELDS).extend({
     deployment_type: z.enum(DEPLOYMENT_TYPES).nullish().describe('Deployment type: dev_free, dev or prod.'),
   });
   const schema = z.toJSONSchema(body, { io: 'input', unrepresentable: 'any', target: 'draft-7' }) as Record<string, unknown>;
-  const properties = schema.properties as Record<string, Record<string, unknown>>;
-  for (const field of SERVER_FIELDS) {
-    if (properties[field]) properties[field] = { ...properties[field], description: 'Set by the control plane; not needed in a creation body.' };
-  }
   return {
     ...caseInsensitiveHex(schema),
     title: 'Deployment creation body',

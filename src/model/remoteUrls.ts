@@ -155,10 +155,10 @@ export interface RepositoryLike {
   url: string;
 }
 
-export interface RemoteMatch<R extends RepositoryLike> {
+export interface RemoteMatch<R extends RepositoryLike, G extends GitRemote = GitRemote> {
   repository: R;
   /** The workspace remotes whose URL names this repository. */
-  remotes: GitRemote[];
+  remotes: G[];
 }
 
 /**
@@ -166,15 +166,15 @@ export interface RemoteMatch<R extends RepositoryLike> {
  * Hosts compare case-insensitively; paths exactly, and only when nothing
  * matches exactly, case-insensitively (GitHub and GitLab paths are).
  */
-export function matchRemotes<R extends RepositoryLike>(remotes: readonly GitRemote[], repositories: readonly R[]): RemoteMatch<R>[] {
+export function matchRemotes<R extends RepositoryLike, G extends GitRemote>(remotes: readonly G[], repositories: readonly R[]): RemoteMatch<R, G>[] {
   const keyed = remotes.flatMap((remote) => {
     const key = remoteKey(remote.url);
     return key ? [{ remote, key }] : [];
   });
-  const find = (fold: (key: string) => string): RemoteMatch<R>[] => {
-    const byKey = new Map<string, GitRemote[]>();
+  const find = (fold: (key: string) => string): RemoteMatch<R, G>[] => {
+    const byKey = new Map<string, G[]>();
     for (const { remote, key } of keyed) byKey.set(fold(key), [...(byKey.get(fold(key)) ?? []), remote]);
-    const matches: RemoteMatch<R>[] = [];
+    const matches: RemoteMatch<R, G>[] = [];
     for (const repository of repositories) {
       const key = remoteKey(repository.url);
       const found = key && byKey.get(fold(key));

@@ -11,24 +11,6 @@ import {
   WatchOrigin,
 } from './watchState';
 
-/** Timers and time, injectable so tests run the schedule with a fake clock. */
-export interface Clock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => {
-    const handle = setTimeout(callback, ms);
-    // A pending poll must not keep a node process (tests, bench) alive.
-    (handle as { unref?: () => void }).unref?.();
-    return handle;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
 export interface WatchIntervals {
   /** First tick after watching starts, and the interval after a change. */
   firstMs: number;
@@ -50,7 +32,7 @@ export type FetchRecords = (ids: readonly string[]) => Promise<readonly Deployme
 
 export type WatchNotice =
   /** Was in progress (or auto-watched), now is not. */
-  | { kind: 'settled'; entry: WatchEntry; record: Deployment }
+  | { kind: 'settled'; entry: WatchEntry }
   /** The listing no longer returns it; it is no longer followed. */
   | { kind: 'dropped'; entry: WatchEntry }
   /** A tick failed; `firstInStreak` is true for the first failure after a success. */
@@ -64,10 +46,13 @@ export interface WatchFailure {
   streak: number;
 }
 
-export interface WatchSchedulerOptions {
-  clock?: Clock;
-  intervals?: Partial<WatchIntervals>;
-  inProgressStatuses?: readonly string[];
+/** What the watch settings decide. */
+export interface WatchSettings {
+  intervals: WatchIntervals;
+  inProgressStatuses: readonly string[];
+}
+
+export interface WatchSchedulerOptions extends Partial<WatchSettings> {
   /** Restored entries (workspace state); the first tick comes `firstMs` later. */
   entries?: readonly WatchEntry[];
   /** Default true. */
@@ -95,18 +80,16 @@ function chunk<T>(items: readonly T[], size: number): T[][] {
  */
 export class WatchScheduler {
   private list: WatchEntry[];
-  private readonly clock: Clock;
   private intervals: WatchIntervals;
   private inProgressStatuses: readonly string[];
   private focused: boolean;
   private delay: number;
-  private timer: unknown;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private dueAt: number | undefined;
   private lastTickAt: number | undefined;
   private inFlight: Promise<void> | undefined;
   private failed: WatchFailure | undefined;
   private disposed = false;
-  private requestCount = 0;
   /** Bumped by replaceAll: a tick still out for the entries before (another control plane's) is then ignored. */
   private generation = 0;
 
@@ -116,16 +99,12 @@ export class WatchScheduler {
   private readonly noticed = new Emitter<WatchNotice>();
   /** Something the user should hear about. */
   readonly onDidNotice = this.noticed.event;
-  private readonly received = new Emitter<readonly Deployment[]>();
-  /** The records of a successful tick (to update rows in place). */
-  readonly onDidReceive = this.received.event;
 
   constructor(
     private readonly fetchRecords: FetchRecords,
     options: WatchSchedulerOptions = {},
   ) {
-    this.clock = options.clock ?? systemClock;
-    this.intervals = { ...DEFAULT_WATCH_INTERVALS, ...options.intervals };
+    this.intervals = options.intervals ?? DEFAULT_WATCH_INTERVALS;
     this.inProgressStatuses = options.inProgressStatuses ?? DEFAULT_IN_PROGRESS_STATUSES;
     this.focused = options.focused ?? true;
     this.list = (options.entries ?? []).map((entry) => ({ ...entry }));
@@ -147,21 +126,6 @@ export class WatchScheduler {
   }
   get failure(): WatchFailure | undefined {
     return this.failed;
-  }
-  /** When the next tick is due (undefined: none scheduled, e.g. paused or nothing followed). */
-  get nextTickAt(): number | undefined {
-    return this.timer === undefined ? undefined : this.dueAt;
-  }
-  /** The interval used while something is watched or in progress. */
-  get currentInterval(): number {
-    return this.delay;
-  }
-  /** Requests sent so far (one per chunk). */
-  get requestsSent(): number {
-    return this.requestCount;
-  }
-  get isFocused(): boolean {
-    return this.focused;
   }
 
   find(id: string): WatchEntry | undefined {
@@ -228,19 +192,17 @@ export class WatchScheduler {
       return;
     }
     if (this.list.length === 0) return;
-    const recent = this.lastTickAt !== undefined && this.clock.now() - this.lastTickAt < this.intervals.firstMs;
-    if (recent && this.dueAt !== undefined) this.schedule(Math.max(0, this.dueAt - this.clock.now()));
+    const recent = this.lastTickAt !== undefined && Date.now() - this.lastTickAt < this.intervals.firstMs;
+    if (recent && this.dueAt !== undefined) this.schedule(Math.max(0, this.dueAt - Date.now()));
     else void this.tick();
   }
 
-  setIntervals(intervals: Partial<WatchIntervals>): void {
-    this.intervals = { ...this.intervals, ...intervals };
-    this.delay = Math.min(Math.max(this.delay, this.intervals.firstMs), this.intervals.maxMs);
+  /** Changed settings: a pending tick is rescheduled with the new intervals. */
+  configure({ intervals, inProgressStatuses }: WatchSettings): void {
+    this.intervals = intervals;
+    this.inProgressStatuses = inProgressStatuses;
+    this.delay = Math.min(Math.max(this.delay, intervals.firstMs), intervals.maxMs);
     if (this.timer !== undefined) this.schedule();
-  }
-
-  setInProgressStatuses(statuses: readonly string[]): void {
-    this.inProgressStatuses = statuses;
   }
 
   /** One tick now (a tick in flight is answered instead). Failures are reported, never thrown. */
@@ -252,7 +214,7 @@ export class WatchScheduler {
     if (requested.length === 0) return Promise.resolve();
     this.inFlight = this.run(requested).finally(() => {
       this.inFlight = undefined;
-      this.lastTickAt = this.clock.now();
+      this.lastTickAt = Date.now();
       this.schedule();
     });
     return this.inFlight;
@@ -263,7 +225,6 @@ export class WatchScheduler {
     this.cancelTimer();
     this.changed.dispose();
     this.noticed.dispose();
-    this.received.dispose();
   }
 
   private async run(requested: readonly string[]): Promise<void> {
@@ -272,7 +233,6 @@ export class WatchScheduler {
     const stale = () => this.disposed || generation !== this.generation;
     try {
       for (const ids of chunk(requested, MAX_IDS_PER_REQUEST)) {
-        this.requestCount++;
         records.push(...(await this.fetchRecords(ids)));
       }
     } catch (error) {
@@ -292,7 +252,7 @@ export class WatchScheduler {
   private apply(requested: readonly string[], records: readonly Deployment[]): void {
     const byId = new Map<string, Deployment>();
     for (const record of records) if (typeof record.id === 'string') byId.set(idKey(record.id), record);
-    const now = this.clock.now();
+    const now = Date.now();
     const notices: WatchNotice[] = [];
     let changed = false;
     for (const id of requested) {
@@ -313,7 +273,7 @@ export class WatchScheduler {
       const settled = !nowInProgress && (entry.inProgress || entry.watched === 'auto');
       entry.inProgress = nowInProgress;
       if (settled) {
-        notices.push({ kind: 'settled', entry: { ...entry }, record });
+        notices.push({ kind: 'settled', entry: { ...entry } });
         if (entry.watched === 'auto') {
           entry.watched = undefined;
           if (!entry.pinned) this.remove(entry);
@@ -325,7 +285,6 @@ export class WatchScheduler {
       notices.unshift({ kind: 'recovered' });
     }
     this.delay = changed ? this.intervals.firstMs : Math.min(this.delay * this.intervals.backoff, this.intervals.maxMs);
-    this.received.fire(records);
     for (const notice of notices) this.noticed.fire(notice);
     this.changed.fire();
   }
@@ -337,11 +296,11 @@ export class WatchScheduler {
     const hasRecord = 'status' in record || 'latest_revision_id' in record;
     let entry = this.find(id);
     if (!entry) {
-      entry = { id, since: this.clock.now(), pinned: false, inProgress: false };
+      entry = { id, since: Date.now(), pinned: false, inProgress: false };
       this.list.push(entry);
     }
     if (hasRecord) {
-      if (entry.status !== record.status) entry.since = this.clock.now();
+      if (entry.status !== record.status) entry.since = Date.now();
       Object.assign(entry, entryFields(record));
       entry.inProgress = isInProgress(record, this.inProgressStatuses);
     } else if (typeof deployment.name === 'string' && deployment.name) {
@@ -363,16 +322,16 @@ export class WatchScheduler {
     }
     const fast = this.list.some((entry) => entry.watched || entry.inProgress);
     const wait = ms ?? (fast ? this.delay : Math.max(this.intervals.pinnedMs, this.failed ? this.delay : 0));
-    this.dueAt = this.clock.now() + wait;
+    this.dueAt = Date.now() + wait;
     if (!this.focused || this.inFlight) return; // resumed on focus / after the tick in flight
-    this.timer = this.clock.setTimeout(() => {
+    this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.tick();
     }, wait);
   }
 
   private cancelTimer(): void {
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    clearTimeout(this.timer);
     this.timer = undefined;
   }
 }

@@ -51,7 +51,7 @@ export function sameId(a: string, b: string): boolean {
   return idKey(a) === idKey(b);
 }
 
-/** A new entry (or the fields of one) from a record. */
+/** A new entry (or the fields of one) from a record; only strings are read, so a record off the API contract is safe too. */
 export function entryFields(deployment: Deployment): Pick<
   WatchEntry,
   'name' | 'status' | 'latestRevisionId' | 'activeRevisionId' | 'updatedAt' | 'customUrl'

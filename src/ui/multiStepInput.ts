@@ -12,8 +12,6 @@ export type StepOutcome = void | 'end' | { goto: string };
 export interface FlowStep {
   /** Names the step for `{ goto }` and for `run`'s start. */
   id: string;
-  /** Steps that do not apply (e.g. an integration pick with one integration) are passed over both ways. */
-  skip?(): boolean;
   run(input: MultiStepInput): Promise<StepOutcome>;
 }
 
@@ -46,9 +44,8 @@ export interface PickStepOptions<T extends vscode.QuickPickItem> {
 
 export class MultiStepInput {
   private current: vscode.QuickInput | undefined;
-  private stepNumber = 1;
+  private stepIndex = 0;
   private totalSteps = 1;
-  private canGoBack = false;
 
   constructor(private readonly title: string) {}
 
@@ -58,43 +55,28 @@ export class MultiStepInput {
    */
   async run(steps: readonly FlowStep[], startAt?: string): Promise<FlowResult> {
     let index = startAt ? Math.max(0, steps.findIndex((step) => step.id === startAt)) : 0;
-    let direction: 1 | -1 = 1;
+    this.totalSteps = steps.length;
     try {
-      while (index >= 0 && index < steps.length) {
+      while (index < steps.length) {
         const step = steps[index];
-        if (step.skip?.()) {
-          index += direction;
-          if (index < 0) {
-            direction = 1;
-            index = 0;
-          }
-          continue;
-        }
-        const active = steps.filter((candidate) => !candidate.skip?.());
-        this.stepNumber = active.indexOf(step) + 1;
-        this.totalSteps = active.length;
-        this.canGoBack = steps.slice(0, index).some((candidate) => !candidate.skip?.());
+        this.stepIndex = index;
         try {
           const outcome = await step.run(this);
           if (outcome === 'end') return { status: 'ended', at: step.id };
           if (outcome && typeof outcome === 'object') {
-            const target = steps.findIndex((candidate) => candidate.id === outcome.goto);
-            if (target < 0) throw new Error(`No step “${outcome.goto}” in this flow`);
-            direction = target < index ? -1 : 1;
-            index = target;
-            continue;
+            index = steps.findIndex((candidate) => candidate.id === outcome.goto);
+            if (index < 0) throw new Error(`No step “${outcome.goto}” in this flow`);
+          } else {
+            index++;
           }
-          direction = 1;
-          index++;
         } catch (error) {
           if (!(error instanceof BackRequested)) throw error;
-          direction = -1;
-          index--;
+          index = Math.max(0, index - 1);
         }
       }
       return { status: 'completed' };
     } catch (error) {
-      if (error instanceof FlowCancelled) return { status: 'cancelled', at: steps[Math.max(0, Math.min(index, steps.length - 1))].id };
+      if (error instanceof FlowCancelled) return { status: 'cancelled', at: steps[index].id };
       throw error;
     } finally {
       this.current?.dispose();
@@ -110,7 +92,6 @@ export class MultiStepInput {
   /** Resolves with the accepted value; Back and Escape leave the step (the flow handles them). */
   showInputBox(options: InputBoxStepOptions): Promise<string> {
     const box = vscode.window.createInputBox();
-    this.prepare(box);
     box.value = options.value;
     box.prompt = options.prompt;
     box.placeholder = options.placeholder;
@@ -120,107 +101,100 @@ export class MultiStepInput {
       return !message;
     };
     validate(box.value);
-    return new Promise<string>((resolve, reject) => {
-      const disposables: vscode.Disposable[] = [];
-      const finish = (): void => vscode.Disposable.from(...disposables).dispose();
-      disposables.push(
-        box.onDidChangeValue((value) => {
-          options.onDidChangeValue?.(value);
-          validate(value);
-        }),
-        box.onDidAccept(() => {
-          if (!validate(box.value)) return;
-          finish();
-          resolve(box.value);
-        }),
-        box.onDidTriggerButton((button) => {
-          if (button !== vscode.QuickInputButtons.Back) return;
-          finish();
-          reject(new BackRequested());
-        }),
-        box.onDidHide(() => {
-          finish();
-          reject(new FlowCancelled());
-        }),
-      );
-      this.show(box);
-    });
+    return this.present(box, (resolve) => [
+      box.onDidChangeValue((value) => {
+        options.onDidChangeValue?.(value);
+        validate(value);
+      }),
+      box.onDidAccept(() => {
+        if (validate(box.value)) resolve(box.value);
+      }),
+    ]);
   }
 
   /** Resolves with the picked item; Back and Escape leave the step. */
   showQuickPick<T extends vscode.QuickPickItem>(options: PickStepOptions<T>): Promise<T> {
     const pick = vscode.window.createQuickPick<T>();
-    this.prepare(pick);
     pick.placeholder = options.placeholder;
     pick.matchOnDescription = options.matchOnDescription ?? false;
     pick.matchOnDetail = options.matchOnDetail ?? false;
     if (options.filter) pick.value = options.filter;
-    const loading = new AbortController();
     const setItems = (items: readonly T[]): void => {
       pick.items = items;
       const active = options.activeItem?.(items);
       if (active) pick.activeItems = [active];
     };
-    return new Promise<T>((resolve, reject) => {
-      const disposables: vscode.Disposable[] = [];
-      const finish = (): void => {
-        loading.abort();
-        vscode.Disposable.from(...disposables).dispose();
-      };
-      disposables.push(
-        pick.onDidChangeValue((value) => options.onDidChangeFilter?.(value)),
-        pick.onDidAccept(() => {
-          const [selected] = pick.selectedItems;
-          if (!selected || pick.busy) return;
-          finish();
-          resolve(selected);
-        }),
-        pick.onDidTriggerButton((button) => {
-          if (button !== vscode.QuickInputButtons.Back) return;
-          finish();
-          reject(new BackRequested());
-        }),
-        pick.onDidHide(() => {
-          finish();
-          reject(new FlowCancelled());
-        }),
-      );
-      if (typeof options.items === 'function') {
-        pick.busy = true;
-        pick.enabled = true;
-        options.items(loading.signal).then(
-          (items) => {
-            if (loading.signal.aborted) return;
-            pick.busy = false;
-            setItems(items);
-          },
-          (error: unknown) => {
-            if (loading.signal.aborted) return;
-            finish();
-            reject(error);
-          },
-        );
-      } else {
-        setItems(options.items);
-      }
-      this.show(pick);
-    });
+    const loading = new AbortController();
+    return this.present(
+      pick,
+      (resolve, reject) => {
+        if (typeof options.items !== 'function') setItems(options.items);
+        else {
+          pick.busy = true;
+          options.items(loading.signal).then(
+            (items) => {
+              if (loading.signal.aborted) return;
+              pick.busy = false;
+              setItems(items);
+            },
+            (error: unknown) => {
+              if (!loading.signal.aborted) reject(error);
+            },
+          );
+        }
+        return [
+          pick.onDidChangeValue((value) => options.onDidChangeFilter?.(value)),
+          pick.onDidAccept(() => {
+            const [selected] = pick.selectedItems;
+            if (selected && !pick.busy) resolve(selected);
+          }),
+        ];
+      },
+      () => loading.abort(),
+    );
   }
 
-  private prepare(input: vscode.QuickInput): void {
+  /**
+   * Shows `input` as the current step until it is answered (`listen` wires what answers it), Back
+   * or Escape; then its listeners go and `onFinish` runs (e.g. to stop loading items).
+   */
+  private present<T>(
+    input: vscode.InputBox | vscode.QuickPick<vscode.QuickPickItem>,
+    listen: (resolve: (value: T) => void, reject: (error: unknown) => void) => vscode.Disposable[],
+    onFinish?: () => void,
+  ): Promise<T> {
     input.title = this.title;
-    input.step = this.stepNumber;
+    input.step = this.stepIndex + 1;
     input.totalSteps = this.totalSteps;
     // A click elsewhere (e.g. on a notification) must not throw away the flow.
     input.ignoreFocusOut = true;
-    (input as vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox).buttons = this.canGoBack ? [vscode.QuickInputButtons.Back] : [];
-  }
-
-  private show(input: vscode.QuickInput): void {
-    // Show the new one before disposing the old, so the widget does not flicker closed.
-    const previous = this.current;
-    this.current = input;
-    input.show();
-    previous?.dispose();
+    input.buttons = this.stepIndex > 0 ? [vscode.QuickInputButtons.Back] : [];
+    return new Promise<T>((resolve, reject) => {
+      const disposables: vscode.Disposable[] = [];
+      const finish = (): void => {
+        onFinish?.();
+        vscode.Disposable.from(...disposables).dispose();
+      };
+      const done = (value: T): void => {
+        finish();
+        resolve(value);
+      };
+      const fail = (error: unknown): void => {
+        finish();
+        reject(error);
+      };
+      disposables.push(
+        ...listen(done, fail),
+        input.onDidTriggerButton((button) => {
+          if (button === vscode.QuickInputButtons.Back) fail(new BackRequested());
+        }),
+        input.onDidHide(() => fail(new FlowCancelled())),
+      );
+      // Show the new one before disposing the old, so the widget does not flicker closed.
+      const previous = this.current;
+      this.current = input;
+      input.show();
+      previous?.dispose();
+    });
   }
 }

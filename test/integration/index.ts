@@ -1,5 +1,5 @@
 // Entry point VS Code's extension host loads through `extensionTestsPath`
-// (scripts/run-extension-tests.mjs in code-server, test/runElectron.ts in
+// (scripts/run-extension-tests.mjs: in code-server, or with --electron in
 // desktop VS Code). Runs mocha over every out/test/integration/**/*.test.js.
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -27,7 +27,7 @@ describe('Watch deployments', function () {
 
   before(() => {
     // Headless Chromium reports focus, but do not depend on it: a paused watch would send nothing.
-    if (!fx.api.watch.scheduler.isFocused) fx.api.watch.scheduler.setFocused(true);
+    fx.api.watch.scheduler.setFocused(true);
   });
 
   beforeEach(() => {

@@ -242,7 +242,17 @@ test('two selected deployments: Compare Deployments opens their JSON side by sid
   await diff.waitFor({ state: 'visible', timeout: 15_000 });
   const tab = wb.page.locator('.tabs-container .tab.active');
   assert.match((await tab.textContent()) ?? '', new RegExp(`${first}.*↔.*${second}|${second}.*↔.*${first}`));
-  await wb.screenshot('compare');
+  // The picture is for the README: both records drawn before it is taken (side by side, or inline where the editor is narrow).
+  for (const name of [first, second]) {
+    const line = diff.locator('.view-line').filter({ hasText: new RegExp(`"name":\\s"${escapeRegExp(name)}"`) }).first();
+    await line.waitFor({ state: 'visible', timeout: 15_000 }).catch(async (error: unknown) => {
+      throw new Error(`${name}'s record is not drawn in the diff editor, which shows: ${(await diff.innerText()).slice(0, 300)}`, { cause: error });
+    });
+  }
+  // Off the rows, so no row's hover covers the picture.
+  await wb.page.mouse.move(1100, 52);
+  await wb.page.locator('.workbench-hover').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  await wb.screenshot('compare', { shows: [diff] });
   await wb.runCommand('View: Close Editor');
 });
 

@@ -433,21 +433,29 @@ export class Workbench {
 
   /**
    * Runs a command from the command palette (F1) by its shown title, e.g. "Deployments: Refresh".
-   * Presses F1 again when the palette did not open: focus can still be moving (after a reload, a
-   * notification, an editor closing).
+   * Opens the palette again whenever its input is not visible: focus can still be moving (after a
+   * reload, a notification, an editor closing, a view still loading) and close it, before the
+   * title is typed or before its row is clicked. A row that could not be clicked ran nothing, so
+   * trying again cannot run the command twice.
    */
   async runCommand(title: string): Promise<void> {
     const input = this.quickInput().locator('.quick-input-box input');
+    const row = this.quickItem(title);
+    let opened = false;
     await poll(
-      'the command palette to open',
+      `the command palette to run “${title}”`,
       async () => {
-        await this.page.keyboard.press('F1');
-        return input.waitFor({ state: 'visible', timeout: 3_000 }).then(() => true);
+        if (!opened || !(await input.isVisible())) {
+          await this.page.keyboard.press('F1');
+          await input.waitFor({ state: 'visible', timeout: 3_000 });
+          opened = true;
+        }
+        await input.fill(`>${title}`, { timeout: 2_000 });
+        await row.click({ timeout: 5_000 });
+        return true;
       },
-      20_000,
+      30_000,
     );
-    await input.fill(`>${title}`);
-    await this.pickQuickItem(title);
   }
 
   /** Answers an open quick input / input box: types `text` and presses Enter. */
@@ -458,12 +466,17 @@ export class Workbench {
     await input.press('Enter');
   }
 
-  /** Picks a quick-pick entry by its label (the whole label, or a RegExp). */
-  async pickQuickItem(label: string | RegExp): Promise<void> {
-    const row = this.quickInput()
+  /** The quick input's row whose label is `label` (the whole label, or a RegExp). */
+  quickItem(label: string | RegExp): Locator {
+    return this.quickInput()
       .locator('.quick-input-list .monaco-list-row')
       .filter({ has: this.page.locator('.label-name', { hasText: exactText(label) }) })
       .first();
+  }
+
+  /** Picks a quick-pick entry by its label (the whole label, or a RegExp). */
+  async pickQuickItem(label: string | RegExp): Promise<void> {
+    const row = this.quickItem(label);
     await row.waitFor({ state: 'visible', timeout: 15_000 });
     await row.click();
   }

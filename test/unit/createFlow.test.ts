@@ -353,7 +353,7 @@ describe('create flow', () => {
   });
 
   it('Edit Payload… opens the body as a JSON document instead of sending', async () => {
-    const { create, posted, payloads } = setUp();
+    const { create, posted } = setUp();
     const done = create({ repository: infra, name: 'infra-edit', ref: 'trunk', deploymentType: null });
     (await fake.window.nextInputBox()).accept();
     (await fake.window.nextInputBox()).accept();
@@ -367,7 +367,7 @@ describe('create flow', () => {
     assert.equal(document.languageId, 'json');
     assert.equal(document.uri.toString(), 'untitled:/infra-edit.deployment.json', 'named so the payload schema applies');
     assert.deepEqual(JSON.parse(document.getText()), result.body);
-    assert.deepEqual(payloads.uris(), [result.document], 'its editor title offers Create Deployment');
+    assert.deepEqual(fake.commands.context.get('deploymentsExplorer.payloadDocuments'), [result.document], 'its editor title offers Create Deployment');
     assert.equal(posted.length, 0, 'nothing is sent before the user asks');
   });
 

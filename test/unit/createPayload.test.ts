@@ -2,7 +2,6 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   buildCreateBody,
-  deepMerge,
   flattenBody,
   formatBody,
   initialDraft,
@@ -141,10 +140,7 @@ describe('buildCreateBody', () => {
   });
 });
 
-describe('deepMerge and formatBody', () => {
-  it('replaces arrays instead of concatenating', () => {
-    assert.deepEqual(deepMerge({ a: [1, 2], b: { c: 1 } }, { a: [3], b: { d: 2 } }), { a: [3], b: { c: 1, d: 2 } });
-  });
+describe('the body as copied, reviewed and edited', () => {
   it('copies settings handed out as read-only proxies (structuredClone refuses those)', () => {
     const readOnly = <T extends object>(target: T): T =>
       new Proxy(target, {

@@ -125,32 +125,6 @@ describe('MultiStepInput', () => {
     assert.equal(answers.colour, undefined);
   });
 
-  it('passes over skipped steps both ways and leaves them out of the step count', async () => {
-    const visited: string[] = [];
-    const step = (id: string, skip = false): FlowStep => ({
-      id,
-      skip: () => skip,
-      async run(input) {
-        visited.push(id);
-        await input.showQuickPick({ placeholder: id, items: [{ label: 'next' }] });
-      },
-    });
-    const done = new MultiStepInput('Skips').run([step('a', true), step('b'), step('c', true), step('d')]);
-    const b = await fake.window.nextQuickPick();
-    assert.equal(b.titleText, 'Skips (1/2)');
-    assert.equal(b.hasBackButton, false, 'the only earlier step is skipped');
-    b.accept();
-    const d = await fake.window.nextQuickPick();
-    assert.equal(d.titleText, 'Skips (2/2)');
-    d.pressBack();
-    const bAgain = await fake.window.nextQuickPick();
-    assert.equal(bAgain.placeholder, 'b');
-    bAgain.accept();
-    (await fake.window.nextQuickPick()).accept();
-    assert.deepEqual(await done, { status: 'completed' });
-    assert.deepEqual(visited, ['b', 'd', 'b', 'd']);
-  });
-
   it('lets a step jump to another step or end the flow', async () => {
     const visited: string[] = [];
     const steps: FlowStep[] = [

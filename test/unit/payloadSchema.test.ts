@@ -34,6 +34,16 @@ describe('payload JSON schema', () => {
     assert.equal(validate({ name: 'x', source_config: { resource_spec: { min_scale: 1.5 } } }), false);
   });
 
+  it('offers only what a creation body carries, not the fields the control plane sets', () => {
+    const offered = Object.keys(payloadJsonSchema().properties as Record<string, unknown>);
+    for (const field of ['name', 'source_config', 'source_revision_config', 'secrets', 'secret_references', 'image_version', 'deployment_type']) {
+      assert.ok(offered.includes(field), `${field} is offered: ${offered.join(', ')}`);
+    }
+    for (const field of ['id', 'tenant_id', 'created_at', 'updated_at', 'latest_revision_id', 'active_revision_id', 'status']) {
+      assert.ok(!offered.includes(field), `${field} is set by the control plane, not offered: ${offered.join(', ')}`);
+    }
+  });
+
   it('describes the body for hovers', () => {
     const schema = payloadJsonSchema();
     assert.equal(schema.title, 'Deployment creation body');

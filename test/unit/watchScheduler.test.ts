@@ -1,9 +1,9 @@
-import { describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, mock, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Deployment } from '../../src/api';
 import { MAX_IDS_PER_REQUEST, WatchNotice, WatchScheduler } from '../../src/model/watchScheduler';
 import { formatDuration, isInProgress, readSavedEntries } from '../../src/model/watchState';
-import { FakeClock, flushPromises } from './helpers/fakeClock';
+import { advance, flushPromises, useMockTimers } from './helpers/mockTimers';
 
 const REV_A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const REV_B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
@@ -37,12 +37,11 @@ class FakeServer {
 }
 
 function setup(options: { focused?: boolean } = {}) {
-  const clock = new FakeClock();
   const server = new FakeServer();
-  const scheduler = new WatchScheduler(server.fetch, { clock, focused: options.focused });
+  const scheduler = new WatchScheduler(server.fetch, { focused: options.focused });
   const notices: WatchNotice[] = [];
   scheduler.onDidNotice((notice) => notices.push(notice));
-  return { clock, server, scheduler, notices };
+  return { server, scheduler, notices };
 }
 
 describe('watch settle rules', () => {
@@ -79,94 +78,85 @@ describe('watch settle rules', () => {
 });
 
 describe('WatchScheduler', () => {
+  beforeEach(() => useMockTimers());
+  afterEach(() => mock.timers.reset());
+
+  /** Asserts that the next request goes out exactly `gap` ms from now, not a millisecond before. */
+  async function nextRequestAfter(server: FakeServer, gap: number): Promise<void> {
+    const sent = server.requests.length;
+    await advance(gap - 1);
+    assert.equal(server.requests.length, sent, `no request before ${gap} ms`);
+    await advance(1);
+    assert.equal(server.requests.length, sent + 1, `a request at ${gap} ms`);
+  }
+
   test('nothing followed: no timer, no request', async () => {
-    const { clock, server, scheduler } = setup();
-    await clock.advance(120_000);
+    const { server } = setup();
+    await advance(120_000);
     assert.equal(server.requests.length, 0);
-    assert.equal(scheduler.nextTickAt, undefined);
   });
 
   test('first tick 3 s after watching, then ×1.5 while unchanged, up to 30 s', async () => {
-    const { clock, server, scheduler } = setup();
+    const { server, scheduler } = setup();
     scheduler.watch(server.add(1), 'manual');
-    await clock.advance(2999);
-    assert.equal(server.requests.length, 0);
-    await clock.advance(1);
-    assert.equal(server.requests.length, 1);
-    const gaps: number[] = [];
-    for (let i = 0; i < 9; i++) {
-      const gap = scheduler.nextTickAt! - clock.now();
-      gaps.push(gap);
-      const sent: number = server.requests.length;
-      await clock.advance(gap - 1);
-      assert.equal(server.requests.length, sent, 'not before its time');
-      await clock.advance(1);
-      assert.equal(server.requests.length, sent + 1);
-    }
-    assert.deepEqual(gaps.slice(0, 6), [4500, 6750, 10125, 15187.5, 22781.25, 30000]);
-    assert.deepEqual(gaps.slice(6), [30000, 30000, 30000]);
+    for (const gap of [3000, 4500, 6750, 10125, 15187.5, 22781.25, 30000, 30000, 30000, 30000]) await nextRequestAfter(server, gap);
   });
 
   test('back to 3 s after a change', async () => {
-    const { clock, server, scheduler } = setup();
+    const { server, scheduler } = setup();
     scheduler.watch(server.add(1), 'manual');
-    await clock.advance(3000 + 4500 + 6750);
+    await advance(3000 + 4500 + 6750);
     assert.equal(server.requests.length, 3);
-    assert.equal(scheduler.currentInterval, 10125);
     server.set(1, { updated_at: '2026-01-01T00:00:00Z' });
-    await clock.advance(10125);
-    assert.equal(server.requests.length, 4);
-    assert.equal(scheduler.currentInterval, 3000);
-    await clock.advance(3000);
-    assert.equal(server.requests.length, 5);
+    await nextRequestAfter(server, 10125);
+    await nextRequestAfter(server, 3000);
   });
 
   test('one request per tick for everything followed, chunks of 100 beyond that', async () => {
-    const { clock, server, scheduler } = setup();
+    const { server, scheduler } = setup();
     for (let n = 1; n <= 3; n++) scheduler.watch(server.add(n), 'manual');
     scheduler.pin(server.add(4));
-    await clock.advance(3000);
+    await advance(3000);
     assert.deepEqual(server.requests, [[uuid(1), uuid(2), uuid(3), uuid(4)]]);
 
     const big = setup();
     for (let n = 1; n <= 250; n++) big.scheduler.watch(big.server.add(n), 'manual');
-    await big.clock.advance(3000);
+    await advance(3000);
     assert.deepEqual(big.server.requests.map((ids) => ids.length), [MAX_IDS_PER_REQUEST, MAX_IDS_PER_REQUEST, 50]);
-    assert.equal(big.scheduler.requestsSent, 3);
   });
 
   test('paused while unfocused, one immediate tick when focus returns', async () => {
-    const { clock, server, scheduler } = setup();
+    const { server, scheduler } = setup();
     scheduler.watch(server.add(1), 'manual');
-    await clock.advance(3000);
+    await advance(3000);
     assert.equal(server.requests.length, 1);
     scheduler.setFocused(false);
-    await clock.advance(120_000);
+    await advance(120_000);
     assert.equal(server.requests.length, 1, 'no request while unfocused');
     scheduler.setFocused(true);
     await flushPromises();
     assert.equal(server.requests.length, 2, 'one tick at once on focus');
-    await clock.advance(1000);
+    await advance(1000);
     assert.equal(server.requests.length, 2);
   });
 
   test('focus coming back right after a tick does not send another at once', async () => {
-    const { clock, server, scheduler } = setup();
+    const { server, scheduler } = setup();
     scheduler.watch(server.add(1), 'manual');
-    await clock.advance(3000);
+    await advance(3000);
     scheduler.setFocused(false);
-    await clock.advance(500);
+    await advance(500);
     scheduler.setFocused(true);
     await flushPromises();
     assert.equal(server.requests.length, 1);
-    await clock.advance(4000);
+    await advance(4000);
     assert.equal(server.requests.length, 2, 'the schedule goes on');
   });
 
   test('watching starts unfocused: nothing until focus', async () => {
-    const { clock, server, scheduler } = setup({ focused: false });
+    const { server, scheduler } = setup({ focused: false });
     scheduler.watch(server.add(1), 'manual');
-    await clock.advance(60_000);
+    await advance(60_000);
     assert.equal(server.requests.length, 0);
     scheduler.setFocused(true);
     await flushPromises();
@@ -174,52 +164,52 @@ describe('WatchScheduler', () => {
   });
 
   test('an auto watch settles: one notice, then it is dropped and nothing more is requested', async () => {
-    const { clock, server, scheduler, notices } = setup();
+    const { server, scheduler, notices } = setup();
     const created = server.add(1, { status: 'AWAITING_DATABASE', latest_revision_id: REV_B, active_revision_id: null });
     scheduler.watch(created, 'auto');
     assert.equal(scheduler.inProgress.length, 1);
-    await clock.advance(3000);
+    await advance(3000);
     assert.equal(notices.length, 0);
     server.set(1, { status: 'READY' }); // status done, revision not active yet
-    await clock.advance(3000);
+    await advance(3000);
     assert.equal(notices.length, 0, 'still in progress: the latest revision is not active');
     server.set(1, { active_revision_id: REV_B });
-    await clock.advance(3000);
+    await advance(3000);
     assert.equal(notices.length, 1);
     assert.equal(notices[0].kind, 'settled');
-    assert.equal(notices[0].kind === 'settled' && notices[0].record.status, 'READY');
+    assert.equal(notices[0].kind === 'settled' && notices[0].entry.status, 'READY');
     assert.equal(scheduler.entries.length, 0);
     const sent = server.requests.length;
-    await clock.advance(600_000);
+    await advance(600_000);
     assert.equal(server.requests.length, sent, 'no more requests');
   });
 
   test('a manual watch stays after settling; a pinned auto watch stays pinned (slow polling)', async () => {
-    const { clock, server, scheduler, notices } = setup();
+    const { server, scheduler, notices } = setup();
     scheduler.watch(server.add(1, { status: 'AWAITING_DATABASE' }), 'manual');
     const second = server.add(2, { status: 'AWAITING_DATABASE' });
     scheduler.watch(second, 'auto');
     scheduler.pin(second);
     server.set(1, { status: 'READY' });
     server.set(2, { status: 'UNUSED' });
-    await clock.advance(3000);
+    await advance(3000);
     assert.deepEqual(notices.map((n) => n.kind), ['settled', 'settled']);
     assert.equal(scheduler.find(uuid(1))?.watched, 'manual');
     assert.equal(scheduler.find(uuid(2))?.watched, undefined);
     assert.equal(scheduler.find(uuid(2))?.pinned, true);
     scheduler.unwatch(uuid(1));
     const sent = server.requests.length;
-    await clock.advance(59_999);
+    await advance(59_999);
     assert.equal(server.requests.length, sent, 'pinned only: 60 s');
-    await clock.advance(1);
+    await advance(1);
     assert.equal(server.requests.length, sent + 1);
   });
 
   test('failures keep the last status, back off, and are reported once per streak', async () => {
-    const { clock, server, scheduler, notices } = setup();
+    const { server, scheduler, notices } = setup();
     scheduler.watch(server.add(1, { status: 'AWAITING_DATABASE' }), 'manual');
     server.failWith = new Error('503 Service Unavailable');
-    await clock.advance(3000 + 4500 + 6750);
+    await advance(3000 + 4500 + 6750);
     assert.equal(server.requests.length, 3);
     assert.equal(scheduler.failure?.streak, 3);
     assert.equal(scheduler.find(uuid(1))?.status, 'AWAITING_DATABASE');
@@ -228,52 +218,49 @@ describe('WatchScheduler', () => {
       ['failed:true', 'failed:false', 'failed:false'],
     );
     server.failWith = undefined;
-    await clock.advance(scheduler.currentInterval);
+    await nextRequestAfter(server, 10125);
     assert.equal(scheduler.failure, undefined);
     assert.equal(notices.at(-1)?.kind, 'recovered');
     server.failWith = new Error('again');
-    await clock.advance(scheduler.currentInterval);
+    await nextRequestAfter(server, 15187.5);
     assert.equal(notices.filter((n) => n.kind === 'failed' && n.firstInStreak).length, 2, 'a new streak is reported again');
   });
 
   test('a deployment no longer listed is reported once and dropped', async () => {
-    const { clock, server, scheduler, notices } = setup();
+    const { server, scheduler, notices } = setup();
     scheduler.watch(server.add(1), 'manual');
     scheduler.watch(server.add(2), 'manual');
     server.records.delete(uuid(2));
-    await clock.advance(3000);
+    await advance(3000);
     assert.deepEqual(notices.map((n) => n.kind), ['dropped']);
     assert.deepEqual(scheduler.entries.map((e) => e.id), [uuid(1)]);
-    await clock.advance(30_000);
+    await advance(30_000);
     assert.equal(notices.length, 1);
     assert.deepEqual(server.requests.at(-1), [uuid(1)]);
   });
 
   test('restored entries resume with a first tick 3 s later; the status keeps its since', async () => {
-    const clock = new FakeClock();
     const server = new FakeServer();
     server.add(1, { status: 'READY' });
-    const since = clock.now() - 3600_000;
+    const since = Date.now() - 3600_000;
     const scheduler = new WatchScheduler(server.fetch, {
-      clock,
       entries: [{ id: uuid(1), name: 'app-1', status: 'READY', since, pinned: true, inProgress: false }],
     });
-    await clock.advance(3000);
+    await advance(3000);
     assert.equal(server.requests.length, 1);
     assert.equal(scheduler.find(uuid(1))?.since, since);
     scheduler.dispose();
   });
 
   test('a tick still out when the entries are replaced (a profile switch cancels it) reports no failure', async () => {
-    const clock = new FakeClock();
     let cancel: (error: Error) => void = () => undefined;
     const fetch = () => new Promise<Deployment[]>((_, reject) => (cancel = reject));
-    const scheduler = new WatchScheduler(fetch, { clock });
+    const scheduler = new WatchScheduler(fetch);
     const notices: WatchNotice[] = [];
     scheduler.onDidNotice((notice) => notices.push(notice));
     scheduler.watch({ id: uuid(1), name: 'app-1', status: 'AWAITING_DATABASE' }, 'manual');
     const tick = scheduler.tick();
-    scheduler.replaceAll([{ id: uuid(2), name: 'other control plane', status: 'READY', since: clock.now(), pinned: true, inProgress: false }]);
+    scheduler.replaceAll([{ id: uuid(2), name: 'other control plane', status: 'READY', since: Date.now(), pinned: true, inProgress: false }]);
     cancel(new Error('The request was cancelled.'));
     await tick;
     assert.deepEqual(notices, []);
@@ -283,11 +270,10 @@ describe('WatchScheduler', () => {
   });
 
   test('unwatching the last deployment stops the timer', async () => {
-    const { clock, server, scheduler } = setup();
+    const { server, scheduler } = setup();
     scheduler.watch(server.add(1), 'manual');
     scheduler.unwatch(uuid(1));
-    assert.equal(scheduler.nextTickAt, undefined);
-    await clock.advance(60_000);
+    await advance(60_000);
     assert.equal(server.requests.length, 0);
   });
 });

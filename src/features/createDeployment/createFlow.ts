@@ -26,10 +26,9 @@ export type CreateResult =
   | { outcome: 'editing'; document: string; body: JsonObject }
   | { outcome: 'cancelled'; step: string; draft?: CreateDraft; repository?: Repository; lastError?: FailedAttempt };
 
-
 /**
  * The create flow: [integration → repository →] name → ref → type → review →
- * send, one module per step in ./steps. A refused or cancelled request comes
+ * send (the steps are in ./steps.ts). A refused or cancelled request comes
  * back to the review with every value kept; the values are also kept per
  * repository for the next time.
  */
@@ -62,29 +61,24 @@ export async function runCreateFlow(
     if (integrations.length === 1) state.integration = integrations[0];
   }
 
-  const fromPalette = !options;
-  const steps = createSteps({ state, catalog: services.catalog, drafts, fromPalette });
-  let startAt: string | undefined = resume
-    ? 'review'
-    : options?.confirm || options?.openPayload
-      ? undefined
-      : steps.find((step) => !step.skip?.())?.id;
-  let reviewing = false;
+  const steps = createSteps({ state, catalog: services.catalog, drafts }, !options);
+  // The step the input opens at; none when the options say to send (or open the body) without asking.
+  let startAt = resume ? 'review' : options?.confirm || options?.openPayload ? undefined : steps[0].id;
   if (options?.openPayload) state.decision = 'edit';
+  let reviewing = false;
   for (;;) {
     if (startAt !== undefined) {
-      const input = new MultiStepInput(vscode.l10n.t('Create Deployment'));
       state.decision = undefined;
       reviewing = true;
-      const result = await input.run(steps, startAt).finally(() => (reviewing = false));
+      const result = await new MultiStepInput(vscode.l10n.t('Create Deployment')).run(steps, startAt).finally(() => (reviewing = false));
       if (state.repository) drafts.keep(state.repository, state.draft);
       if (result.status === 'cancelled' || !state.repository || !state.decision) {
-        return { outcome: 'cancelled', step: result.status === 'cancelled' ? result.at : 'review', draft: { ...state.draft }, repository: state.repository, lastError: state.lastError };
+        const step = result.status === 'cancelled' ? result.at : 'review';
+        return { outcome: 'cancelled', step, draft: { ...state.draft }, repository: state.repository, lastError: state.lastError };
       }
     }
     // Given by the options, or set by the repository step (the flow ends above without one).
-    const repository = state.repository;
-    if (!repository) return { outcome: 'cancelled', step: 'repository', draft: { ...state.draft }, lastError: state.lastError };
+    const repository = state.repository!;
     const body = buildCreateBody(repository, state.draft, readSettings().createDefaults);
     if (state.decision === 'edit') {
       const document = await deps.payloads.open(repository, formatBody(body), state.draft.name);
@@ -99,10 +93,10 @@ export async function runCreateFlow(
     const sent = await sendCreateRequest(services, body, profileId, reviewAgain);
     if (sent.ok) {
       drafts.forget(repository);
-      await announceCreated(services, deps.deployments, sent.deployment, deps.watch);
+      await announceCreated(deps, sent.deployment);
       return { outcome: 'created', deployment: sent.deployment, body };
     }
-    state.lastError = { message: sent.message, issues: sent.issues, answered: sent.answered };
+    state.lastError = sent.failure;
     startAt = 'review';
   }
 }

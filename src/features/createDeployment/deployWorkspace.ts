@@ -1,10 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as vscode from 'vscode';
 import { type Repository } from '../../api';
 import { messageOf } from '../../api/errors';
-import { matchRemotes, redactUserInfo, RemoteMatch } from '../../model/remoteUrls';
+import { matchRemotes, redactUserInfo } from '../../model/remoteUrls';
 import { FolderRemote, readWorkspaceRemotes } from './workspaceRemotes';
 import { Services } from '../../platform/services';
-import { integrationLabel, isLabelFromFacts } from '../../model/integrationPresentation';
+import { isLabelFromFacts } from '../../model/integrationPresentation';
 import { shortId } from '../../model/ids';
 import { isCancellation } from '../../platform/commandRunner';
 import { Commands } from '../../platform/commandIds';
@@ -56,7 +57,7 @@ export async function findWorkspaceRepository(
   );
   if (!repositories) return { status: 'cancelled' };
 
-  const matches = matchRemotes(remotes, repositories) as Array<RemoteMatch<Repository> & { remotes: FolderRemote[] }>;
+  const matches = matchRemotes(remotes, repositories);
   if (matches.length === 0) return { status: 'none', remotes, searched: integrations.length, failed };
   if (matches.length === 1) return { status: 'matched', repository: matches[0].repository, remotes: matches[0].remotes };
 
@@ -93,12 +94,9 @@ export function progressNotificationGoneIn(shownAt: number, now: number): number
 /** The integration as the tree names it, with its short ID when the name is made up from what is known. */
 function integrationName(services: Services, integrationId: string): string {
   const integration = services.catalog.find(integrationId) ?? { id: integrationId };
-  const facts = services.catalog.facts(integrationId);
-  const name = integrationLabel(integration, facts);
-  return isLabelFromFacts(integration, facts) ? `${name} (${shortId(integrationId)})` : name;
+  const name = services.catalog.label(integration);
+  return isLabelFromFacts(integration, services.catalog.facts(integrationId)) ? `${name} (${shortId(integrationId)})` : name;
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Says which remotes were tried and what to do next. */
 export async function reportNoMatch(result: Extract<WorkspaceMatchResult, { status: 'none' }>, services: Services): Promise<void> {
@@ -118,26 +116,15 @@ export async function reportNoMatch(result: Extract<WorkspaceMatchResult, { stat
     );
   } else {
     const remotes = describeRemotes(result.remotes);
-    const failed = result.failed.join('; ');
-    if (result.searched === 1) {
-      message =
-        result.failed.length > 0
-          ? vscode.l10n.t('No repository of the {0} known integration matches the remotes {1}. Not searched: {2}.', result.searched, remotes, failed)
-          : vscode.l10n.t(
-              'No repository of the {0} known integration matches the remotes {1}. Add the integration of this repository, or pick one with “Create Deployment…”.',
-              result.searched,
-              remotes,
-            );
-    } else {
-      message =
-        result.failed.length > 0
-          ? vscode.l10n.t('No repository of the {0} known integrations matches the remotes {1}. Not searched: {2}.', result.searched, remotes, failed)
-          : vscode.l10n.t(
-              'No repository of the {0} known integrations matches the remotes {1}. Add the integration of this repository, or pick one with “Create Deployment…”.',
-              result.searched,
-              remotes,
-            );
-    }
+    const noMatch =
+      result.searched === 1
+        ? vscode.l10n.t('No repository of the {0} known integration matches the remotes {1}.', result.searched, remotes)
+        : vscode.l10n.t('No repository of the {0} known integrations matches the remotes {1}.', result.searched, remotes);
+    const next =
+      result.failed.length > 0
+        ? vscode.l10n.t('Not searched: {0}.', result.failed.join('; '))
+        : vscode.l10n.t('Add the integration of this repository, or pick one with “Create Deployment…”.');
+    message = `${noMatch} ${next}`;
   }
   const addIntegration = vscode.l10n.t('Add Integration…');
   const createDeployment = vscode.l10n.t('Create Deployment…');

@@ -65,10 +65,10 @@ export function registerCreateDeployment(
     const repository = payloads.repositoryOf(uri);
     if (repository) keepEditedValues(drafts, repository, parsed.body);
     const sent = await sendCreateRequest(services, parsed.body);
-    if (!sent.ok) return { outcome: 'failed', message: sent.message, issues: sent.issues };
+    if (!sent.ok) return { outcome: 'failed', message: sent.failure.message, issues: sent.failure.issues };
     payloads.release(uri);
     if (repository) drafts.forget(repository);
-    await announceCreated(services, deployments, sent.deployment, watch);
+    await announceCreated(deps, sent.deployment);
     return { outcome: 'created', deployment: sent.deployment, body: parsed.body };
   });
 }

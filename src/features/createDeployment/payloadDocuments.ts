@@ -61,13 +61,9 @@ export class PayloadDocuments implements vscode.Disposable {
     void this.publish();
   }
 
-  /** The open payload documents' URIs (what the context key holds). */
-  uris(): string[] {
-    return [...this.documents.keys()];
-  }
-
+  /** The context key holds the open payload documents' URIs. */
   private async publish(): Promise<void> {
-    await vscode.commands.executeCommand('setContext', CONTEXT_KEY, this.uris());
+    await vscode.commands.executeCommand('setContext', CONTEXT_KEY, [...this.documents.keys()]);
   }
 
   dispose(): void {

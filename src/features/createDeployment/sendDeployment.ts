@@ -1,25 +1,17 @@
 import * as vscode from 'vscode';
 import { type Deployment } from '../../api';
-import { isControlPlaneError, messageOf, RequestValidationError, ValidationIssue } from '../../api/errors';
+import { isControlPlaneError, messageOf, RequestValidationError } from '../../api/errors';
 import { JsonObject } from '../../model/createPayload';
+import type { FailedAttempt } from '../../model/createReview';
 import { FILTER_NAMES } from '../../model/deploymentFilters';
 import type { DeploymentFilters } from '../../api/query';
-import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
+import { Services } from '../../platform/services';
 import { isCancellation } from '../../platform/commandRunner';
 import { copyAndSay } from '../../platform/clipboard';
 import { Commands } from '../../platform/commandIds';
+import type { CreateFlowDependencies } from './createFlow';
 
-export type SendOutcome =
-  | { ok: true; deployment: Deployment }
-  | {
-      ok: false;
-      error: unknown;
-      cancelled: boolean;
-      /** The server answered (with a refusal); otherwise the deployment may or may not exist. */
-      answered: boolean;
-      message: string;
-      issues: readonly ValidationIssue[];
-    };
+export type SendOutcome = { ok: true; deployment: Deployment } | { ok: false; failure: FailedAttempt };
 
 /**
  * One `POST /v2/deployments` with cancellable progress. Never retried: a
@@ -48,23 +40,16 @@ export async function sendCreateRequest(
     services.log.info(`Created deployment ${deployment.name ?? name} (${deployment.id ?? 'no id in the answer'})`);
     return { ok: true, deployment };
   } catch (error) {
-    const cancelled = isCancellation(error);
-    // Not awaited: the message stays up while the user goes back to the review.
     const answered = isControlPlaneError(error) && error.status !== undefined;
-    if (cancelled) void warnCancelledCreate(services, name);
+    // Not awaited: the message stays up while the user goes back to the review.
+    if (isCancellation(error)) void warnCancelledCreate(services, name);
     else {
       // A refusal is fixed in the review, which keeps every value; an unanswered request is not sent again blindly.
       const again = answered && review ? { label: vscode.l10n.t('Review'), run: review } : undefined;
       void services.commands.showError(error, undefined, 'Create Deployment', again);
     }
-    return {
-      ok: false,
-      error,
-      cancelled,
-      answered,
-      message: messageOf(error),
-      issues: error instanceof RequestValidationError ? error.issues : [],
-    };
+    const issues = error instanceof RequestValidationError ? error.issues : [];
+    return { ok: false, failure: { message: messageOf(error), issues, answered } };
   }
 }
 
@@ -94,10 +79,8 @@ export async function checkForDeployment(name: string): Promise<void> {
 
 /** Watches the new record until it settles, refreshes the Deployments view, reveals it and offers its ID and JSON. */
 export async function announceCreated(
-  services: Services,
-  deployments: DeploymentsFeature,
+  { services, deployments, watch }: Pick<CreateFlowDependencies, 'services' | 'deployments' | 'watch'>,
   deployment: Deployment,
-  watch?: WatchFeature,
 ): Promise<void> {
   const id = deployment.id ?? undefined;
   watch?.watchCreated(deployment);

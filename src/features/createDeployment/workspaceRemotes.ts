@@ -97,17 +97,9 @@ function isInside(folder: vscode.Uri, root: vscode.Uri): boolean {
 }
 
 function withTimeout<T>(promise: Thenable<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${GIT_API_TIMEOUT_MS / 1000} s`)), GIT_API_TIMEOUT_MS);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${GIT_API_TIMEOUT_MS / 1000} s`)), GIT_API_TIMEOUT_MS);
   });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -6,8 +6,8 @@ import { entryLabel, readSavedEntries, sameId, WatchEntry } from '../../model/wa
 import { controlPlaneKey } from '../../model/profiles';
 import { SECTION } from '../../platform/settings';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
-import { describeEntry, SHOW_WATCHED_COMMAND, WatchStatusBar } from './statusBar';
-import { readWatchSettings, WATCH_SETTINGS } from './watchSettings';
+import { describeEntry, WatchStatusBar } from './statusBar';
+import { readWatchSettings } from './watchSettings';
 import { Commands } from '../../platform/commandIds';
 
 const STATE_KEY = 'deploymentsExplorer.watch';
@@ -31,22 +31,19 @@ type SavedState = Record<string, unknown>;
  */
 export function registerWatch(services: Services, deployments: DeploymentsFeature): WatchFeatureApi {
   const { context, log } = services;
-  const settings = readWatchSettings();
   let key = controlPlaneKey(services.connection.profile());
-  /** What the watch learns of records off the API contract; never put in the Deployments view's place. */
-  const offContract = new WeakSet<Deployment>();
   const scheduler = new WatchScheduler(
     async (ids) => {
       const client = await services.connection.getClient();
       const page = await client.listDeployments({ deploymentIds: ids, limit: ids.length, offset: 0 });
-      // An off-contract record is still listed: followed by the fields it has that the watch reads.
-      const stubs = page.invalid.map(({ raw }) => followedFields(raw)).filter((stub): stub is Deployment => !!stub);
-      for (const stub of stubs) offContract.add(stub);
-      return [...page.deployments, ...stubs];
+      deployments.applyRecords(page.deployments);
+      // A record off the API contract is still listed: followed by what the watch reads of it (read defensively, see
+      // entryFields), never shown in the Deployments view in its place.
+      const offContract = page.invalid.map(({ raw }) => raw).filter((raw): raw is Deployment => !!raw && typeof raw === 'object');
+      return [...page.deployments, ...offContract];
     },
     {
-      intervals: settings.intervals,
-      inProgressStatuses: settings.inProgressStatuses,
+      ...readWatchSettings(),
       entries: readSavedEntries(context.workspaceState.get<SavedState>(STATE_KEY, {})[key]),
       focused: vscode.window.state.focused,
     },
@@ -79,15 +76,10 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
       render();
       save();
     }),
-    scheduler.onDidReceive((records) => deployments.applyRecords(records.filter((record) => !offContract.has(record)))),
     scheduler.onDidNotice((notice) => void announce(services, deployments, notice)),
     vscode.window.onDidChangeWindowState((state) => scheduler.setFocused(state.focused)),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (WATCH_SETTINGS.some((name) => event.affectsConfiguration(`${SECTION}.${name}`))) {
-        const next = readWatchSettings();
-        scheduler.setIntervals(next.intervals);
-        scheduler.setInProgressStatuses(next.inProgressStatuses);
-      }
+      if (event.affectsConfiguration(`${SECTION}.watch`)) scheduler.configure(readWatchSettings());
     }),
     services.connection.onDidChange(() => {
       const next = controlPlaneKey(services.connection.profile());
@@ -101,50 +93,54 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
   if (scheduler.entries.length > 0) render();
 
   const { commands } = services;
+  /** The deployment a command was given, or one picked; refused unless its ID is a UUID. */
+  const deploymentToFollow = async (arg: unknown, title: string) => {
+    const deployment = deploymentOf(arg, deployments) ?? (await pickDeployment(services, deployments, title));
+    if (deployment) requireUuid(deployment);
+    return deployment;
+  };
+  /** The ID a command was given, or one picked among `entries`. */
+  const followedId = async (arg: unknown, entries: readonly WatchEntry[], title: string) =>
+    idOf(arg, deployments) ?? (await pickEntry(entries, title))?.id;
+
   commands.register(Commands.watchDeployment, async (arg?: unknown) => {
-    const deployment = deploymentOf(arg, deployments) ?? (await pickDeployment(services, deployments, vscode.l10n.t('Watch Deployment')));
+    const deployment = await deploymentToFollow(arg, vscode.l10n.t('Watch Deployment'));
     if (!deployment) return undefined;
-    requireUuid(deployment);
-    const entry = scheduler.watch(deployment, 'manual');
-    if (!entry) throw new Error(vscode.l10n.t('This deployment has no ID, so it cannot be watched.'));
+    const entry = scheduler.watch(deployment, 'manual')!;
     vscode.window.setStatusBarMessage(vscode.l10n.t('Watching deployment {0}', entryLabel(entry)), 3000);
     return entry.id;
   });
 
   commands.register(Commands.unwatchDeployment, async (arg?: unknown) => {
-    const id = idOf(arg) ?? (await pickEntry(scheduler.watched, vscode.l10n.t('Stop Watching')))?.id;
-    if (!id) return false;
-    return scheduler.unwatch(id);
+    const id = await followedId(arg, scheduler.watched, vscode.l10n.t('Stop Watching'));
+    return id ? scheduler.unwatch(id) : false;
   });
 
   commands.register(Commands.pinDeployment, async (arg?: unknown) => {
-    const deployment = deploymentOf(arg, deployments) ?? (await pickDeployment(services, deployments, vscode.l10n.t('Pin to Status Bar')));
-    if (!deployment) return undefined;
-    requireUuid(deployment);
-    const entry = scheduler.pin(deployment);
-    if (!entry) throw new Error(vscode.l10n.t('This deployment has no ID, so it cannot be pinned.'));
-    return entry.id;
+    const deployment = await deploymentToFollow(arg, vscode.l10n.t('Pin to Status Bar'));
+    return deployment && scheduler.pin(deployment)!.id;
   });
 
   commands.register(Commands.unpinDeployment, async (arg?: unknown) => {
-    const id = idOf(arg) ?? (await pickEntry(scheduler.pinned, vscode.l10n.t('Unpin from Status Bar')))?.id;
-    if (!id) return false;
-    return scheduler.unpin(id);
+    const id = await followedId(arg, scheduler.pinned, vscode.l10n.t('Unpin from Status Bar'));
+    return id ? scheduler.unpin(id) : false;
   });
 
-  commands.register(SHOW_WATCHED_COMMAND, async () => {
+  commands.register(Commands.showWatched, async () => {
     const entry = await pickEntry(scheduler.entries, vscode.l10n.t('Watched Deployments'));
     if (!entry) return;
-    type Action = vscode.QuickPickItem & { run: () => unknown };
-    const actions: Action[] = [
-      { label: `$(eye) ${vscode.l10n.t('Reveal in Deployments')}`, run: () => reveal(deployments, entry.id) },
+    const { id, name, customUrl } = entry;
+    const actions: Array<vscode.QuickPickItem & { run: () => unknown }> = [
+      { label: `$(eye) ${vscode.l10n.t('Reveal in Deployments')}`, run: () => reveal(deployments, id) },
+      ...(customUrl ? [{ label: `$(globe) ${vscode.l10n.t('Open URL')}`, description: customUrl, run: () => openUrl(customUrl) }] : []),
+      entry.watched
+        ? { label: `$(eye-closed) ${vscode.l10n.t('Stop Watching')}`, run: () => scheduler.unwatch(id) }
+        : { label: `$(eye) ${vscode.l10n.t('Watch')}`, run: () => scheduler.watch({ id, name }, 'manual') },
+      entry.pinned
+        ? { label: `$(pinned) ${vscode.l10n.t('Unpin from Status Bar')}`, run: () => scheduler.unpin(id) }
+        : { label: `$(pin) ${vscode.l10n.t('Pin to Status Bar')}`, run: () => scheduler.pin({ id, name }) },
+      { label: `$(refresh) ${vscode.l10n.t('Check Now')}`, run: () => scheduler.tick() },
     ];
-    if (entry.customUrl) actions.push({ label: `$(globe) ${vscode.l10n.t('Open URL')}`, description: entry.customUrl, run: () => vscode.env.openExternal(vscode.Uri.parse(entry.customUrl!, true)) });
-    if (entry.watched) actions.push({ label: `$(eye-closed) ${vscode.l10n.t('Stop Watching')}`, run: () => scheduler.unwatch(entry.id) });
-    else actions.push({ label: `$(eye) ${vscode.l10n.t('Watch')}`, run: () => scheduler.watch({ id: entry.id, name: entry.name }, 'manual') });
-    if (entry.pinned) actions.push({ label: `$(pinned) ${vscode.l10n.t('Unpin from Status Bar')}`, run: () => scheduler.unpin(entry.id) });
-    else actions.push({ label: `$(pin) ${vscode.l10n.t('Pin to Status Bar')}`, run: () => scheduler.pin({ id: entry.id, name: entry.name }) });
-    actions.push({ label: `$(refresh) ${vscode.l10n.t('Check Now')}`, run: () => scheduler.tick() });
     const action = await vscode.window.showQuickPick(actions, { title: entryLabel(entry), placeHolder: describeEntry(entry) });
     await action?.run();
   });
@@ -167,8 +163,8 @@ async function announce(services: Services, deployments: DeploymentsFeature, not
       const name = entryLabel(entry);
       services.log.info(`Watch: ${name} settled as ${entry.status ?? '(no status)'}`);
       const show = vscode.l10n.t('Show');
-      const openUrl = vscode.l10n.t('Open URL');
-      const actions = entry.customUrl ? [show, openUrl] : [show];
+      const openUrlAction = vscode.l10n.t('Open URL');
+      const actions = entry.customUrl ? [show, openUrlAction] : [show];
       const ready = (entry.status ?? '').toUpperCase() === 'READY';
       const choice = ready
         ? await vscode.window.showInformationMessage(vscode.l10n.t('Deployment “{0}” is ready.', name), ...actions)
@@ -179,7 +175,7 @@ async function announce(services: Services, deployments: DeploymentsFeature, not
             ...actions,
           );
       if (choice === show) await reveal(deployments, entry.id);
-      else if (choice === openUrl && entry.customUrl) await vscode.env.openExternal(vscode.Uri.parse(entry.customUrl, true));
+      else if (choice === openUrlAction && entry.customUrl) await openUrl(entry.customUrl);
       return;
     }
     case 'dropped': {
@@ -205,6 +201,10 @@ async function announce(services: Services, deployments: DeploymentsFeature, not
   }
 }
 
+function openUrl(url: string): Thenable<boolean> {
+  return vscode.env.openExternal(vscode.Uri.parse(url, true));
+}
+
 async function reveal(deployments: DeploymentsFeature, id: string): Promise<void> {
   await vscode.commands.executeCommand('deploymentsExplorer.deployments.focus');
   const found = await deployments.reveal(id).catch(() => false);
@@ -223,18 +223,16 @@ function deploymentOf(arg: unknown, deployments: DeploymentsFeature): Deployment
   return typeof record.id === 'string' ? record : undefined;
 }
 
-/** `deployment_ids` takes UUIDs only: refuse anything else before it makes every tick fail. */
+/** `deployment_ids` takes UUIDs only: refuse anything else before it makes every tick fail (and an entry without an ID). */
 function requireUuid(deployment: { id?: string | null }): void {
   if (typeof deployment.id !== 'string' || !isUuid(deployment.id.trim())) {
     throw new Error(vscode.l10n.t('“{0}” is not a deployment ID (a UUID), so it cannot be followed.', String(deployment.id ?? '')));
   }
 }
 
-function idOf(arg: unknown): string | undefined {
-  if (typeof arg === 'string' && arg.trim()) return arg.trim();
-  if (!arg || typeof arg !== 'object') return undefined;
-  const row = (arg as { item?: { deployment?: Deployment } }).item?.deployment ?? (arg as Deployment);
-  return typeof row?.id === 'string' ? row.id : undefined;
+function idOf(arg: unknown, deployments: DeploymentsFeature): string | undefined {
+  const id = deploymentOf(arg, deployments)?.id;
+  return typeof id === 'string' ? id : undefined;
 }
 
 async function pickEntry(entries: readonly WatchEntry[], title: string): Promise<WatchEntry | undefined> {
@@ -273,16 +271,4 @@ async function pickDeployment(services: Services, deployments: DeploymentsFeatur
     { title, placeHolder: vscode.l10n.t('Pick a deployment'), matchOnDetail: true },
   );
   return picked?.deployment;
-}
-
-/** The string fields the watch reads (see entryFields) of a record off the contract, or undefined without an ID. */
-function followedFields(raw: unknown): Deployment | undefined {
-  if (!raw || typeof raw !== 'object') return undefined;
-  const record = raw as Record<string, unknown>;
-  if (typeof record.id !== 'string' || !record.id.trim()) return undefined;
-  const stub: Record<string, string> = {};
-  for (const field of ['id', 'name', 'status', 'latest_revision_id', 'active_revision_id', 'updated_at']) {
-    if (typeof record[field] === 'string') stub[field] = record[field] as string;
-  }
-  return stub as Deployment;
 }

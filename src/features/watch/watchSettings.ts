@@ -1,16 +1,9 @@
 import * as vscode from 'vscode';
 import { SECTION } from '../../platform/settings';
 import { DEFAULT_IN_PROGRESS_STATUSES } from '../../model/watchState';
-import { DEFAULT_WATCH_INTERVALS, WatchIntervals } from '../../model/watchScheduler';
+import { DEFAULT_WATCH_INTERVALS, WatchSettings } from '../../model/watchScheduler';
 
-export const WATCH_SETTINGS = ['watch.intervalSeconds', 'watch.maxIntervalSeconds', 'watch.pinnedIntervalSeconds', 'watch.inProgressStatuses'];
-
-export interface WatchSettings {
-  intervals: WatchIntervals;
-  inProgressStatuses: string[];
-}
-
-/** The watch settings, clamped to the bounds package.json declares (a hand-edited value must not poll in a loop). */
+/** The `watch.*` settings, clamped to the bounds package.json declares (a hand-edited value must not poll in a loop). */
 export function readWatchSettings(): WatchSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
   const seconds = (name: string, min: number, max: number, fallbackMs: number) => {
@@ -24,6 +17,6 @@ export function readWatchSettings(): WatchSettings {
   const statuses = config.get<unknown>('watch.inProgressStatuses');
   const inProgressStatuses = Array.isArray(statuses)
     ? statuses.filter((s): s is string => typeof s === 'string' && s.trim() !== '').map((s) => s.trim())
-    : [...DEFAULT_IN_PROGRESS_STATUSES];
+    : DEFAULT_IN_PROGRESS_STATUSES;
   return { intervals: { firstMs, maxMs, pinnedMs, backoff: DEFAULT_WATCH_INTERVALS.backoff }, inProgressStatuses };
 }

@@ -1,0 +1,232 @@
+import * as vscode from 'vscode';
+import { DEPLOYMENT_TYPES, DeploymentType, Repository } from '../../api';
+import {
+  buildCreateBody,
+  CreateDraft,
+  isDeploymentType,
+  nameChangeNote,
+  normaliseDeploymentName,
+  validateDeploymentName,
+  validateRef,
+} from '../../model/createPayload';
+import { FailedAttempt, ReviewAction, reviewPlaceholder, reviewRows } from '../../model/createReview';
+import { DraftStore } from '../../model/draftStore';
+import { KnownIntegration, RepositoryCatalog } from '../../model/repositoryCatalog';
+import { readSettings } from '../../platform/settings';
+import { FlowStep } from '../../ui/multiStepInput';
+import { checkForDeployment } from './sendDeployment';
+
+/** What the create flow has gathered so far; the steps read and update it. */
+export interface FlowState {
+  integration?: KnownIntegration;
+  repository?: Repository;
+  draft: CreateDraft;
+  /** The last search in the repository pick, shown again when coming Back to it. */
+  repositoryFilter?: string;
+  decision?: 'create' | 'edit';
+  lastError?: FailedAttempt;
+}
+
+/** What every step is built from. */
+interface StepContext {
+  readonly state: FlowState;
+  readonly catalog: RepositoryCatalog;
+  readonly drafts: DraftStore;
+}
+
+/**
+ * The create flow's steps in order: [[integration →] repository →] name → ref → type → review. From the
+ * palette the repository is picked, and first its integration when more than one is known; otherwise
+ * the repository was given.
+ */
+export function createSteps(context: StepContext, fromPalette: boolean): FlowStep[] {
+  const steps = [nameStep(context), refStep(context), typeStep(context), reviewStep(context)];
+  if (fromPalette) steps.unshift(repositoryStep(context));
+  if (fromPalette && context.catalog.integrations().length > 1) steps.unshift(integrationStep(context));
+  return steps;
+}
+
+/** A value an earlier step sets: reaching a step without it is a bug in the flow, said as one. */
+function chosen<T>(value: T | undefined, step: string, what: string): T {
+  if (value === undefined) throw new Error(`Create Deployment: the ${step} step was reached before ${what} was chosen.`);
+  return value;
+}
+
+/** Which integration the repository is in. */
+function integrationStep({ state, catalog }: StepContext): FlowStep {
+  return {
+    id: 'integration',
+    async run(input) {
+      const items = catalog.integrations().map((integration) => {
+        const cached = catalog.cached(integration.id);
+        return {
+          label: `$(plug) ${catalog.label(integration)}`,
+          description: integration.id,
+          detail: [
+            integration.origin === 'added' ? vscode.l10n.t('Added') : vscode.l10n.t('Discovered from deployments'),
+            catalog.codeHost(integration.id),
+            cached ? (cached.length === 1 ? vscode.l10n.t('1 repository') : vscode.l10n.t('{0} repositories', cached.length)) : undefined,
+          ]
+            .filter(Boolean)
+            .join(' · '),
+          integration,
+        };
+      });
+      const picked = await input.showQuickPick({
+        placeholder: vscode.l10n.t('Pick the code-host integration of the repository'),
+        items,
+        matchOnDescription: true,
+        activeItem: (all) => all.find((item) => item.integration.id === state.integration?.id),
+      });
+      if (picked.integration.id !== state.integration?.id) state.repositoryFilter = undefined;
+      state.integration = picked.integration;
+    },
+  };
+}
+
+/**
+ * The repository, searchable by name, owner or URL. Picking another repository
+ * parks the values typed for this one and starts from that one's own (kept or
+ * default) values.
+ */
+function repositoryStep({ state, catalog, drafts }: StepContext): FlowStep {
+  return {
+    id: 'repository',
+    async run(input) {
+      const integration = chosen(state.integration, 'repository', 'an integration');
+      const label = catalog.label(integration);
+      const picked = await input.showQuickPick({
+        placeholder: vscode.l10n.t('Pick a repository of {0} (type to search by name, owner or URL)', label),
+        items: async (signal) => {
+          const repositories = await catalog.repositories(integration.id, signal);
+          if (repositories.length === 0) {
+            void vscode.window.showInformationMessage(vscode.l10n.t('The integration {0} lists no repositories. Go Back to pick another.', label));
+          }
+          return repositories.map((repository) => ({
+            label: `$(repo) ${repository.owner}/${repository.name}`,
+            description: repository.default_branch,
+            detail: repository.url,
+            repository,
+          }));
+        },
+        matchOnDescription: true,
+        matchOnDetail: true,
+        filter: state.repositoryFilter,
+        onDidChangeFilter: (value) => (state.repositoryFilter = value),
+        activeItem: (all) => all.find((item) => item.repository.url === state.repository?.url),
+      });
+      if (picked.repository.url !== state.repository?.url || picked.repository.host_integration_id !== state.repository?.host_integration_id) {
+        if (state.repository) drafts.keep(state.repository, state.draft);
+        state.repository = picked.repository;
+        state.draft = drafts.get(picked.repository);
+        state.lastError = undefined;
+      }
+    },
+  };
+}
+
+/** The deployment's name, validated while typing; every keystroke is kept. */
+function nameStep({ state }: StepContext): FlowStep {
+  return {
+    id: 'name',
+    async run(input) {
+      const repository = chosen(state.repository, 'name', 'a repository');
+      const { draft } = state;
+      // Say what the suggested name changed of the repository's, rather than drop characters silently.
+      const note = draft.name === normaliseDeploymentName(repository.name) ? nameChangeNote(repository.name) : undefined;
+      const prompt = vscode.l10n.t('Name of the new deployment of {0}: lowercase letters, digits and “-”.', `${repository.owner}/${repository.name}`);
+      draft.name = await input.showInputBox({
+        value: draft.name,
+        prompt: note ? vscode.l10n.t('{0} Suggested from “{1}”: {2}, as names allow only a–z, 0–9 and “-”.', prompt, repository.name, note) : prompt,
+        placeholder: 'my-app',
+        validate: validateDeploymentName,
+        onDidChangeValue: (value) => (draft.name = value),
+      });
+    },
+  };
+}
+
+/** The branch, tag or ref to deploy; starts at the repository's default branch. */
+function refStep({ state }: StepContext): FlowStep {
+  return {
+    id: 'ref',
+    async run(input) {
+      const repository = chosen(state.repository, 'ref', 'a repository');
+      const { draft } = state;
+      const ref = await input.showInputBox({
+        value: draft.ref,
+        prompt: vscode.l10n.t('Branch, tag or ref to deploy (default branch: {0}), e.g. refs/tags/v1.0.0.', repository.default_branch),
+        placeholder: repository.default_branch,
+        validate: validateRef,
+        onDidChangeValue: (value) => (draft.ref = value),
+      });
+      draft.ref = ref.trim();
+    },
+  };
+}
+
+/** The deployment type, or none (the defaults setting or the server decides). */
+function typeStep({ state }: StepContext): FlowStep {
+  return {
+    id: 'type',
+    async run(input) {
+      const fromDefaults = readSettings().createDefaults.deployment_type;
+      const unset = {
+        label: vscode.l10n.t('$(circle-slash) Don’t set'),
+        description: isDeploymentType(fromDefaults) ? vscode.l10n.t('keeps {0} from the defaults setting', fromDefaults) : vscode.l10n.t('the server decides'),
+        type: undefined as DeploymentType | undefined,
+      };
+      const descriptions: Record<DeploymentType, string> = {
+        dev_free: vscode.l10n.t('free development tier'),
+        dev: vscode.l10n.t('development'),
+        prod: vscode.l10n.t('production'),
+      };
+      const picked = await input.showQuickPick({
+        placeholder: vscode.l10n.t('Deployment type (optional)'),
+        items: [unset, ...DEPLOYMENT_TYPES.map((type) => ({ label: type, description: descriptions[type], type }))],
+        activeItem: (all) => all.find((item) => item.type === state.draft.deploymentType),
+      });
+      state.draft.deploymentType = picked.type;
+    },
+  };
+}
+
+type ReviewItem = vscode.QuickPickItem & { action?: ReviewAction };
+
+/**
+ * The body about to be sent, why the last attempt failed, and the way on:
+ * Create (the flow sends), Edit Payload… (the flow opens the body), Back, or a
+ * row that leads to the step where a value is set.
+ */
+function reviewStep({ state }: StepContext): FlowStep {
+  return {
+    id: 'review',
+    async run(input) {
+      const repository = chosen(state.repository, 'review', 'a repository');
+      const { draft } = state;
+      const body = buildCreateBody(repository, draft, readSettings().createDefaults);
+      const items = reviewRows(body, state.lastError).map(
+        (row): ReviewItem =>
+          row.kind === 'separator'
+            ? { label: row.label, kind: vscode.QuickPickItemKind.Separator }
+            : { label: row.label, description: row.description, detail: row.detail, action: row.action },
+      );
+      const picked = await input.showQuickPick<ReviewItem>({
+        placeholder: reviewPlaceholder(draft, repository),
+        items,
+        matchOnDetail: true,
+        activeItem: (all) => all.find((item) => item.action === 'create'),
+      });
+      const action = picked.action;
+      if (action === 'check') {
+        // Ends the flow (the draft is kept for the next time) and shows the deployments of that name.
+        void checkForDeployment(draft.name);
+        return 'end';
+      }
+      if (action === 'back') input.back();
+      if (action && typeof action === 'object') return action;
+      state.decision = action === 'edit' ? 'edit' : 'create';
+      return 'end';
+    },
+  };
+}

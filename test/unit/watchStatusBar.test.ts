@@ -1,0 +1,58 @@
+// The watch feature's status bar item over the fake vscode module: what it shows and what a screen
+// reader says while deployments are in progress, and how many checks failed.
+import * as fake from './helpers/fakeVscodeHost';
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { fakeServices } from './helpers/fakeServices';
+import { registerWatch } from '../../src/features/watch';
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+
+type Item = ReturnType<fake.FakeWindow['createStatusBarItem']> & { accessibilityInformation?: { label: string } };
+
+describe('watch status bar', () => {
+  let items: Item[];
+  let services: ReturnType<typeof fakeServices>['services'];
+
+  beforeEach(() => {
+    fake.resetFake();
+    items = [];
+    const create = fake.window.createStatusBarItem.bind(fake.window);
+    fake.window.createStatusBarItem = (...args) => {
+      const item: Item = create(...args);
+      items.push(item);
+      return item;
+    };
+    services = fakeServices().services;
+  });
+  afterEach(() => {
+    for (const subscription of services.context.subscriptions) subscription.dispose();
+  });
+
+  it('says “1 deployment in progress”, then “2 deployments in progress”', () => {
+    const { deployments } = fakeServices();
+    const watch = registerWatch(services, deployments);
+    watch.watchCreated({ id: uuid(1), name: 'shop', status: 'AWAITING_DATABASE' });
+    assert.equal(items.length, 1);
+    assert.equal(items[0].text, '$(loading~spin) 1 deploying');
+    assert.equal(items[0].accessibilityInformation?.label, '1 deployment in progress');
+    watch.watchCreated({ id: uuid(2), name: 'api', status: 'AWAITING_DATABASE' });
+    assert.equal(items[0].text, '$(loading~spin) 2 deploying');
+    assert.equal(items[0].accessibilityInformation?.label, '2 deployments in progress');
+  });
+
+  it('counts the failed checks in the tooltip: “1 try”, then “2 tries”', async () => {
+    const { deployments } = fakeServices();
+    const connection = services.connection as unknown as { getClient(): Promise<never> };
+    connection.getClient = async () => {
+      throw new Error('The control plane answered HTTP 503: maintenance window');
+    };
+    const watch = registerWatch(services, deployments);
+    watch.pin({ id: uuid(1), name: 'shop', status: 'READY' });
+    await watch.scheduler.tick();
+    assert.match(items[0].text, /^\$\(warning\) /);
+    assert.match(String(items[0].tooltip), /^Could not check the deployments \(1 try\): The control plane answered HTTP 503: maintenance window\n/);
+    await watch.scheduler.tick();
+    assert.match(String(items[0].tooltip), /^Could not check the deployments \(2 tries\): /);
+  });
+});
