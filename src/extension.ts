@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { CommandRunner } from './platform/commandRunner';
 import { registerConnectionCommands } from './features/connection';
 import { registerCreateDeployment } from './features/createDeployment';
-import { ProfileStore } from './platform/profiles';
+import { ProfileStore } from './platform/profileStore';
 import { registerProfiles } from './features/profiles';
 import { ConnectionManager } from './platform/connection';
 import { createRepositoryCatalog } from './platform/repositoryCatalog';

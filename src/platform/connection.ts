@@ -3,8 +3,8 @@ import type { ConnectionOptions, ControlPlaneClient } from '../api';
 import { loadClient } from '../api/lazy';
 import { readSettings, SECTION, useProfileSettings } from './settings';
 import { isPlainHttpToRemote } from '../model/urls';
-import { ConnectionFields, effectiveConnection, EffectiveConnection, keyDecision, KeyDecision, originOf, Profile } from '../model/profiles';
-import { CONNECTION_FIELDS, ProfileStore } from './profiles';
+import { ConnectionFields, effectiveConnection, EffectiveConnection, keyDecision, KeyDecision, originOf, Profile } from '../model/profileRules';
+import { CONNECTION_FIELDS, ProfileStore } from './profileStore';
 
 const WARNED_PLAIN_HTTP = 'deploymentsExplorer.warnedPlainHttp';
 

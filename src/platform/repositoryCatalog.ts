@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { controlPlaneKey } from '../model/profiles';
+import { controlPlaneKey } from '../model/profileRules';
 import { DiscoveredSnapshot, RepositoryCatalog } from '../model/repositoryCatalog';
 import { ConnectionManager } from './connection';
 import { readSettings, SECTION } from './settings';

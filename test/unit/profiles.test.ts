@@ -17,7 +17,7 @@ import {
   profileNameProblem,
   resolveActiveProfile,
   scopedStateKey,
-} from '../../src/model/profiles';
+} from '../../src/model/profileRules';
 import { DeploymentFilterStore, FILTERS_STATE_KEY } from '../../src/model/deploymentFilters';
 
 const INTEGRATION = { id: '3f2a9c1e-1b2c-4d3e-8f90-0123456789ab', label: 'Acme' };

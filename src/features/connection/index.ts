@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AuthError, messageOf } from '../../api/errors';
-import { baseUrlProblem, originOf, type Profile } from '../../model/profiles';
+import { baseUrlProblem, originOf, type Profile } from '../../model/profileRules';
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';
 import { signalFor } from '../../platform/commandRunner';

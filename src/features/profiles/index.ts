@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { messageOf } from '../../api';
-import { baseUrlProblem, originOf, Profile, profileNameProblem } from '../../model/profiles';
+import { baseUrlProblem, originOf, Profile, profileNameProblem } from '../../model/profileRules';
 import { isCancellation } from '../../platform/commandRunner';
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';

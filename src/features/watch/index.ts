@@ -3,7 +3,7 @@ import { Deployment, isUuid, messageOf } from '../../api';
 import { WatchNotice, WatchScheduler } from '../../model/watchScheduler';
 import { statusWords } from '../../model/deploymentStatus';
 import { entryLabel, readSavedEntries, sameId, WatchEntry } from '../../model/watchState';
-import { controlPlaneKey } from '../../model/profiles';
+import { controlPlaneKey } from '../../model/profileRules';
 import { SECTION } from '../../platform/settings';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { describeEntry, SHOW_WATCHED_COMMAND, WatchStatusBar } from './statusBar';

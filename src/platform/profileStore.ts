@@ -17,7 +17,7 @@ import {
   profileFromLegacy,
   resolveActiveProfile,
   scopedStateKey,
-} from '../model/profiles';
+} from '../model/profileRules';
 import { SECTION } from './settings';
 
 /** 0.1.0's secret: the key of profile Default, so an upgrade keeps it where it is. */

@@ -1,4 +1,4 @@
-// Profiles: several control planes (regions, self-hosted installations, tenants), one active per
+// The rules of profiles: several control planes (regions, self-hosted installations, tenants), one active per
 // workspace. Pure logic only: validating the `deploymentsExplorer.profiles` setting, the profile
 // that 0.1.0's settings amount to, resolving the active profile and its effective connection, and
 // the rule that decides whether a profile's key may go to an origin.
