@@ -4,6 +4,7 @@
 // the rule that decides whether a profile's key may go to an origin.
 
 import * as l10n from '@vscode/l10n';
+import { baseUrlProblem } from '../api/baseUrl';
 
 /** The ID of the profile 0.1.0's settings became: its key and state keep their 0.1.0 storage names. */
 export const DEFAULT_PROFILE_ID = 'default';
@@ -58,21 +59,6 @@ export interface ParsedProfiles {
   profiles: Profile[];
   /** One sentence per entry that was left out, naming it. */
   problems: string[];
-}
-
-/** Why `text` cannot be a base URL, or undefined when it can. */
-export function baseUrlProblem(text: string): string | undefined {
-  const trimmed = text.trim();
-  if (!trimmed) return l10n.t('Enter the base URL, e.g. https://api.example.com');
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    return l10n.t('“{0}” is not a URL. Include the scheme, e.g. https://api.example.com', trimmed);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return l10n.t('The base URL must start with http:// or https://');
-  if (url.username || url.password) return l10n.t('Leave credentials out of the URL; set the API key instead.');
-  return undefined;
 }
 
 /** Why `name` cannot name a new profile (empty, too long, taken), or undefined. */

@@ -19,6 +19,7 @@ import {
   scopedStateKey,
 } from '../../src/model/profileRules';
 import { DeploymentFilterStore, FILTERS_STATE_KEY } from '../../src/model/deploymentFilters';
+import { baseUrlProblem } from '../../src/api/baseUrl';
 
 const INTEGRATION = { id: '3f2a9c1e-1b2c-4d3e-8f90-0123456789ab', label: 'Acme' };
 
@@ -53,8 +54,8 @@ describe('profiles setting', () => {
     assert.deepEqual(profiles.map((p) => p.name), ['EU', 'US']);
     assert.equal(problems.length, 6);
     assert.match(problems[0], /“eu” is defined twice/);
-    assert.match(problems[1], /“No URL”: Enter the base URL/);
-    assert.match(problems[2], /“FTP”: The base URL must start with http/);
+    assert.match(problems[1], /“No URL”: no base URL is set/);
+    assert.match(problems[2], /“FTP”: “ftp:\/\/example\.com” must start with http:\/\/ or https:\/\//);
     assert.match(problems[3], /Profile 5 has no name/);
     assert.match(problems[5], /“Clash” has the same id/);
   });
@@ -102,6 +103,19 @@ describe('profiles setting', () => {
     assert.equal(newProfileId('EU West', ['eu-west']), 'eu-west-2');
     assert.equal(newProfileId('Default', []), 'default-2');
     assert.equal(newProfileId('***', []), 'profile');
+  });
+});
+
+describe('the base URL check', () => {
+  it('accepts http(s) URLs, with a path prefix', () => {
+    for (const url of ['https://api.example.com', ' http://127.0.0.1:4010/api-host/ ']) assert.equal(baseUrlProblem(url), undefined, url);
+  });
+
+  it('says what is wrong, never repeating a user name or password typed into the URL', () => {
+    assert.equal(baseUrlProblem('  '), 'no base URL is set');
+    assert.equal(baseUrlProblem('api.example.com'), '“api.example.com” is not a URL (expected e.g. https://api.example.com)');
+    assert.equal(baseUrlProblem('ftp://bob:hunter22@example.test'), '“ftp://[redacted]@example.test” must start with http:// or https://');
+    assert.equal(baseUrlProblem('https://bob:hunter22@example.test'), 'the URL must not contain a user name or password; use the API key instead');
   });
 });
 

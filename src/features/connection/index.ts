@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { AuthError, messageOf } from '../../api/errors';
-import { baseUrlProblem, originOf, type Profile } from '../../model/profileRules';
+import { baseUrlProblem } from '../../api/baseUrl';
+import { originOf, type Profile } from '../../model/profileRules';
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';
 import { signalFor } from '../../platform/commandRunner';
@@ -13,10 +14,10 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
       prompt: vscode.l10n.t('Address of the deployment control-plane API. A path prefix such as /api-host is kept.'),
       placeHolder: 'https://api.example.com',
       value: connection.profile().baseUrl,
-      validateInput: validateBaseUrl,
+      validateInput: baseUrlProblem,
     });
     if (url === undefined) return;
-    const problem = validateBaseUrl(url);
+    const problem = baseUrlProblem(url);
     if (problem) throw new Error(problem);
     // Typed in by the user for this profile: its key may go there without asking again.
     const profile = connection.profile();
@@ -118,5 +119,3 @@ async function argumentOrInput(value: unknown, options: vscode.InputBoxOptions):
   if (typeof value === 'string') return value;
   return vscode.window.showInputBox({ ignoreFocusOut: true, ...options });
 }
-
-const validateBaseUrl = baseUrlProblem;

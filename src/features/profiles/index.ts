@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { messageOf } from '../../api';
-import { baseUrlProblem, originOf, Profile, profileNameProblem } from '../../model/profileRules';
+import { baseUrlProblem } from '../../api/baseUrl';
+import { originOf, Profile, profileNameProblem } from '../../model/profileRules';
 import { isCancellation } from '../../platform/commandRunner';
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';
