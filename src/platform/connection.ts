@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionOptions, ControlPlaneClient } from '../api';
 import { loadClient } from '../api/lazy';
-import { readSettings, SECTION, useProfileSettings } from './settings';
+import { readSettings, SECTION } from './settings';
 import { isPlainHttpToRemote } from '../model/urls';
 import { ConnectionFields, effectiveConnection, EffectiveConnection, keyDecision, KeyDecision, originOf, Profile } from '../model/profileRules';
 import { CONNECTION_FIELDS, ProfileStore } from './profileStore';
@@ -89,18 +89,6 @@ export class ConnectionManager implements vscode.Disposable {
       profiles.onDidChange(() => void this.reset('profiles changed')),
       profiles.onDidChangeKey(() => void this.reset('API key changed')),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reset('workspace trusted')),
-      useProfileSettings({
-        integrations: () => {
-          const profile = profiles.active();
-          return profile.implicit ? undefined : (profile.integrations ?? []);
-        },
-        createDefaults: () => profiles.active().createDefaults,
-        writeIntegrations: async (integrations) => {
-          if (profiles.active().implicit) return false;
-          await profiles.updateActive('integrations', integrations);
-          return true;
-        },
-      }),
     );
     void this.updateContext();
   }

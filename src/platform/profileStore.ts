@@ -18,7 +18,8 @@ import {
   resolveActiveProfile,
   scopedStateKey,
 } from '../model/profileRules';
-import { SECTION } from './settings';
+import type { IntegrationSetting } from '../model/repositoryCatalog';
+import { readIntegrations, SECTION } from './settings';
 
 /** 0.1.0's secret: the key of profile Default, so an upgrade keeps it where it is. */
 const API_KEY_SECRET = 'deploymentsExplorer.apiKey';
@@ -304,6 +305,27 @@ export class ProfileStore implements vscode.Disposable {
     if (!entry) throw new Error(vscode.l10n.t('Profile “{0}” is defined in this workspace’s settings; edit it there.', active.name));
     (entry as unknown as Record<string, unknown>)[field] = value;
     await this.write(entries);
+  }
+
+  /** The active profile's integrations; the implicit Default's are 0.1.0's `integrations` setting, a workspace's value included. */
+  integrations(): IntegrationSetting[] {
+    const active = this.active();
+    return readIntegrations(active.implicit ? config().get('integrations') : active.integrations);
+  }
+
+  /** Writes the active profile's integrations; the implicit Default's go where 0.1.0's setting is set (the workspace's, else the user's). */
+  async setIntegrations(integrations: IntegrationSetting[]): Promise<void> {
+    if (!this.active().implicit) return this.updateActive('integrations', integrations);
+    const inspected = config().inspect('integrations');
+    const { Global, Workspace, WorkspaceFolder } = vscode.ConfigurationTarget;
+    const target = inspected?.workspaceFolderValue !== undefined ? WorkspaceFolder : inspected?.workspaceValue !== undefined ? Workspace : Global;
+    await config().update('integrations', integrations, target);
+  }
+
+  /** What the active profile merges into every create body: its own defaults, else the `createDeployment.defaults` setting. */
+  createDefaults(): Record<string, unknown> {
+    const defaults = this.active().createDefaults ?? config().get('createDeployment.defaults');
+    return defaults && typeof defaults === 'object' && !Array.isArray(defaults) ? (defaults as Record<string, unknown>) : {};
   }
 
   // ---- Keys ------------------------------------------------------------------------------

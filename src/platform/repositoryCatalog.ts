@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { controlPlaneKey } from '../model/profileRules';
 import { DiscoveredSnapshot, RepositoryCatalog } from '../model/repositoryCatalog';
 import { ConnectionManager } from './connection';
-import { readSettings, SECTION } from './settings';
+import { SECTION } from './settings';
 
 /** globalState key: connection (base URL + tenant) → its discovered integrations. */
 const DISCOVERED_STATE = 'deploymentsExplorer.discoveredIntegrations';
@@ -16,7 +16,7 @@ export function createRepositoryCatalog(connection: ConnectionManager, globalSta
   const all = () => globalState.get<Record<string, DiscoveredSnapshot>>(DISCOVERED_STATE, {});
   const catalog = new RepositoryCatalog({
     client: () => connection.getClient(),
-    addedIntegrations: () => readSettings().integrations,
+    addedIntegrations: () => connection.profiles.integrations(),
     discoveredStore: {
       scope: () => controlPlaneKey(connection.profile()),
       load: () => all()[controlPlaneKey(connection.profile())],

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { type Deployment, type Repository } from '../../api';
-import { readSettings } from '../../platform/settings';
 import { buildCreateBody, CreateDraft, formatBody, JsonObject } from '../../model/createPayload';
 import type { FailedAttempt } from '../../model/createReview';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
@@ -63,7 +62,7 @@ export async function runCreateFlow(
   }
 
   const fromPalette = !options;
-  const steps = createSteps({ state, catalog: services.catalog, drafts, fromPalette });
+  const steps = createSteps({ state, catalog: services.catalog, drafts, fromPalette, createDefaults: () => services.connection.profiles.createDefaults() });
   let startAt: string | undefined = resume
     ? 'review'
     : options?.confirm || options?.openPayload
@@ -85,7 +84,7 @@ export async function runCreateFlow(
     // Given by the options, or set by the repository step (the flow ends above without one).
     const repository = state.repository;
     if (!repository) return { outcome: 'cancelled', step: 'repository', draft: { ...state.draft }, lastError: state.lastError };
-    const body = buildCreateBody(repository, state.draft, readSettings().createDefaults);
+    const body = buildCreateBody(repository, state.draft, services.connection.profiles.createDefaults());
     if (state.decision === 'edit') {
       const document = await deps.payloads.open(repository, formatBody(body), state.draft.name);
       return { outcome: 'editing', document: document.uri.toString(), body };

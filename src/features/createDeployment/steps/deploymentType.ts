@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { DEPLOYMENT_TYPES, DeploymentType } from '../../../api';
 import { isDeploymentType } from '../../../model/createPayload';
-import { readSettings } from '../../../platform/settings';
 import { FlowStep } from '../../../ui/multiStepInput';
 import { afterRepository, StepContext } from './flowState';
 
@@ -17,7 +16,7 @@ export function deploymentTypeStep(context: StepContext): FlowStep {
   return afterRepository(context, {
     id: 'type',
     async run(input, { draft }) {
-      const fromDefaults = readSettings().createDefaults.deployment_type;
+      const fromDefaults = context.createDefaults().deployment_type;
       const unset = {
         label: vscode.l10n.t('$(circle-slash) Don’t set'),
         description: isDeploymentType(fromDefaults) ? vscode.l10n.t('keeps {0} from the defaults setting', fromDefaults) : vscode.l10n.t('the server decides'),

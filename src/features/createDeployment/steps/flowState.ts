@@ -29,6 +29,8 @@ export interface StepContext {
   readonly drafts: DraftStore;
   /** From the palette the integration and repository are picked; otherwise they were given. */
   readonly fromPalette: boolean;
+  /** What the active profile merges into the body (its create defaults). */
+  readonly createDefaults: () => Record<string, unknown>;
 }
 
 interface StepDefinition<S extends FlowState> {

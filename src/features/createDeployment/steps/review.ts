@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { buildCreateBody } from '../../../model/createPayload';
 import { ReviewAction, reviewPlaceholder, reviewRows } from '../../../model/createReview';
-import { readSettings } from '../../../platform/settings';
 import { FlowStep } from '../../../ui/multiStepInput';
 import { checkForDeployment } from '../sendDeployment';
 import { afterRepository, StepContext } from './flowState';
@@ -18,7 +17,7 @@ export function reviewStep(context: StepContext): FlowStep {
     id: 'review',
     async run(input, state) {
       const { repository, draft } = state;
-      const body = buildCreateBody(repository, draft, readSettings().createDefaults);
+      const body = buildCreateBody(repository, draft, context.createDefaults());
       const items = reviewRows(body, state.lastError).map(
         (row): ReviewItem =>
           row.kind === 'separator'
