@@ -305,17 +305,9 @@ export function bindingAfterStore(previous: KeyBinding | undefined, origin: stri
   return { origin: origin ?? previous?.origin, allowed: [...allowed], denied: (previous?.denied ?? []).filter((entry) => entry !== origin) };
 }
 
-/**
- * Which control plane and tenant state belongs to (watched deployments, discovered integrations):
- * IDs mean nothing elsewhere. Hosts and UUIDs are compared without case, a trailing slash ignored.
- */
+/** A control plane as the key of its state (see ConnectionManager.scoped): hosts and UUIDs without case, no trailing slash. */
 export function controlPlaneKey({ baseUrl, tenantId }: Pick<ConnectionFields, 'baseUrl' | 'tenantId'>): string {
   return `${baseUrl.trim().replace(/\/+$/, '').toLowerCase()}|${(tenantId ?? '').trim().toLowerCase()}`;
-}
-
-/** Keys of per-profile state: 0.1.0's key for Default (so its state carries over), `key@id` for the others. */
-export function scopedStateKey(key: string, profileId: string): string {
-  return profileId === DEFAULT_PROFILE_ID ? key : `${key}@${profileId}`;
 }
 
 /** A fresh ID for a profile added by a command, not used by any of `existing`. */

@@ -3,7 +3,7 @@ import type { ConnectionOptions, ControlPlaneClient } from '../api';
 import { loadClient } from '../api/lazy';
 import { readSettings, SECTION } from './settings';
 import { isPlainHttpToRemote } from '../model/urls';
-import { ConnectionFields, effectiveConnection, EffectiveConnection, keyDecision, KeyDecision, originOf, Profile } from '../model/profileRules';
+import { ConnectionFields, controlPlaneKey, effectiveConnection, EffectiveConnection, keyDecision, KeyDecision, originOf, Profile } from '../model/profileRules';
 import { CONNECTION_FIELDS, ProfileStore } from './profileStore';
 
 const WARNED_PLAIN_HTTP = 'deploymentsExplorer.warnedPlainHttp';
@@ -36,6 +36,12 @@ export interface ActiveApiKey {
   clear(): Promise<void>;
 }
 
+/** State kept per control plane: see ConnectionManager.scoped. */
+export interface ControlPlaneState {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void>;
+}
+
 /** One profile's (or one settings state's) connection: its client, and the signal that cancels what it has in flight. */
 interface Generation {
   abort: AbortController;
@@ -59,6 +65,8 @@ export class ConnectionManager implements vscode.Disposable {
   readonly onDidChangeProfile = this.profileChanged.event;
   private readonly disposables: vscode.Disposable[] = [];
   private activeId: string;
+  /** The control plane of the last onDidChange (see scoped). */
+  private plane: string;
   /** Origins asked about in this session, per profile: ask once, not per reload. */
   private readonly asking = new Map<string, Promise<boolean>>();
   /** Settings whose "certificates not checked" warning was shown in this session. */
@@ -71,6 +79,7 @@ export class ConnectionManager implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.activeId = profiles.active().id;
+    this.plane = controlPlaneKey(this.effective());
     this.apiKeys = {
       get: async () => (await profiles.key(profiles.active().id))?.key,
       set: async (key, profileId) => {
@@ -98,21 +107,39 @@ export class ConnectionManager implements vscode.Disposable {
     return this.profiles.active();
   }
 
-  /**
-   * `key` scoped to the active profile, for state that belongs to one control
-   * plane (deployment filters, watched deployments, the discovered-integration
-   * cache). Default keeps the key as it is, so 0.1.0's state carries over.
-   */
-  scopeKey(key: string): string {
-    return this.profiles.scopeKey(key);
+  /** The control plane the connection points at (see scoped); it changes only with onDidChange. */
+  controlPlane(): string {
+    return this.plane;
   }
 
-  /** A Memento whose keys are scoped to the active profile at each call. */
-  scoped<T extends Pick<vscode.Memento, 'get' | 'update'>>(memento: T): Pick<vscode.Memento, 'get' | 'update'> {
+  /**
+   * The state of `memento` that belongs to the control plane the connection points at: the deployment
+   * filters and the watched deployments (workspace state), the discovered integrations (global state).
+   * IDs mean nothing on another control plane. A control plane is the base URL and tenant in effect
+   * (controlPlaneKey), so a workspace's own base URL is another one with the same profile; each key
+   * holds a map from control plane to value. Reads and writes go to the control plane of the last
+   * onDidChange: read again on that event. 0.1.0 kept the filters bare under their key; the first
+   * control plane to read them, the one 0.1.0's settings point at, takes them over.
+   */
+  scoped(memento: vscode.Memento): ControlPlaneState {
+    const perControlPlane = (key: string) => {
+      const stored = memento.get<unknown>(key);
+      return isPerControlPlane(stored) ? stored : {};
+    };
     return {
-      get: <V>(key: string, defaultValue?: V) => memento.get<V>(this.scopeKey(key)) ?? defaultValue,
-      update: (key: string, value: unknown) => memento.update(this.scopeKey(key), value),
-    } as Pick<vscode.Memento, 'get' | 'update'>;
+      get: <T>(key: string) => {
+        const stored = memento.get<unknown>(key);
+        if (stored === undefined || isPerControlPlane(stored)) return stored?.[this.plane] as T | undefined;
+        void memento.update(key, { [this.plane]: stored });
+        return stored as T;
+      },
+      update: (key, value) => {
+        const all = { ...perControlPlane(key) };
+        if (value === undefined) delete all[this.plane];
+        else all[this.plane] = value;
+        return memento.update(key, all);
+      },
+    };
   }
 
   effective(profile = this.profiles.active()): EffectiveConnection {
@@ -270,6 +297,7 @@ export class ConnectionManager implements vscode.Disposable {
     const switched = profile.id !== this.activeId;
     this.activeId = profile.id;
     await this.updateContext();
+    this.plane = controlPlaneKey(this.effective(profile));
     this.changed.fire();
     if (switched) this.profileChanged.fire(profile);
     void old.client?.then((client) => client.dispose()).catch(() => undefined);
@@ -365,6 +393,11 @@ function boundTo(client: ControlPlaneClient, signal: AbortSignal): ControlPlaneC
       };
     },
   });
+}
+
+/** A map of control planes (keys `baseUrl|tenant`, see controlPlaneKey), not a value 0.1.0 kept bare. */
+function isPerControlPlane(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).every((key) => key.includes('|'));
 }
 
 /** The mark both views carry in their description while certificates are not checked (see certificatesUnchecked). */

@@ -16,7 +16,6 @@ import {
   ProfileSetting,
   profileFromLegacy,
   resolveActiveProfile,
-  scopedStateKey,
 } from '../model/profileRules';
 import type { IntegrationSetting } from '../model/repositoryCatalog';
 import { readIntegrations, SECTION } from './settings';
@@ -212,11 +211,6 @@ export class ProfileStore implements vscode.Disposable {
   /** The active profile of this workspace. */
   active(): Profile {
     return this.current().active;
-  }
-
-  /** `key` scoped to the active profile: for workspace or global state of things that belong to one control plane. */
-  scopeKey(key: string, profileId = this.active().id): string {
-    return scopedStateKey(key, profileId);
   }
 
   async switchTo(profileId: string): Promise<Profile> {

@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
-import { controlPlaneKey } from '../model/profileRules';
 import { DiscoveredSnapshot, RepositoryCatalog } from '../model/repositoryCatalog';
 import { ConnectionManager } from './connection';
 import { SECTION } from './settings';
 
-/** globalState key: connection (base URL + tenant) → its discovered integrations. */
+/** globalState, per control plane: its discovered integrations. */
 const DISCOVERED_STATE = 'deploymentsExplorer.discoveredIntegrations';
 
 /**
@@ -13,14 +12,14 @@ const DISCOVERED_STATE = 'deploymentsExplorer.discoveredIntegrations';
  * start shows them without reading every deployment again.
  */
 export function createRepositoryCatalog(connection: ConnectionManager, globalState: vscode.Memento): RepositoryCatalog & vscode.Disposable {
-  const all = () => globalState.get<Record<string, DiscoveredSnapshot>>(DISCOVERED_STATE, {});
+  const state = connection.scoped(globalState);
   const catalog = new RepositoryCatalog({
     client: () => connection.getClient(),
     addedIntegrations: () => connection.profiles.integrations(),
     discoveredStore: {
-      scope: () => controlPlaneKey(connection.profile()),
-      load: () => all()[controlPlaneKey(connection.profile())],
-      save: (snapshot) => void globalState.update(DISCOVERED_STATE, { ...all(), [controlPlaneKey(connection.profile())]: snapshot }),
+      scope: () => connection.controlPlane(),
+      load: () => state.get<DiscoveredSnapshot>(DISCOVERED_STATE),
+      save: (snapshot) => void state.update(DISCOVERED_STATE, snapshot),
     },
   });
   const subscriptions = [

@@ -16,9 +16,7 @@ import {
   profileFromLegacy,
   profileNameProblem,
   resolveActiveProfile,
-  scopedStateKey,
 } from '../../src/model/profileRules';
-import { DeploymentFilterStore, FILTERS_STATE_KEY } from '../../src/model/deploymentFilters';
 import { baseUrlProblem } from '../../src/api/baseUrl';
 
 const INTEGRATION = { id: '3f2a9c1e-1b2c-4d3e-8f90-0123456789ab', label: 'Acme' };
@@ -172,11 +170,6 @@ describe('migration from 0.1.0 settings', () => {
     }
     assert.deepEqual(parsed.integrations, [INTEGRATION]);
   });
-
-  it('keeps 0.1.0’s state keys for Default and scopes the others', () => {
-    assert.equal(scopedStateKey('deploymentsExplorer.deploymentFilters', 'default'), 'deploymentsExplorer.deploymentFilters');
-    assert.equal(scopedStateKey('deploymentsExplorer.deploymentFilters', 'eu'), 'deploymentsExplorer.deploymentFilters@eu');
-  });
 });
 
 describe('the active profile', () => {
@@ -276,33 +269,5 @@ describe('the control plane that per-connection state belongs to', () => {
     assert.equal(controlPlaneKey({ baseUrl: ' HTTPS://API.Example.com// ', tenantId: ` ${tenant.toUpperCase()} ` }), key);
     assert.notEqual(controlPlaneKey({ baseUrl: 'https://api.example.com', tenantId: '' }), key);
     assert.notEqual(controlPlaneKey({ baseUrl: 'https://eu.example.com', tenantId: tenant }), key);
-  });
-});
-
-describe('deployment filters per profile', () => {
-  it('reads the active profile’s filters again on a switch, and keeps 0.1.0’s for Default', async () => {
-    const data = new Map<string, unknown>([[FILTERS_STATE_KEY, { status: 'READY' }]]);
-    let active = 'default';
-    // What ConnectionManager.scoped() does with the workspace state.
-    const state = {
-      get: <T>(key: string) => data.get(scopedStateKey(key, active)) as T | undefined,
-      update: async (key: string, value: unknown) => void data.set(scopedStateKey(key, active), value),
-    };
-    const store = new DeploymentFilterStore(state);
-    assert.deepEqual(store.filters, { status: 'READY' }, '0.1.0’s filters are Default’s');
-    const seen: unknown[] = [];
-    store.onDidChange((filters) => seen.push(filters));
-
-    active = 'eu';
-    store.reload();
-    assert.deepEqual(store.filters, {});
-    await store.update({ nameContains: 'api' });
-    assert.deepEqual(data.get(`${FILTERS_STATE_KEY}@eu`), { nameContains: 'api' });
-
-    active = 'default';
-    store.reload();
-    assert.deepEqual(store.filters, { status: 'READY' });
-    store.reload();
-    assert.deepEqual(seen, [{}, { nameContains: 'api' }, { status: 'READY' }], 'one event per real change');
   });
 });

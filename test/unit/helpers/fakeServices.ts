@@ -69,7 +69,6 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
       isConfigured: async () => !!profiles.active().baseUrl && !!options.apiKey,
       profile: () => profiles.active(),
       onDidChangeProfile: () => ({ dispose: () => undefined }),
-      scopeKey: (key: string) => key,
       // What the Integrations view's registration reads: certificates checked, a connection that does not change.
       certificatesUnchecked: () => false,
       onDidChange: () => ({ dispose: () => undefined }),
