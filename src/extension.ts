@@ -21,14 +21,12 @@ export type ExtensionApi = {
   watch: ReturnType<typeof registerWatch>;
 };
 
-export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = performance.now();
   // api/ and model/ cannot import vscode: their messages go through @vscode/l10n, given VS Code's bundle here.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = vscode.window.createOutputChannel('Deployments Explorer', { log: true });
   const profiles = new ProfileStore(context, log);
-  // Before the connection reads anything: binds 0.1.0's stored key to the base URL it was used with.
-  await profiles.migrate().catch((error) => log.error(`Profiles: migration failed: ${String(error)}`));
   const connection = new ConnectionManager(context, profiles, log);
   const catalog = createRepositoryCatalog(connection, context.globalState);
   const commands = new CommandRunner(context, log);

@@ -154,6 +154,7 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   private async resolveFor(generation: Generation): Promise<ResolvedConnection> {
+    await this.profiles.migrate();
     // One snapshot of the profile: its URL, headers and key all come from it, whatever changes meanwhile.
     const profile = this.profiles.active();
     const effective = this.effective(profile);

@@ -373,26 +373,24 @@ export class ProfileStore implements vscode.Disposable {
   }
 
   /**
-   * First activation after the upgrade: 0.1.0's settings already are profile
-   * Default (nothing is rewritten, so a one-profile user sees nothing new);
-   * its stored key is bound to the user's own base URL, so a workspace that
+   * Once after the upgrade from 0.1.0, before the first connection (which waits for it; activation
+   * does not): 0.1.0's settings already are profile Default (nothing is rewritten, so a one-profile
+   * user sees nothing new); its stored key is bound to the user's own base URL, so a workspace that
    * points elsewhere has to ask before it gets the key.
    */
   async migrate(): Promise<void> {
     if (this.context.globalState.get<boolean>(MIGRATED_STATE)) return;
-    const key = await this.storedKey(DEFAULT_PROFILE_ID);
-    const origin = originOf(String(legacyUserSettings().baseUrl ?? ''));
-    if (key && origin && !this.binding(DEFAULT_PROFILE_ID)?.origin) {
-      await this.setBinding(DEFAULT_PROFILE_ID, { ...this.binding(DEFAULT_PROFILE_ID), origin }, false);
-      this.log.info(`Profiles: the stored API key is bound to ${origin}`);
+    try {
+      const key = await this.storedKey(DEFAULT_PROFILE_ID);
+      const origin = originOf(String(legacyUserSettings().baseUrl ?? ''));
+      if (key && origin && !this.binding(DEFAULT_PROFILE_ID)?.origin) {
+        await this.setBinding(DEFAULT_PROFILE_ID, { ...this.binding(DEFAULT_PROFILE_ID), origin }, false);
+        this.log.info(`Profiles: the stored API key is bound to ${origin}`);
+      }
+      await this.context.globalState.update(MIGRATED_STATE, true);
+    } catch (error) {
+      this.log.error(`Profiles: migration failed: ${String(error)}`);
     }
-    await this.context.globalState.update(MIGRATED_STATE, true);
-  }
-
-  /** For tests of the upgrade: back to what 0.1.0 left (no origin recorded for Default's key, migration not run). */
-  async resetMigration(): Promise<void> {
-    await this.setBinding(DEFAULT_PROFILE_ID, undefined, false);
-    await this.context.globalState.update(MIGRATED_STATE, undefined);
   }
 
   dispose(): void {
