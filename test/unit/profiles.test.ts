@@ -194,8 +194,9 @@ describe('the active profile', () => {
   it('takes the workspace’s own connection settings over the profile’s, and says which', () => {
     const effective = effectiveConnection(profiles[0], { baseUrl: ' https://evil.example.net ', tenantId: '', strictSSL: true });
     assert.equal(effective.baseUrl, 'https://evil.example.net');
-    assert.deepEqual(effective.overridden, ['baseUrl']);
-    assert.deepEqual(effectiveConnection(profiles[0], {}).overridden, []);
+    assert.equal(effective.fromWorkspace, true);
+    assert.equal(effectiveConnection(profiles[0], {}).fromWorkspace, false);
+    assert.equal(effectiveConnection({ ...profiles[0], fromWorkspace: true }, {}).fromWorkspace, true, 'a profile the workspace defines');
   });
 });
 
