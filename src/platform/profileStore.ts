@@ -7,11 +7,10 @@ import {
   implicitProfile,
   KeyBinding,
   LegacySettings,
+  mergeProfiles,
   newProfileId,
   originOf,
-  mergeProfiles,
   parseProfiles,
-  ParsedProfiles,
   Profile,
   ProfileSetting,
   profileFromLegacy,
@@ -27,22 +26,21 @@ const API_KEY_ENV = 'DEPLOYMENTS_EXPLORER_API_KEY';
 const ACTIVE_PROFILE_STATE = 'deploymentsExplorer.activeProfile';
 /** globalState: profile ID → KeyBinding. */
 const KEY_BINDINGS_STATE = 'deploymentsExplorer.keyBindings';
-/** globalState: set once the first activation after the upgrade bound 0.1.0's key to its base URL. */
+/** globalState: set once 0.1.0's key is bound to its base URL (see migrate). */
 const MIGRATED_STATE = 'deploymentsExplorer.profilesMigrated';
 
 /** The top-level settings a profile replaces; in a workspace's own settings they override the active profile. */
 export const CONNECTION_FIELDS = ['baseUrl', 'apiKeyHeader', 'tenantId', 'tenantHeader', 'caFile', 'strictSSL'] as const satisfies readonly (keyof ConnectionFields)[];
 
-function secretName(profileId: string): string {
-  return profileId === DEFAULT_PROFILE_ID ? API_KEY_SECRET : `${API_KEY_SECRET}.${profileId}`;
-}
+type ConnectionSettings = Partial<Record<keyof ConnectionFields, unknown>>;
 
 const config = () => vscode.workspace.getConfiguration(SECTION);
+const secretName = (profileId: string) => (profileId === DEFAULT_PROFILE_ID ? API_KEY_SECRET : `${API_KEY_SECRET}.${profileId}`);
+const entryId = (entry: ProfileSetting) => (entry.id ?? entry.name).toLowerCase();
 
 /** The user's own (global) values of 0.1.0's settings: what the implicit profile Default is made of. */
 function legacyUserSettings(): LegacySettings {
-  const c = config();
-  const user = (name: string) => c.inspect(name)?.globalValue;
+  const user = (name: string) => config().inspect(name)?.globalValue;
   return {
     ...Object.fromEntries(CONNECTION_FIELDS.map((name) => [name, user(name)])),
     integrations: user('integrations'),
@@ -50,25 +48,42 @@ function legacyUserSettings(): LegacySettings {
   };
 }
 
-/** What the settings say about connections, read at once. */
+/** What the settings say about profiles, read at once. */
 interface Snapshot {
   profiles: Profile[];
   /** Why entries of the settings are left out, naming each. */
   problems: string[];
   active: Profile;
-  workspaceOverrides: Partial<Record<keyof ConnectionFields, unknown>>;
+  /** The workspace's own connection settings; none in restricted mode. */
+  workspaceOverrides: ConnectionSettings;
 }
 
-function workspaceConnectionSettings(): Partial<Record<keyof ConnectionFields, unknown>> {
-  if (!vscode.workspace.isTrusted) return {};
-  const c = config();
-  const result: Partial<Record<keyof ConnectionFields, unknown>> = {};
-  for (const name of CONNECTION_FIELDS) {
-    const inspected = c.inspect(name);
-    const value = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
-    if (value !== undefined) result[name] = value;
+/**
+ * The user's profiles (or the implicit Default), then those a trusted workspace's own settings add,
+ * each list parsed on its own: VS Code would otherwise let a workspace's list replace the user's. In
+ * restricted mode only the user's settings count.
+ */
+function readSnapshot(chosen: string | undefined): Snapshot {
+  const trusted = vscode.workspace.isTrusted;
+  const inspected = config().inspect('profiles');
+  const user = parseProfiles(inspected?.globalValue);
+  const own = trusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined;
+  const merged = mergeProfiles(user.profiles.length > 0 ? user.profiles : [implicitProfile(legacyUserSettings())], own === undefined ? undefined : parseProfiles(own));
+  const defaultName = trusted ? config().get<string>('defaultProfile') : config().inspect<string>('defaultProfile')?.globalValue;
+  const workspaceOverrides: ConnectionSettings = {};
+  if (trusted) {
+    for (const name of CONNECTION_FIELDS) {
+      const value = config().inspect(name);
+      workspaceOverrides[name] = value?.workspaceFolderValue ?? value?.workspaceValue;
+    }
   }
-  return result;
+  return {
+    profiles: merged.profiles,
+    problems: [...user.problems, ...merged.problems],
+    // Never undefined: there is always one profile, the implicit Default at least.
+    active: resolveActiveProfile(merged.profiles, chosen, defaultName)!,
+    workspaceOverrides,
+  };
 }
 
 /** What a reload depends on: each profile's name and connection, and which one is active. */
@@ -89,41 +104,12 @@ export class ProfileStore implements vscode.Disposable {
   private readonly keyChanged = new vscode.EventEmitter<void>();
   /** A profile's stored key or its origin binding changed. */
   readonly onDidChangeKey = this.keyChanged.event;
-  private readonly disposables: vscode.Disposable[] = [];
-  private reportedProblems = '';
+  private readonly disposables: vscode.Disposable[];
+  /** The settings as last read, kept until they may have changed: each read costs a dozen `inspect` calls, which VS Code answers slowly. */
+  private snapshot: Snapshot | undefined;
   /** The signature of the profiles as first read: what a change is compared with (see fireIfChanged). */
   private lastSignature: string | undefined;
-  /**
-   * The profiles and the active one, read from the settings once and kept until they may have
-   * changed: each read costs a dozen `inspect` calls, which VS Code answers slowly, and activation
-   * alone asked for the active profile some fifty times.
-   */
-  private snapshot: Snapshot | undefined;
-
-  constructor(
-    private readonly context: vscode.ExtensionContext,
-    private readonly log: vscode.LogOutputChannel,
-  ) {
-    this.disposables.push(
-      this.changed,
-      this.keyChanged,
-      vscode.workspace.onDidChangeConfiguration((event) => {
-        if (!event.affectsConfiguration(SECTION)) return;
-        // 0.1.0's settings make up the implicit profile Default, so any setting of the section counts.
-        this.snapshot = undefined;
-        if (event.affectsConfiguration(`${SECTION}.profiles`) || event.affectsConfiguration(`${SECTION}.defaultProfile`)) this.fireIfChanged();
-      }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => {
-        this.snapshot = undefined;
-        this.fireIfChanged();
-      }),
-      // Fires for changes made in other windows too, and after this store's own (see announceKey).
-      context.secrets.onDidChange((event) => {
-        if (event.key === API_KEY_SECRET || event.key.startsWith(`${API_KEY_SECRET}.`)) void this.secretChanged(event.key);
-      }),
-    );
-  }
-
+  private reportedProblems = '';
   /**
    * The key last announced for each secret. Secret storage also reports the stores and deletes made
    * here, which have announced themselves already (an unchanged key may not be reported at all);
@@ -131,27 +117,49 @@ export class ProfileStore implements vscode.Disposable {
    */
   private readonly announcedKeys = new Map<string, string | undefined>();
 
-  private async secretChanged(secret: string): Promise<void> {
-    const key = (await this.context.secrets.get(secret))?.trim() || undefined;
-    if (this.announcedKeys.has(secret) && this.announcedKeys.get(secret) === key) return;
-    this.announcedKeys.set(secret, key);
-    this.keyChanged.fire();
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.disposables = [
+      this.changed,
+      this.keyChanged,
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        // 0.1.0's settings make up the implicit profile Default, so any setting of the section counts.
+        if (!event.affectsConfiguration(SECTION)) return;
+        this.snapshot = undefined;
+        if (event.affectsConfiguration(`${SECTION}.profiles`) || event.affectsConfiguration(`${SECTION}.defaultProfile`)) this.fireIfChanged();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.reread()),
+      // Fires for changes made in other windows too, and after this store's own (see announcedKeys).
+      context.secrets.onDidChange((event) => {
+        if (event.key === API_KEY_SECRET || event.key.startsWith(`${API_KEY_SECRET}.`)) void this.secretChanged(event.key);
+      }),
+    ];
   }
 
-  /** Stores (or, with no key, deletes) a profile's key; the caller announces the change. */
-  private async writeKey(profileId: string, key: string | undefined): Promise<void> {
-    const secret = secretName(profileId);
-    this.announcedKeys.set(secret, key);
-    if (key) await this.context.secrets.store(secret, key);
-    else await this.context.secrets.delete(secret);
+  private current(): Snapshot {
+    if (!this.snapshot) {
+      this.snapshot = readSnapshot(this.context.workspaceState.get<string>(ACTIVE_PROFILE_STATE));
+      this.lastSignature ??= signatureOf(this.snapshot);
+      const problems = this.snapshot.problems.join(' ');
+      if (problems && problems !== this.reportedProblems) this.log.warn(`Profiles: ${problems}`);
+      this.reportedProblems = problems;
+    }
+    return this.snapshot;
   }
 
   /**
-   * Fires only when a profile's name or connection, or the active profile,
-   * changed: adding an integration to a profile rewrites the setting, but must
-   * not reload the views (the catalog hears of it on its own). Before anything
-   * read the profiles there is nothing to reload.
+   * Reads the settings again, and fires only when a profile's name or connection, or the active
+   * profile, changed: adding an integration to a profile rewrites the setting, but must not reload
+   * the views (the catalog hears of it on its own). Before anything read the profiles there is
+   * nothing to reload.
    */
+  private reread(): void {
+    this.snapshot = undefined;
+    this.fireIfChanged();
+  }
+
   private fireIfChanged(): void {
     if (this.lastSignature === undefined) return;
     const signature = signatureOf(this.current());
@@ -160,35 +168,13 @@ export class ProfileStore implements vscode.Disposable {
     this.changed.fire();
   }
 
-  private current(): Snapshot {
-    if (!this.snapshot) {
-      const { profiles, problems } = this.merged();
-      const text = problems.join(' ');
-      if (text && text !== this.reportedProblems) this.log.warn(`Profiles: ${text}`);
-      this.reportedProblems = text;
-      const chosen = this.context.workspaceState.get<string>(ACTIVE_PROFILE_STATE);
-      const defaultName = vscode.workspace.isTrusted ? config().get<string>('defaultProfile') : (config().inspect<string>('defaultProfile')?.globalValue as string | undefined);
-      const active = resolveActiveProfile(profiles, chosen, defaultName) ?? profiles[0];
-      this.snapshot = { profiles, problems, active, workspaceOverrides: workspaceConnectionSettings() };
-      this.lastSignature ??= signatureOf(this.snapshot);
-    }
-    return this.snapshot;
+  list(): Profile[] {
+    return [...this.current().profiles];
   }
 
-  /** The workspace's own connection settings, which override the active profile's; none in an untrusted workspace (restricted mode). */
-  workspaceOverrides(): Partial<Record<keyof ConnectionFields, unknown>> {
-    return { ...this.current().workspaceOverrides };
-  }
-
-  /**
-   * The user's own profiles, and those the workspace's own settings add once it is trusted (in
-   * restricted mode only the user's count), each parsed on its own: VS Code would otherwise let a
-   * workspace's list replace the user's.
-   */
-  private parsed(): { user: ParsedProfiles; workspace: ParsedProfiles | undefined } {
-    const inspected = config().inspect('profiles');
-    const own = vscode.workspace.isTrusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined;
-    return { user: parseProfiles(inspected?.globalValue), workspace: own === undefined ? undefined : parseProfiles(own) };
+  /** The active profile of this workspace. */
+  active(): Profile {
+    return this.current().active;
   }
 
   /** Why entries of the settings are left out (names them); empty when all are fine. */
@@ -196,21 +182,9 @@ export class ProfileStore implements vscode.Disposable {
     return [...this.current().problems];
   }
 
-  list(): Profile[] {
-    return [...this.current().profiles];
-  }
-
-  /** The user's profiles (or the implicit Default), then the workspace's, and what was left out. */
-  private merged(): ParsedProfiles {
-    const { user, workspace } = this.parsed();
-    const mine = user.profiles.length > 0 ? user.profiles : [implicitProfile(legacyUserSettings())];
-    const merged = mergeProfiles(mine, workspace);
-    return { profiles: merged.profiles, problems: [...user.problems, ...merged.problems] };
-  }
-
-  /** The active profile of this workspace. */
-  active(): Profile {
-    return this.current().active;
+  /** The workspace's own connection settings, which override the active profile's; none in restricted mode. */
+  workspaceOverrides(): ConnectionSettings {
+    return { ...this.current().workspaceOverrides };
   }
 
   async switchTo(profileId: string): Promise<Profile> {
@@ -219,8 +193,7 @@ export class ProfileStore implements vscode.Disposable {
     if (target.id !== this.active().id) {
       await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, target.id);
       this.log.info(`Switched to profile ${target.name}`);
-      this.snapshot = undefined;
-      this.fireIfChanged();
+      this.reread();
     }
     return target;
   }
@@ -236,22 +209,29 @@ export class ProfileStore implements vscode.Disposable {
   }
 
   private async write(entries: ProfileSetting[]): Promise<void> {
-    const wasDefined = Array.isArray(config().inspect('profiles')?.globalValue) && (config().inspect('profiles')?.globalValue as unknown[]).length > 0;
+    const written = config().inspect('profiles')?.globalValue;
     await config().update('profiles', entries, vscode.ConfigurationTarget.Global);
-    if (!wasDefined) {
-      // 0.1.0's settings now live in profile Default: clear the user's copies so there is one place to edit.
-      for (const name of [...CONNECTION_FIELDS, 'integrations', 'createDeployment.defaults']) {
-        if (config().inspect(name)?.globalValue !== undefined) await config().update(name, undefined, vscode.ConfigurationTarget.Global);
-      }
-      this.log.info('Profiles: the 0.1.0 connection settings are now profile Default');
+    if (Array.isArray(written) && written.length > 0) return;
+    // 0.1.0's settings now live in profile Default: clear the user's copies so there is one place to edit.
+    for (const name of [...CONNECTION_FIELDS, 'integrations', 'createDeployment.defaults']) {
+      if (config().inspect(name)?.globalValue !== undefined) await config().update(name, undefined, vscode.ConfigurationTarget.Global);
     }
+    this.log.info('Profiles: the 0.1.0 connection settings are now profile Default');
+  }
+
+  /** Changes the entry of the user's profile `profileId`; `where` says where to edit it instead when it is not one. */
+  private async editEntry(profileId: string, where: string, edit: (entry: ProfileSetting) => void): Promise<void> {
+    const entries = this.entries();
+    const entry = entries.find((candidate) => entryId(candidate) === profileId);
+    if (!entry) throw new Error(where);
+    edit(entry);
+    await this.write(entries);
   }
 
   /** Adds a profile (and Default, made of 0.1.0's settings, if this is the first); answers it. */
   async add(setting: Omit<ProfileSetting, 'id'>, apiKey?: string): Promise<Profile> {
     const entries = this.entries();
-    const taken = [...entries.map((entry) => (entry.id ?? entry.name).toLowerCase()), ...this.list().map((profile) => profile.id)];
-    const id = newProfileId(setting.name, taken);
+    const id = newProfileId(setting.name, [...entries.map(entryId), ...this.list().map((profile) => profile.id)]);
     await this.write([...entries, { id, ...setting }]);
     if (apiKey) await this.storeKey(id, apiKey, originOf(setting.baseUrl));
     const added = this.list().find((profile) => profile.id === id);
@@ -261,44 +241,36 @@ export class ProfileStore implements vscode.Disposable {
   }
 
   async rename(profileId: string, name: string): Promise<void> {
-    const entries = this.entries();
-    const entry = entries.find((candidate) => (candidate.id ?? candidate.name).toLowerCase() === profileId);
-    if (!entry) throw new Error(vscode.l10n.t('Profile “{0}” is not in your user settings; edit it where it is defined.', profileId));
-    // The ID stays: the key and the per-profile state follow the profile, not its name.
-    entry.id = profileId;
-    entry.name = name.trim();
-    await this.write(entries);
+    await this.editEntry(profileId, vscode.l10n.t('Profile “{0}” is not in your user settings; edit it where it is defined.', profileId), (entry) => {
+      // The ID stays: the key and the profile's state follow the profile, not its name.
+      entry.id = profileId;
+      entry.name = name.trim();
+    });
   }
 
   /** Removes the profile from settings, and its stored key and origin answers. */
   async remove(profileId: string): Promise<void> {
     const entries = this.entries();
-    const remaining = entries.filter((candidate) => (candidate.id ?? candidate.name).toLowerCase() !== profileId);
+    const remaining = entries.filter((entry) => entryId(entry) !== profileId);
     if (remaining.length === entries.length) throw new Error(vscode.l10n.t('Profile “{0}” is not in your user settings; edit it where it is defined.', profileId));
     await this.write(remaining);
     await this.writeKey(profileId, undefined);
     await this.setBinding(profileId, undefined);
-    if (this.context.workspaceState.get(ACTIVE_PROFILE_STATE) === profileId) {
-      await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, undefined);
-      this.snapshot = undefined;
-    }
+    if (this.context.workspaceState.get(ACTIVE_PROFILE_STATE) === profileId) await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, undefined);
     this.log.info(`Profile ${profileId} removed, with its stored key`);
-    this.fireIfChanged();
+    this.reread();
   }
 
   /** Edits the active profile's entry (or 0.1.0's top-level user setting while there is none). */
   async updateActive(field: keyof ProfileSetting, value: unknown): Promise<void> {
     const active = this.active();
     if (active.implicit) {
-      const name = field === 'createDefaults' ? 'createDeployment.defaults' : field;
-      await config().update(name, value, vscode.ConfigurationTarget.Global);
+      await config().update(field === 'createDefaults' ? 'createDeployment.defaults' : field, value, vscode.ConfigurationTarget.Global);
       return;
     }
-    const entries = this.entries();
-    const entry = entries.find((candidate) => (candidate.id ?? candidate.name).toLowerCase() === active.id);
-    if (!entry) throw new Error(vscode.l10n.t('Profile “{0}” is defined in this workspace’s settings; edit it there.', active.name));
-    (entry as unknown as Record<string, unknown>)[field] = value;
-    await this.write(entries);
+    await this.editEntry(active.id, vscode.l10n.t('Profile “{0}” is defined in this workspace’s settings; edit it there.', active.name), (entry) => {
+      (entry as unknown as Record<string, unknown>)[field] = value;
+    });
   }
 
   /** The active profile's integrations; the implicit Default's are 0.1.0's `integrations` setting, a workspace's value included. */
@@ -349,6 +321,21 @@ export class ProfileStore implements vscode.Disposable {
     await this.setBinding(profileId, undefined);
   }
 
+  /** Stores (or, with no key, deletes) a profile's key; the caller announces the change. */
+  private async writeKey(profileId: string, key: string | undefined): Promise<void> {
+    const secret = secretName(profileId);
+    this.announcedKeys.set(secret, key);
+    if (key) await this.context.secrets.store(secret, key);
+    else await this.context.secrets.delete(secret);
+  }
+
+  private async secretChanged(secret: string): Promise<void> {
+    const key = (await this.context.secrets.get(secret))?.trim() || undefined;
+    if (this.announcedKeys.has(secret) && this.announcedKeys.get(secret) === key) return;
+    this.announcedKeys.set(secret, key);
+    this.keyChanged.fire();
+  }
+
   binding(profileId: string): KeyBinding | undefined {
     return this.context.globalState.get<Record<string, KeyBinding>>(KEY_BINDINGS_STATE, {})[profileId];
   }
@@ -384,7 +371,7 @@ export class ProfileStore implements vscode.Disposable {
       const key = await this.storedKey(DEFAULT_PROFILE_ID);
       const origin = originOf(String(legacyUserSettings().baseUrl ?? ''));
       if (key && origin && !this.binding(DEFAULT_PROFILE_ID)?.origin) {
-        await this.setBinding(DEFAULT_PROFILE_ID, { ...this.binding(DEFAULT_PROFILE_ID), origin }, false);
+        await this.bind(DEFAULT_PROFILE_ID, origin);
         this.log.info(`Profiles: the stored API key is bound to ${origin}`);
       }
       await this.context.globalState.update(MIGRATED_STATE, true);
