@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { ConnectionOptions, ControlPlaneClient } from '../api';
 import { loadClient } from '../api/lazy';
 import { readSettings, SECTION } from './settings';
-import { isPlainHttpToRemote } from '../model/urls';
-import { ConnectionFields, controlPlaneKey, effectiveConnection, EffectiveConnection, keyDecision, KeyDecision, originOf, Profile } from '../model/profileRules';
+import { signalFor, warnWithSettingsButton } from './commandRunner';
+import { ConnectionFields, controlPlaneKey, effectiveConnection, EffectiveConnection, isPlainHttpToRemote, keyDecision, KeyDecision, originOf, Profile } from '../model/profileRules';
 import { CONNECTION_FIELDS, ProfileStore } from './profileStore';
 
 const WARNED_PLAIN_HTTP = 'deploymentsExplorer.warnedPlainHttp';
@@ -26,14 +26,6 @@ export interface ResolvedConnection {
   /** Whether the profile's key goes to `origin`: `send`, or why not. */
   key: 'send' | 'withheld' | 'none';
   apiKey?: string;
-}
-
-/** The active profile's API key, as the connection commands see it. */
-export interface ActiveApiKey {
-  get(): Promise<string | undefined>;
-  /** Stores the key for the active profile (or `profileId`), bound to where its requests go now. */
-  set(key: string, profileId?: string): Promise<void>;
-  clear(): Promise<void>;
 }
 
 /** State kept per control plane: see ConnectionManager.scoped. */
@@ -67,11 +59,21 @@ export class ConnectionManager implements vscode.Disposable {
   private activeId: string;
   /** The control plane of the last onDidChange (see scoped). */
   private plane: string;
-  /** Origins asked about in this session, per profile: ask once, not per reload. */
-  private readonly asking = new Map<string, Promise<boolean>>();
+  /** `profile origin` pairs asked about in this session and not answered yet: ask once, not per reload. */
+  private readonly asked = new Set<string>();
   /** Settings whose "certificates not checked" warning was shown in this session. */
   private readonly warnedTls = new Set<string>();
-  readonly apiKeys: ActiveApiKey;
+  /** The active profile's API key, as the connection commands see it. */
+  readonly apiKeys = {
+    get: async (): Promise<string | undefined> => (await this.profiles.key(this.profiles.active().id))?.key,
+    /** Stores the key of the profile `profileId`, bound to where its requests go now. */
+    set: async (key: string, profileId: string): Promise<void> => {
+      const profile = this.profiles.list().find((candidate) => candidate.id === profileId);
+      if (!profile) throw new Error(vscode.l10n.t('The profile this key was typed for no longer exists; nothing was stored.'));
+      await this.profiles.storeKey(profile.id, key, originOf(this.effective(profile).baseUrl));
+    },
+    clear: (): Promise<void> => this.profiles.clearKey(this.profiles.active().id),
+  };
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -80,15 +82,6 @@ export class ConnectionManager implements vscode.Disposable {
   ) {
     this.activeId = profiles.active().id;
     this.plane = controlPlaneKey(this.effective());
-    this.apiKeys = {
-      get: async () => (await profiles.key(profiles.active().id))?.key,
-      set: async (key, profileId) => {
-        const profile = profileId === undefined ? profiles.active() : profiles.list().find((candidate) => candidate.id === profileId);
-        if (!profile) throw new Error(vscode.l10n.t('The profile this key was typed for no longer exists; nothing was stored.'));
-        await profiles.storeKey(profile.id, key, originOf(this.effective(profile).baseUrl));
-      },
-      clear: () => profiles.clearKey(profiles.active().id),
-    };
     this.disposables.push(
       this.changed,
       this.profileChanged,
@@ -183,35 +176,28 @@ export class ConnectionManager implements vscode.Disposable {
     return resolved;
   }
 
-  /** Asks once per session and origin; a yes or no is remembered for the origin, a dismissal only for this session. */
-  private askToSend(profile: Profile, effective: EffectiveConnection, origin: string): Promise<boolean> {
-    const id = `${profile.id} ${origin}`;
-    let pending = this.asking.get(id);
-    if (!pending) {
-      pending = this.ask(profile, effective, origin).catch((error) => {
-        this.log.error(`Asking about ${origin} failed: ${String(error)}`);
-        return false;
-      });
-      this.asking.set(id, pending);
-    }
-    return pending;
-  }
-
-  private async ask(profile: Profile, effective: EffectiveConnection, origin: string): Promise<boolean> {
-    const fromWorkspace = effective.overridden.includes('baseUrl') || !!profile.fromWorkspace;
+  /**
+   * Asks whether the profile's key may go to `origin`, once per session and origin. Not modal: it must
+   * not block the workbench, and nothing is sent there until it is answered. A yes or no is
+   * remembered for the origin (and resets the connection), a dismissal only for this session.
+   */
+  private askToSend(profile: Profile, effective: EffectiveConnection, origin: string): void {
+    const asked = `${profile.id} ${origin}`;
+    if (this.asked.has(asked)) return;
+    this.asked.add(asked);
+    this.log.warn(`The API key of profile ${profile.name} was not stored for ${origin}: asking before sending it there`);
     const use = vscode.l10n.t('Use My Key');
     const dont = vscode.l10n.t('Don’t Send');
-    const message = fromWorkspace
+    const message = effective.fromWorkspace
       ? vscode.l10n.t('This workspace points Deployments Explorer at {0}: use your key for it?', origin)
       : vscode.l10n.t('Profile “{0}” now points at {1}, not where its API key was stored for: use the key there?', profile.name, origin);
-    this.log.warn(`The API key of profile ${profile.name} was not stored for ${origin}: asking before sending it there`);
-    // Not modal: it must not block the workbench, and nothing is sent there until it is answered.
-    const answer = await vscode.window.showWarningMessage(message, use, dont);
-    if (answer === use || answer === dont) {
-      this.asking.delete(`${profile.id} ${origin}`);
-      await this.profiles.answer(profile.id, origin, answer === use);
-    }
-    return answer === use;
+    void Promise.resolve(vscode.window.showWarningMessage(message, use, dont))
+      .then(async (answer) => {
+        if (answer !== use && answer !== dont) return;
+        this.asked.delete(asked);
+        await this.profiles.answer(profile.id, origin, answer === use);
+      })
+      .catch((error) => this.log.error(`Asking about ${origin} failed: ${String(error)}`));
   }
 
   /** Asks again whether the active profile's key may go where requests go now (the welcome view's button). */
@@ -226,7 +212,7 @@ export class ConnectionManager implements vscode.Disposable {
       use,
     );
     if (answer !== use) return false;
-    this.asking.delete(`${profile.id} ${origin}`);
+    this.asked.delete(`${profile.id} ${origin}`);
     await this.profiles.answer(profile.id, origin, true);
     return true;
   }
@@ -278,11 +264,19 @@ export class ConnectionManager implements vscode.Disposable {
     };
   }
 
-  /** One request to a profile's own base URL with `apiKey` (Add Profile…'s check); throws what it got back. */
-  async checkProfile(profile: Profile, apiKey: string, signal?: AbortSignal): Promise<void> {
-    const client = new (loadClient().ControlPlaneClient)({ ...this.clientOptions(profile, apiKey), retry: { maxAttempts: 1 } });
+  /**
+   * Whether `apiKey` works: one request (the first deployment), under a notification titled `title`
+   * that can be cancelled (against an unreachable server it would otherwise wait the whole request
+   * timeout). It goes where the profile's requests go: for the active profile as the workspace's
+   * settings make it, for another (Add Profile…) to its own base URL. Throws what it got back.
+   */
+  async checkKey(profile: Profile, apiKey: string, title: string): Promise<void> {
+    const fields = profile.id === this.profiles.active().id ? this.effective(profile) : profile;
+    const client = new (loadClient().ControlPlaneClient)({ ...this.clientOptions(fields, apiKey), retry: { maxAttempts: 1 } });
     try {
-      await client.listDeployments({ limit: 1, offset: 0 }, { signal });
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) =>
+        client.listDeployments({ limit: 1, offset: 0 }, { signal: signalFor(token) }),
+      );
     } finally {
       void client.dispose().catch(() => undefined);
     }
@@ -340,18 +334,13 @@ export class ConnectionManager implements vscode.Disposable {
     if (!setting || this.warnedTls.has(setting)) return;
     this.warnedTls.add(setting);
     this.log.warn(`${setting} is false: TLS certificates of the control plane are not checked`);
-    const open = vscode.l10n.t('Open Settings');
-    void vscode.window
-      .showWarningMessage(
-        vscode.l10n.t(
-          'TLS certificates are not checked while {0} is false: anyone on the network path could read your API key. Set {0} back to true, and give an extra CA in deploymentsExplorer.caFile if the server needs one.',
-          setting,
-        ),
-        open,
-      )
-      .then((choice) => {
-        if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
-      });
+    warnWithSettingsButton(
+      vscode.l10n.t(
+        'TLS certificates are not checked while {0} is false: anyone on the network path could read your API key. Set {0} back to true, and give an extra CA in deploymentsExplorer.caFile if the server needs one.',
+        setting,
+      ),
+      setting,
+    );
   }
 
   private warnAboutPlainHttp(baseUrl: string, hasKey: boolean): void {
@@ -359,14 +348,8 @@ export class ConnectionManager implements vscode.Disposable {
     const warned = this.context.globalState.get<string[]>(WARNED_PLAIN_HTTP, []);
     if (warned.includes(baseUrl)) return;
     void this.context.globalState.update(WARNED_PLAIN_HTTP, [...warned, baseUrl]);
-    void vscode.window
-      .showWarningMessage(
-        vscode.l10n.t('The base URL {0} uses plain HTTP: your API key travels unencrypted. Use https:// unless this network is trusted.', baseUrl),
-        vscode.l10n.t('Open Settings'),
-      )
-      .then((choice) => {
-        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.baseUrl`);
-      });
+    const message = vscode.l10n.t('The base URL {0} uses plain HTTP: your API key travels unencrypted. Use https:// unless this network is trusted.', baseUrl);
+    warnWithSettingsButton(message, `${SECTION}.baseUrl`);
   }
 
   dispose(): void {
