@@ -28,9 +28,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const log = vscode.window.createOutputChannel('Deployments Explorer', { log: true });
   const profiles = new ProfileStore(context, log);
   const connection = new ConnectionManager(context, profiles, log);
-  const catalog = createRepositoryCatalog(connection, context.globalState);
+  context.subscriptions.push(log, profiles, connection);
+  const catalog = createRepositoryCatalog(connection, context);
   const commands = new CommandRunner(context, log);
-  context.subscriptions.push(log, profiles, connection, catalog);
 
   const services: Services = { context, log, connection, commands, catalog, messages: new ViewMessages() };
   registerConnectionCommands(services);

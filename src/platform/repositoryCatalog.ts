@@ -7,12 +7,12 @@ import { SECTION } from './settings';
 const DISCOVERED_STATE = 'deploymentsExplorer.discoveredIntegrations';
 
 /**
- * The catalog, fed by the connection and the integrations setting, and kept in step with both.
- * Discovered integrations are kept per connection in global state, with their age, so a window
- * start shows them without reading every deployment again.
+ * The catalog, fed by the connection and the active profile's integrations, and kept in step with
+ * both. Discovered integrations are kept per control plane in global state, with their age, so a
+ * window start shows them without reading every deployment again.
  */
-export function createRepositoryCatalog(connection: ConnectionManager, globalState: vscode.Memento): RepositoryCatalog & vscode.Disposable {
-  const state = connection.scoped(globalState);
+export function createRepositoryCatalog(connection: ConnectionManager, context: vscode.ExtensionContext): RepositoryCatalog {
+  const state = connection.scoped(context.globalState);
   const catalog = new RepositoryCatalog({
     client: () => connection.getClient(),
     addedIntegrations: () => connection.profiles.integrations(),
@@ -22,7 +22,8 @@ export function createRepositoryCatalog(connection: ConnectionManager, globalSta
       save: (snapshot) => void state.update(DISCOVERED_STATE, snapshot),
     },
   });
-  const subscriptions = [
+  context.subscriptions.push(
+    catalog,
     // Every reset, a profile switch included (the connection announces the switch just after this).
     connection.onDidChange(() => {
       catalog.connectionChanged();
@@ -31,11 +32,6 @@ export function createRepositoryCatalog(connection: ConnectionManager, globalSta
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(`${SECTION}.integrations`) || event.affectsConfiguration(`${SECTION}.profiles`)) catalog.addedIntegrationsChanged();
     }),
-  ];
-  const dispose = catalog.dispose.bind(catalog);
-  catalog.dispose = () => {
-    for (const subscription of subscriptions) subscription.dispose();
-    dispose();
-  };
+  );
   return catalog;
 }
