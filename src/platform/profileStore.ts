@@ -39,8 +39,8 @@ const secretName = (profileId: string) => (profileId === DEFAULT_PROFILE_ID ? AP
 const entryId = (entry: ProfileSetting) => (entry.id ?? entry.name).toLowerCase();
 
 /** The user's own (global) values of 0.1.0's settings: what the implicit profile Default is made of. */
-function legacyUserSettings(): LegacySettings {
-  const user = (name: string) => config().inspect(name)?.globalValue;
+function legacyUserSettings(settings = config()): LegacySettings {
+  const user = (name: string) => settings.inspect(name)?.globalValue;
   return {
     ...Object.fromEntries(CONNECTION_FIELDS.map((name) => [name, user(name)])),
     integrations: user('integrations'),
@@ -65,15 +65,16 @@ interface Snapshot {
  */
 function readSnapshot(chosen: string | undefined): Snapshot {
   const trusted = vscode.workspace.isTrusted;
-  const inspected = config().inspect('profiles');
+  const settings = config();
+  const inspected = settings.inspect('profiles');
   const user = parseProfiles(inspected?.globalValue);
   const own = trusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined;
-  const merged = mergeProfiles(user.profiles.length > 0 ? user.profiles : [implicitProfile(legacyUserSettings())], own === undefined ? undefined : parseProfiles(own));
-  const defaultName = trusted ? config().get<string>('defaultProfile') : config().inspect<string>('defaultProfile')?.globalValue;
+  const merged = mergeProfiles(user.profiles.length > 0 ? user.profiles : [implicitProfile(legacyUserSettings(settings))], own === undefined ? undefined : parseProfiles(own));
+  const defaultName = trusted ? settings.get<string>('defaultProfile') : settings.inspect<string>('defaultProfile')?.globalValue;
   const workspaceOverrides: ConnectionSettings = {};
   if (trusted) {
     for (const name of CONNECTION_FIELDS) {
-      const value = config().inspect(name);
+      const value = settings.inspect(name);
       workspaceOverrides[name] = value?.workspaceFolderValue ?? value?.workspaceValue;
     }
   }
