@@ -115,10 +115,6 @@ export class ConnectionManager implements vscode.Disposable {
    * control plane to read them, the one 0.1.0's settings point at, takes them over.
    */
   scoped(memento: vscode.Memento): ControlPlaneState {
-    const perControlPlane = (key: string) => {
-      const stored = memento.get<unknown>(key);
-      return isPerControlPlane(stored) ? stored : {};
-    };
     return {
       get: <T>(key: string) => {
         const stored = memento.get<unknown>(key);
@@ -127,7 +123,8 @@ export class ConnectionManager implements vscode.Disposable {
         return stored as T;
       },
       update: (key, value) => {
-        const all = { ...perControlPlane(key) };
+        const stored = memento.get<unknown>(key);
+        const all = isPerControlPlane(stored) ? { ...stored } : {};
         if (value === undefined) delete all[this.plane];
         else all[this.plane] = value;
         return memento.update(key, all);
