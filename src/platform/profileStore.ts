@@ -33,18 +33,21 @@ const MIGRATED_STATE = 'deploymentsExplorer.profilesMigrated';
 export const CONNECTION_FIELDS = ['baseUrl', 'apiKeyHeader', 'tenantId', 'tenantHeader', 'caFile', 'strictSSL'] as const satisfies readonly (keyof ConnectionFields)[];
 
 type ConnectionSettings = Partial<Record<keyof ConnectionFields, unknown>>;
+/** The values of the section set in one scope, nested as in settings.json (`createDeployment.defaults` is `createDeployment: { defaults }`). */
+type SectionValues = Record<string, unknown> & { createDeployment?: { defaults?: unknown } };
 
 const config = () => vscode.workspace.getConfiguration(SECTION);
+/** The section's values per scope: one `inspect` answers them all, for about what one key's costs. */
+const inspectSection = () => vscode.workspace.getConfiguration().inspect<SectionValues>(SECTION);
 const secretName = (profileId: string) => (profileId === DEFAULT_PROFILE_ID ? API_KEY_SECRET : `${API_KEY_SECRET}.${profileId}`);
 const entryId = (entry: ProfileSetting) => (entry.id ?? entry.name).toLowerCase();
 
 /** The user's own (global) values of 0.1.0's settings: what the implicit profile Default is made of. */
-function legacyUserSettings(settings = config()): LegacySettings {
-  const user = (name: string) => settings.inspect(name)?.globalValue;
+function legacyUserSettings(user = inspectSection()?.globalValue ?? {}): LegacySettings {
   return {
-    ...Object.fromEntries(CONNECTION_FIELDS.map((name) => [name, user(name)])),
-    integrations: user('integrations'),
-    createDefaults: user('createDeployment.defaults'),
+    ...Object.fromEntries(CONNECTION_FIELDS.map((name) => [name, user[name]])),
+    integrations: user.integrations,
+    createDefaults: user.createDeployment?.defaults,
   };
 }
 
@@ -64,26 +67,18 @@ interface Snapshot {
  * restricted mode only the user's settings count.
  */
 function readSnapshot(chosen: string | undefined): Snapshot {
-  const trusted = vscode.workspace.isTrusted;
-  const settings = config();
-  const inspected = settings.inspect('profiles');
-  const user = parseProfiles(inspected?.globalValue);
-  const own = trusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined;
-  const merged = mergeProfiles(user.profiles.length > 0 ? user.profiles : [implicitProfile(legacyUserSettings(settings))], own === undefined ? undefined : parseProfiles(own));
-  const defaultName = trusted ? settings.get<string>('defaultProfile') : settings.inspect<string>('defaultProfile')?.globalValue;
-  const workspaceOverrides: ConnectionSettings = {};
-  if (trusted) {
-    for (const name of CONNECTION_FIELDS) {
-      const value = settings.inspect(name);
-      workspaceOverrides[name] = value?.workspaceFolderValue ?? value?.workspaceValue;
-    }
-  }
+  const inspected = inspectSection();
+  const user = inspected?.globalValue ?? {};
+  const workspace: SectionValues = vscode.workspace.isTrusted ? { ...inspected?.workspaceValue, ...inspected?.workspaceFolderValue } : {};
+  const own = parseProfiles(user.profiles);
+  const merged = mergeProfiles(own.profiles.length > 0 ? own.profiles : [implicitProfile(legacyUserSettings(user))], workspace.profiles === undefined ? undefined : parseProfiles(workspace.profiles));
+  const defaultName = workspace.defaultProfile ?? user.defaultProfile;
   return {
     profiles: merged.profiles,
-    problems: [...user.problems, ...merged.problems],
+    problems: [...own.problems, ...merged.problems],
     // Never undefined: there is always one profile, the implicit Default at least.
-    active: resolveActiveProfile(merged.profiles, chosen, defaultName)!,
-    workspaceOverrides,
+    active: resolveActiveProfile(merged.profiles, chosen, typeof defaultName === 'string' ? defaultName : undefined)!,
+    workspaceOverrides: Object.fromEntries(CONNECTION_FIELDS.map((name) => [name, workspace[name]])),
   };
 }
 
