@@ -9,13 +9,14 @@ import { quote } from './text';
 export function baseUrlProblem(text: string): string | undefined {
   const trimmed = text.trim();
   if (!trimmed) return l10n.t('no base URL is set');
+  const shown = quote(withoutUserInfo(trimmed), 200);
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    return l10n.t('“{0}” is not a URL (expected e.g. https://api.example.com)', quote(withoutUserInfo(trimmed), 200));
+    return l10n.t('“{0}” is not a URL (expected e.g. https://api.example.com)', shown);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return l10n.t('“{0}” must start with http:// or https://', quote(withoutUserInfo(trimmed), 200));
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return l10n.t('“{0}” must start with http:// or https://', shown);
   if (url.username || url.password) return l10n.t('the URL must not contain a user name or password; use the API key instead');
   return undefined;
 }

@@ -211,7 +211,10 @@ export interface EffectiveConnection extends ConnectionFields {
   fromWorkspace: boolean;
 }
 
-export function effectiveConnection(profile: ConnectionFields & { fromWorkspace?: boolean }, workspace: Partial<Record<keyof ConnectionFields, unknown>>): EffectiveConnection {
+export function effectiveConnection(
+  profile: ConnectionFields & { fromWorkspace?: boolean },
+  workspace: Partial<Record<keyof ConnectionFields, unknown>>,
+): EffectiveConnection {
   const result: EffectiveConnection = { ...profile, fromWorkspace: !!profile.fromWorkspace };
   for (const name of ['baseUrl', 'tenantId', 'apiKeyHeader', 'tenantHeader', 'caFile'] as const) {
     const value = workspace[name];

@@ -71,7 +71,10 @@ function readSnapshot(chosen: string | undefined): Snapshot {
   const user = inspected?.globalValue ?? {};
   const workspace: SectionValues = vscode.workspace.isTrusted ? { ...inspected?.workspaceValue, ...inspected?.workspaceFolderValue } : {};
   const own = parseProfiles(user.profiles);
-  const merged = mergeProfiles(own.profiles.length > 0 ? own.profiles : [implicitProfile(legacyUserSettings(user))], workspace.profiles === undefined ? undefined : parseProfiles(workspace.profiles));
+  const merged = mergeProfiles(
+    own.profiles.length > 0 ? own.profiles : [implicitProfile(legacyUserSettings(user))],
+    workspace.profiles === undefined ? undefined : parseProfiles(workspace.profiles),
+  );
   const defaultName = workspace.defaultProfile ?? user.defaultProfile;
   return {
     profiles: merged.profiles,
