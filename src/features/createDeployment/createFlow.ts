@@ -62,7 +62,8 @@ export async function runCreateFlow(
   }
 
   const fromPalette = !options;
-  const steps = createSteps({ state, catalog: services.catalog, drafts, fromPalette, createDefaults: () => services.connection.profiles.createDefaults() });
+  const createDefaults = () => services.connection.profiles.createDefaults();
+  const steps = createSteps({ state, catalog: services.catalog, drafts, fromPalette, createDefaults });
   let startAt: string | undefined = resume
     ? 'review'
     : options?.confirm || options?.openPayload
@@ -84,7 +85,7 @@ export async function runCreateFlow(
     // Given by the options, or set by the repository step (the flow ends above without one).
     const repository = state.repository;
     if (!repository) return { outcome: 'cancelled', step: 'repository', draft: { ...state.draft }, lastError: state.lastError };
-    const body = buildCreateBody(repository, state.draft, services.connection.profiles.createDefaults());
+    const body = buildCreateBody(repository, state.draft, createDefaults());
     if (state.decision === 'edit') {
       const document = await deps.payloads.open(repository, formatBody(body), state.draft.name);
       return { outcome: 'editing', document: document.uri.toString(), body };
