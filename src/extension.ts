@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { CommandRunner } from './platform/commandRunner';
 import { registerConnectionCommands } from './features/connection';
 import { registerCreateDeployment } from './features/createDeployment';
-import { ProfileStore } from './platform/profiles';
+import { ProfileStore } from './platform/profileStore';
 import { registerProfiles } from './features/profiles';
 import { ConnectionManager } from './platform/connection';
 import { createRepositoryCatalog } from './platform/repositoryCatalog';
@@ -21,18 +21,16 @@ export type ExtensionApi = {
   watch: ReturnType<typeof registerWatch>;
 };
 
-export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = performance.now();
   // api/ and model/ cannot import vscode: their messages go through @vscode/l10n, given VS Code's bundle here.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = vscode.window.createOutputChannel('Deployments Explorer', { log: true });
   const profiles = new ProfileStore(context, log);
-  // Before the connection reads anything: binds 0.1.0's stored key to the base URL it was used with.
-  await profiles.migrate().catch((error) => log.error(`Profiles: migration failed: ${String(error)}`));
   const connection = new ConnectionManager(context, profiles, log);
-  const catalog = createRepositoryCatalog(connection, context.globalState);
+  context.subscriptions.push(log, profiles, connection);
+  const catalog = createRepositoryCatalog(connection, context);
   const commands = new CommandRunner(context, log);
-  context.subscriptions.push(log, profiles, connection, catalog);
 
   const services: Services = { context, log, connection, commands, catalog, messages: new ViewMessages() };
   registerConnectionCommands(services);

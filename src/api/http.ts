@@ -17,6 +17,7 @@ import {
   TimeoutError,
 } from './errors';
 import * as l10n from '@vscode/l10n';
+import { baseUrlProblem, withoutUserInfo } from './baseUrl';
 import { errorFromResponse, parseRetryAfter, RawResponse } from './responses';
 import { quote, Redactor } from './text';
 
@@ -343,20 +344,9 @@ export class HttpTransport {
 }
 
 function parseBaseUrl(baseUrl: string): URL {
-  const trimmed = baseUrl.trim();
-  if (!trimmed) throw new InvalidInputError('base URL', l10n.t('no base URL is set'));
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    throw new InvalidInputError('base URL', l10n.t('“{0}” is not a URL (expected e.g. https://api.example.com)', quote(withoutUserInfo(trimmed), 200)));
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidInputError('base URL', l10n.t('“{0}” must start with http:// or https://', quote(withoutUserInfo(trimmed), 200)));
-  }
-  if (url.username || url.password) {
-    throw new InvalidInputError('base URL', l10n.t('must not contain a user name or password; use the API key instead'));
-  }
+  const problem = baseUrlProblem(baseUrl);
+  if (problem) throw new InvalidInputError('base URL', problem);
+  const url = new URL(baseUrl.trim());
   url.search = '';
   url.hash = '';
   url.pathname = url.pathname.replace(/\/+$/, '') || '/';
@@ -396,15 +386,6 @@ function createDispatcher(base: URL, options: ConnectionOptions): Dispatcher {
   } catch (error) {
     throw new InvalidInputError('proxy', l10n.t('“{0}” cannot be used: {1}', withoutUserInfo(proxy), (error as Error).message));
   }
-}
-
-/**
- * A URL (proxy, base URL) as a message may show it: its user name and password (`user:pass@`, up to
- * the last `@` before the path), parseable or not, become `[redacted]@`. The redactor knows only the
- * API key.
- */
-function withoutUserInfo(url: string): string {
-  return url.replace(/^([a-z][a-z\d+.-]*:\/\/)?[^\s/?#]*@/i, '$1[redacted]@');
 }
 
 function networkError(target: string, error: unknown): ControlPlaneError {

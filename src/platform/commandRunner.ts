@@ -33,6 +33,14 @@ export function fixActionCommand(action: FixAction): vscode.Command | undefined 
   }
 }
 
+/** A warning whose button opens `setting` in the Settings editor. */
+export function warnWithSettingsButton(message: string, setting: string): void {
+  const open = vscode.l10n.t('Open Settings');
+  void Promise.resolve(vscode.window.showWarningMessage(message, open)).then((choice) => {
+    if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
+  });
+}
+
 export function isCancellation(error: unknown): boolean {
   return error instanceof CancelledError || error instanceof vscode.CancellationError;
 }

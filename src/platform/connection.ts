@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { ConnectionOptions, ControlPlaneClient } from '../api';
 import { loadClient } from '../api/lazy';
-import { readSettings, SECTION, useProfileSettings } from './settings';
-import { isPlainHttpToRemote } from '../model/urls';
-import { ConnectionFields, effectiveConnection, EffectiveConnection, keyDecision, KeyDecision, originOf, Profile } from '../model/profiles';
-import { CONNECTION_FIELDS, ProfileStore } from './profiles';
+import { readSettings, SECTION } from './settings';
+import { signalFor, warnWithSettingsButton } from './commandRunner';
+import { ConnectionFields, controlPlaneKey, effectiveConnection, EffectiveConnection, isPlainHttpToRemote, keyDecision, KeyDecision, originOf, Profile } from '../model/profileRules';
+import { CONNECTION_FIELDS, ProfileStore } from './profileStore';
 
 const WARNED_PLAIN_HTTP = 'deploymentsExplorer.warnedPlainHttp';
 
@@ -28,12 +28,10 @@ export interface ResolvedConnection {
   apiKey?: string;
 }
 
-/** The active profile's API key, as the connection commands see it. */
-export interface ActiveApiKey {
-  get(): Promise<string | undefined>;
-  /** Stores the key for the active profile (or `profileId`), bound to where its requests go now. */
-  set(key: string, profileId?: string): Promise<void>;
-  clear(): Promise<void>;
+/** State kept per control plane: see ConnectionManager.scoped. */
+export interface ControlPlaneState {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void>;
 }
 
 /** One profile's (or one settings state's) connection: its client, and the signal that cancels what it has in flight. */
@@ -59,11 +57,23 @@ export class ConnectionManager implements vscode.Disposable {
   readonly onDidChangeProfile = this.profileChanged.event;
   private readonly disposables: vscode.Disposable[] = [];
   private activeId: string;
-  /** Origins asked about in this session, per profile: ask once, not per reload. */
-  private readonly asking = new Map<string, Promise<boolean>>();
+  /** The control plane of the last onDidChange (see scoped). */
+  private plane: string;
+  /** `profile origin` pairs asked about in this session and not answered yet: ask once, not per reload. */
+  private readonly asked = new Set<string>();
   /** Settings whose "certificates not checked" warning was shown in this session. */
   private readonly warnedTls = new Set<string>();
-  readonly apiKeys: ActiveApiKey;
+  /** The active profile's API key, as the connection commands see it. */
+  readonly apiKeys = {
+    get: async (): Promise<string | undefined> => (await this.profiles.key(this.profiles.active().id))?.key,
+    /** Stores the key of the profile `profileId`, bound to where its requests go now. */
+    set: async (key: string, profileId: string): Promise<void> => {
+      const profile = this.profiles.list().find((candidate) => candidate.id === profileId);
+      if (!profile) throw new Error(vscode.l10n.t('The profile this key was typed for no longer exists; nothing was stored.'));
+      await this.profiles.storeKey(profile.id, key, originOf(this.effective(profile).baseUrl));
+    },
+    clear: (): Promise<void> => this.profiles.clearKey(this.profiles.active().id),
+  };
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -71,15 +81,7 @@ export class ConnectionManager implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.activeId = profiles.active().id;
-    this.apiKeys = {
-      get: async () => (await profiles.key(profiles.active().id))?.key,
-      set: async (key, profileId) => {
-        const profile = profileId === undefined ? profiles.active() : profiles.list().find((candidate) => candidate.id === profileId);
-        if (!profile) throw new Error(vscode.l10n.t('The profile this key was typed for no longer exists; nothing was stored.'));
-        await profiles.storeKey(profile.id, key, originOf(this.effective(profile).baseUrl));
-      },
-      clear: () => profiles.clearKey(profiles.active().id),
-    };
+    this.plane = controlPlaneKey(this.effective());
     this.disposables.push(
       this.changed,
       this.profileChanged,
@@ -89,18 +91,6 @@ export class ConnectionManager implements vscode.Disposable {
       profiles.onDidChange(() => void this.reset('profiles changed')),
       profiles.onDidChangeKey(() => void this.reset('API key changed')),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reset('workspace trusted')),
-      useProfileSettings({
-        integrations: () => {
-          const profile = profiles.active();
-          return profile.implicit ? undefined : (profile.integrations ?? []);
-        },
-        createDefaults: () => profiles.active().createDefaults,
-        writeIntegrations: async (integrations) => {
-          if (profiles.active().implicit) return false;
-          await profiles.updateActive('integrations', integrations);
-          return true;
-        },
-      }),
     );
     void this.updateContext();
   }
@@ -110,21 +100,36 @@ export class ConnectionManager implements vscode.Disposable {
     return this.profiles.active();
   }
 
-  /**
-   * `key` scoped to the active profile, for state that belongs to one control
-   * plane (deployment filters, watched deployments, the discovered-integration
-   * cache). Default keeps the key as it is, so 0.1.0's state carries over.
-   */
-  scopeKey(key: string): string {
-    return this.profiles.scopeKey(key);
+  /** The control plane the connection points at (see scoped); it changes only with onDidChange. */
+  controlPlane(): string {
+    return this.plane;
   }
 
-  /** A Memento whose keys are scoped to the active profile at each call. */
-  scoped<T extends Pick<vscode.Memento, 'get' | 'update'>>(memento: T): Pick<vscode.Memento, 'get' | 'update'> {
+  /**
+   * The state of `memento` that belongs to the control plane the connection points at: the deployment
+   * filters and the watched deployments (workspace state), the discovered integrations (global state).
+   * IDs mean nothing on another control plane. A control plane is the base URL and tenant in effect
+   * (controlPlaneKey), so a workspace's own base URL is another one with the same profile; each key
+   * holds a map from control plane to value. Reads and writes go to the control plane of the last
+   * onDidChange: read again on that event. 0.1.0 kept the filters bare under their key; the first
+   * control plane to read them, the one 0.1.0's settings point at, takes them over.
+   */
+  scoped(memento: vscode.Memento): ControlPlaneState {
     return {
-      get: <V>(key: string, defaultValue?: V) => memento.get<V>(this.scopeKey(key)) ?? defaultValue,
-      update: (key: string, value: unknown) => memento.update(this.scopeKey(key), value),
-    } as Pick<vscode.Memento, 'get' | 'update'>;
+      get: <T>(key: string) => {
+        const stored = memento.get<unknown>(key);
+        if (stored === undefined || isPerControlPlane(stored)) return stored?.[this.plane] as T | undefined;
+        void memento.update(key, { [this.plane]: stored });
+        return stored as T;
+      },
+      update: (key, value) => {
+        const stored = memento.get<unknown>(key);
+        const all = isPerControlPlane(stored) ? { ...stored } : {};
+        if (value === undefined) delete all[this.plane];
+        else all[this.plane] = value;
+        return memento.update(key, all);
+      },
+    };
   }
 
   effective(profile = this.profiles.active()): EffectiveConnection {
@@ -139,6 +144,7 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   private async resolveFor(generation: Generation): Promise<ResolvedConnection> {
+    await this.profiles.migrate();
     // One snapshot of the profile: its URL, headers and key all come from it, whatever changes meanwhile.
     const profile = this.profiles.active();
     const effective = this.effective(profile);
@@ -167,35 +173,28 @@ export class ConnectionManager implements vscode.Disposable {
     return resolved;
   }
 
-  /** Asks once per session and origin; a yes or no is remembered for the origin, a dismissal only for this session. */
-  private askToSend(profile: Profile, effective: EffectiveConnection, origin: string): Promise<boolean> {
-    const id = `${profile.id} ${origin}`;
-    let pending = this.asking.get(id);
-    if (!pending) {
-      pending = this.ask(profile, effective, origin).catch((error) => {
-        this.log.error(`Asking about ${origin} failed: ${String(error)}`);
-        return false;
-      });
-      this.asking.set(id, pending);
-    }
-    return pending;
-  }
-
-  private async ask(profile: Profile, effective: EffectiveConnection, origin: string): Promise<boolean> {
-    const fromWorkspace = effective.overridden.includes('baseUrl') || !!profile.fromWorkspace;
+  /**
+   * Asks whether the profile's key may go to `origin`, once per session and origin. Not modal: it must
+   * not block the workbench, and nothing is sent there until it is answered. A yes or no is
+   * remembered for the origin (and resets the connection), a dismissal only for this session.
+   */
+  private askToSend(profile: Profile, effective: EffectiveConnection, origin: string): void {
+    const asked = `${profile.id} ${origin}`;
+    if (this.asked.has(asked)) return;
+    this.asked.add(asked);
+    this.log.warn(`The API key of profile ${profile.name} was not stored for ${origin}: asking before sending it there`);
     const use = vscode.l10n.t('Use My Key');
     const dont = vscode.l10n.t('Don’t Send');
-    const message = fromWorkspace
+    const message = effective.fromWorkspace
       ? vscode.l10n.t('This workspace points Deployments Explorer at {0}: use your key for it?', origin)
       : vscode.l10n.t('Profile “{0}” now points at {1}, not where its API key was stored for: use the key there?', profile.name, origin);
-    this.log.warn(`The API key of profile ${profile.name} was not stored for ${origin}: asking before sending it there`);
-    // Not modal: it must not block the workbench, and nothing is sent there until it is answered.
-    const answer = await vscode.window.showWarningMessage(message, use, dont);
-    if (answer === use || answer === dont) {
-      this.asking.delete(`${profile.id} ${origin}`);
-      await this.profiles.answer(profile.id, origin, answer === use);
-    }
-    return answer === use;
+    void Promise.resolve(vscode.window.showWarningMessage(message, use, dont))
+      .then(async (answer) => {
+        if (answer !== use && answer !== dont) return;
+        this.asked.delete(asked);
+        await this.profiles.answer(profile.id, origin, answer === use);
+      })
+      .catch((error) => this.log.error(`Asking about ${origin} failed: ${String(error)}`));
   }
 
   /** Asks again whether the active profile's key may go where requests go now (the welcome view's button). */
@@ -210,7 +209,7 @@ export class ConnectionManager implements vscode.Disposable {
       use,
     );
     if (answer !== use) return false;
-    this.asking.delete(`${profile.id} ${origin}`);
+    this.asked.delete(`${profile.id} ${origin}`);
     await this.profiles.answer(profile.id, origin, true);
     return true;
   }
@@ -263,11 +262,19 @@ export class ConnectionManager implements vscode.Disposable {
     };
   }
 
-  /** One request to a profile's own base URL with `apiKey` (Add Profile…'s check); throws what it got back. */
-  async checkProfile(profile: Profile, apiKey: string, signal?: AbortSignal): Promise<void> {
-    const client = new (loadClient().ControlPlaneClient)({ ...this.clientOptions(profile, apiKey), retry: { maxAttempts: 1 } });
+  /**
+   * Whether `apiKey` works: one request (the first deployment), under a notification titled `title`
+   * that can be cancelled (against an unreachable server it would otherwise wait the whole request
+   * timeout). It goes where the profile's requests go: for the active profile as the workspace's
+   * settings make it, for another (Add Profile…) to its own base URL. Throws what it got back.
+   */
+  async checkKey(profile: Profile, apiKey: string, title: string): Promise<void> {
+    const fields = profile.id === this.profiles.active().id ? this.effective(profile) : profile;
+    const client = new (loadClient().ControlPlaneClient)({ ...this.clientOptions(fields, apiKey), retry: { maxAttempts: 1 } });
     try {
-      await client.listDeployments({ limit: 1, offset: 0 }, { signal });
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) =>
+        client.listDeployments({ limit: 1, offset: 0 }, { signal: signalFor(token) }),
+      );
     } finally {
       void client.dispose().catch(() => undefined);
     }
@@ -283,6 +290,7 @@ export class ConnectionManager implements vscode.Disposable {
     const switched = profile.id !== this.activeId;
     this.activeId = profile.id;
     await this.updateContext();
+    this.plane = controlPlaneKey(this.effective(profile));
     this.changed.fire();
     if (switched) this.profileChanged.fire(profile);
     void old.client?.then((client) => client.dispose()).catch(() => undefined);
@@ -324,18 +332,13 @@ export class ConnectionManager implements vscode.Disposable {
     if (!setting || this.warnedTls.has(setting)) return;
     this.warnedTls.add(setting);
     this.log.warn(`${setting} is false: TLS certificates of the control plane are not checked`);
-    const open = vscode.l10n.t('Open Settings');
-    void vscode.window
-      .showWarningMessage(
-        vscode.l10n.t(
-          'TLS certificates are not checked while {0} is false: anyone on the network path could read your API key. Set {0} back to true, and give an extra CA in deploymentsExplorer.caFile if the server needs one.',
-          setting,
-        ),
-        open,
-      )
-      .then((choice) => {
-        if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
-      });
+    warnWithSettingsButton(
+      vscode.l10n.t(
+        'TLS certificates are not checked while {0} is false: anyone on the network path could read your API key. Set {0} back to true, and give an extra CA in deploymentsExplorer.caFile if the server needs one.',
+        setting,
+      ),
+      setting,
+    );
   }
 
   private warnAboutPlainHttp(baseUrl: string, hasKey: boolean): void {
@@ -343,14 +346,8 @@ export class ConnectionManager implements vscode.Disposable {
     const warned = this.context.globalState.get<string[]>(WARNED_PLAIN_HTTP, []);
     if (warned.includes(baseUrl)) return;
     void this.context.globalState.update(WARNED_PLAIN_HTTP, [...warned, baseUrl]);
-    void vscode.window
-      .showWarningMessage(
-        vscode.l10n.t('The base URL {0} uses plain HTTP: your API key travels unencrypted. Use https:// unless this network is trusted.', baseUrl),
-        vscode.l10n.t('Open Settings'),
-      )
-      .then((choice) => {
-        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.baseUrl`);
-      });
+    const message = vscode.l10n.t('The base URL {0} uses plain HTTP: your API key travels unencrypted. Use https:// unless this network is trusted.', baseUrl);
+    warnWithSettingsButton(message, `${SECTION}.baseUrl`);
   }
 
   dispose(): void {
@@ -358,6 +355,11 @@ export class ConnectionManager implements vscode.Disposable {
     void this.generation.client?.then((client) => client.dispose()).catch(() => undefined);
     vscode.Disposable.from(...this.disposables).dispose();
   }
+}
+
+/** A map of control planes (keys `baseUrl|tenant`, see controlPlaneKey), not a value 0.1.0 kept bare. */
+function isPerControlPlane(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).every((key) => key.includes('|'));
 }
 
 /** The mark both views carry in their description while certificates are not checked (see certificatesUnchecked). */

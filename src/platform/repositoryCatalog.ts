@@ -1,29 +1,29 @@
 import * as vscode from 'vscode';
-import { controlPlaneKey } from '../model/profiles';
 import { DiscoveredSnapshot, RepositoryCatalog } from '../model/repositoryCatalog';
 import { ConnectionManager } from './connection';
-import { readSettings, SECTION } from './settings';
+import { SECTION } from './settings';
 
-/** globalState key: connection (base URL + tenant) → its discovered integrations. */
+/** globalState, per control plane: its discovered integrations. */
 const DISCOVERED_STATE = 'deploymentsExplorer.discoveredIntegrations';
 
 /**
- * The catalog, fed by the connection and the integrations setting, and kept in step with both.
- * Discovered integrations are kept per connection in global state, with their age, so a window
- * start shows them without reading every deployment again.
+ * The catalog, fed by the connection and the active profile's integrations, and kept in step with
+ * both. Discovered integrations are kept per control plane in global state, with their age, so a
+ * window start shows them without reading every deployment again.
  */
-export function createRepositoryCatalog(connection: ConnectionManager, globalState: vscode.Memento): RepositoryCatalog & vscode.Disposable {
-  const all = () => globalState.get<Record<string, DiscoveredSnapshot>>(DISCOVERED_STATE, {});
+export function createRepositoryCatalog(connection: ConnectionManager, context: vscode.ExtensionContext): RepositoryCatalog {
+  const state = connection.scoped(context.globalState);
   const catalog = new RepositoryCatalog({
     client: () => connection.getClient(),
-    addedIntegrations: () => readSettings().integrations,
+    addedIntegrations: () => connection.profiles.integrations(),
     discoveredStore: {
-      scope: () => controlPlaneKey(connection.profile()),
-      load: () => all()[controlPlaneKey(connection.profile())],
-      save: (snapshot) => void globalState.update(DISCOVERED_STATE, { ...all(), [controlPlaneKey(connection.profile())]: snapshot }),
+      scope: () => connection.controlPlane(),
+      load: () => state.get<DiscoveredSnapshot>(DISCOVERED_STATE),
+      save: (snapshot) => void state.update(DISCOVERED_STATE, snapshot),
     },
   });
-  const subscriptions = [
+  context.subscriptions.push(
+    catalog,
     // Every reset, a profile switch included (the connection announces the switch just after this).
     connection.onDidChange(() => {
       catalog.connectionChanged();
@@ -32,11 +32,6 @@ export function createRepositoryCatalog(connection: ConnectionManager, globalSta
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(`${SECTION}.integrations`) || event.affectsConfiguration(`${SECTION}.profiles`)) catalog.addedIntegrationsChanged();
     }),
-  ];
-  const dispose = catalog.dispose.bind(catalog);
-  catalog.dispose = () => {
-    for (const subscription of subscriptions) subscription.dispose();
-    dispose();
-  };
+  );
   return catalog;
 }

@@ -208,7 +208,7 @@ describe('Deployments view', function () {
     assert.equal(request.query.status, 'READY');
     assert.equal(request.query.deployment_type, 'prod');
     // What a window reload does: a new store reads the workspace state.
-    const reloaded = new DeploymentFilterStore(fx.api.services.context.workspaceState);
+    const reloaded = new DeploymentFilterStore(fx.api.services.connection.scoped(fx.api.services.context.workspaceState));
     assert.deepEqual(reloaded.filters, { status: 'READY', deploymentType: 'prod' });
   });
 

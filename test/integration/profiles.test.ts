@@ -98,7 +98,11 @@ describe('Profiles', function () {
     await config().update('baseUrl', a.url, vscode.ConfigurationTarget.Global);
     await config().update('integrations', [{ id: integrationA().id, label: 'Acme' }], vscode.ConfigurationTarget.Global);
     await api.services.context.secrets.store(LEGACY_SECRET, KEY_A);
-    await profiles().resetMigration();
+    // What 0.1.0 left: no origin recorded for the key, and the migration not run yet.
+    const { globalState } = api.services.context;
+    const { default: _defaultBinding, ...bindings } = globalState.get<Record<string, unknown>>('deploymentsExplorer.keyBindings') ?? {};
+    await globalState.update('deploymentsExplorer.keyBindings', bindings);
+    await globalState.update('deploymentsExplorer.profilesMigrated', undefined);
     await profiles().migrate();
     await connectionSettled(api);
 

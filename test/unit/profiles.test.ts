@@ -16,9 +16,8 @@ import {
   profileFromLegacy,
   profileNameProblem,
   resolveActiveProfile,
-  scopedStateKey,
-} from '../../src/model/profiles';
-import { DeploymentFilterStore, FILTERS_STATE_KEY } from '../../src/model/deploymentFilters';
+} from '../../src/model/profileRules';
+import { baseUrlProblem } from '../../src/api/baseUrl';
 
 const INTEGRATION = { id: '3f2a9c1e-1b2c-4d3e-8f90-0123456789ab', label: 'Acme' };
 
@@ -53,8 +52,8 @@ describe('profiles setting', () => {
     assert.deepEqual(profiles.map((p) => p.name), ['EU', 'US']);
     assert.equal(problems.length, 6);
     assert.match(problems[0], /“eu” is defined twice/);
-    assert.match(problems[1], /“No URL”: Enter the base URL/);
-    assert.match(problems[2], /“FTP”: The base URL must start with http/);
+    assert.match(problems[1], /“No URL”: no base URL is set/);
+    assert.match(problems[2], /“FTP”: “ftp:\/\/example\.com” must start with http:\/\/ or https:\/\//);
     assert.match(problems[3], /Profile 5 has no name/);
     assert.match(problems[5], /“Clash” has the same id/);
   });
@@ -102,6 +101,19 @@ describe('profiles setting', () => {
     assert.equal(newProfileId('EU West', ['eu-west']), 'eu-west-2');
     assert.equal(newProfileId('Default', []), 'default-2');
     assert.equal(newProfileId('***', []), 'profile');
+  });
+});
+
+describe('the base URL check', () => {
+  it('accepts http(s) URLs, with a path prefix', () => {
+    for (const url of ['https://api.example.com', ' http://127.0.0.1:4010/api-host/ ']) assert.equal(baseUrlProblem(url), undefined, url);
+  });
+
+  it('says what is wrong, never repeating a user name or password typed into the URL', () => {
+    assert.equal(baseUrlProblem('  '), 'no base URL is set');
+    assert.equal(baseUrlProblem('api.example.com'), '“api.example.com” is not a URL (expected e.g. https://api.example.com)');
+    assert.equal(baseUrlProblem('ftp://bob:hunter22@example.test'), '“ftp://[redacted]@example.test” must start with http:// or https://');
+    assert.equal(baseUrlProblem('https://bob:hunter22@example.test'), 'the URL must not contain a user name or password; use the API key instead');
   });
 });
 
@@ -158,11 +170,6 @@ describe('migration from 0.1.0 settings', () => {
     }
     assert.deepEqual(parsed.integrations, [INTEGRATION]);
   });
-
-  it('keeps 0.1.0’s state keys for Default and scopes the others', () => {
-    assert.equal(scopedStateKey('deploymentsExplorer.deploymentFilters', 'default'), 'deploymentsExplorer.deploymentFilters');
-    assert.equal(scopedStateKey('deploymentsExplorer.deploymentFilters', 'eu'), 'deploymentsExplorer.deploymentFilters@eu');
-  });
 });
 
 describe('the active profile', () => {
@@ -187,8 +194,9 @@ describe('the active profile', () => {
   it('takes the workspace’s own connection settings over the profile’s, and says which', () => {
     const effective = effectiveConnection(profiles[0], { baseUrl: ' https://evil.example.net ', tenantId: '', strictSSL: true });
     assert.equal(effective.baseUrl, 'https://evil.example.net');
-    assert.deepEqual(effective.overridden, ['baseUrl']);
-    assert.deepEqual(effectiveConnection(profiles[0], {}).overridden, []);
+    assert.equal(effective.fromWorkspace, true);
+    assert.equal(effectiveConnection(profiles[0], {}).fromWorkspace, false);
+    assert.equal(effectiveConnection({ ...profiles[0], fromWorkspace: true }, {}).fromWorkspace, true, 'a profile the workspace defines');
   });
 });
 
@@ -262,33 +270,5 @@ describe('the control plane that per-connection state belongs to', () => {
     assert.equal(controlPlaneKey({ baseUrl: ' HTTPS://API.Example.com// ', tenantId: ` ${tenant.toUpperCase()} ` }), key);
     assert.notEqual(controlPlaneKey({ baseUrl: 'https://api.example.com', tenantId: '' }), key);
     assert.notEqual(controlPlaneKey({ baseUrl: 'https://eu.example.com', tenantId: tenant }), key);
-  });
-});
-
-describe('deployment filters per profile', () => {
-  it('reads the active profile’s filters again on a switch, and keeps 0.1.0’s for Default', async () => {
-    const data = new Map<string, unknown>([[FILTERS_STATE_KEY, { status: 'READY' }]]);
-    let active = 'default';
-    // What ConnectionManager.scoped() does with the workspace state.
-    const state = {
-      get: <T>(key: string) => data.get(scopedStateKey(key, active)) as T | undefined,
-      update: async (key: string, value: unknown) => void data.set(scopedStateKey(key, active), value),
-    };
-    const store = new DeploymentFilterStore(state);
-    assert.deepEqual(store.filters, { status: 'READY' }, '0.1.0’s filters are Default’s');
-    const seen: unknown[] = [];
-    store.onDidChange((filters) => seen.push(filters));
-
-    active = 'eu';
-    store.reload();
-    assert.deepEqual(store.filters, {});
-    await store.update({ nameContains: 'api' });
-    assert.deepEqual(data.get(`${FILTERS_STATE_KEY}@eu`), { nameContains: 'api' });
-
-    active = 'default';
-    store.reload();
-    assert.deepEqual(store.filters, { status: 'READY' });
-    store.reload();
-    assert.deepEqual(seen, [{}, { nameContains: 'api' }, { status: 'READY' }], 'one event per real change');
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isPlainHttpToRemote } from '../../src/model/urls';
+import { isPlainHttpToRemote } from '../../src/model/profileRules';
 import { shortId } from '../../src/model/ids';
 
 describe('plain-HTTP warning rule', () => {

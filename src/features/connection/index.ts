@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { AuthError, messageOf } from '../../api/errors';
-import { baseUrlProblem, originOf, type Profile } from '../../model/profiles';
+import { baseUrlProblem } from '../../api/baseUrl';
+import { originOf } from '../../model/profileRules';
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';
-import { signalFor } from '../../platform/commandRunner';
 
 /** Base URL, API key and tenant: the commands the welcome views and error actions point at. */
 export function registerConnectionCommands({ commands, connection, log }: Services): void {
@@ -13,10 +13,10 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
       prompt: vscode.l10n.t('Address of the deployment control-plane API. A path prefix such as /api-host is kept.'),
       placeHolder: 'https://api.example.com',
       value: connection.profile().baseUrl,
-      validateInput: validateBaseUrl,
+      validateInput: baseUrlProblem,
     });
     if (url === undefined) return;
-    const problem = validateBaseUrl(url);
+    const problem = baseUrlProblem(url);
     if (problem) throw new Error(problem);
     // Typed in by the user for this profile: its key may go there without asking again.
     const profile = connection.profile();
@@ -44,18 +44,20 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
       return 'saved';
     }
     // One cheap request says whether the key works, rather than "saved" beside a 401.
-    const refusal = await checkKey(connection, profile, key.trim());
-    if (refusal === undefined) {
+    try {
+      await connection.checkKey(profile, key.trim(), vscode.l10n.t('Checking the API key…'));
       void vscode.window.showInformationMessage(vscode.l10n.t('API key saved and accepted.'));
       return 'accepted';
+    } catch (error) {
+      const refused = error instanceof AuthError;
+      log.warn(`The API key of profile ${profile.name} was stored, but the check failed: ${messageOf(error)}`);
+      void vscode.window.showWarningMessage(
+        refused
+          ? vscode.l10n.t('API key saved, but the control plane refused it: {0}', messageOf(error))
+          : vscode.l10n.t('API key saved, but it could not be checked: {0}', messageOf(error)),
+      );
+      return refused ? 'refused' : 'unchecked';
     }
-    log.warn(`The API key of profile ${profile.name} was stored, but the check failed: ${refusal.message}`);
-    void vscode.window.showWarningMessage(
-      refusal.refused
-        ? vscode.l10n.t('API key saved, but the control plane refused it: {0}', refusal.message)
-        : vscode.l10n.t('API key saved, but it could not be checked: {0}', refusal.message),
-    );
-    return refusal.refused ? 'refused' : 'unchecked';
   });
 
   commands.register(Commands.clearApiKey, async () => {
@@ -85,38 +87,8 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
   commands.register(Commands.showLog, () => log.show());
 }
 
-/**
- * Sends one request (the first deployment) with the key just stored: through the connection's client
- * while its profile is still the active one, else to that profile's own base URL. Undefined when the
- * control plane accepted it; `refused` when it answered 401/403.
- */
-async function checkKey(
-  connection: Services['connection'],
-  profile: Profile,
-  key: string,
-): Promise<{ refused: boolean; message: string } | undefined> {
-  try {
-    // Cancellable: against an unreachable server it would otherwise wait the whole request timeout.
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the API key…'), cancellable: true },
-      async (_progress, token) => {
-        const signal = signalFor(token);
-        if (connection.profile().id === profile.id) {
-          const client = await connection.getClient();
-          await client.listDeployments({ limit: 1, offset: 0 }, { signal });
-        } else await connection.checkProfile(profile, key, signal);
-      },
-    );
-    return undefined;
-  } catch (error) {
-    return { refused: error instanceof AuthError, message: messageOf(error) };
-  }
-}
-
 /** A command's text argument (scripts, tests), or what the user types; undefined when cancelled. */
 async function argumentOrInput(value: unknown, options: vscode.InputBoxOptions): Promise<string | undefined> {
   if (typeof value === 'string') return value;
   return vscode.window.showInputBox({ ignoreFocusOut: true, ...options });
 }
-
-const validateBaseUrl = baseUrlProblem;

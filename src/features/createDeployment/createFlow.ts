@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { type Deployment, type Repository } from '../../api';
-import { readSettings } from '../../platform/settings';
 import { buildCreateBody, CreateDraft, formatBody, JsonObject } from '../../model/createPayload';
 import type { FailedAttempt } from '../../model/createReview';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
@@ -61,7 +60,8 @@ export async function runCreateFlow(
     if (integrations.length === 1) state.integration = integrations[0];
   }
 
-  const steps = createSteps({ state, catalog: services.catalog, drafts }, !options);
+  const createDefaults = () => services.connection.profiles.createDefaults();
+  const steps = createSteps({ state, catalog: services.catalog, drafts, createDefaults }, !options);
   // The step the input opens at; none when the options say to send (or open the body) without asking.
   let startAt = resume ? 'review' : options?.confirm || options?.openPayload ? undefined : steps[0].id;
   if (options?.openPayload) state.decision = 'edit';
@@ -79,7 +79,7 @@ export async function runCreateFlow(
     }
     // Given by the options, or set by the repository step (the flow ends above without one).
     const repository = state.repository!;
-    const body = buildCreateBody(repository, state.draft, readSettings().createDefaults);
+    const body = buildCreateBody(repository, state.draft, createDefaults());
     if (state.decision === 'edit') {
       const document = await deps.payloads.open(repository, formatBody(body), state.draft.name);
       return { outcome: 'editing', document: document.uri.toString(), body };

@@ -12,7 +12,6 @@ import {
 import { FailedAttempt, ReviewAction, reviewPlaceholder, reviewRows } from '../../model/createReview';
 import { DraftStore } from '../../model/draftStore';
 import { KnownIntegration, RepositoryCatalog } from '../../model/repositoryCatalog';
-import { readSettings } from '../../platform/settings';
 import { FlowStep } from '../../ui/multiStepInput';
 import { checkForDeployment } from './sendDeployment';
 
@@ -32,6 +31,8 @@ interface StepContext {
   readonly state: FlowState;
   readonly catalog: RepositoryCatalog;
   readonly drafts: DraftStore;
+  /** What the active profile merges into the body (its create defaults). */
+  readonly createDefaults: () => Record<string, unknown>;
 }
 
 /**
@@ -166,11 +167,11 @@ function refStep({ state }: StepContext): FlowStep {
 }
 
 /** The deployment type, or none (the defaults setting or the server decides). */
-function typeStep({ state }: StepContext): FlowStep {
+function typeStep({ state, createDefaults }: StepContext): FlowStep {
   return {
     id: 'type',
     async run(input) {
-      const fromDefaults = readSettings().createDefaults.deployment_type;
+      const fromDefaults = createDefaults().deployment_type;
       const unset = {
         label: vscode.l10n.t('$(circle-slash) Don’t set'),
         description: isDeploymentType(fromDefaults) ? vscode.l10n.t('keeps {0} from the defaults setting', fromDefaults) : vscode.l10n.t('the server decides'),
@@ -198,13 +199,13 @@ type ReviewItem = vscode.QuickPickItem & { action?: ReviewAction };
  * Create (the flow sends), Edit Payload… (the flow opens the body), Back, or a
  * row that leads to the step where a value is set.
  */
-function reviewStep({ state }: StepContext): FlowStep {
+function reviewStep({ state, createDefaults }: StepContext): FlowStep {
   return {
     id: 'review',
     async run(input) {
       const repository = chosen(state.repository, 'review', 'a repository');
       const { draft } = state;
-      const body = buildCreateBody(repository, draft, readSettings().createDefaults);
+      const body = buildCreateBody(repository, draft, createDefaults());
       const items = reviewRows(body, state.lastError).map(
         (row): ReviewItem =>
           row.kind === 'separator'

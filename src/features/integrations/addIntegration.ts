@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { InvalidInputError, messageOf } from '../../api/errors';
-import { IntegrationSetting, readSettings, writeIntegrations } from '../../platform/settings';
+import type { IntegrationSetting } from '../../model/repositoryCatalog';
 import { Services } from '../../platform/services';
 import { isCancellation } from '../../platform/commandRunner';
 import { fixActionsFor, isConnectionFix } from '../../model/fixActions';
@@ -36,7 +36,7 @@ export function registerAddIntegration(services: Services, reveal: (integrationI
         if ('problem' in parsed) throw new InvalidInputError('integration ID', parsed.problem);
         const setting: IntegrationSetting = draft.label.trim() ? { id: parsed.id, label: draft.label.trim() } : { id: parsed.id };
 
-        const existing = readSettings().integrations.find((entry) => entry.id.toLowerCase() === parsed.id);
+        const existing = services.connection.profiles.integrations().find((entry) => entry.id.toLowerCase() === parsed.id);
         if (existing) {
           void vscode.window.showInformationMessage(vscode.l10n.t('Integration {0} is already in your integrations.', existing.label ?? existing.id));
           await reveal(parsed.id);
@@ -53,7 +53,7 @@ export function registerAddIntegration(services: Services, reveal: (integrationI
           }
           if (choice !== 'Add Anyway') return undefined;
         }
-        await writeIntegrations([...readSettings().integrations, setting]);
+        await services.connection.profiles.setIntegrations([...services.connection.profiles.integrations(), setting]);
         services.log.info(`Integration ${parsed.id} added${probe === 'ok' ? '' : ' without a successful check'}`);
         await reveal(parsed.id);
         return { ...setting, verified: probe === 'ok' };

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { readSettings, writeIntegrations } from '../../platform/settings';
 import { Services } from '../../platform/services';
 import { integrationIdOf } from '../../model/integrationNodes';
 import { copyAndSay } from '../../platform/clipboard';
@@ -15,6 +14,7 @@ function integrationIdArgument(argument: unknown): string {
 /** Remove, promote, refresh and copy: the actions on integration rows. */
 export function registerIntegrationActions(services: Services, reveal: (integrationId: string) => Promise<void>): void {
   const { commands, catalog, log } = services;
+  const { profiles } = services.connection;
 
   commands.register(Commands.refreshIntegrations, () => {
     log.info('Refreshing all integrations');
@@ -34,7 +34,7 @@ export function registerIntegrationActions(services: Services, reveal: (integrat
 
   commands.register(Commands.removeIntegration, async (argument?: unknown): Promise<boolean> => {
     const id = integrationIdArgument(argument).toLowerCase();
-    const settings = readSettings().integrations;
+    const settings = profiles.integrations();
     const entry = settings.find((candidate) => candidate.id.toLowerCase() === id);
     if (!entry) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Integration {0} is not in your settings.', id));
@@ -47,7 +47,7 @@ export function registerIntegrationActions(services: Services, reveal: (integrat
       remove,
     );
     if (choice !== remove) return false;
-    await writeIntegrations(readSettings().integrations.filter((candidate) => candidate.id.toLowerCase() !== id));
+    await profiles.setIntegrations(profiles.integrations().filter((candidate) => candidate.id.toLowerCase() !== id));
     catalog.invalidate(id);
     log.info(`Integration ${entry.id} removed from settings`);
     return true;
@@ -55,9 +55,9 @@ export function registerIntegrationActions(services: Services, reveal: (integrat
 
   commands.register(Commands.promoteIntegration, async (argument?: unknown): Promise<boolean> => {
     const id = integrationIdArgument(argument).toLowerCase();
-    const current = readSettings().integrations;
+    const current = profiles.integrations();
     if (current.some((candidate) => candidate.id.toLowerCase() === id)) return false;
-    await writeIntegrations([...current, { id }]);
+    await profiles.setIntegrations([...current, { id }]);
     log.info(`Discovered integration ${id} added to settings`);
     await reveal(id);
     return true;

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { messageOf } from '../../api';
-import { baseUrlProblem, originOf, Profile, profileNameProblem } from '../../model/profiles';
-import { isCancellation } from '../../platform/commandRunner';
+import { baseUrlProblem } from '../../api/baseUrl';
+import { originOf, Profile, profileNameProblem } from '../../model/profileRules';
+import { isCancellation, warnWithSettingsButton } from '../../platform/commandRunner';
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';
 
@@ -45,14 +46,10 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
   // A hand-edited mistake in the setting is said once, naming the entry; the other profiles still work.
   let reported = '';
   const reportProblems = () => {
-    const problems = store.problems();
-    const text = problems.join(' ');
+    const text = store.problems().join(' ');
     if (!text || text === reported) return;
     reported = text;
-    const open = vscode.l10n.t('Open Settings');
-    void Promise.resolve(vscode.window.showWarningMessage(vscode.l10n.t('Some Deployments Explorer profiles are ignored: {0}', text), open)).then((choice) => {
-      if (choice === open) void vscode.commands.executeCommand('workbench.action.openSettings', 'deploymentsExplorer.profiles');
-    });
+    warnWithSettingsButton(vscode.l10n.t('Some Deployments Explorer profiles are ignored: {0}', text), 'deploymentsExplorer.profiles');
   };
 
   let updates = 0;
@@ -77,7 +74,7 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
     if (resolved?.key === 'send') {
       if (!vscode.workspace.isTrusted) {
         message = vscode.l10n.t('Restricted Mode: this workspace’s connection settings are ignored; your own settings and profiles are used.');
-      } else if (effective.overridden.includes('baseUrl') || profile.fromWorkspace) {
+      } else if (effective.fromWorkspace) {
         message = vscode.l10n.t('Showing {0}, set by this workspace’s settings (profile “{1}”).', origin ?? effective.baseUrl, profile.name);
       }
     }
@@ -90,35 +87,32 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
   // A reset follows every change that matters here, a grant of workspace trust included.
   context.subscriptions.push(connection.onDidChange(() => void update()));
 
-  commands.register(Commands.switchProfile, async (argument?: unknown): Promise<Profile | undefined> => {
+  /** The profile a command's argument names, by ID or name (any case); throws when there is none. */
+  const named = (nameOrId: string): Profile => {
+    const wanted = nameOrId.trim().toLowerCase();
     const profiles = store.list();
-    let target: Profile | undefined;
-    if (typeof argument === 'string') {
-      target = findProfile(profiles, argument);
-      if (!target) throw new Error(vscode.l10n.t('There is no profile named “{0}”.', argument));
-    } else {
-      const active = store.active();
-      type Item = vscode.QuickPickItem & { profile?: Profile; add?: true };
-      const items: Item[] = profiles.map((profile) => ({
-        label: profile.id === active.id ? `$(check) ${profile.name}` : profile.name,
-        description: [originOf(profile.baseUrl) ?? vscode.l10n.t('no base URL'), profile.tenantId && vscode.l10n.t('tenant {0}', profile.tenantId)].filter(Boolean).join(' · '),
-        profile,
-      }));
-      items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: `$(add) ${vscode.l10n.t('Add Profile…')}`, add: true });
-      const picked = await vscode.window.showQuickPick(items, {
-        title: vscode.l10n.t('Switch Profile'),
-        placeHolder: vscode.l10n.t('The control plane this workspace shows (now “{0}”)', active.name),
-        matchOnDescription: true,
-      });
-      if (!picked) return undefined;
-      if (picked.add) {
-        const added = await vscode.commands.executeCommand<AddProfileResult | undefined>(Commands.addProfile);
-        return added?.profile;
-      }
-      target = picked.profile;
-    }
-    if (!target) return undefined;
-    return store.switchTo(target.id);
+    const found = profiles.find((profile) => profile.id === wanted) ?? profiles.find((profile) => profile.name.toLowerCase() === wanted);
+    if (!found) throw new Error(vscode.l10n.t('There is no profile named “{0}”.', nameOrId));
+    return found;
+  };
+
+  commands.register(Commands.switchProfile, async (argument?: unknown): Promise<Profile | undefined> => {
+    if (typeof argument === 'string') return store.switchTo(named(argument).id);
+    const active = store.active();
+    type Item = vscode.QuickPickItem & { profile?: Profile; add?: true };
+    const items: Item[] = store.list().map((profile) => ({
+      label: profile.id === active.id ? `$(check) ${profile.name}` : profile.name,
+      description: [originOf(profile.baseUrl) ?? vscode.l10n.t('no base URL'), profile.tenantId && vscode.l10n.t('tenant {0}', profile.tenantId)].filter(Boolean).join(' · '),
+      profile,
+    }));
+    items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: `$(add) ${vscode.l10n.t('Add Profile…')}`, add: true });
+    const picked = await vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('Switch Profile'),
+      placeHolder: vscode.l10n.t('The control plane this workspace shows (now “{0}”)', active.name),
+      matchOnDescription: true,
+    });
+    if (picked?.add) return (await vscode.commands.executeCommand<AddProfileResult | undefined>(Commands.addProfile))?.profile;
+    return picked?.profile && store.switchTo(picked.profile.id);
   });
 
   commands.register(Commands.addProfile, async (argument?: AddProfileArguments): Promise<AddProfileResult | undefined> => {
@@ -188,19 +182,12 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
     return true;
   });
 
-  commands.register(Commands.allowApiKeyForOrigin, async (): Promise<boolean> => {
-    return connection.allowKeyForCurrentOrigin();
-  });
+  commands.register(Commands.allowApiKeyForOrigin, () => connection.allowKeyForCurrentOrigin());
 
   async function pickProfile(argument: unknown, title: string): Promise<Profile | undefined> {
-    const profiles = store.list();
-    if (typeof argument === 'string') {
-      const found = findProfile(profiles, argument);
-      if (!found) throw new Error(vscode.l10n.t('There is no profile named “{0}”.', argument));
-      return found;
-    }
+    if (typeof argument === 'string') return named(argument);
     const picked = await vscode.window.showQuickPick(
-      profiles.map((profile) => ({ label: profile.name, description: originOf(profile.baseUrl), profile })),
+      store.list().map((profile) => ({ label: profile.name, description: originOf(profile.baseUrl), profile })),
       { title, placeHolder: vscode.l10n.t('Choose a profile') },
     );
     return picked?.profile;
@@ -212,9 +199,7 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
       return { profile, check: 'skipped', message: vscode.l10n.t('Profile “{0}” added. No API key was given: set one after switching to it.', profile.name) };
     }
     try {
-      await commands.withProgress(vscode.l10n.t('Checking profile “{0}”', profile.name), (signal) =>
-        connection.checkProfile(profile, apiKey, signal),
-      );
+      await connection.checkKey(profile, apiKey, vscode.l10n.t('Checking profile “{0}”', profile.name));
       return { profile, check: 'ok', message: vscode.l10n.t('Profile “{0}” added: the key works at {1}.', profile.name, originOf(profile.baseUrl) ?? profile.baseUrl) };
     } catch (error) {
       if (isCancellation(error)) return { profile, check: 'skipped', message: vscode.l10n.t('Profile “{0}” added; the check was cancelled.', profile.name) };
@@ -227,41 +212,27 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
   }
 }
 
-function findProfile(profiles: readonly Profile[], nameOrId: string): Profile | undefined {
-  const wanted = nameOrId.trim().toLowerCase();
-  return profiles.find((profile) => profile.id === wanted) ?? profiles.find((profile) => profile.name.toLowerCase() === wanted);
-}
-
 /** Name, base URL (checked as typed), key (password input) and an optional tenant. */
 async function askForProfile(taken: readonly string[]): Promise<AddProfileArguments | undefined> {
-  const title = vscode.l10n.t('Add Profile');
-  const name = await vscode.window.showInputBox({
-    title: `${title} (1/4)`,
+  const step = (n: number, options: vscode.InputBoxOptions) =>
+    vscode.window.showInputBox({ title: `${vscode.l10n.t('Add Profile')} (${n}/4)`, ignoreFocusOut: true, ...options });
+  const name = await step(1, {
     prompt: vscode.l10n.t('A short name for this control plane, e.g. “EU”, “US” or “Self-hosted”.'),
     validateInput: (text) => profileNameProblem(text, taken),
-    ignoreFocusOut: true,
   });
   if (name === undefined) return undefined;
-  const baseUrl = await vscode.window.showInputBox({
-    title: `${title} (2/4)`,
+  const baseUrl = await step(2, {
     prompt: vscode.l10n.t('Base URL of its control-plane API. A path prefix such as /api-host is kept.'),
     placeHolder: 'https://api.example.com',
     validateInput: baseUrlProblem,
-    ignoreFocusOut: true,
   });
   if (baseUrl === undefined) return undefined;
-  const apiKey = await vscode.window.showInputBox({
-    title: `${title} (3/4)`,
+  const apiKey = await step(3, {
     prompt: vscode.l10n.t('Its API key: stored in VS Code’s secret storage and sent only to {0}.', originOf(baseUrl) ?? baseUrl),
     password: true,
-    ignoreFocusOut: true,
   });
   if (apiKey === undefined) return undefined;
-  const tenantId = await vscode.window.showInputBox({
-    title: `${title} (4/4)`,
-    prompt: vscode.l10n.t('Tenant (workspace) ID for organisation-scoped keys; leave empty for none.'),
-    ignoreFocusOut: true,
-  });
+  const tenantId = await step(4, { prompt: vscode.l10n.t('Tenant (workspace) ID for organisation-scoped keys; leave empty for none.') });
   if (tenantId === undefined) return undefined;
   return { name, baseUrl, apiKey, tenantId };
 }

@@ -3,7 +3,6 @@ import { Deployment, isUuid, messageOf } from '../../api';
 import { WatchNotice, WatchScheduler } from '../../model/watchScheduler';
 import { statusWords } from '../../model/deploymentStatus';
 import { entryLabel, readSavedEntries, sameId, WatchEntry } from '../../model/watchState';
-import { controlPlaneKey } from '../../model/profiles';
 import { SECTION } from '../../platform/settings';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { describeEntry, WatchStatusBar } from './statusBar';
@@ -20,8 +19,6 @@ export interface WatchFeatureApi extends WatchFeature {
   statusBar: WatchStatusBar;
 }
 
-type SavedState = Record<string, unknown>;
-
 /**
  * Watched and pinned deployments: one batched `deployment_ids` request per
  * tick (model/watchScheduler.ts), a status bar item, a notification when one
@@ -31,7 +28,8 @@ type SavedState = Record<string, unknown>;
  */
 export function registerWatch(services: Services, deployments: DeploymentsFeature): WatchFeatureApi {
   const { context, log } = services;
-  let key = controlPlaneKey(services.connection.profile());
+  const state = services.connection.scoped(context.workspaceState);
+  let controlPlane = services.connection.controlPlane();
   const scheduler = new WatchScheduler(
     async (ids) => {
       const client = await services.connection.getClient();
@@ -44,7 +42,7 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
     },
     {
       ...readWatchSettings(),
-      entries: readSavedEntries(context.workspaceState.get<SavedState>(STATE_KEY, {})[key]),
+      entries: readSavedEntries(state.get(STATE_KEY)),
       focused: vscode.window.state.focused,
     },
   );
@@ -56,12 +54,7 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
     void vscode.commands.executeCommand('setContext', name, value);
   };
 
-  const save = () => {
-    const all = { ...context.workspaceState.get<SavedState>(STATE_KEY, {}) };
-    if (scheduler.entries.length > 0) all[key] = scheduler.entries.map((entry) => ({ ...entry }));
-    else delete all[key];
-    void context.workspaceState.update(STATE_KEY, all);
-  };
+  const save = () => void state.update(STATE_KEY, scheduler.entries.length > 0 ? scheduler.entries.map((entry) => ({ ...entry })) : undefined);
   const render = () => {
     statusBar.update();
     deployments.markWatched(scheduler.watched.map((entry) => entry.id));
@@ -82,12 +75,11 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
       if (event.affectsConfiguration(`${SECTION}.watch`)) scheduler.configure(readWatchSettings());
     }),
     services.connection.onDidChange(() => {
-      const next = controlPlaneKey(services.connection.profile());
-      if (next === key) return;
-      save();
-      key = next;
+      const next = services.connection.controlPlane();
+      if (next === controlPlane) return;
+      controlPlane = next;
       log.info(`Watch: switched to the watched deployments of ${next.split('|')[0] || '(no base URL)'}`);
-      scheduler.replaceAll(readSavedEntries(context.workspaceState.get<SavedState>(STATE_KEY, {})[key]));
+      scheduler.replaceAll(readSavedEntries(state.get(STATE_KEY)));
     }),
   );
   if (scheduler.entries.length > 0) render();

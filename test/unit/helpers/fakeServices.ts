@@ -1,10 +1,10 @@
 // The extension's Services over the fake vscode module and an in-memory
-// control plane: the real CommandRunner and RepositoryCatalog, a client that
-// answers from the lists given here, and a log that keeps its lines.
+// control plane: the real CommandRunner, RepositoryCatalog and ProfileStore, a
+// client that answers from the lists given here, and a log that keeps its lines.
 import { extensionContext } from './fakeVscodeHost';
 import type { Deployment, InvalidRepository, Repository, RepositoryListing } from '../../../src/api';
 import { CommandRunner } from '../../../src/platform/commandRunner';
-import { readSettings } from '../../../src/platform/settings';
+import { ProfileStore } from '../../../src/platform/profileStore';
 import type { DeploymentsFeature, Services } from '../../../src/platform/services';
 import { ViewMessages } from '../../../src/platform/viewMessages';
 import { IntegrationSetting, RepositoryCatalog } from '../../../src/model/repositoryCatalog';
@@ -54,6 +54,8 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
   };
   const context = extensionContext();
   const catalog = new RepositoryCatalog({ client: async () => client, addedIntegrations: () => options.integrations ?? [] });
+  // One profile, as a user who never added a second has: the implicit Default of the settings.
+  const profiles = new ProfileStore(context as never, logChannel as never);
   const services = {
     context,
     log: logChannel,
@@ -63,14 +65,16 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
     connection: {
       getClient: async () => client,
       apiKeys: { get: async () => options.apiKey },
-      isConfigured: async () => !!readSettings().baseUrl && !!options.apiKey,
-      // One profile, as a user who never added a second has.
-      profile: () => ({ id: 'default', name: 'Default', baseUrl: readSettings().baseUrl }),
+      profiles,
+      isConfigured: async () => !!profiles.active().baseUrl && !!options.apiKey,
+      profile: () => profiles.active(),
       onDidChangeProfile: () => ({ dispose: () => undefined }),
-      scopeKey: (key: string) => key,
       // What the Integrations view's registration reads: certificates checked, a connection that does not change.
       certificatesUnchecked: () => false,
       onDidChange: () => ({ dispose: () => undefined }),
+      // One control plane: its state is the memento itself.
+      controlPlane: () => `${profiles.active().baseUrl}|`,
+      scoped: (memento: { get(key: string): unknown; update(key: string, value: unknown): Thenable<void> }) => memento,
     },
   } as unknown as Services;
   const deployments = {

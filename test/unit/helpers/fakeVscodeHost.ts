@@ -688,9 +688,22 @@ export class FakeWorkspace {
     return {
       get: <T>(key: string, fallback?: T): T | undefined => (this.settings.has(full(key)) ? (this.settings.get(full(key)) as T) : fallback),
       has: (key: string) => this.settings.has(full(key)),
-      inspect: (key: string) => ({ key: full(key), globalValue: this.settings.get(full(key)) }),
+      inspect: (key: string) => ({ key: full(key), globalValue: this.settings.has(full(key)) ? this.settings.get(full(key)) : this.section(full(key)) }),
       update: async (key: string, value: unknown) => this.set(full(key), value),
     };
+  }
+
+  /** The settings under `prefix`, nested as VS Code's `inspect` of a section answers them; undefined when none is set. */
+  private section(prefix: string): Record<string, unknown> | undefined {
+    let result: Record<string, unknown> | undefined;
+    for (const [key, value] of this.settings) {
+      if (!key.startsWith(`${prefix}.`)) continue;
+      const path = key.slice(prefix.length + 1).split('.');
+      let node = (result ??= {});
+      for (const part of path.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+      node[path[path.length - 1]] = value;
+    }
+    return result;
   }
 
   /** Writes a setting as the Settings editor would, and tells the listeners. */

@@ -1,9 +1,10 @@
-// Profiles: several control planes (regions, self-hosted installations, tenants), one active per
+// The rules of profiles: several control planes (regions, self-hosted installations, tenants), one active per
 // workspace. Pure logic only: validating the `deploymentsExplorer.profiles` setting, the profile
 // that 0.1.0's settings amount to, resolving the active profile and its effective connection, and
-// the rule that decides whether a profile's key may go to an origin.
+// the rules that decide whether a profile's key may go to an origin.
 
 import * as l10n from '@vscode/l10n';
+import { baseUrlProblem } from '../api/baseUrl';
 
 /** The ID of the profile 0.1.0's settings became: its key and state keep their 0.1.0 storage names. */
 export const DEFAULT_PROFILE_ID = 'default';
@@ -60,21 +61,6 @@ export interface ParsedProfiles {
   problems: string[];
 }
 
-/** Why `text` cannot be a base URL, or undefined when it can. */
-export function baseUrlProblem(text: string): string | undefined {
-  const trimmed = text.trim();
-  if (!trimmed) return l10n.t('Enter the base URL, e.g. https://api.example.com');
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    return l10n.t('“{0}” is not a URL. Include the scheme, e.g. https://api.example.com', trimmed);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return l10n.t('The base URL must start with http:// or https://');
-  if (url.username || url.password) return l10n.t('Leave credentials out of the URL; set the API key instead.');
-  return undefined;
-}
-
 /** Why `name` cannot name a new profile (empty, too long, taken), or undefined. */
 export function profileNameProblem(name: string, taken: readonly string[] = []): string | undefined {
   const trimmed = name.trim();
@@ -104,51 +90,45 @@ const text = (value: unknown): string => (typeof value === 'string' ? value.trim
 export function parseProfiles(raw: unknown): ParsedProfiles {
   const result: ParsedProfiles = { profiles: [], problems: [] };
   if (raw === undefined || raw === null) return result;
-  if (!Array.isArray(raw)) {
-    result.problems.push(l10n.t('deploymentsExplorer.profiles must be a list of profiles.'));
-    return result;
-  }
+  if (!Array.isArray(raw)) return { profiles: [], problems: [l10n.t('deploymentsExplorer.profiles must be a list of profiles.')] };
   const names = new Set<string>();
   const ids = new Set<string>();
-  raw.forEach((entry, index) => {
-    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
-      result.problems.push(l10n.t('Profile {0} is not an object with a name and a baseUrl.', index + 1));
-      return;
-    }
-    const input = entry as Record<string, unknown>;
-    const name = text(input.name);
-    if (!name) {
-      result.problems.push(l10n.t('Profile {0} has no name.', index + 1));
-      return;
-    }
-    const problem = baseUrlProblem(text(input.baseUrl));
+  raw.forEach((entry: Record<string, unknown> | null, index) => {
+    const name = text(entry?.name);
+    const id = (text(entry?.id) || name).toLowerCase();
+    const problem = entryProblem(entry, index, names.has(name.toLowerCase()), ids.has(id));
     if (problem) {
-      result.problems.push(l10n.t('Profile “{0}”: {1}', name, problem));
-      return;
-    }
-    if (names.has(name.toLowerCase())) {
-      result.problems.push(l10n.t('Profile “{0}” is defined twice; the first one is used.', name));
-      return;
-    }
-    const id = (text(input.id) || name).toLowerCase();
-    if (ids.has(id)) {
-      result.problems.push(l10n.t('Profile “{0}” has the same id as another profile (“{1}”); it is left out.', name, id));
+      result.problems.push(problem);
       return;
     }
     names.add(name.toLowerCase());
     ids.add(id);
-    const defaults = input.createDefaults;
+    const defaults = entry!.createDefaults;
     result.profiles.push({
       id,
       name,
       implicit: false,
-      ...connectionFields(input),
-      integrations: Array.isArray(input.integrations) ? input.integrations : [],
-      createDefaults: defaults && typeof defaults === 'object' && !Array.isArray(defaults) ? (defaults as Record<string, unknown>) : undefined,
+      ...connectionFields(entry!),
+      integrations: Array.isArray(entry!.integrations) ? entry!.integrations : [],
+      createDefaults: isObject(defaults) ? defaults : undefined,
     });
   });
   return result;
 }
+
+/** Why the `index`th entry of the profiles setting is left out, or undefined when it is not. */
+function entryProblem(entry: Record<string, unknown> | null, index: number, nameTaken: boolean, idTaken: boolean): string | undefined {
+  if (!isObject(entry)) return l10n.t('Profile {0} is not an object with a name and a baseUrl.', index + 1);
+  const name = text(entry.name);
+  if (!name) return l10n.t('Profile {0} has no name.', index + 1);
+  const problem = baseUrlProblem(text(entry.baseUrl));
+  if (problem) return l10n.t('Profile “{0}”: {1}', name, problem);
+  if (nameTaken) return l10n.t('Profile “{0}” is defined twice; the first one is used.', name);
+  if (idTaken) return l10n.t('Profile “{0}” has the same id as another profile (“{1}”); it is left out.', name, (text(entry.id) || name).toLowerCase());
+  return undefined;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
 /** The connection fields of a settings object (a profile entry, or 0.1.0's top-level settings), defaults applied. */
 function connectionFields(input: Partial<Record<keyof ConnectionFields, unknown>>): ConnectionFields {
@@ -209,10 +189,7 @@ export function profileFromLegacy(legacy: LegacySettings): ProfileSetting | unde
   if (fields.caFile) entry.caFile = fields.caFile;
   if (!fields.strictSSL) entry.strictSSL = false;
   if (Array.isArray(legacy.integrations) && legacy.integrations.length > 0) entry.integrations = legacy.integrations;
-  const defaults = legacy.createDefaults;
-  if (defaults && typeof defaults === 'object' && !Array.isArray(defaults) && Object.keys(defaults).length > 0) {
-    entry.createDefaults = defaults as Record<string, unknown>;
-  }
+  if (isObject(legacy.createDefaults) && Object.keys(legacy.createDefaults).length > 0) entry.createDefaults = legacy.createDefaults;
   return entry;
 }
 
@@ -230,23 +207,21 @@ export function resolveActiveProfile(profiles: readonly Profile[], workspaceChoi
 
 /** The connection a profile gives once the workspace's own connection settings (trusted workspaces only) are applied. */
 export interface EffectiveConnection extends ConnectionFields {
-  /** Which fields the workspace's settings changed. */
-  overridden: (keyof ConnectionFields)[];
+  /** The workspace's settings decide where requests go: they set the base URL, or define the profile. */
+  fromWorkspace: boolean;
 }
 
-export function effectiveConnection(profile: ConnectionFields, workspace: Partial<Record<keyof ConnectionFields, unknown>>): EffectiveConnection {
-  const result: EffectiveConnection = { ...profile, overridden: [] };
+export function effectiveConnection(
+  profile: ConnectionFields & { fromWorkspace?: boolean },
+  workspace: Partial<Record<keyof ConnectionFields, unknown>>,
+): EffectiveConnection {
+  const result: EffectiveConnection = { ...profile, fromWorkspace: !!profile.fromWorkspace };
   for (const name of ['baseUrl', 'tenantId', 'apiKeyHeader', 'tenantHeader', 'caFile'] as const) {
     const value = workspace[name];
-    if (typeof value === 'string' && value.trim() && value.trim() !== profile[name]) {
-      result[name] = value.trim();
-      result.overridden.push(name);
-    }
+    if (typeof value === 'string' && value.trim()) result[name] = value.trim();
   }
-  if (typeof workspace.strictSSL === 'boolean' && workspace.strictSSL !== profile.strictSSL) {
-    result.strictSSL = workspace.strictSSL;
-    result.overridden.push('strictSSL');
-  }
+  if (typeof workspace.strictSSL === 'boolean') result.strictSSL = workspace.strictSSL;
+  if (result.baseUrl !== profile.baseUrl) result.fromWorkspace = true;
   return result;
 }
 
@@ -319,17 +294,9 @@ export function bindingAfterStore(previous: KeyBinding | undefined, origin: stri
   return { origin: origin ?? previous?.origin, allowed: [...allowed], denied: (previous?.denied ?? []).filter((entry) => entry !== origin) };
 }
 
-/**
- * Which control plane and tenant state belongs to (watched deployments, discovered integrations):
- * IDs mean nothing elsewhere. Hosts and UUIDs are compared without case, a trailing slash ignored.
- */
+/** A control plane as the key of its state (see ConnectionManager.scoped): hosts and UUIDs without case, no trailing slash. */
 export function controlPlaneKey({ baseUrl, tenantId }: Pick<ConnectionFields, 'baseUrl' | 'tenantId'>): string {
   return `${baseUrl.trim().replace(/\/+$/, '').toLowerCase()}|${(tenantId ?? '').trim().toLowerCase()}`;
-}
-
-/** Keys of per-profile state: 0.1.0's key for Default (so its state carries over), `key@id` for the others. */
-export function scopedStateKey(key: string, profileId: string): string {
-  return profileId === DEFAULT_PROFILE_ID ? key : `${key}@${profileId}`;
 }
 
 /** A fresh ID for a profile added by a command, not used by any of `existing`. */
@@ -338,4 +305,17 @@ export function newProfileId(name: string, existing: readonly string[]): string 
   let id = base;
   for (let n = 2; existing.includes(id) || id === DEFAULT_PROFILE_ID; n++) id = `${base}-${n}`;
   return id;
+}
+
+/** True for an http:// URL whose host is not this machine: the API key would travel unencrypted. */
+export function isPlainHttpToRemote(baseUrl: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return !(host === 'localhost' || host === '::1' || /^127\./.test(host));
 }
