@@ -3,7 +3,6 @@ import { CancelledError } from '../api/errors';
 import { Emitter } from './events';
 import { idKey as key } from './ids';
 import { mostCommonHost } from './remoteUrls';
-import { collationKeys } from './collationKeys';
 import { IntegrationFacts, integrationLabel, mostCommonOwner } from './integrationPresentation';
 
 /** An integration the user added (a settings entry). */
@@ -270,58 +269,25 @@ export class RepositoryCatalog {
   }
 }
 
-/**
- * By owner, then name (case-insensitive, numbers by value: `repo2` before
- * `repo10`), then ID. Done once per fetch. Each text's collation key is
- * computed once (see collationKeys.ts); repositories are grouped by owner
- * key, the owner keys sorted, and each group sorted by name key: 100k
- * repositories cost ~1M cheap string comparisons instead of ~1.7M pairs of
- * `Intl.Collator` calls. Texts without a key are sorted with the collator
- * and merged in (the keys order exactly as the collator does).
- */
-export function sortRepositories(repositories: readonly Repository[], locale?: string): Repository[] {
-  const keys = collationKeys(locale);
-  // Indices and parallel key arrays rather than an object per repository: less to allocate and collect.
-  const nameKeys: string[] = new Array(repositories.length);
-  const groups = new Map<string, number[]>();
-  const others: Repository[] = [];
-  // A few owners own many repositories: each owner's key is computed once.
-  const ownerKeys = new Map<string, string | undefined>();
-  for (let i = 0; i < repositories.length; i++) {
-    const repository = repositories[i];
-    let owner = ownerKeys.get(repository.owner);
-    if (owner === undefined && !ownerKeys.has(repository.owner)) ownerKeys.set(repository.owner, (owner = keys.keyOf(repository.owner)));
-    const name = owner === undefined ? undefined : keys.keyOf(repository.name);
-    if (owner === undefined || name === undefined) {
-      others.push(repository);
-      continue;
-    }
-    nameKeys[i] = name;
-    let group = groups.get(owner);
-    if (!group) groups.set(owner, (group = []));
-    group.push(i);
-  }
-  const byName = (a: number, b: number) => {
-    const x = nameKeys[a];
-    const y = nameKeys[b];
-    return x !== y ? (x < y ? -1 : 1) : repositories[a].id - repositories[b].id;
-  };
-  const sorted: Repository[] = [];
-  // Keys are one-byte strings: the default sort (code-unit order) is their collation order.
-  for (const owner of [...groups.keys()].sort()) {
-    for (const index of (groups.get(owner) as number[]).sort(byName)) sorted.push(repositories[index]);
-  }
-  if (others.length === 0) return sorted;
+/** How repositories are ordered: case and accents aside, numbers by value (`repo2` before `repo10`). */
+export function repositoryCollator(): Intl.Collator {
+  return new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+}
 
-  const { collator } = keys;
-  const compare = (a: Repository, b: Repository) =>
-    collator.compare(a.owner, b.owner) || collator.compare(a.name, b.name) || a.id - b.id;
-  others.sort(compare);
-  const merged: Repository[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < sorted.length && j < others.length) merged.push(compare(sorted[i], others[j]) <= 0 ? sorted[i++] : others[j++]);
-  while (i < sorted.length) merged.push(sorted[i++]);
-  while (j < others.length) merged.push(others[j++]);
-  return merged;
+/**
+ * By owner, then name, then ID (see repositoryCollator). Done once per fetch. Owners repeat across
+ * many repositories, so the distinct owners are sorted once and each owner's repositories among
+ * themselves: owners that collate as equal ("Acme", "acme") share one group.
+ */
+export function sortRepositories(repositories: readonly Repository[]): Repository[] {
+  const { compare } = repositoryCollator();
+  const owners = [...new Set(repositories.map((repository) => repository.owner))].sort(compare);
+  const groups = new Map<string, Repository[]>();
+  let group: Repository[] = [];
+  owners.forEach((owner, index) => {
+    if (index > 0 && compare(owners[index - 1], owner) !== 0) group = [];
+    groups.set(owner, group);
+  });
+  for (const repository of repositories) groups.get(repository.owner)!.push(repository);
+  return [...new Set(groups.values())].flatMap((members) => members.sort((a, b) => compare(a.name, b.name) || a.id - b.id));
 }

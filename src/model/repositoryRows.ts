@@ -3,7 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { idKey as key } from './ids';
 import type { IntegrationsTreeNode, MessageNode, MoreNode, RepositoryNode } from './integrationNodes';
 import { normaliseRepositoryUrl } from './integrationPresentation';
-import { collationKeys } from './collationKeys';
+import { repositoryCollator } from './repositoryCatalog';
 
 /**
  * How many rows an expanded integration shows at first, and how many each "Show … more" row adds.
@@ -189,8 +189,8 @@ export class RepositoryRows {
  */
 function placeInvalid(repositories: readonly Repository[], invalid: readonly InvalidRepository[]): { record: InvalidRepository; before: number }[] {
   if (invalid.length === 0) return [];
-  // The collator sortRepositories sorted with, so the search follows the same order.
-  const { collator } = collationKeys();
+  // The order sortRepositories sorted in, so the search follows it.
+  const collator = repositoryCollator();
   const placed = invalid.map((record) => {
     const raw = record.raw;
     const owner = raw && typeof raw === 'object' ? (raw as { owner?: unknown }).owner : undefined;

@@ -5,7 +5,7 @@ import { ControlPlaneClient } from '../../src/api/client';
 import { parseIntegrationId, integrationIdProblem } from '../../src/model/integrationId';
 import { collectIntegrationIds, discoverIntegrationIds } from '../../src/model/integrationDiscovery';
 import { escapeMarkdown } from '../../src/model/markdown';
-import { RepositoryCatalog } from '../../src/model/repositoryCatalog';
+import { RepositoryCatalog, sortRepositories } from '../../src/model/repositoryCatalog';
 import {
   integrationDescription,
   integrationLabel,
@@ -137,6 +137,21 @@ describe('integration and repository presentation', () => {
     assert.ok(tooltip.includes('web\\_app'));
     assert.ok(tooltip.includes('42'));
     assert.equal(escapeMarkdown('[x](javascript:alert(1))'), '\\[x\\]\\(javascript:alert\\(1\\)\\)');
+  });
+
+  it('sorts repositories by owner, then name, then ID, as a base, numeric Intl.Collator orders them', () => {
+    const names = ['repo10', 'Repo2', 'repo-2', 'Ärger', 'zeta', 'alpha', 'repo02', 'émile', 'Zeta', '_tools', 'repo2'];
+    const owners = ['org', 'Org', 'örg', 'b-team', 'B-Team'];
+    const repositories: Repository[] = names.flatMap((name, i) =>
+      owners.map((owner, j) => ({ ...repository, id: (i * 7 + j * 3) % 11, name, owner, url: `https://example.com/${owner}/${name}` })),
+    );
+    const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+    const expected = [...repositories].sort((a, b) => collator.compare(a.owner, b.owner) || collator.compare(a.name, b.name) || a.id - b.id);
+    assert.deepEqual(sortRepositories(repositories), expected);
+    assert.deepEqual(
+      sortRepositories(repositories.filter((r) => r.owner === 'org')).map((r) => r.name).slice(0, 4),
+      ['_tools', 'alpha', 'Ärger', 'émile'],
+    );
   });
 
   it('compares repository URLs ignoring host case, .git and trailing slashes', () => {
