@@ -214,8 +214,21 @@ function absent(label: string, value: unknown): DetailNode {
 }
 
 /** One problem of a record off the contract: the field in words, then what is wrong and the field's path. */
-export function problemNode(problem: RecordProblem): DetailNode {
+function problemNode(problem: RecordProblem): DetailNode {
   return { label: problemWords(problem), value: problem.path ? `${problem.message} (${problem.path})` : problem.message };
+}
+
+/**
+ * The details of a record that does not match the API contract: first what does not match (open),
+ * then what the record has, as far as it can be read (closed).
+ */
+export function offContractDetails(deployment: Deployment, problems: readonly RecordProblem[], locale?: string): DetailNode[] {
+  const mismatch: DetailNode = { label: l10n.t('Does not match the API contract'), expanded: true, children: problems.map(problemNode) };
+  try {
+    return [mismatch, ...deploymentDetails(deployment, locale).map((node) => ({ ...node, expanded: false }))];
+  } catch {
+    return [mismatch, { label: l10n.t('Details'), value: l10n.t('cannot be shown; open the JSON') }];
+  }
 }
 
 /** `problems`: where the spec departs from the contract; shown first, and what can be shown still is. */

@@ -17,7 +17,7 @@ import {
   repositoryDescription,
   repositoryTooltipMarkdown,
 } from '../../src/model/integrationPresentation';
-import { isRepositoryNode, isIntegrationNode, integrationIdOf } from '../../src/model/integrationNodes';
+import { isRepositoryNode, integrationIdOf } from '../../src/model/integrationNodes';
 import { ORPHAN_INTEGRATION_ID, SAMPLE_INTEGRATION_IDS, StandIn } from '../server/standIn';
 
 const VALID = '3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b';
@@ -178,7 +178,7 @@ describe('integration and repository presentation', () => {
     assert.equal(isRepositoryNode({ kind: 'repository' }), false);
     assert.equal(isRepositoryNode(undefined), false);
     assert.equal(isRepositoryNode(repository), false);
-    assert.ok(isIntegrationNode({ kind: 'integration', integration: { id: VALID, origin: 'added' } }));
+    assert.equal(integrationIdOf({ kind: 'integration', integration: { id: VALID, origin: 'added' } }), VALID);
     assert.equal(integrationIdOf(node), VALID);
     assert.equal(integrationIdOf('text'), undefined);
   });

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import { type Repository } from '../../api';
 import { messageOf } from '../../api/errors';
 import { isCancellation } from '../../platform/commandRunner';
-import { fixRowIcon, fixRows } from '../../platform/fixRows';
-import { problemLine, problemWords } from '../../model/fieldNames';
+import { errorItem, fixItem, offContractItem, pagingItem } from '../../platform/treeRows';
+import { fixRows } from '../../model/fixActions';
 import { idKey as key } from '../../model/ids';
 import { KnownIntegration, RepositoryState } from '../../model/repositoryCatalog';
 import { RepositoryRows } from '../../model/repositoryRows';
@@ -33,9 +33,6 @@ export const INTEGRATIONS_VIEW_ID = 'deploymentsExplorer.integrations';
 export class IntegrationsTreeProvider implements vscode.TreeDataProvider<IntegrationsTreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<IntegrationsTreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly rootRequested = new vscode.EventEmitter<void>();
-  /** Fires whenever the view asks for its top level: the view is being shown. */
-  readonly onDidRequestRoot = this.rootRequested.event;
   private readonly loadFailed = new vscode.EventEmitter<{ integrationId: string; error: unknown }>();
   /** A repository listing failed while the tree loaded it (not for cancellations). */
   readonly onDidFailToLoad = this.loadFailed.event;
@@ -43,13 +40,11 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   private readonly integrationNodes = new Map<string, IntegrationNode>();
   /** The rows of each listing, and so how many of them are shown: a refreshed listing starts again at one page. */
   private readonly repositoryRows = new WeakMap<readonly Repository[], RepositoryRows>();
-  private readonly repositoryItems = new WeakMap<RepositoryNode, vscode.TreeItem>();
   private readonly disposables: vscode.Disposable[];
 
   constructor(private readonly services: Services) {
     this.disposables = [
       this.changed,
-      this.rootRequested,
       this.loadFailed,
       services.catalog.onDidChange((integrationId) => this.onCatalogChange(integrationId)),
       { dispose: () => clearTimeout(this.flushTimer) },
@@ -109,23 +104,14 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
       case 'integration':
         return this.integrationItem(node.integration);
       case 'repository':
-        return this.repositoryItem(node);
+        return repositoryItem(node);
       case 'message':
         return messageItem(node);
       case 'more':
         return moreItem(node);
+      case 'fix':
+        return fixItem(node);
     }
-  }
-
-  /**
-   * A repository row's TreeItem, built on first ask and kept with its node: a redrawn branch (a page
-   * added, 50k rows shown) asks again for every row, and gets them without building any. It costs
-   * no memory of note: the extension host keeps each TreeItem it is given for as long as its row.
-   */
-  private repositoryItem(node: RepositoryNode): vscode.TreeItem {
-    let item = this.repositoryItems.get(node);
-    if (!item) this.repositoryItems.set(node, (item = repositoryItem(node)));
-    return item;
   }
 
   /** Tooltips of repository rows are built only when one is hovered. */
@@ -236,7 +222,6 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   }
 
   private async rootNodes(): Promise<IntegrationsTreeNode[]> {
-    this.rootRequested.fire();
     // Empty while the connection is not set up: the welcome view then says what is missing.
     if (!(await this.services.connection.isConfigured())) return [];
     const integrations = this.services.catalog.integrations();
@@ -295,29 +280,14 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   }
 }
 
-let repoIcon: vscode.ThemeIcon | undefined;
-/** "owner · branch" repeats across an integration's repositories: built once per owner and branch. */
-const descriptions = new Map<string, Map<string, string>>();
-
-function cachedRepositoryDescription(repository: Repository): string {
-  let byBranch = descriptions.get(repository.owner);
-  if (!byBranch) {
-    if (descriptions.size > 10_000) descriptions.clear();
-    descriptions.set(repository.owner, (byBranch = new Map()));
-  }
-  let text = byBranch.get(repository.default_branch);
-  if (text === undefined) byBranch.set(repository.default_branch, (text = repositoryDescription(repository)));
-  return text;
-}
-
-/** Built per row when VS Code asks (an expanded integration asks for every shown row): kept lean, one shared icon. */
+/** Built per row when VS Code asks: an expanded integration asks for every shown row. */
 function repositoryItem(node: RepositoryNode): vscode.TreeItem {
   const { repository } = node;
   const item = new vscode.TreeItem(repository.name, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.description = cachedRepositoryDescription(repository);
+  item.description = repositoryDescription(repository);
   item.contextValue = 'repository';
-  item.iconPath = repoIcon ??= new vscode.ThemeIcon('repo');
+  item.iconPath = new vscode.ThemeIcon('repo');
   item.accessibilityInformation = {
     label: vscode.l10n.t('Repository {0}/{1}, default branch {2}', repository.owner, repository.name, repository.default_branch),
   };
@@ -326,42 +296,34 @@ function repositoryItem(node: RepositoryNode): vscode.TreeItem {
 
 function messageItem(node: MessageNode): vscode.TreeItem {
   const [firstLine] = node.message.split('\n');
+  if (node.role === 'error') {
+    return errorItem({
+      id: node.id,
+      label: firstLine,
+      description: vscode.l10n.t('click to retry'),
+      error: node.error,
+      command: { command: Commands.refreshIntegration, title: vscode.l10n.t('Retry'), arguments: [node] },
+      contextValue: 'error',
+      accessibilityLabel: node.message,
+    });
+  }
+  if (node.role === 'offContract' && node.offContract) {
+    const record = node.offContract;
+    return offContractItem({
+      id: node.id,
+      label: node.message,
+      problems: record.problems,
+      note: record.reason,
+      contextValue: 'repository.offContract',
+      collapsible: false,
+    });
+  }
   const item = new vscode.TreeItem(firstLine, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   item.accessibilityInformation = { label: node.message };
-  switch (node.role) {
-    case 'error':
-      item.contextValue = 'error';
-      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-      item.description = vscode.l10n.t('click to retry');
-      item.tooltip = new vscode.MarkdownString().appendText(node.message).appendMarkdown(`\n\n${vscode.l10n.t('Click to retry.')}`);
-      item.command = { command: Commands.refreshIntegration, title: vscode.l10n.t('Retry'), arguments: [node] };
-      break;
-    case 'empty':
-      item.contextValue = 'empty';
-      item.iconPath = new vscode.ThemeIcon('info');
-      item.tooltip = vscode.l10n.t('The integration answered with an empty list: the code host shows it no repositories.');
-      break;
-    case 'offContract': {
-      const record = node.offContract;
-      const problems = record?.problems ?? [];
-      item.contextValue = 'repository.offContract';
-      item.iconPath = new vscode.ThemeIcon('bracket-error', new vscode.ThemeColor('list.warningForeground'));
-      item.description = vscode.l10n.t('does not match the API contract ({0})', problems.map(problemWords).join(', '));
-      const tooltip = new vscode.MarkdownString();
-      tooltip.appendMarkdown(`**${vscode.l10n.t('Does not match the API contract')}**\n\n`);
-      for (const problem of problems) tooltip.appendText(problemLine(problem)).appendMarkdown('  \n');
-      if (record) tooltip.appendMarkdown('\n').appendText(record.reason);
-      item.tooltip = tooltip;
-      item.accessibilityInformation = { label: vscode.l10n.t('{0}: does not match the API contract: {1}', node.message, problems.map(problemLine).join('; ')) };
-      break;
-    }
-    case 'action':
-      item.contextValue = 'action';
-      if (node.fixKind) item.iconPath = fixRowIcon(node.fixKind);
-      if (node.command) item.command = { command: node.command.id, title: node.command.title, arguments: node.command.arguments };
-      break;
-  }
+  item.contextValue = 'empty';
+  item.iconPath = new vscode.ThemeIcon('info');
+  item.tooltip = vscode.l10n.t('The integration answered with an empty list: the code host shows it no repositories.');
   return item;
 }
 
@@ -371,32 +333,22 @@ function moreItem(node: MoreNode): vscode.TreeItem {
   const next = formatCount(node.next, locale);
   const shown = formatCount(node.shown, locale);
   const total = formatCount(node.total, locale);
-  const item = new vscode.TreeItem(vscode.l10n.t('Show {0} more…', next), vscode.TreeItemCollapsibleState.None);
-  item.id = node.id;
-  item.description = vscode.l10n.t('{0} of {1} shown', shown, total);
-  item.tooltip = vscode.l10n.t('Show the next {0} of this integration’s {1} repositories. Find Repository… searches them all.', next, total);
-  item.contextValue = 'moreRepositories';
-  item.iconPath = new vscode.ThemeIcon('ellipsis');
-  item.command = { command: Commands.showMoreRepositories, title: vscode.l10n.t('Show More Repositories'), arguments: [node] };
-  item.accessibilityInformation = { label: vscode.l10n.t('Show {0} more repositories, {1} of {2} shown', next, shown, total) };
-  return item;
+  return pagingItem({
+    id: node.id,
+    label: vscode.l10n.t('Show {0} more…', next),
+    description: vscode.l10n.t('{0} of {1} shown', shown, total),
+    tooltip: vscode.l10n.t('Show the next {0} of this integration’s {1} repositories. Find Repository… searches them all.', next, total),
+    contextValue: 'moreRepositories',
+    command: { command: Commands.showMoreRepositories, title: vscode.l10n.t('Show More Repositories'), arguments: [node] },
+    accessibilityLabel: vscode.l10n.t('Show {0} more repositories, {1} of {2} shown', next, shown, total),
+  });
 }
 
-/** The error row, plus one row per fix that changes one thing (Set API Key…, Set Tenant ID…, a named setting). */
-function errorRows(integrationId: string, error: unknown): MessageNode[] {
+/** The error row, then one row per fix that changes one thing (Set API Key…, Set Tenant ID…, a named setting). */
+function errorRows(integrationId: string, error: unknown): IntegrationsTreeNode[] {
   const id = key(integrationId);
-  const message = messageOf(error);
-  const rows: MessageNode[] = [{ kind: 'message', role: 'error', integrationId, message, error, id: `${id}/error` }];
-  for (const fix of fixRows(error)) {
-    rows.push({
-      kind: 'message',
-      role: 'action',
-      integrationId,
-      message: fix.command.title,
-      command: { id: fix.command.command, title: fix.command.title, arguments: fix.command.arguments },
-      fixKind: fix.kind,
-      id: `${id}/action/${fix.kind}`,
-    });
-  }
-  return rows;
+  return [
+    { kind: 'message', role: 'error', integrationId, message: messageOf(error), error, id: `${id}/error` },
+    ...fixRows(error, id).map((row) => ({ ...row, integrationId })),
+  ];
 }
