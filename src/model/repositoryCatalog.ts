@@ -58,7 +58,7 @@ export type RepositoryState =
       status: 'loaded';
       repositories: readonly Repository[];
       /** Records that do not match the API contract (not usable to create a deployment; each says why). */
-      invalid?: readonly InvalidRepository[];
+      invalid: readonly InvalidRepository[];
     }
   | { status: 'error'; error: unknown };
 
@@ -70,13 +70,10 @@ export type RepositoryState =
 export class RepositoryCatalog {
   private readonly states = new Map<string, RepositoryState>();
   private readonly inFlight = new Map<string, Promise<readonly Repository[]>>();
-  private readonly discovered = new Set<string>();
-  private readonly discoveredHosts = new Map<string, string>();
-  /** The store scope the discovered integrations were read for; undefined: not read yet. */
-  private discoveredScope: string | undefined;
-  private age: DiscoveryAge = {};
-  private readonly loadedHosts = new WeakMap<readonly Repository[], string | undefined>();
-  private readonly loadedOwners = new WeakMap<readonly Repository[], string | undefined>();
+  /** The discovered integrations of the connection the store answered for last (`scope`; undefined: not read yet). */
+  private discovered: { scope?: string; snapshot: DiscoveredSnapshot } = { snapshot: { ids: [], hosts: {} } };
+  /** What a loaded listing says of its integration, worked out once per listing (see facts). */
+  private readonly listingFacts = new WeakMap<readonly Repository[], IntegrationFacts>();
   private readonly changed = new Emitter<string | undefined>();
   /** Fires with an integration ID when its repositories changed, or undefined when the list did. */
   readonly onDidChange = this.changed.event;
@@ -90,16 +87,10 @@ export class RepositoryCatalog {
 
   /** Added ones first, in settings order, then discovered ones. */
   integrations(): KnownIntegration[] {
-    this.loadDiscovered();
-    const added: KnownIntegration[] = this.source.addedIntegrations().map((entry) => ({
-      ...entry,
-      origin: 'added' as const,
-    }));
+    const added = this.source.addedIntegrations().map((entry): KnownIntegration => ({ ...entry, origin: 'added' }));
     const addedIds = new Set(added.map((entry) => key(entry.id)));
-    const discovered = [...this.discovered]
-      .filter((id) => !addedIds.has(id))
-      .map((id) => ({ id, origin: 'discovered' as const }));
-    return [...added, ...discovered];
+    const discovered = this.found().ids.filter((id) => !addedIds.has(id));
+    return [...added, ...discovered.map((id): KnownIntegration => ({ id, origin: 'discovered' }))];
   }
 
   find(integrationId: string): KnownIntegration | undefined {
@@ -113,94 +104,82 @@ export class RepositoryCatalog {
    * What changes is kept for the connection (see `discoveredStore`).
    */
   addDiscovered(ids: Iterable<string>, codeHosts: Record<string, string> = {}, options: { scan?: boolean } = {}): number {
-    this.loadDiscovered();
-    let hostsChanged = false;
-    for (const [id, host] of Object.entries(codeHosts)) {
-      if (this.discoveredHosts.get(key(id)) === host) continue;
-      this.discoveredHosts.set(key(id), host);
-      hostsChanged = true;
-    }
+    const found = this.found();
     const known = new Set(this.integrations().map((entry) => key(entry.id)));
-    let added = 0;
-    for (const id of ids) {
-      if (known.has(key(id)) || this.discovered.has(key(id))) continue;
-      this.discovered.add(key(id));
-      added++;
-    }
+    const added = [...new Set([...ids].map(key))].filter((id) => !known.has(id));
+    const hosts = { ...found.hosts, ...Object.fromEntries(Object.entries(codeHosts).map(([id, host]) => [key(id), host])) };
+    const refreshed = added.length > 0 || options.scan;
+    if (!refreshed && JSON.stringify(hosts) === JSON.stringify(found.hosts)) return 0;
     const now = this.source.now?.() ?? Date.now();
-    if (added > 0) this.age = { ...this.age, refreshedAt: now };
-    if (options.scan) this.age = { ...this.age, refreshedAt: now, scannedAt: now };
-    if (added > 0 || hostsChanged || options.scan) this.saveDiscovered();
-    if (added > 0 || options.scan) this.changed.fire(undefined);
-    return added;
+    this.save({
+      ids: [...found.ids, ...added],
+      hosts,
+      refreshedAt: refreshed ? now : found.refreshedAt,
+      scannedAt: options.scan ? now : found.scannedAt,
+    });
+    if (refreshed) this.changed.fire(undefined);
+    return added.length;
   }
 
   forgetDiscovered(integrationId: string): void {
-    this.loadDiscovered();
-    this.discoveredHosts.delete(key(integrationId));
-    if (this.discovered.delete(key(integrationId))) {
-      this.saveDiscovered();
-      this.changed.fire(undefined);
-    }
+    const found = this.found();
+    const id = key(integrationId);
+    if (!found.ids.includes(id)) return;
+    const { [id]: _host, ...hosts } = found.hosts;
+    this.save({ ...found, ids: found.ids.filter((other) => other !== id), hosts });
+    this.changed.fire(undefined);
   }
 
   /** When the discovered list last changed, and when it was last filled by a full scan. */
   discoveryAge(): DiscoveryAge {
-    this.loadDiscovered();
-    return this.age;
+    const { refreshedAt, scannedAt } = this.found();
+    return { refreshedAt, scannedAt };
   }
 
   /** The connection changed: its own discovered integrations are read on next use. */
   connectionChanged(): void {
-    this.discoveredScope = undefined;
-  }
-
-  /** Reads the current connection's discovered integrations, unless they are the ones held (checked on every use: a switch may be seen before its event). */
-  private loadDiscovered(): void {
-    const scope = this.source.discoveredStore?.scope?.() ?? '';
-    if (this.discoveredScope === scope) return;
-    this.discoveredScope = scope;
-    this.discovered.clear();
-    this.discoveredHosts.clear();
-    this.age = {};
-    const snapshot = this.source.discoveredStore?.load();
-    if (!snapshot) return;
-    for (const id of snapshot.ids ?? []) if (typeof id === 'string') this.discovered.add(key(id));
-    for (const [id, host] of Object.entries(snapshot.hosts ?? {})) if (typeof host === 'string') this.discoveredHosts.set(key(id), host);
-    this.age = { refreshedAt: snapshot.refreshedAt, scannedAt: snapshot.scannedAt };
-  }
-
-  private saveDiscovered(): void {
-    this.source.discoveredStore?.save({
-      ids: [...this.discovered],
-      hosts: Object.fromEntries(this.discoveredHosts),
-      refreshedAt: this.age.refreshedAt,
-      scannedAt: this.age.scannedAt,
-    });
-  }
-
-  /** The code host of an integration: from its loaded repositories, else from the deployments that revealed it. */
-  codeHost(integrationId: string): string | undefined {
-    const repositories = this.cached(integrationId);
-    if (repositories && !this.loadedHosts.has(repositories)) {
-      this.loadedHosts.set(repositories, mostCommonHost(repositories.map((repository) => repository.url)));
-    }
-    this.loadDiscovered();
-    return (repositories && this.loadedHosts.get(repositories)) ?? this.discoveredHosts.get(key(integrationId));
+    this.discovered = { snapshot: this.discovered.snapshot };
   }
 
   /**
-   * What names an integration without a label (integrationLabel): its code host, and once its
-   * repositories are loaded the owner most of them belong to (worked out once per load).
+   * The current connection's discovered integrations, read again whenever the store answers for
+   * another connection (checked on every use: a switch may be seen before its event).
+   */
+  private found(): DiscoveredSnapshot {
+    const store = this.source.discoveredStore;
+    const scope = store?.scope?.() ?? '';
+    if (this.discovered.scope !== scope) {
+      const stored = store?.load();
+      const ids = (stored?.ids ?? []).filter((id) => typeof id === 'string').map(key);
+      const hosts = Object.entries(stored?.hosts ?? {}).filter(([, host]) => typeof host === 'string');
+      const snapshot = { ids: [...new Set(ids)], hosts: Object.fromEntries(hosts.map(([id, host]) => [key(id), host])) };
+      this.discovered = { scope, snapshot: { ...snapshot, refreshedAt: stored?.refreshedAt, scannedAt: stored?.scannedAt } };
+    }
+    return this.discovered.snapshot;
+  }
+
+  private save(snapshot: DiscoveredSnapshot): void {
+    this.discovered = { ...this.discovered, snapshot };
+    this.source.discoveredStore?.save(snapshot);
+  }
+
+  /**
+   * What names an integration without a label (integrationLabel): once its repositories are loaded,
+   * the code host and the owner most of them have; before, the code host its deployments name.
    */
   facts(integrationId: string): IntegrationFacts {
     const repositories = this.cached(integrationId);
-    let owner: string | undefined;
-    if (repositories) {
-      if (!this.loadedOwners.has(repositories)) this.loadedOwners.set(repositories, mostCommonOwner(repositories));
-      owner = this.loadedOwners.get(repositories);
+    let loaded = repositories && this.listingFacts.get(repositories);
+    if (repositories && !loaded) {
+      loaded = { codeHost: mostCommonHost(repositories.map((repository) => repository.url)), owner: mostCommonOwner(repositories) };
+      this.listingFacts.set(repositories, loaded);
     }
-    return { codeHost: this.codeHost(integrationId), owner };
+    return { codeHost: loaded?.codeHost ?? this.found().hosts[key(integrationId)], owner: loaded?.owner };
+  }
+
+  /** The code host of an integration (see facts). */
+  codeHost(integrationId: string): string | undefined {
+    return this.facts(integrationId).codeHost;
   }
 
   /** An integration's name as shown: its label, else what the catalog knows of it (see facts). */

@@ -40,6 +40,9 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   private readonly integrationNodes = new Map<string, IntegrationNode>();
   /** The rows of each listing, and so how many of them are shown: a refreshed listing starts again at one page. */
   private readonly repositoryRows = new WeakMap<readonly Repository[], RepositoryRows>();
+  private readonly loadingInView = new Set<string>();
+  private readonly pending = new Set<IntegrationNode | undefined>();
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[];
 
   constructor(private readonly services: Services) {
@@ -50,14 +53,6 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
       { dispose: () => clearTimeout(this.flushTimer) },
     ];
   }
-
-  refresh(): void {
-    this.schedule(undefined);
-  }
-
-  private readonly loadingInView = new Set<string>();
-  private readonly pending = new Set<IntegrationNode | undefined>();
-  private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
   /**
    * VS Code registers the rows of a branch when getChildren answers; refreshing
@@ -70,8 +65,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     if (integrationId === undefined) return this.schedule(undefined);
     const id = key(integrationId);
     if (this.loadingInView.has(id) || this.services.catalog.state(id).status === 'loading') return;
-    const node = this.integrationNodes.get(id);
-    if (node) this.schedule(node);
+    this.refreshBranch(id);
   }
 
   /** Coalesces change events of one tick into one refresh each. */
@@ -122,13 +116,11 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
 
   async getChildren(node?: IntegrationsTreeNode): Promise<IntegrationsTreeNode[]> {
     if (!node) return this.rootNodes();
-    if (node.kind !== 'integration') return [];
-    return this.childrenOf(node.integration.id);
+    return node.kind === 'integration' ? this.childrenOf(node.integration.id) : [];
   }
 
   getParent(node: IntegrationsTreeNode): IntegrationsTreeNode | undefined {
-    if (node.kind === 'integration') return undefined;
-    return this.nodeFor(node.integrationId);
+    return node.kind === 'integration' ? undefined : this.nodeFor(node.integrationId);
   }
 
   /** The integration's row; undefined when the integration is not known. */
@@ -144,12 +136,10 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
    */
   async findRepositoryNode(integrationId: string, repositoryUrl: string): Promise<RepositoryNode | undefined> {
     await this.childrenOf(integrationId);
-    const state = this.services.catalog.state(integrationId);
-    if (state.status !== 'loaded') return undefined;
-    const rows = this.rowsOf(integrationId, state);
-    const shown = rows.shown;
-    const node = rows.find(repositoryUrl);
-    if (rows.shown !== shown) this.refreshBranch(integrationId);
+    const rows = this.rowsOf(integrationId, this.services.catalog.state(integrationId));
+    const shown = rows?.shown;
+    const node = rows?.find(repositoryUrl);
+    if (rows && rows.shown !== shown) this.refreshBranch(integrationId);
     return node;
   }
 
@@ -159,11 +149,9 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
    * does nothing. False when nothing more was shown.
    */
   showMore(integrationId: string, options: { all?: boolean; listing?: readonly Repository[] } = {}): boolean {
-    const state = this.services.catalog.state(integrationId);
-    if (state.status !== 'loaded') return false;
-    if (options.listing && options.listing !== state.repositories) return false;
-    const rows = this.rowsOf(integrationId, state);
-    const added = options.all ? rows.showAll() : rows.showMore();
+    const rows = this.rowsOf(integrationId, this.services.catalog.state(integrationId));
+    if (!rows || (options.listing && options.listing !== rows.repositories)) return false;
+    const added = rows.showMore(options.all);
     if (added > 0) this.refreshBranch(integrationId);
     return added > 0;
   }
@@ -173,10 +161,12 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     if (node) this.schedule(node);
   }
 
-  private rowsOf(integrationId: string, state: Extract<RepositoryState, { status: 'loaded' }>): RepositoryRows {
+  /** The rows of a loaded listing (created the first time they are asked for). */
+  private rowsOf(integrationId: string, state: RepositoryState): RepositoryRows | undefined {
+    if (state.status !== 'loaded') return undefined;
     let rows = this.repositoryRows.get(state.repositories);
     if (!rows) {
-      rows = new RepositoryRows(integrationId, state.repositories, state.invalid ?? []);
+      rows = new RepositoryRows(integrationId, state.repositories, state.invalid);
       this.repositoryRows.set(state.repositories, rows);
     }
     return rows;
@@ -185,40 +175,26 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   /** The rows under an integration: its shown repositories (and a "more" row), or an error / empty row. */
   async childrenOf(integrationId: string): Promise<IntegrationsTreeNode[]> {
     const { catalog } = this.services;
-    let state = catalog.state(integrationId);
-    if (state.status === 'idle' || state.status === 'loading') {
-      const id = key(integrationId);
+    const id = key(integrationId);
+    if (['idle', 'loading'].includes(catalog.state(id).status)) {
       this.loadingInView.add(id);
       try {
-        await vscode.window.withProgress({ location: { viewId: INTEGRATIONS_VIEW_ID } }, () =>
-          catalog.repositories(integrationId),
-        );
+        await vscode.window.withProgress({ location: { viewId: INTEGRATIONS_VIEW_ID } }, () => catalog.repositories(integrationId));
       } catch (error) {
         if (isCancellation(error)) return [];
         this.loadFailed.fire({ integrationId, error });
       } finally {
         this.loadingInView.delete(id);
         // The row's description (repository count, failure) changed: refresh it once the children are in.
-        const node = this.integrationNodes.get(id);
-        if (node) setTimeout(() => this.schedule(node), 0);
+        setTimeout(() => this.refreshBranch(id), 0);
       }
-      state = catalog.state(integrationId);
     }
-    if (state.status === 'error') return errorRows(integrationId, state.error);
-    if (state.status !== 'loaded') return [];
-    const rows = this.rowsOf(integrationId, state);
-    if (rows.total === 0) {
-      return [
-        {
-          kind: 'message',
-          role: 'empty',
-          integrationId,
-          message: vscode.l10n.t('No repositories visible through this integration'),
-          id: `${key(integrationId)}/empty`,
-        },
-      ];
-    }
-    return rows.children();
+    const state = catalog.state(id);
+    if (state.status !== 'error') return this.rowsOf(integrationId, state)?.children() ?? [];
+    return [
+      { kind: 'message', role: 'error', integrationId, message: messageOf(state.error), error: state.error, id: `${id}/error` },
+      ...fixRows(state.error, id).map((row) => ({ ...row, integrationId })),
+    ];
   }
 
   private async rootNodes(): Promise<IntegrationsTreeNode[]> {
@@ -226,49 +202,41 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     if (!(await this.services.connection.isConfigured())) return [];
     const integrations = this.services.catalog.integrations();
     const live = new Set(integrations.map((integration) => key(integration.id)));
-    for (const id of [...this.integrationNodes.keys()]) if (!live.has(id)) this.integrationNodes.delete(id);
+    for (const id of this.integrationNodes.keys()) if (!live.has(id)) this.integrationNodes.delete(id);
     return integrations.map((integration) => this.integrationNode(integration));
   }
 
+  /** The row of an integration: the same object for as long as the integration is listed. */
   private integrationNode(integration: KnownIntegration): IntegrationNode {
     const id = key(integration.id);
-    const existing = this.integrationNodes.get(id);
-    if (existing) {
-      existing.integration = integration;
-      return existing;
-    }
-    const node: IntegrationNode = { kind: 'integration', integration };
-    this.integrationNodes.set(id, node);
+    let node = this.integrationNodes.get(id);
+    if (node) node.integration = integration;
+    else this.integrationNodes.set(id, (node = { kind: 'integration', integration }));
     return node;
   }
 
   private integrationItem(integration: KnownIntegration): vscode.TreeItem {
-    const state = this.services.catalog.state(integration.id);
+    const { catalog } = this.services;
+    const state = catalog.state(integration.id);
     const count = state.status === 'loaded' ? state.repositories.length : undefined;
-    const facts = this.services.catalog.facts(integration.id);
+    const invalid = state.status === 'loaded' ? state.invalid.length : 0;
+    const facts = catalog.facts(integration.id);
     const label = integrationLabel(integration, facts);
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `integration/${key(integration.id)}`;
-    item.description = integrationDescription(integration, count, state.status === 'error', facts, vscode.env.language);
-    const invalid = state.status === 'loaded' ? (state.invalid?.length ?? 0) : 0;
-    if (invalid > 0) {
-      const note =
-        invalid === 1
-          ? vscode.l10n.t('1 does not match the API contract')
-          : vscode.l10n.t('{0} do not match the API contract', invalid);
-      item.description = item.description ? `${item.description} · ${note}` : note;
-    }
-    const discovery = integration.origin === 'discovered' ? { age: this.services.catalog.discoveryAge(), now: Date.now() } : undefined;
-    item.tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count, discovery, facts, vscode.env.language));
+    const note = invalid === 1 ? vscode.l10n.t('1 does not match the API contract') : vscode.l10n.t('{0} do not match the API contract', invalid);
+    const description = integrationDescription(integration, count, state.status === 'error', facts, vscode.env.language);
+    item.description = [description, invalid > 0 ? note : ''].filter(Boolean).join(' · ');
+    const discovery = integration.origin === 'discovered' ? { age: catalog.discoveryAge(), now: Date.now() } : undefined;
+    const tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count, discovery, facts, vscode.env.language));
     item.contextValue = `integration.${integration.origin}`;
-    // A collapsed integration whose last load failed shows it, not only once opened.
-    item.iconPath =
-      state.status === 'error'
-        ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
-        : new vscode.ThemeIcon(integration.origin === 'added' ? 'plug' : 'telescope');
+    item.iconPath = new vscode.ThemeIcon(integration.origin === 'added' ? 'plug' : 'telescope');
     if (state.status === 'error') {
-      (item.tooltip as vscode.MarkdownString).appendMarkdown('\n\n').appendText(vscode.l10n.t('Last load failed: {0}', messageOf(state.error)));
+      // A collapsed integration whose last load failed shows it, not only once opened.
+      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+      tooltip.appendMarkdown('\n\n').appendText(vscode.l10n.t('Last load failed: {0}', messageOf(state.error)));
     }
+    item.tooltip = tooltip;
     item.accessibilityInformation = {
       label: item.description ? vscode.l10n.t('Integration {0}, {1}', label, item.description) : vscode.l10n.t('Integration {0}', label),
     };
@@ -308,15 +276,8 @@ function messageItem(node: MessageNode): vscode.TreeItem {
     });
   }
   if (node.role === 'offContract' && node.offContract) {
-    const record = node.offContract;
-    return offContractItem({
-      id: node.id,
-      label: node.message,
-      problems: record.problems,
-      note: record.reason,
-      contextValue: 'repository.offContract',
-      collapsible: false,
-    });
+    const { problems, reason } = node.offContract;
+    return offContractItem({ id: node.id, label: node.message, problems, note: reason, contextValue: 'repository.offContract', collapsible: false });
   }
   const item = new vscode.TreeItem(firstLine, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
@@ -329,10 +290,7 @@ function messageItem(node: MessageNode): vscode.TreeItem {
 
 /** "Show 1,000 more…", "1,000 of 100,000 shown": activating it (click, Enter) shows the next page in place. */
 function moreItem(node: MoreNode): vscode.TreeItem {
-  const locale = vscode.env.language;
-  const next = formatCount(node.next, locale);
-  const shown = formatCount(node.shown, locale);
-  const total = formatCount(node.total, locale);
+  const [next, shown, total] = [node.next, node.shown, node.total].map((count) => formatCount(count, vscode.env.language));
   return pagingItem({
     id: node.id,
     label: vscode.l10n.t('Show {0} more…', next),
@@ -342,13 +300,4 @@ function moreItem(node: MoreNode): vscode.TreeItem {
     command: { command: Commands.showMoreRepositories, title: vscode.l10n.t('Show More Repositories'), arguments: [node] },
     accessibilityLabel: vscode.l10n.t('Show {0} more repositories, {1} of {2} shown', next, shown, total),
   });
-}
-
-/** The error row, then one row per fix that changes one thing (Set API Key…, Set Tenant ID…, a named setting). */
-function errorRows(integrationId: string, error: unknown): IntegrationsTreeNode[] {
-  const id = key(integrationId);
-  return [
-    { kind: 'message', role: 'error', integrationId, message: messageOf(error), error, id: `${id}/error` },
-    ...fixRows(error, id).map((row) => ({ ...row, integrationId })),
-  ];
 }
