@@ -1,7 +1,7 @@
 import { loadClient } from '../api/lazy';
 import { type Container, type Deployment, type Mount, type RecordProblem, type ResourceSpec, type Volume } from '../api';
 import { problemWords } from './fieldNames';
-import { formatTime } from './deploymentPresentation';
+import { formatTime } from './viewText';
 import { statusWords } from './deploymentStatus';
 import * as l10n from '@vscode/l10n';
 

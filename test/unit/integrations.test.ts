@@ -4,7 +4,7 @@ import { type Deployment, type Repository } from '../../src/api';
 import { ControlPlaneClient } from '../../src/api/client';
 import { parseIntegrationId, integrationIdProblem } from '../../src/model/integrationId';
 import { collectIntegrationIds, discoverIntegrationIds } from '../../src/model/integrationDiscovery';
-import { escapeMarkdown } from '../../src/model/markdown';
+import { escapeMarkdown } from '../../src/model/viewText';
 import { RepositoryCatalog, sortRepositories } from '../../src/model/repositoryCatalog';
 import {
   integrationDescription,

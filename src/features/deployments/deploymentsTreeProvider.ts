@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { messageOf } from '../../api/errors';
-import { escapeMarkdown } from '../../model/markdown';
+import { escapeMarkdown } from '../../model/viewText';
 import { idKey } from '../../model/ids';
 import { DeploymentList, LoadedDeployment } from '../../model/deploymentList';
 import { DetailNode, deploymentDetails, offContractDetails } from '../../model/deploymentDetails';

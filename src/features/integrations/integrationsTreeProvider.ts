@@ -9,8 +9,8 @@ import { KnownIntegration, RepositoryState } from '../../model/repositoryCatalog
 import { RepositoryRows } from '../../model/repositoryRows';
 import { Services } from '../../platform/services';
 import { IntegrationNode, IntegrationsTreeNode, MessageNode, MoreNode, RepositoryNode } from '../../model/integrationNodes';
+import { formatCount } from '../../model/viewText';
 import {
-  formatCount,
   integrationDescription,
   integrationLabel,
   integrationTooltipMarkdown,
