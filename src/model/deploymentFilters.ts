@@ -1,6 +1,7 @@
 import { DeploymentFilters, hasActiveFilters, validateIdList } from '../api/query';
 import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
 import * as l10n from '@vscode/l10n';
+import { Emitter } from './events';
 
 /** Where the filters live in `context.workspaceState`: they are per workspace. */
 export const FILTERS_STATE_KEY = 'deploymentsExplorer.deploymentFilters';
@@ -110,7 +111,8 @@ export function describeFilters(filters: DeploymentFilters): string {
 /** The deployment filters of one workspace, kept in workspace state so they survive reloads. */
 export class DeploymentFilterStore {
   private current: DeploymentFilters;
-  private readonly listeners = new Set<(filters: DeploymentFilters) => void>();
+  private readonly changed = new Emitter<DeploymentFilters>();
+  readonly onDidChange = this.changed.event;
 
   constructor(private readonly state: FilterMemento) {
     this.current = normalizeFilters(state.get<unknown>(FILTERS_STATE_KEY));
@@ -127,7 +129,7 @@ export class DeploymentFilterStore {
   /** Reads the filters again (the state they live in now answers for another profile). */
   reload(): void {
     const stored = normalizeFilters(this.state.get<unknown>(FILTERS_STATE_KEY));
-    if (JSON.stringify(stored) !== JSON.stringify(this.current)) this.announce((this.current = stored));
+    if (JSON.stringify(stored) !== JSON.stringify(this.current)) this.changed.fire((this.current = stored));
   }
 
   /** Merges `change` (an `undefined` value clears that filter); refuses bad IDs naming the item. */
@@ -139,19 +141,10 @@ export class DeploymentFilterStore {
     await this.replace({});
   }
 
-  onDidChange(listener: (filters: DeploymentFilters) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
-
   private async replace(filters: DeploymentFilters): Promise<void> {
     const changed = JSON.stringify(filters) !== JSON.stringify(this.current);
     this.current = filters;
     await this.state.update(FILTERS_STATE_KEY, Object.keys(filters).length > 0 ? filters : undefined);
-    if (changed) this.announce(filters);
-  }
-
-  private announce(filters: DeploymentFilters): void {
-    for (const listener of this.listeners) listener(filters);
+    if (changed) this.changed.fire(filters);
   }
 }

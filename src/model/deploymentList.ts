@@ -1,5 +1,6 @@
 import type { Deployment, DeploymentPage, InvalidDeployment, PageEnd } from '../api';
 import { PageWalk } from '../api/pagination';
+import { Emitter } from './events';
 import { idKey } from './ids';
 
 /** One loaded record and the key the view identifies it by (its ID, or a stand-in when it has none). */
@@ -54,7 +55,8 @@ export class DeploymentList {
   private controller: AbortController | undefined;
   private generation = 0;
   private anonymous = 0;
-  private readonly listeners = new Set<(change: ListChange) => void>();
+  private readonly changed = new Emitter<ListChange>();
+  readonly onDidChange = this.changed.event;
 
   constructor(private readonly fetchPage: PageFetcher) {}
 
@@ -83,10 +85,6 @@ export class DeploymentList {
   get pageCount(): number {
     return this.pages;
   }
-  /** The 1-based page number being loaded, or that failed. */
-  get pendingPage(): number {
-    return this.pages + 1;
-  }
   get nextOffset(): number {
     return this.offset;
   }
@@ -101,11 +99,6 @@ export class DeploymentList {
 
   find(deploymentId: string): LoadedDeployment | undefined {
     return this.keys.get(idKey(deploymentId));
-  }
-
-  onDidChange(listener: (change: ListChange) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
   }
 
   /** Loads the first page unless something is loaded, loading or failed already. */
@@ -134,7 +127,7 @@ export class DeploymentList {
     this.offset = 0;
     this.state = 'idle';
     this.failure = undefined;
-    this.emit({ kind: 'reset' });
+    this.changed.fire({ kind: 'reset' });
   }
 
   /**
@@ -155,7 +148,7 @@ export class DeploymentList {
     const item = { key: this.keyOf(deployment.id), deployment };
     this.keys.set(item.key, item);
     this.loaded.unshift(item);
-    this.emit({ kind: 'inserted', item });
+    this.changed.fire({ kind: 'inserted', item });
     return item;
   }
 
@@ -174,7 +167,7 @@ export class DeploymentList {
     const item = { key, deployment };
     this.loaded[this.loaded.indexOf(existing)] = item;
     this.keys.set(key, item);
-    this.emit({ kind: 'updated', item });
+    this.changed.fire({ kind: 'updated', item });
     return item;
   }
 
@@ -185,7 +178,7 @@ export class DeploymentList {
 
   dispose(): void {
     this.controller?.abort();
-    this.listeners.clear();
+    this.changed.dispose();
   }
 
   private load(): Promise<void> {
@@ -194,7 +187,7 @@ export class DeploymentList {
     this.controller = controller;
     const offset = this.offset;
     this.state = 'loading';
-    this.emit({ kind: 'status' });
+    this.changed.fire({ kind: 'status' });
     const run = (async () => {
       try {
         const page = await this.fetchPage(offset, controller.signal);
@@ -204,12 +197,12 @@ export class DeploymentList {
         this.pages++;
         this.offset = page.nextOffset;
         this.state = 'loaded';
-        this.emit({ kind: 'appended', added });
+        this.changed.fire({ kind: 'appended', added });
       } catch (error) {
         if (generation !== this.generation) return;
         this.failure = error;
         this.state = 'error';
-        this.emit({ kind: 'status' });
+        this.changed.fire({ kind: 'status' });
         throw error;
       } finally {
         if (generation === this.generation) {
@@ -243,9 +236,5 @@ export class DeploymentList {
 
   private keyOf(id: unknown): string {
     return typeof id === 'string' && id ? idKey(id) : `#${++this.anonymous}`;
-  }
-
-  private emit(change: ListChange): void {
-    for (const listener of this.listeners) listener(change);
   }
 }

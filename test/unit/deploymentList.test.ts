@@ -106,7 +106,7 @@ describe('DeploymentList', () => {
     await assert.rejects(list.loadMore(), /boom at 20/);
     assert.equal(list.status, 'error');
     assert.equal(list.items.length, 20);
-    assert.equal(list.pendingPage, 3);
+    assert.equal(list.pageCount, 2, 'the failed page is the third');
     s.failAt(undefined);
     await list.loadMore();
     assert.equal(list.status, 'loaded');

@@ -237,7 +237,8 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
   }
 
   private errorItem(): vscode.TreeItem {
-    const { error, pendingPage: page } = this.list;
+    const { error, pageCount } = this.list;
+    const page = pageCount + 1;
     const message = messageOf(error);
     return errorItem({
       id: 'deployments:error',
