@@ -326,7 +326,7 @@ function mapGroup(label: string, map: Record<string, unknown> | null | undefined
  */
 function group(label: string, children: Array<DetailNode | undefined>, keepEmpty = false): DetailNode | undefined {
   const present = compact(children);
-  if (present.length === 0) return keepEmpty ? { label, value: 'none' } : undefined;
+  if (present.length === 0) return keepEmpty ? { label, value: l10n.t('none') } : undefined;
   return { label, children: present };
 }
 
@@ -343,15 +343,15 @@ function withOthers(record: unknown, table: readonly Field[], alsoKnown: readonl
 
 function leaf(label: string, value: unknown, unit?: string): DetailNode | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value === 'boolean') return { label, value: value ? 'yes' : 'no' };
+  if (typeof value === 'boolean') return { label, value: value ? l10n.t('yes') : l10n.t('no') };
   if (typeof value === 'number') return { label, value: unit ? `${value} ${unit}` : String(value) };
-  if (typeof value === 'string') return { label, value: value === '' ? '(empty)' : value };
+  if (typeof value === 'string') return { label, value: value === '' ? l10n.t('(empty)') : value };
   return valueNode(label, value);
 }
 
 function listLeaf(label: string, value: readonly string[] | null | undefined): DetailNode | undefined {
   if (!Array.isArray(value)) return undefined;
-  return { label, value: value.length > 0 ? value.map((item) => (/\s/.test(item) ? JSON.stringify(item) : item)).join(' ') : 'none' };
+  return { label, value: value.length > 0 ? value.map((item) => (/\s/.test(item) ? JSON.stringify(item) : item)).join(' ') : l10n.t('none') };
 }
 
 /** Any JSON value as a node: scalars inline, objects and arrays as children. */
@@ -359,7 +359,7 @@ function valueNode(label: string, value: unknown): DetailNode {
   if (value === undefined || value === null) return { label, value: 'null' };
   if (typeof value !== 'object') return leaf(label, value) ?? { label };
   if (Array.isArray(value)) {
-    if (value.length === 0) return { label, value: 'none' };
+    if (value.length === 0) return { label, value: l10n.t('none') };
     const itemLabel = (item: unknown, index: number) => (isObject(item) && typeof item.name === 'string' && item.name ? item.name : `#${index + 1}`);
     return { label, children: value.map((item, index) => valueNode(itemLabel(item, index), item)) };
   }

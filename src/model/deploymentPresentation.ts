@@ -124,7 +124,7 @@ export function tooltipFields(deployment: Deployment, locale?: string): Array<[s
 /** "Awaiting database (AWAITING_DATABASE)", and says so when the extension does not know the value. */
 function statusTooltipValue(status: string): string {
   const value = statusWithRawValue(status);
-  return value && isUnrecognisedStatus(status) ? `${value}, a status this extension does not know` : value;
+  return value && isUnrecognisedStatus(status) ? l10n.t('{0}, a status this extension does not know', value) : value;
 }
 
 /** What a screen reader says for a row. */

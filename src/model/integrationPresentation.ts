@@ -8,7 +8,7 @@ import { shortId } from './ids';
 import { escapeMarkdown, formatCount, inLanguage } from './viewText';
 import * as l10n from '@vscode/l10n';
 import { remoteKey } from './remoteUrls';
-import type { KnownIntegration } from './repositoryCatalog';
+import type { DiscoveryAge, KnownIntegration } from './repositoryCatalog';
 
 /** What is known of an integration besides its settings entry (RepositoryCatalog.facts). */
 export interface IntegrationFacts {
@@ -26,9 +26,9 @@ export interface IntegrationFacts {
 export function integrationLabel(integration: { id: string; label?: string }, facts: IntegrationFacts = {}): string {
   const label = integration.label?.trim();
   if (label) return label;
-  if (facts.codeHost && facts.owner) return `${facts.owner} on ${facts.codeHost}`;
-  if (facts.codeHost) return `Integration on ${facts.codeHost}`;
-  if (facts.owner) return `${facts.owner}’s integration`;
+  if (facts.codeHost && facts.owner) return l10n.t('{0} on {1}', facts.owner, facts.codeHost);
+  if (facts.codeHost) return l10n.t('Integration on {0}', facts.codeHost);
+  if (facts.owner) return l10n.t('{0}’s integration', facts.owner);
   return shortId(integration.id);
 }
 
@@ -91,7 +91,7 @@ function timeAgo(then: number, now: number, locale: string | undefined): string 
 }
 
 /** When the discovered list was refreshed, for a discovered integration's tooltip. */
-export function discoveryAgeText(age: { refreshedAt?: number; scannedAt?: number }, now: number, locale?: string): string {
+export function discoveryAgeText(age: DiscoveryAge, now: number, locale?: string): string {
   const refreshed =
     age.refreshedAt !== undefined ? l10n.t('last refreshed {0}', timeAgo(age.refreshedAt, now, locale)) : l10n.t('not refreshed in this window');
   const scanned =
@@ -104,7 +104,7 @@ export function discoveryAgeText(age: { refreshedAt?: number; scannedAt?: number
 export function integrationTooltipMarkdown(
   integration: KnownIntegration,
   repositoryCount: number | undefined,
-  discovery?: { age: { refreshedAt?: number; scannedAt?: number }; now: number },
+  discovery?: { age: DiscoveryAge; now: number },
   facts: IntegrationFacts = {},
   locale?: string,
 ): string {
@@ -132,18 +132,9 @@ export function repositoryDescription(repository: Repository): string {
  */
 export function repositoryTooltipMarkdown(repository: Repository): string {
   const row = (field: keyof Repository) => `- **${escapeMarkdown(fieldWords(field))}:** ${escapeMarkdown(String(repository[field]))}`;
-  return [
-    `**${escapeMarkdown(`${repository.owner}/${repository.name}`)}**`,
-    '',
-    row('name'),
-    row('owner'),
-    row('default_branch'),
-    row('url'),
-    row('id'),
-    row('host_integration_id'),
-  ].join('\n');
+  const fields = ['name', 'owner', 'default_branch', 'url', 'id', 'host_integration_id'] as const;
+  return [`**${escapeMarkdown(`${repository.owner}/${repository.name}`)}**`, '', ...fields.map(row)].join('\n');
 }
-
 
 /**
  * A repository URL reduced for comparison: scheme (https, ssh, scp-like

@@ -24,10 +24,7 @@ export interface DiscoveredSnapshot {
 }
 
 /** When the discovered list was last refreshed, for the view to show. */
-export interface DiscoveryAge {
-  refreshedAt?: number;
-  scannedAt?: number;
-}
+export type DiscoveryAge = Pick<DiscoveredSnapshot, 'refreshedAt' | 'scannedAt'>;
 
 /** Where the catalog gets its client and the user's integrations: handed in by the platform. */
 export interface RepositoryCatalogSource {
@@ -43,12 +40,8 @@ export interface RepositoryCatalogSource {
   now?(): number;
 }
 
-type IntegrationOrigin = 'added' | 'discovered';
-
-export interface KnownIntegration {
-  id: string;
-  label?: string;
-  origin: IntegrationOrigin;
+export interface KnownIntegration extends IntegrationSetting {
+  origin: 'added' | 'discovered';
 }
 
 export type RepositoryState =

@@ -28,9 +28,8 @@ export interface DeploymentElement {
   readonly invalid?: InvalidDeployment;
   /**
    * The row's TreeItem while its record and watch mark stay the same: after a page is appended VS
-   * Code asks for the TreeItem of every row again, which at 50k loaded rows would otherwise cost
-   * more than the 20 ms an appended page may take (a property, not a map: a map lookup per row is
-   * itself milliseconds at that size).
+   * Code asks for the TreeItem of every row again, and building them all anew at 50k loaded rows is
+   * over the append target (a property, not a map: a map lookup per row is itself too slow there).
    */
   treeItem?: vscode.TreeItem;
 }
