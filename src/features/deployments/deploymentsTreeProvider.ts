@@ -96,10 +96,9 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     return this.rows;
   }
 
-  /** O(1): the list's key map, then this provider's. */
+  /** The row of a loaded deployment, found by key: O(1) however many pages are loaded. */
   elementFor(deploymentId: string): DeploymentElement | undefined {
-    const item = this.list.find(deploymentId);
-    return item ? this.byKey.get(item.key) : undefined;
+    return this.byKey.get(idKey(deploymentId));
   }
 
   /** Marks the rows of these deployments as watched; only rows whose mark changes are redrawn. */
