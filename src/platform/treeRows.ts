@@ -32,6 +32,11 @@ export function pagingItem(row: {
   return item;
 }
 
+/** The mark of a failure, on an error row and on the row whose children failed to load. */
+export function errorIcon(): vscode.ThemeIcon {
+  return new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+}
+
 /** A failure in place of rows: its message in the tooltip, clicking it (`command`) retries. */
 export function errorItem(row: {
   id: string;
@@ -46,7 +51,7 @@ export function errorItem(row: {
   item.id = row.id;
   item.description = row.description;
   item.tooltip = new vscode.MarkdownString().appendText(messageOf(row.error)).appendMarkdown(`\n\n${vscode.l10n.t('Click to retry.')}`);
-  item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+  item.iconPath = errorIcon();
   item.command = row.command;
   item.contextValue = row.contextValue;
   item.accessibilityInformation = { label: row.accessibilityLabel };

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { type Repository } from '../../api';
 import { messageOf } from '../../api/errors';
 import { isCancellation } from '../../platform/commandRunner';
-import { errorItem, fixItem, offContractItem, pagingItem } from '../../platform/treeRows';
+import { errorIcon, errorItem, fixItem, offContractItem, pagingItem } from '../../platform/treeRows';
 import { fixRows } from '../../model/fixActions';
 import { idKey as key } from '../../model/ids';
 import { KnownIntegration, RepositoryState } from '../../model/repositoryCatalog';
@@ -233,7 +233,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     item.iconPath = new vscode.ThemeIcon(integration.origin === 'added' ? 'plug' : 'telescope');
     if (state.status === 'error') {
       // A collapsed integration whose last load failed shows it, not only once opened.
-      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+      item.iconPath = errorIcon();
       tooltip.appendMarkdown('\n\n').appendText(vscode.l10n.t('Last load failed: {0}', messageOf(state.error)));
     }
     item.tooltip = tooltip;
