@@ -1,6 +1,7 @@
 import { DeploymentFilters, hasActiveFilters, validateIdList } from '../api/query';
 import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
 import * as l10n from '@vscode/l10n';
+import { Emitter } from './events';
 
 /** Where the filters live in `context.workspaceState`: they are per workspace. */
 export const FILTERS_STATE_KEY = 'deploymentsExplorer.deploymentFilters';
@@ -24,55 +25,32 @@ export const FILTER_NAMES: readonly FilterName[] = [
   'deploymentIds',
 ];
 
-// Getters: each title is translated when read, after activation configured l10n.
-export const FILTER_TITLES: Readonly<Record<FilterName, string>> = {
-  get nameContains() {
-    return l10n.t('Name contains');
-  },
-  get status() {
-    return l10n.t('Status');
-  },
-  get deploymentType() {
-    return l10n.t('Deployment type');
-  },
-  get imageVersion() {
-    return l10n.t('Image version');
-  },
-  get remoteReconciled() {
-    return l10n.t('Remote reconciled');
-  },
-  get tagValueIds() {
-    return l10n.t('Tag value IDs');
-  },
-  get deploymentIds() {
-    return l10n.t('Deployment IDs');
-  },
-};
+// Functions, not tables built at load: the titles are translated when shown, after activation configured l10n.
+/** A filter's title in the quick pick. */
+export function filterTitle(name: FilterName): string {
+  return {
+    nameContains: l10n.t('Name contains'),
+    status: l10n.t('Status'),
+    deploymentType: l10n.t('Deployment type'),
+    imageVersion: l10n.t('Image version'),
+    remoteReconciled: l10n.t('Remote reconciled'),
+    tagValueIds: l10n.t('Tag value IDs'),
+    deploymentIds: l10n.t('Deployment IDs'),
+  }[name];
+}
 
-/** Short names used in the view description: `status: READY · type: prod`. */
-const SHORT_TITLES: Readonly<Record<FilterName, string>> = {
-  get nameContains() {
-    return l10n.t('name');
-  },
-  get status() {
-    return l10n.t('status');
-  },
-  get deploymentType() {
-    return l10n.t('type');
-  },
-  get imageVersion() {
-    return l10n.t('image');
-  },
-  get remoteReconciled() {
-    return l10n.t('reconciled');
-  },
-  get tagValueIds() {
-    return l10n.t('tags');
-  },
-  get deploymentIds() {
-    return l10n.t('IDs');
-  },
-};
+/** A filter's short name in the view's message: `status: READY · type: prod`. */
+function shortTitle(name: FilterName): string {
+  return {
+    nameContains: l10n.t('name'),
+    status: l10n.t('status'),
+    deploymentType: l10n.t('type'),
+    imageVersion: l10n.t('image'),
+    remoteReconciled: l10n.t('reconciled'),
+    tagValueIds: l10n.t('tags'),
+    deploymentIds: l10n.t('IDs'),
+  }[name];
+}
 
 /**
  * Turns anything (a stored value from an older version, a hand-edited state,
@@ -81,24 +59,13 @@ const SHORT_TITLES: Readonly<Record<FilterName, string>> = {
  * the bad item when `strict`, drops the list otherwise).
  */
 export function normalizeFilters(raw: unknown, strict = false): DeploymentFilters {
-  const result: DeploymentFilters = {};
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return result;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
   const input = raw as Record<string, unknown>;
-  const text = (value: unknown): string | undefined =>
-    typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-
-  const nameContains = text(input.nameContains);
-  if (nameContains) result.nameContains = nameContains;
-  const status = text(input.status);
-  if (status) result.status = status;
-  const imageVersion = text(input.imageVersion);
-  if (imageVersion) result.imageVersion = imageVersion;
-  if (typeof input.remoteReconciled === 'boolean') result.remoteReconciled = input.remoteReconciled;
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
   const type = text(input.deploymentType);
-  if (type && (DEPLOYMENT_TYPES as readonly string[]).includes(type)) result.deploymentType = type as DeploymentType;
-  else if (type && strict) throw new Error(l10n.t('Deployment type must be one of {0}, got “{1}”.', DEPLOYMENT_TYPES.join(', '), String(type)));
-
-  const list = (parameter: 'tag_value_ids' | 'deployment_ids', value: unknown): string[] | undefined => {
+  const known = (DEPLOYMENT_TYPES as readonly (string | undefined)[]).includes(type);
+  if (type && !known && strict) throw new Error(l10n.t('Deployment type must be one of {0}, got “{1}”.', DEPLOYMENT_TYPES.join(', '), type));
+  const list = (parameter: 'tag_value_ids' | 'deployment_ids', value: unknown) => {
     if (value === undefined || value === null) return undefined;
     const items = Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
     try {
@@ -109,11 +76,17 @@ export function normalizeFilters(raw: unknown, strict = false): DeploymentFilter
       return undefined;
     }
   };
-  const tagValueIds = list('tag_value_ids', input.tagValueIds);
-  if (tagValueIds) result.tagValueIds = tagValueIds;
-  const deploymentIds = list('deployment_ids', input.deploymentIds);
-  if (deploymentIds) result.deploymentIds = deploymentIds;
-  return result;
+  const filters: DeploymentFilters = {
+    nameContains: text(input.nameContains),
+    status: text(input.status),
+    imageVersion: text(input.imageVersion),
+    remoteReconciled: typeof input.remoteReconciled === 'boolean' ? input.remoteReconciled : undefined,
+    deploymentType: known ? (type as DeploymentType) : undefined,
+    tagValueIds: list('tag_value_ids', input.tagValueIds),
+    deploymentIds: list('deployment_ids', input.deploymentIds),
+  };
+  // Only the filters that are set: the filters are stored, and compared, as JSON.
+  return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
 }
 
 /** The value of one filter as the quick pick shows it ("any" when unset). */
@@ -121,28 +94,25 @@ export function filterValueText(filters: DeploymentFilters, name: FilterName): s
   const value = filters[name];
   if (value === undefined) return l10n.t('any');
   if (typeof value === 'boolean') return value ? l10n.t('yes') : l10n.t('no');
-  if (Array.isArray(value)) return value.join(', ');
-  return String(value);
+  return Array.isArray(value) ? value.join(', ') : String(value);
 }
 
-/** The active filters in one line for the view description; empty when none. */
+/** The active filters in one line for the view's message; empty when none. */
 export function describeFilters(filters: DeploymentFilters): string {
-  const parts: string[] = [];
-  for (const name of FILTER_NAMES) {
-    const value = filters[name];
-    if (value === undefined) continue;
-    let text: string;
-    if (Array.isArray(value)) text = value.length === 1 ? value[0] : l10n.t('{0} selected', value.length);
-    else text = filterValueText(filters, name);
-    parts.push(`${SHORT_TITLES[name]}: ${text}`);
-  }
-  return parts.join(' · ');
+  return FILTER_NAMES.filter((name) => filters[name] !== undefined)
+    .map((name) => {
+      const value = filters[name];
+      const text = Array.isArray(value) && value.length > 1 ? l10n.t('{0} selected', value.length) : filterValueText(filters, name);
+      return `${shortTitle(name)}: ${text}`;
+    })
+    .join(' · ');
 }
 
 /** The deployment filters of one workspace, kept in workspace state so they survive reloads. */
 export class DeploymentFilterStore {
   private current: DeploymentFilters;
-  private readonly listeners = new Set<(filters: DeploymentFilters) => void>();
+  private readonly changed = new Emitter<DeploymentFilters>();
+  readonly onDidChange = this.changed.event;
 
   constructor(private readonly state: FilterMemento) {
     this.current = normalizeFilters(state.get<unknown>(FILTERS_STATE_KEY));
@@ -152,41 +122,29 @@ export class DeploymentFilterStore {
     return this.current;
   }
 
-  /** Reads the filters again (the state they live in now answers for another profile). */
-  reload(): void {
-    const stored = normalizeFilters(this.state.get<unknown>(FILTERS_STATE_KEY));
-    if (JSON.stringify(stored) === JSON.stringify(this.current)) return;
-    this.current = stored;
-    for (const listener of this.listeners) listener(stored);
-  }
-
   get active(): boolean {
     return hasActiveFilters(this.current);
   }
 
+  /** Reads the filters again (the state they live in now answers for another profile). */
+  reload(): void {
+    const stored = normalizeFilters(this.state.get<unknown>(FILTERS_STATE_KEY));
+    if (JSON.stringify(stored) !== JSON.stringify(this.current)) this.changed.fire((this.current = stored));
+  }
+
   /** Merges `change` (an `undefined` value clears that filter); refuses bad IDs naming the item. */
   async update(change: Partial<DeploymentFilters>): Promise<void> {
-    const merged: Record<string, unknown> = { ...this.current };
-    for (const [name, value] of Object.entries(change)) {
-      if (value === undefined) delete merged[name];
-      else merged[name] = value;
-    }
-    await this.replace(normalizeFilters(merged, true));
+    await this.replace(normalizeFilters({ ...this.current, ...change }, true));
   }
 
   async clear(): Promise<void> {
     await this.replace({});
   }
 
-  onDidChange(listener: (filters: DeploymentFilters) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
-
   private async replace(filters: DeploymentFilters): Promise<void> {
     const changed = JSON.stringify(filters) !== JSON.stringify(this.current);
     this.current = filters;
     await this.state.update(FILTERS_STATE_KEY, Object.keys(filters).length > 0 ? filters : undefined);
-    if (changed) for (const listener of this.listeners) listener(filters);
+    if (changed) this.changed.fire(filters);
   }
 }

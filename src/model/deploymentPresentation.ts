@@ -3,6 +3,7 @@ import { isUnrecognisedStatus, statusWords, statusWithRawValue } from './deploym
 import { shortId } from './ids';
 import * as l10n from '@vscode/l10n';
 import { normaliseRemoteUrl } from './remoteUrls';
+import { formatTime } from './viewText';
 
 /** How a deployment row looks, decided without VS Code so it can be unit tested. */
 
@@ -103,34 +104,6 @@ export function repositoryWebUrl(deployment: Deployment): string | undefined {
   return `${base}/tree/${path}`;
 }
 
-const timeFormats = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * The date-time formatter of a locale, created once: `toLocaleString` with
- * options builds a new `Intl.DateTimeFormat` on every call (about 100 µs).
- */
-function timeFormat(locale: string | undefined): Intl.DateTimeFormat {
-  const key = locale ?? '';
-  let format = timeFormats.get(key);
-  if (!format) {
-    const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'medium' };
-    try {
-      format = new Intl.DateTimeFormat(locale, options);
-    } catch {
-      format = new Intl.DateTimeFormat(undefined, options); // a tag Intl does not accept: the default locale
-    }
-    timeFormats.set(key, format);
-  }
-  return format;
-}
-
-/** Formats an ISO time in the user's locale; the raw text when it does not parse. */
-export function formatTime(iso: string, locale?: string): string {
-  const time = Date.parse(iso);
-  if (Number.isNaN(time)) return iso;
-  return timeFormat(locale).format(time);
-}
-
 /** The lines of a row's tooltip, label first. */
 export function tooltipFields(deployment: Deployment, locale?: string): Array<[string, string]> {
   const fields: Array<[string, string]> = [];
@@ -151,7 +124,7 @@ export function tooltipFields(deployment: Deployment, locale?: string): Array<[s
 /** "Awaiting database (AWAITING_DATABASE)", and says so when the extension does not know the value. */
 function statusTooltipValue(status: string): string {
   const value = statusWithRawValue(status);
-  return value && isUnrecognisedStatus(status) ? `${value}, a status this extension does not know` : value;
+  return value && isUnrecognisedStatus(status) ? l10n.t('{0}, a status this extension does not know', value) : value;
 }
 
 /** What a screen reader says for a row. */

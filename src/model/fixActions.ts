@@ -1,6 +1,6 @@
 /**
  * What a person can do about a failure, as data: the notification buttons, the
- * error rows of both trees and Add Integration's fixes are all built from
+ * fix rows of both trees and Add Integration's fixes are all built from
  * `fixActionsFor`, so the same failure offers the same fixes everywhere.
  */
 import { AuthError, InvalidInputError, isControlPlaneError, NetworkError } from '../api/errors';
@@ -65,12 +65,16 @@ export function isConnectionFix(action: FixAction): boolean {
   return action.kind === 'setApiKey' || action.kind === 'setTenant' || action.kind === 'openSettings';
 }
 
-/**
- * The fixes worth a row under an error in a tree: the ones that change one thing (the key, the
- * tenant, a named setting). Retry is the error row's own click.
- */
-export function rowFixes(error: unknown): FixAction[] {
-  return fixActionsFor(error).filter(
-    (action) => action.kind === 'setApiKey' || action.kind === 'setTenant' || (action.kind === 'openSettings' && !!action.setting),
-  );
+/** A row beside an error row in a tree: one fix that changes one thing (the key, the tenant, a named setting). */
+export interface FixRow {
+  readonly kind: 'fix';
+  readonly id: string;
+  readonly action: FixAction;
+}
+
+/** The fix rows of a failure, the same in every tree. Retry is the error row's own click, never a row. */
+export function fixRows(error: unknown, idPrefix: string): FixRow[] {
+  return fixActionsFor(error)
+    .filter((action) => action.kind === 'setApiKey' || action.kind === 'setTenant' || (action.kind === 'openSettings' && !!action.setting))
+    .map((action) => ({ kind: 'fix', id: `${idPrefix}/fix/${action.kind}`, action }));
 }

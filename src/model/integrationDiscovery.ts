@@ -38,14 +38,12 @@ export function integrationsUsedBy(deployments: readonly Deployment[]): { integr
   for (const deployment of deployments) {
     const id = deployment.source_config?.integration_id?.trim().toLowerCase();
     const url = deployment.source_config?.repo_url;
-    if (id && ids.has(id) && url) urls.set(id, [...(urls.get(id) ?? []), url]);
+    if (!id || !ids.has(id) || !url) continue;
+    if (!urls.has(id)) urls.set(id, []);
+    urls.get(id)!.push(url);
   }
-  const codeHosts: Record<string, string> = {};
-  for (const [id, list] of urls) {
-    const host = mostCommonHost(list);
-    if (host) codeHosts[id] = host;
-  }
-  return { integrationIds: [...ids], codeHosts };
+  const hosts = [...urls].map(([id, list]) => [id, mostCommonHost(list)]).filter(([, host]) => host);
+  return { integrationIds: [...ids], codeHosts: Object.fromEntries(hosts) };
 }
 
 /** Pages through every deployment (100 a page) and collects the integration IDs: the explicit full scan. */
@@ -54,30 +52,19 @@ export async function discoverIntegrationIds(
   options: { signal?: AbortSignal; maxPages?: number; onProgress?: (progress: DiscoveryProgress) => void } = {},
 ): Promise<DiscoveryResult> {
   const maxPages = options.maxPages ?? 200;
+  const read: Deployment[] = [];
   const ids = new Set<string>();
-  const repositoryUrls = new Map<string, string[]>();
   let pages = 0;
-  let deployments = 0;
   let truncated = false;
   for await (const page of client.deploymentPages({ limit: 100 }, { signal: options.signal })) {
     pages++;
-    deployments += page.deployments.length;
+    read.push(...page.deployments);
     collectIntegrationIds(page.deployments, ids);
-    for (const deployment of page.deployments) {
-      const id = deployment.source_config?.integration_id?.trim().toLowerCase();
-      const url = deployment.source_config?.repo_url;
-      if (id && ids.has(id) && url) repositoryUrls.set(id, [...(repositoryUrls.get(id) ?? []), url]);
-    }
-    options.onProgress?.({ pages, deployments, found: ids.size });
+    options.onProgress?.({ pages, deployments: read.length, found: ids.size });
     if (pages >= maxPages && page.mayHaveMore) {
       truncated = true;
       break;
     }
   }
-  const codeHosts: Record<string, string> = {};
-  for (const [id, urls] of repositoryUrls) {
-    const host = mostCommonHost(urls);
-    if (host) codeHosts[id] = host;
-  }
-  return { integrationIds: [...ids], codeHosts, pages, deployments, found: ids.size, truncated };
+  return { ...integrationsUsedBy(read), pages, deployments: read.length, found: ids.size, truncated };
 }

@@ -1,9 +1,9 @@
 import type { InvalidRepository, Repository } from '../api';
-import type { FixActionKind } from './fixActions';
+import type { FixRow } from './fixActions';
 import type { KnownIntegration } from './repositoryCatalog';
 
-/** The elements of the Integrations tree. */
-export type IntegrationsTreeNode = IntegrationNode | RepositoryNode | MessageNode | MoreNode;
+/** The elements of the Integrations tree. Each row below an integration names it (`integrationId`): its parent. */
+export type IntegrationsTreeNode = IntegrationNode | RepositoryNode | MessageNode | MoreNode | FixNode;
 
 export interface IntegrationNode {
   readonly kind: 'integration';
@@ -19,24 +19,22 @@ export interface RepositoryNode {
 }
 
 /**
- * A row that is not data: a load failure (`error`, retried on click), an
- * informative note (`empty`), a next step (`action`, e.g. Set API Key…), or a
- * listed repository that does not match the API contract (`offContract`).
+ * A row that is not data: a load failure (`error`, retried on click), an informative note (`empty`),
+ * or a listed repository that does not match the API contract (`offContract`).
  */
 export interface MessageNode {
   readonly kind: 'message';
-  readonly role: 'error' | 'empty' | 'action' | 'offContract';
+  readonly role: 'error' | 'empty' | 'offContract';
   readonly integrationId: string;
   readonly message: string;
   readonly id: string;
-  /** For errors: the failure; for actions: the command to run. */
   readonly error?: unknown;
-  readonly command?: { id: string; title: string; arguments?: unknown[] };
-  /** For actions: which fix the command is (its icon says so, as in every tree). */
-  readonly fixKind?: FixActionKind;
   /** For `offContract`: the record as listed, what is wrong with it and why it cannot be used to create a deployment. */
   readonly offContract?: InvalidRepository;
 }
+
+/** A fix beside an integration's error row (Set API Key…), as in every tree. */
+export type FixNode = FixRow & { readonly integrationId: string };
 
 /**
  * The last row of an integration whose rows are not all shown (they come a page at a time, see
@@ -54,40 +52,25 @@ export interface MoreNode {
   readonly listing: readonly Repository[];
 }
 
-function isNode(value: unknown): value is { kind: unknown } {
-  return typeof value === 'object' && value !== null && 'kind' in value;
-}
-
 /**
  * True for a repository row of the Integrations tree (what menu commands on
  * repositories receive as their argument); read the record from `node.repository`.
  */
 export function isRepositoryNode(value: unknown): value is RepositoryNode {
-  return (
-    isNode(value) &&
-    value.kind === 'repository' &&
-    typeof (value as RepositoryNode).integrationId === 'string' &&
-    typeof (value as RepositoryNode).repository === 'object' &&
-    (value as RepositoryNode).repository !== null
-  );
-}
-
-export function isIntegrationNode(value: unknown): value is IntegrationNode {
-  return isNode(value) && value.kind === 'integration' && typeof (value as IntegrationNode).integration?.id === 'string';
-}
-
-function isMessageNode(value: unknown): value is MessageNode {
-  return isNode(value) && value.kind === 'message';
+  const node = value as Partial<RepositoryNode> | undefined;
+  return node?.kind === 'repository' && typeof node.integrationId === 'string' && typeof node.repository === 'object' && node.repository !== null;
 }
 
 /** True for the "Show … more" row of an integration (what its commands receive as their argument). */
 export function isMoreNode(value: unknown): value is MoreNode {
-  return isNode(value) && value.kind === 'more' && typeof (value as MoreNode).integrationId === 'string';
+  const node = value as Partial<MoreNode> | undefined;
+  return node?.kind === 'more' && typeof node.integrationId === 'string';
 }
 
-/** The integration an element belongs to: its own ID for integration rows. */
+/** The integration a row belongs to: its own ID for integration rows. */
 export function integrationIdOf(value: unknown): string | undefined {
-  if (isIntegrationNode(value)) return value.integration.id;
-  if (isRepositoryNode(value) || isMessageNode(value) || isMoreNode(value)) return value.integrationId;
-  return undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const node = value as { kind?: unknown; integration?: { id?: unknown }; integrationId?: unknown };
+  const id = node.kind === 'integration' ? node.integration?.id : node.integrationId;
+  return typeof id === 'string' ? id : undefined;
 }

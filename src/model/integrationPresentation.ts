@@ -5,15 +5,10 @@
 import type { Repository } from '../api';
 import { fieldWords } from './fieldNames';
 import { shortId } from './ids';
-import { escapeMarkdown } from './markdown';
+import { escapeMarkdown, formatCount, inLanguage } from './viewText';
 import * as l10n from '@vscode/l10n';
 import { remoteKey } from './remoteUrls';
-
-export interface IntegrationLike {
-  id: string;
-  label?: string;
-  origin: 'added' | 'discovered';
-}
+import type { DiscoveryAge, KnownIntegration } from './repositoryCatalog';
 
 /** What is known of an integration besides its settings entry (RepositoryCatalog.facts). */
 export interface IntegrationFacts {
@@ -31,9 +26,9 @@ export interface IntegrationFacts {
 export function integrationLabel(integration: { id: string; label?: string }, facts: IntegrationFacts = {}): string {
   const label = integration.label?.trim();
   if (label) return label;
-  if (facts.codeHost && facts.owner) return `${facts.owner} on ${facts.codeHost}`;
-  if (facts.codeHost) return `Integration on ${facts.codeHost}`;
-  if (facts.owner) return `${facts.owner}’s integration`;
+  if (facts.codeHost && facts.owner) return l10n.t('{0} on {1}', facts.owner, facts.codeHost);
+  if (facts.codeHost) return l10n.t('Integration on {0}', facts.codeHost);
+  if (facts.owner) return l10n.t('{0}’s integration', facts.owner);
   return shortId(integration.id);
 }
 
@@ -42,18 +37,18 @@ export function isLabelFromFacts(integration: { id: string; label?: string }, fa
   return !integration.label?.trim() && Boolean(facts.codeHost || facts.owner);
 }
 
-/**
- * "60 repositories · github.com · discovered"; the count only once loaded, the host where known.
- * An integration named from what is known (see integrationLabel) shows its short ID first, and
- * not the host again: "41ef3d36… · 60 repositories · discovered".
- */
 /** "1 repository", "100,000 repositories" (the count as the user's language writes it). */
 function repositoryCountText(count: number, locale: string | undefined): string {
   return count === 1 ? l10n.t('1 repository') : l10n.t('{0} repositories', formatCount(count, locale));
 }
 
+/**
+ * "60 repositories · github.com · discovered"; the count only once loaded, the host where known.
+ * An integration named from what is known (see integrationLabel) shows its short ID first, and
+ * not the host again: "41ef3d36… · 60 repositories · discovered".
+ */
 export function integrationDescription(
-  integration: IntegrationLike,
+  integration: KnownIntegration,
   repositoryCount: number | undefined,
   failed: boolean,
   facts: IntegrationFacts = {},
@@ -86,36 +81,30 @@ export function mostCommonOwner(repositories: readonly Repository[]): string | u
   return best;
 }
 
-/** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */
-function timeAgo(then: number, now: number): string {
+/** "just now", "5 minutes ago", "3 hours ago", "2 days ago", in the user's language. */
+function timeAgo(then: number, now: number, locale: string | undefined): string {
   const seconds = Math.max(0, Math.round((now - then) / 1000));
   if (seconds < 60) return l10n.t('just now');
-  if (seconds < 3600) {
-    const minutes = Math.floor(seconds / 60);
-    return minutes === 1 ? l10n.t('1 minute ago') : l10n.t('{0} minutes ago', minutes);
-  }
-  if (seconds < 86_400) {
-    const hours = Math.floor(seconds / 3600);
-    return hours === 1 ? l10n.t('1 hour ago') : l10n.t('{0} hours ago', hours);
-  }
-  const days = Math.floor(seconds / 86_400);
-  return days === 1 ? l10n.t('1 day ago') : l10n.t('{0} days ago', days);
+  const [count, unit]: [number, Intl.RelativeTimeFormatUnit] =
+    seconds < 3600 ? [Math.floor(seconds / 60), 'minute'] : seconds < 86_400 ? [Math.floor(seconds / 3600), 'hour'] : [Math.floor(seconds / 86_400), 'day'];
+  return inLanguage(locale, (tag) => new Intl.RelativeTimeFormat(tag).format(-count, unit));
 }
 
 /** When the discovered list was refreshed, for a discovered integration's tooltip. */
-export function discoveryAgeText(age: { refreshedAt?: number; scannedAt?: number }, now: number): string {
-  const refreshed = age.refreshedAt !== undefined ? l10n.t('last refreshed {0}', timeAgo(age.refreshedAt, now)) : l10n.t('not refreshed in this window');
+export function discoveryAgeText(age: DiscoveryAge, now: number, locale?: string): string {
+  const refreshed =
+    age.refreshedAt !== undefined ? l10n.t('last refreshed {0}', timeAgo(age.refreshedAt, now, locale)) : l10n.t('not refreshed in this window');
   const scanned =
     age.scannedAt !== undefined
-      ? l10n.t('last full scan {0}', timeAgo(age.scannedAt, now))
+      ? l10n.t('last full scan {0}', timeAgo(age.scannedAt, now, locale))
       : l10n.t('no full scan yet (run “Discover Integrations from Deployments”)');
   return l10n.t('Discovered list: {0}; {1}.', refreshed, scanned);
 }
 
 export function integrationTooltipMarkdown(
-  integration: IntegrationLike,
+  integration: KnownIntegration,
   repositoryCount: number | undefined,
-  discovery?: { age: { refreshedAt?: number; scannedAt?: number }; now: number },
+  discovery?: { age: DiscoveryAge; now: number },
   facts: IntegrationFacts = {},
   locale?: string,
 ): string {
@@ -129,7 +118,7 @@ export function integrationTooltipMarkdown(
       : l10n.t('Discovered from existing deployments (not in settings; use “Add to My Integrations” to keep it).'),
   ];
   if (repositoryCount !== undefined) lines.push('', repositoryCountText(repositoryCount, locale));
-  if (integration.origin === 'discovered' && discovery) lines.push('', escapeMarkdown(discoveryAgeText(discovery.age, discovery.now)));
+  if (integration.origin === 'discovered' && discovery) lines.push('', escapeMarkdown(discoveryAgeText(discovery.age, discovery.now, locale)));
   return lines.join('\n');
 }
 
@@ -143,18 +132,9 @@ export function repositoryDescription(repository: Repository): string {
  */
 export function repositoryTooltipMarkdown(repository: Repository): string {
   const row = (field: keyof Repository) => `- **${escapeMarkdown(fieldWords(field))}:** ${escapeMarkdown(String(repository[field]))}`;
-  return [
-    `**${escapeMarkdown(`${repository.owner}/${repository.name}`)}**`,
-    '',
-    row('name'),
-    row('owner'),
-    row('default_branch'),
-    row('url'),
-    row('id'),
-    row('host_integration_id'),
-  ].join('\n');
+  const fields = ['name', 'owner', 'default_branch', 'url', 'id', 'host_integration_id'] as const;
+  return [`**${escapeMarkdown(`${repository.owner}/${repository.name}`)}**`, '', ...fields.map(row)].join('\n');
 }
-
 
 /**
  * A repository URL reduced for comparison: scheme (https, ssh, scp-like
@@ -177,21 +157,4 @@ export function openableUrl(url: string): { url: string } | { problem: string } 
     return { problem: l10n.t('The repository URL “{0}” is not an http(s) address; it is not opened in the browser.', url) };
   }
   return { url: parsed.toString() };
-}
-
-const numberFormats = new Map<string, Intl.NumberFormat>();
-
-/** A count as the user's language writes it (`100,000`, `100.000`, `100 000`); the formatter is made once per language. */
-export function formatCount(value: number, locale?: string): string {
-  const key = locale ?? '';
-  let format = numberFormats.get(key);
-  if (!format) {
-    try {
-      format = new Intl.NumberFormat(locale);
-    } catch {
-      format = new Intl.NumberFormat(); // a tag Intl does not accept: the default locale
-    }
-    numberFormats.set(key, format);
-  }
-  return format.format(value);
 }

@@ -3,7 +3,6 @@ import { CancelledError } from '../api/errors';
 import { Emitter } from './events';
 import { idKey as key } from './ids';
 import { mostCommonHost } from './remoteUrls';
-import { collationKeys } from './collationKeys';
 import { IntegrationFacts, integrationLabel, mostCommonOwner } from './integrationPresentation';
 
 /** An integration the user added (a settings entry). */
@@ -25,10 +24,7 @@ export interface DiscoveredSnapshot {
 }
 
 /** When the discovered list was last refreshed, for the view to show. */
-export interface DiscoveryAge {
-  refreshedAt?: number;
-  scannedAt?: number;
-}
+export type DiscoveryAge = Pick<DiscoveredSnapshot, 'refreshedAt' | 'scannedAt'>;
 
 /** Where the catalog gets its client and the user's integrations: handed in by the platform. */
 export interface RepositoryCatalogSource {
@@ -44,12 +40,8 @@ export interface RepositoryCatalogSource {
   now?(): number;
 }
 
-type IntegrationOrigin = 'added' | 'discovered';
-
-export interface KnownIntegration {
-  id: string;
-  label?: string;
-  origin: IntegrationOrigin;
+export interface KnownIntegration extends IntegrationSetting {
+  origin: 'added' | 'discovered';
 }
 
 export type RepositoryState =
@@ -59,7 +51,7 @@ export type RepositoryState =
       status: 'loaded';
       repositories: readonly Repository[];
       /** Records that do not match the API contract (not usable to create a deployment; each says why). */
-      invalid?: readonly InvalidRepository[];
+      invalid: readonly InvalidRepository[];
     }
   | { status: 'error'; error: unknown };
 
@@ -71,13 +63,10 @@ export type RepositoryState =
 export class RepositoryCatalog {
   private readonly states = new Map<string, RepositoryState>();
   private readonly inFlight = new Map<string, Promise<readonly Repository[]>>();
-  private readonly discovered = new Set<string>();
-  private readonly discoveredHosts = new Map<string, string>();
-  /** The store scope the discovered integrations were read for; undefined: not read yet. */
-  private discoveredScope: string | undefined;
-  private age: DiscoveryAge = {};
-  private readonly loadedHosts = new WeakMap<readonly Repository[], string | undefined>();
-  private readonly loadedOwners = new WeakMap<readonly Repository[], string | undefined>();
+  /** The discovered integrations of the connection the store answered for last (`scope`; undefined: not read yet). */
+  private discovered: { scope?: string; snapshot: DiscoveredSnapshot } = { snapshot: { ids: [], hosts: {} } };
+  /** What a loaded listing says of its integration, worked out once per listing (see facts). */
+  private readonly listingFacts = new WeakMap<readonly Repository[], IntegrationFacts>();
   private readonly changed = new Emitter<string | undefined>();
   /** Fires with an integration ID when its repositories changed, or undefined when the list did. */
   readonly onDidChange = this.changed.event;
@@ -91,16 +80,10 @@ export class RepositoryCatalog {
 
   /** Added ones first, in settings order, then discovered ones. */
   integrations(): KnownIntegration[] {
-    this.loadDiscovered();
-    const added: KnownIntegration[] = this.source.addedIntegrations().map((entry) => ({
-      ...entry,
-      origin: 'added' as const,
-    }));
+    const added = this.source.addedIntegrations().map((entry): KnownIntegration => ({ ...entry, origin: 'added' }));
     const addedIds = new Set(added.map((entry) => key(entry.id)));
-    const discovered = [...this.discovered]
-      .filter((id) => !addedIds.has(id))
-      .map((id) => ({ id, origin: 'discovered' as const }));
-    return [...added, ...discovered];
+    const discovered = this.found().ids.filter((id) => !addedIds.has(id));
+    return [...added, ...discovered.map((id): KnownIntegration => ({ id, origin: 'discovered' }))];
   }
 
   find(integrationId: string): KnownIntegration | undefined {
@@ -114,94 +97,82 @@ export class RepositoryCatalog {
    * What changes is kept for the connection (see `discoveredStore`).
    */
   addDiscovered(ids: Iterable<string>, codeHosts: Record<string, string> = {}, options: { scan?: boolean } = {}): number {
-    this.loadDiscovered();
-    let hostsChanged = false;
-    for (const [id, host] of Object.entries(codeHosts)) {
-      if (this.discoveredHosts.get(key(id)) === host) continue;
-      this.discoveredHosts.set(key(id), host);
-      hostsChanged = true;
-    }
+    const found = this.found();
     const known = new Set(this.integrations().map((entry) => key(entry.id)));
-    let added = 0;
-    for (const id of ids) {
-      if (known.has(key(id)) || this.discovered.has(key(id))) continue;
-      this.discovered.add(key(id));
-      added++;
-    }
+    const added = [...new Set([...ids].map(key))].filter((id) => !known.has(id));
+    const hosts = { ...found.hosts, ...Object.fromEntries(Object.entries(codeHosts).map(([id, host]) => [key(id), host])) };
+    const refreshed = added.length > 0 || options.scan;
+    if (!refreshed && JSON.stringify(hosts) === JSON.stringify(found.hosts)) return 0;
     const now = this.source.now?.() ?? Date.now();
-    if (added > 0) this.age = { ...this.age, refreshedAt: now };
-    if (options.scan) this.age = { ...this.age, refreshedAt: now, scannedAt: now };
-    if (added > 0 || hostsChanged || options.scan) this.saveDiscovered();
-    if (added > 0 || options.scan) this.changed.fire(undefined);
-    return added;
+    this.save({
+      ids: [...found.ids, ...added],
+      hosts,
+      refreshedAt: refreshed ? now : found.refreshedAt,
+      scannedAt: options.scan ? now : found.scannedAt,
+    });
+    if (refreshed) this.changed.fire(undefined);
+    return added.length;
   }
 
   forgetDiscovered(integrationId: string): void {
-    this.loadDiscovered();
-    this.discoveredHosts.delete(key(integrationId));
-    if (this.discovered.delete(key(integrationId))) {
-      this.saveDiscovered();
-      this.changed.fire(undefined);
-    }
+    const found = this.found();
+    const id = key(integrationId);
+    if (!found.ids.includes(id)) return;
+    const { [id]: _host, ...hosts } = found.hosts;
+    this.save({ ...found, ids: found.ids.filter((other) => other !== id), hosts });
+    this.changed.fire(undefined);
   }
 
   /** When the discovered list last changed, and when it was last filled by a full scan. */
   discoveryAge(): DiscoveryAge {
-    this.loadDiscovered();
-    return this.age;
+    const { refreshedAt, scannedAt } = this.found();
+    return { refreshedAt, scannedAt };
   }
 
   /** The connection changed: its own discovered integrations are read on next use. */
   connectionChanged(): void {
-    this.discoveredScope = undefined;
-  }
-
-  /** Reads the current connection's discovered integrations, unless they are the ones held (checked on every use: a switch may be seen before its event). */
-  private loadDiscovered(): void {
-    const scope = this.source.discoveredStore?.scope?.() ?? '';
-    if (this.discoveredScope === scope) return;
-    this.discoveredScope = scope;
-    this.discovered.clear();
-    this.discoveredHosts.clear();
-    this.age = {};
-    const snapshot = this.source.discoveredStore?.load();
-    if (!snapshot) return;
-    for (const id of snapshot.ids ?? []) if (typeof id === 'string') this.discovered.add(key(id));
-    for (const [id, host] of Object.entries(snapshot.hosts ?? {})) if (typeof host === 'string') this.discoveredHosts.set(key(id), host);
-    this.age = { refreshedAt: snapshot.refreshedAt, scannedAt: snapshot.scannedAt };
-  }
-
-  private saveDiscovered(): void {
-    this.source.discoveredStore?.save({
-      ids: [...this.discovered],
-      hosts: Object.fromEntries(this.discoveredHosts),
-      refreshedAt: this.age.refreshedAt,
-      scannedAt: this.age.scannedAt,
-    });
-  }
-
-  /** The code host of an integration: from its loaded repositories, else from the deployments that revealed it. */
-  codeHost(integrationId: string): string | undefined {
-    const repositories = this.cached(integrationId);
-    if (repositories && !this.loadedHosts.has(repositories)) {
-      this.loadedHosts.set(repositories, mostCommonHost(repositories.map((repository) => repository.url)));
-    }
-    this.loadDiscovered();
-    return (repositories && this.loadedHosts.get(repositories)) ?? this.discoveredHosts.get(key(integrationId));
+    this.discovered = { snapshot: this.discovered.snapshot };
   }
 
   /**
-   * What names an integration without a label (integrationLabel): its code host, and once its
-   * repositories are loaded the owner most of them belong to (worked out once per load).
+   * The current connection's discovered integrations, read again whenever the store answers for
+   * another connection (checked on every use: a switch may be seen before its event).
+   */
+  private found(): DiscoveredSnapshot {
+    const store = this.source.discoveredStore;
+    const scope = store?.scope?.() ?? '';
+    if (this.discovered.scope !== scope) {
+      const stored = store?.load();
+      const ids = (stored?.ids ?? []).filter((id) => typeof id === 'string').map(key);
+      const hosts = Object.entries(stored?.hosts ?? {}).filter(([, host]) => typeof host === 'string');
+      const snapshot = { ids: [...new Set(ids)], hosts: Object.fromEntries(hosts.map(([id, host]) => [key(id), host])) };
+      this.discovered = { scope, snapshot: { ...snapshot, refreshedAt: stored?.refreshedAt, scannedAt: stored?.scannedAt } };
+    }
+    return this.discovered.snapshot;
+  }
+
+  private save(snapshot: DiscoveredSnapshot): void {
+    this.discovered = { ...this.discovered, snapshot };
+    this.source.discoveredStore?.save(snapshot);
+  }
+
+  /**
+   * What names an integration without a label (integrationLabel): once its repositories are loaded,
+   * the code host and the owner most of them have; before, the code host its deployments name.
    */
   facts(integrationId: string): IntegrationFacts {
     const repositories = this.cached(integrationId);
-    let owner: string | undefined;
-    if (repositories) {
-      if (!this.loadedOwners.has(repositories)) this.loadedOwners.set(repositories, mostCommonOwner(repositories));
-      owner = this.loadedOwners.get(repositories);
+    let loaded = repositories && this.listingFacts.get(repositories);
+    if (repositories && !loaded) {
+      loaded = { codeHost: mostCommonHost(repositories.map((repository) => repository.url)), owner: mostCommonOwner(repositories) };
+      this.listingFacts.set(repositories, loaded);
     }
-    return { codeHost: this.codeHost(integrationId), owner };
+    return { codeHost: loaded?.codeHost ?? this.found().hosts[key(integrationId)], owner: loaded?.owner };
+  }
+
+  /** The code host of an integration (see facts). */
+  codeHost(integrationId: string): string | undefined {
+    return this.facts(integrationId).codeHost;
   }
 
   /** An integration's name as shown: its label, else what the catalog knows of it (see facts). */
@@ -270,58 +241,25 @@ export class RepositoryCatalog {
   }
 }
 
-/**
- * By owner, then name (case-insensitive, numbers by value: `repo2` before
- * `repo10`), then ID. Done once per fetch. Each text's collation key is
- * computed once (see collationKeys.ts); repositories are grouped by owner
- * key, the owner keys sorted, and each group sorted by name key: 100k
- * repositories cost ~1M cheap string comparisons instead of ~1.7M pairs of
- * `Intl.Collator` calls. Texts without a key are sorted with the collator
- * and merged in (the keys order exactly as the collator does).
- */
-export function sortRepositories(repositories: readonly Repository[], locale?: string): Repository[] {
-  const keys = collationKeys(locale);
-  // Indices and parallel key arrays rather than an object per repository: less to allocate and collect.
-  const nameKeys: string[] = new Array(repositories.length);
-  const groups = new Map<string, number[]>();
-  const others: Repository[] = [];
-  // A few owners own many repositories: each owner's key is computed once.
-  const ownerKeys = new Map<string, string | undefined>();
-  for (let i = 0; i < repositories.length; i++) {
-    const repository = repositories[i];
-    let owner = ownerKeys.get(repository.owner);
-    if (owner === undefined && !ownerKeys.has(repository.owner)) ownerKeys.set(repository.owner, (owner = keys.keyOf(repository.owner)));
-    const name = owner === undefined ? undefined : keys.keyOf(repository.name);
-    if (owner === undefined || name === undefined) {
-      others.push(repository);
-      continue;
-    }
-    nameKeys[i] = name;
-    let group = groups.get(owner);
-    if (!group) groups.set(owner, (group = []));
-    group.push(i);
-  }
-  const byName = (a: number, b: number) => {
-    const x = nameKeys[a];
-    const y = nameKeys[b];
-    return x !== y ? (x < y ? -1 : 1) : repositories[a].id - repositories[b].id;
-  };
-  const sorted: Repository[] = [];
-  // Keys are one-byte strings: the default sort (code-unit order) is their collation order.
-  for (const owner of [...groups.keys()].sort()) {
-    for (const index of (groups.get(owner) as number[]).sort(byName)) sorted.push(repositories[index]);
-  }
-  if (others.length === 0) return sorted;
+/** How repositories are ordered: case and accents aside, numbers by value (`repo2` before `repo10`). */
+export function repositoryCollator(): Intl.Collator {
+  return new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+}
 
-  const { collator } = keys;
-  const compare = (a: Repository, b: Repository) =>
-    collator.compare(a.owner, b.owner) || collator.compare(a.name, b.name) || a.id - b.id;
-  others.sort(compare);
-  const merged: Repository[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < sorted.length && j < others.length) merged.push(compare(sorted[i], others[j]) <= 0 ? sorted[i++] : others[j++]);
-  while (i < sorted.length) merged.push(sorted[i++]);
-  while (j < others.length) merged.push(others[j++]);
-  return merged;
+/**
+ * By owner, then name, then ID (see repositoryCollator). Done once per fetch. Owners repeat across
+ * many repositories, so the distinct owners are sorted once and each owner's repositories among
+ * themselves: owners that collate as equal ("Acme", "acme") share one group.
+ */
+export function sortRepositories(repositories: readonly Repository[]): Repository[] {
+  const { compare } = repositoryCollator();
+  const owners = [...new Set(repositories.map((repository) => repository.owner))].sort(compare);
+  const groups = new Map<string, Repository[]>();
+  let group: Repository[] = [];
+  owners.forEach((owner, index) => {
+    if (index > 0 && compare(owners[index - 1], owner) !== 0) group = [];
+    groups.set(owner, group);
+  });
+  for (const repository of repositories) groups.get(repository.owner)!.push(repository);
+  return [...new Set(groups.values())].flatMap((members) => members.sort((a, b) => compare(a.name, b.name) || a.id - b.id));
 }

@@ -1,17 +1,16 @@
 import type { InvalidRepository, Repository } from '../api';
 import * as l10n from '@vscode/l10n';
 import { idKey as key } from './ids';
-import type { IntegrationsTreeNode, MessageNode, MoreNode, RepositoryNode } from './integrationNodes';
+import type { IntegrationsTreeNode, MessageNode, RepositoryNode } from './integrationNodes';
 import { normaliseRepositoryUrl } from './integrationPresentation';
-import { collationKeys } from './collationKeys';
+import { repositoryCollator } from './repositoryCatalog';
 
 /**
  * How many rows an expanded integration shows at first, and how many each "Show … more" row adds.
  * VS Code builds and sends a TreeItem for every child of an expanded branch to the renderer at
- * once, and keeps them all: 100k children cost the extension ~100 ms and the workbench much more.
- * 1,000 rows are a few milliseconds on both sides, yet more than anyone reads by scrolling (Find
- * Repository… searches them all); a much smaller page would make scrolling a long list a click
- * every screen or two.
+ * once, and keeps them all. 1,000 rows are a few milliseconds on both sides, yet more than anyone
+ * reads by scrolling (Find Repository… searches them all); a much smaller page would make scrolling
+ * a long list a click every screen or two.
  */
 export const REPOSITORY_PAGE_SIZE = 1_000;
 
@@ -27,16 +26,13 @@ export class RepositoryRows {
   readonly total: number;
   private shownCount: number;
   /** The first rows, built so far, in order. */
-  private readonly built: IntegrationsTreeNode[] = [];
+  private readonly built: Array<RepositoryNode | MessageNode> = [];
   private nextRepository = 0;
-  private nextInvalid = 0;
   /** The off-contract records in row order, each with the index of the repository it comes before (repositories.length: after all). */
-  private readonly placed: { record: InvalidRepository; before: number }[];
+  private readonly placed: Array<{ record: InvalidRepository; before: number }>;
   private readonly prefix: string;
-  // Tree-item IDs must be unique; a server repeating a repository must not break the view.
-  // Repeats get `#2`, `#3`…; the set holds numbers (cheap), and strings only for repeats.
-  private readonly seenIds = new Set<unknown>();
-  private readonly repeats = new Set<string>();
+  /** How often each repository ID was built: tree-item IDs must be unique, so a repeat gets `#2`, `#3`… */
+  private readonly idCounts = new Map<number, number>();
   private urlIndex: Map<string, number> | undefined;
   private answer: IntegrationsTreeNode[] | undefined;
 
@@ -57,42 +53,29 @@ export class RepositoryRows {
     return this.shownCount;
   }
 
-  /** How many rows the next "Show … more" adds: a page, or what remains. */
-  get next(): number {
-    return Math.min(this.pageSize, this.total - this.shownCount);
-  }
-
   /**
-   * What the integration's branch shows: the shown rows, then a "more" row while rows remain.
-   * The same array until the shown count changes.
+   * What the integration's branch shows: the shown rows, then a "more" row while rows remain (or a
+   * note that there are none). The same array until the shown count changes.
    */
   children(): IntegrationsTreeNode[] {
     if (this.answer) return this.answer;
+    if (this.total === 0) {
+      const message = l10n.t('No repositories visible through this integration');
+      return (this.answer = [{ kind: 'message', role: 'empty', integrationId: this.integrationId, message, id: `${this.prefix}empty` }]);
+    }
     this.build(this.shownCount);
-    const answer = this.built.slice(0, this.shownCount);
+    const answer: IntegrationsTreeNode[] = this.built.slice(0, this.shownCount);
     if (this.shownCount < this.total) {
-      const more: MoreNode = {
-        kind: 'more',
-        integrationId: this.integrationId,
-        id: `${this.prefix}more`,
-        shown: this.shownCount,
-        next: this.next,
-        total: this.total,
-        listing: this.repositories,
-      };
-      answer.push(more);
+      const next = Math.min(this.pageSize, this.total - this.shownCount);
+      const { integrationId, total, repositories: listing } = this;
+      answer.push({ kind: 'more', integrationId, id: `${this.prefix}more`, shown: this.shownCount, next, total, listing });
     }
     return (this.answer = answer);
   }
 
-  /** Shows the next page; answers how many rows were added (0: all were shown). */
-  showMore(): number {
-    return this.showUpTo(this.shownCount + this.pageSize);
-  }
-
-  /** Shows every row; answers how many were added. */
-  showAll(): number {
-    return this.showUpTo(this.total);
+  /** Shows the next page, or (`all`) every row; answers how many rows were added (0: all were shown). */
+  showMore(all = false): number {
+    return this.showUpTo(all ? this.total : this.shownCount + this.pageSize);
   }
 
   /**
@@ -100,72 +83,46 @@ export class RepositoryRows {
    * the shown rows, the shown rows are first extended, by whole pages, to include it.
    */
   find(repositoryUrl: string): RepositoryNode | undefined {
-    const index = this.indexOfUrl(normaliseRepositoryUrl(repositoryUrl));
+    if (!this.urlIndex) {
+      this.urlIndex = new Map();
+      for (const [index, repository] of this.repositories.entries()) {
+        const url = normaliseRepositoryUrl(repository.url);
+        if (!this.urlIndex.has(url)) this.urlIndex.set(url, index);
+      }
+    }
+    const index = this.urlIndex.get(normaliseRepositoryUrl(repositoryUrl));
     if (index === undefined) return undefined;
-    const row = index + this.invalidBefore(index);
+    const row = index + this.placed.filter((entry) => entry.before <= index).length;
     if (row >= this.shownCount) this.showUpTo(Math.ceil((row + 1) / this.pageSize) * this.pageSize);
     this.build(row + 1);
     return this.built[row] as RepositoryNode;
   }
 
   private showUpTo(count: number): number {
-    const shown = Math.min(this.total, Math.max(this.shownCount, count));
-    const added = shown - this.shownCount;
-    if (added > 0) {
-      this.shownCount = shown;
-      this.answer = undefined;
-    }
+    const added = Math.min(this.total, count) - this.shownCount;
+    if (added <= 0) return 0;
+    this.shownCount += added;
+    this.answer = undefined;
     return added;
-  }
-
-  private indexOfUrl(normalised: string): number | undefined {
-    if (!this.urlIndex) {
-      this.urlIndex = new Map();
-      for (let i = 0; i < this.repositories.length; i++) {
-        const url = normaliseRepositoryUrl(this.repositories[i].url);
-        if (!this.urlIndex.has(url)) this.urlIndex.set(url, i);
-      }
-    }
-    return this.urlIndex.get(normalised);
-  }
-
-  /** How many off-contract rows come before the repository at `index`. */
-  private invalidBefore(index: number): number {
-    let low = 0;
-    let high = this.placed.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.placed[middle].before <= index) low = middle + 1;
-      else high = middle;
-    }
-    return low;
   }
 
   /** Builds the nodes of the first `count` rows (or of all, when there are fewer). */
   private build(count: number): void {
-    const { built, repositories, placed } = this;
-    while (built.length < count) {
-      const invalid = placed[this.nextInvalid];
-      if (invalid && invalid.before <= this.nextRepository) {
-        built.push(this.offContractNode(invalid.record));
-        this.nextInvalid++;
-      } else if (this.nextRepository < repositories.length) {
-        built.push(this.repositoryNode(repositories[this.nextRepository++]));
-      } else {
-        break;
-      }
+    for (let row = this.built.length; row < Math.min(count, this.total); row++) {
+      // Rows so far: `nextRepository` repositories, the rest off-contract records.
+      const invalid = this.placed[row - this.nextRepository];
+      this.built.push(
+        invalid && invalid.before <= this.nextRepository
+          ? this.offContractNode(invalid.record)
+          : this.repositoryNode(this.repositories[this.nextRepository++]),
+      );
     }
   }
 
   private repositoryNode(repository: Repository): RepositoryNode {
-    let id = `${this.prefix}repo/${repository.id}`;
-    if (this.seenIds.has(repository.id)) {
-      let n = 2;
-      while (this.repeats.has(`${id}#${n}`)) n++;
-      id = `${id}#${n}`;
-      this.repeats.add(id);
-    }
-    this.seenIds.add(repository.id);
+    const seen = (this.idCounts.get(repository.id) ?? 0) + 1;
+    this.idCounts.set(repository.id, seen);
+    const id = `${this.prefix}repo/${repository.id}${seen > 1 ? `#${seen}` : ''}`;
     return { kind: 'repository', integrationId: this.integrationId, repository, id };
   }
 
@@ -187,22 +144,16 @@ export class RepositoryRows {
  * of the same owner and name; a record without an owner or name goes last. Records at the same
  * place keep the listing's order.
  */
-function placeInvalid(repositories: readonly Repository[], invalid: readonly InvalidRepository[]): { record: InvalidRepository; before: number }[] {
-  if (invalid.length === 0) return [];
-  // The collator sortRepositories sorted with, so the search follows the same order.
-  const { collator } = collationKeys();
+function placeInvalid(repositories: readonly Repository[], invalid: readonly InvalidRepository[]): Array<{ record: InvalidRepository; before: number }> {
+  const { compare } = repositoryCollator();
   const placed = invalid.map((record) => {
-    const raw = record.raw;
-    const owner = raw && typeof raw === 'object' ? (raw as { owner?: unknown }).owner : undefined;
+    const owner = (record.raw as { owner?: unknown } | null)?.owner;
     const name = record.name;
     if (typeof owner !== 'string' || !name) return { record, before: repositories.length };
-    let low = 0;
-    let high = repositories.length;
+    let [low, high] = [0, repositories.length];
     while (low < high) {
       const middle = (low + high) >>> 1;
-      const repository = repositories[middle];
-      const order = collator.compare(repository.owner, owner) || collator.compare(repository.name, name);
-      if (order <= 0) low = middle + 1;
+      if ((compare(repositories[middle].owner, owner) || compare(repositories[middle].name, name)) <= 0) low = middle + 1;
       else high = middle;
     }
     return { record, before: low };

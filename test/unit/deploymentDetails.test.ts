@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Deployment } from '../../src/api';
-import { DetailNode, deploymentDetails, MASK, maskSecrets, NOT_IN_RECORD } from '../../src/model/deploymentDetails';
+import { DetailNode, deploymentDetails, MASK, maskSecrets } from '../../src/model/deploymentDetails';
+
+const NOT_IN_RECORD = 'not in this record';
 import {
   accessibleLabel,
   deploymentContextValue,

@@ -37,7 +37,7 @@ describe('discovered integrations per connection', () => {
 
     const catalog = catalogFor(store, connection, clock);
     assert.equal(catalog.addDiscovered(used.integrationIds, used.codeHosts), 1);
-    assert.deepEqual(catalog.discoveryAge(), { refreshedAt: 1_000_000 });
+    assert.deepEqual(catalog.discoveryAge(), { refreshedAt: 1_000_000, scannedAt: undefined });
     assert.deepEqual(store.get('https://one|')?.ids, [A]);
 
     // A new window: the same connection shows what was found, without a request.

@@ -1,16 +1,16 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthError, InvalidInputError, NetworkError, SchemaError, ServerError, TimeoutError } from '../../src/api';
-import { fixActionsFor, isConnectionFix, rowFixes } from '../../src/model/fixActions';
+import { fixActionsFor, fixRows, isConnectionFix } from '../../src/model/fixActions';
 
 const kinds = (error: unknown) => fixActionsFor(error).map((action) => action.kind);
 
 describe('fix actions', () => {
   it('puts only fixes of one thing in tree rows', () => {
-    assert.deepEqual(rowFixes(new NetworkError('http://127.0.0.1:9', 'ECONNREFUSED', 'connection refused')), []);
-    assert.deepEqual(rowFixes(new AuthError(401, undefined)), [{ kind: 'setApiKey' }]);
-    assert.deepEqual(rowFixes(new NetworkError('https://127.0.0.1:9', 'SELF_SIGNED_CERT_IN_CHAIN', 'untrusted')), [
-      { kind: 'openSettings', setting: 'deploymentsExplorer.caFile' },
+    assert.deepEqual(fixRows(new NetworkError('http://127.0.0.1:9', 'ECONNREFUSED', 'connection refused'), 'view'), []);
+    assert.deepEqual(fixRows(new AuthError(401, undefined), 'view'), [{ kind: 'fix', id: 'view/fix/setApiKey', action: { kind: 'setApiKey' } }]);
+    assert.deepEqual(fixRows(new NetworkError('https://127.0.0.1:9', 'SELF_SIGNED_CERT_IN_CHAIN', 'untrusted'), 'view'), [
+      { kind: 'fix', id: 'view/fix/openSettings', action: { kind: 'openSettings', setting: 'deploymentsExplorer.caFile' } },
     ]);
   });
 

@@ -4,8 +4,8 @@ import { type Deployment, type Repository } from '../../src/api';
 import { ControlPlaneClient } from '../../src/api/client';
 import { parseIntegrationId, integrationIdProblem } from '../../src/model/integrationId';
 import { collectIntegrationIds, discoverIntegrationIds } from '../../src/model/integrationDiscovery';
-import { escapeMarkdown } from '../../src/model/markdown';
-import { RepositoryCatalog } from '../../src/model/repositoryCatalog';
+import { escapeMarkdown } from '../../src/model/viewText';
+import { RepositoryCatalog, sortRepositories } from '../../src/model/repositoryCatalog';
 import {
   integrationDescription,
   integrationLabel,
@@ -17,7 +17,7 @@ import {
   repositoryDescription,
   repositoryTooltipMarkdown,
 } from '../../src/model/integrationPresentation';
-import { isRepositoryNode, isIntegrationNode, integrationIdOf } from '../../src/model/integrationNodes';
+import { isRepositoryNode, integrationIdOf } from '../../src/model/integrationNodes';
 import { ORPHAN_INTEGRATION_ID, SAMPLE_INTEGRATION_IDS, StandIn } from '../server/standIn';
 
 const VALID = '3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b';
@@ -139,6 +139,21 @@ describe('integration and repository presentation', () => {
     assert.equal(escapeMarkdown('[x](javascript:alert(1))'), '\\[x\\]\\(javascript:alert\\(1\\)\\)');
   });
 
+  it('sorts repositories by owner, then name, then ID, as a base, numeric Intl.Collator orders them', () => {
+    const names = ['repo10', 'Repo2', 'repo-2', 'Ärger', 'zeta', 'alpha', 'repo02', 'émile', 'Zeta', '_tools', 'repo2'];
+    const owners = ['org', 'Org', 'örg', 'b-team', 'B-Team'];
+    const repositories: Repository[] = names.flatMap((name, i) =>
+      owners.map((owner, j) => ({ ...repository, id: (i * 7 + j * 3) % 11, name, owner, url: `https://example.com/${owner}/${name}` })),
+    );
+    const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+    const expected = [...repositories].sort((a, b) => collator.compare(a.owner, b.owner) || collator.compare(a.name, b.name) || a.id - b.id);
+    assert.deepEqual(sortRepositories(repositories), expected);
+    assert.deepEqual(
+      sortRepositories(repositories.filter((r) => r.owner === 'org')).map((r) => r.name).slice(0, 4),
+      ['_tools', 'alpha', 'Ärger', 'émile'],
+    );
+  });
+
   it('compares repository URLs ignoring host case, .git and trailing slashes', () => {
     const base = normaliseRepositoryUrl('https://github.com/acme/web');
     assert.equal(normaliseRepositoryUrl('https://GitHub.COM/acme/web.git'), base);
@@ -163,7 +178,7 @@ describe('integration and repository presentation', () => {
     assert.equal(isRepositoryNode({ kind: 'repository' }), false);
     assert.equal(isRepositoryNode(undefined), false);
     assert.equal(isRepositoryNode(repository), false);
-    assert.ok(isIntegrationNode({ kind: 'integration', integration: { id: VALID, origin: 'added' } }));
+    assert.equal(integrationIdOf({ kind: 'integration', integration: { id: VALID, origin: 'added' } }), VALID);
     assert.equal(integrationIdOf(node), VALID);
     assert.equal(integrationIdOf('text'), undefined);
   });

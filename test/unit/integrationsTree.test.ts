@@ -209,7 +209,7 @@ describe('Integrations tree', () => {
         contextValue: 'error',
         command: 'deploymentsExplorer.refreshIntegration',
       },
-      { label: 'Set API Key…', description: undefined, icon: 'key', expands: false, contextValue: 'action', command: 'deploymentsExplorer.setApiKey' },
+      { label: 'Set API Key…', description: undefined, icon: 'key', expands: false, contextValue: 'fix', command: 'deploymentsExplorer.setApiKey' },
     ]);
     assert.deepEqual(failures, [ACME]);
     assert.equal(provider.getTreeItem(acme).description, 'failed to load');
@@ -237,7 +237,7 @@ describe('Integrations tree', () => {
     const rows = await rowsOf(provider, await integrationNode(provider, 'acme-github'));
     assert.deepEqual(
       rows.slice(1).map((row) => [row.icon, row.contextValue]),
-      [['gear', 'action']],
+      [['gear', 'fix']],
       JSON.stringify(rows),
     );
   });

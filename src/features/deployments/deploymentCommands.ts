@@ -8,7 +8,6 @@ import { LoadedDeployment } from '../../model/deploymentList';
 import { pickTwoDeployments } from './comparePick';
 import { DeploymentJsonProvider } from './deploymentJson';
 import { DeploymentsController } from './deploymentsController';
-import { DeploymentElement } from './deploymentsTreeProvider';
 import { pickFilterChange } from './filterQuickPick';
 import { copyAndSay } from '../../platform/clipboard';
 import { readSettings } from '../../platform/settings';
@@ -27,26 +26,30 @@ export function registerDeploymentCommands(
   json: DeploymentJsonProvider,
 ): void {
   const { commands } = services;
-  const need = (arg: unknown): DeploymentElement => {
-    const element = controller.deploymentElement(arg);
+  /** The deployment a row command is about: the row, a deployment ID, or the selected row. */
+  const need = (arg: unknown): LoadedDeployment => {
+    const [element] = controller.deploymentElements(arg);
     if (!element) throw new Error(vscode.l10n.t('Select a deployment in the Deployments view first.'));
-    return element;
+    return element.item;
   };
   const applyFilters = async (change: Partial<DeploymentFilters> | 'clear') => {
     if (change === 'clear') await controller.filters.clear();
     else await controller.filters.update(change);
     await controller.refresh();
   };
+  const openExternal = async (url: string) => {
+    await vscode.env.openExternal(vscode.Uri.parse(url, true));
+    return url;
+  };
 
   commands.register(Commands.refreshDeployments, () => controller.refresh());
   commands.register(Commands.loadMoreDeployments, () => controller.loadMore());
 
   commands.register(Commands.filterDeployments, async (change?: unknown) => {
-    if (change && typeof change === 'object' && !('kind' in change)) {
-      await applyFilters(change as Partial<DeploymentFilters>);
-      return controller.filters.filters;
-    }
-    const choice = await pickFilterChange(controller.filters.filters, controller.seenValues());
+    const choice =
+      change && typeof change === 'object' && !('kind' in change)
+        ? (change as Partial<DeploymentFilters>)
+        : await pickFilterChange(controller.filters.filters, controller.list.items.map((item) => item.deployment));
     if (choice !== undefined) await applyFilters(choice);
     return controller.filters.filters;
   });
@@ -54,13 +57,13 @@ export function registerDeploymentCommands(
   commands.register(Commands.clearDeploymentFilters, () => applyFilters('clear'));
 
   commands.register(Commands.filterByStatus, async (arg?: unknown) => {
-    const status = need(arg).item.deployment.status;
+    const status = need(arg).deployment.status;
     if (!status) throw new Error(vscode.l10n.t('This deployment has no status to filter by.'));
     await applyFilters({ status });
   });
 
   commands.register(Commands.filterByImageVersion, async (arg?: unknown) => {
-    const imageVersion = need(arg).item.deployment.image_version;
+    const imageVersion = need(arg).deployment.image_version;
     if (!imageVersion) throw new Error(vscode.l10n.t('This deployment has no image version to filter by.'));
     await applyFilters({ imageVersion });
   });
@@ -68,8 +71,8 @@ export function registerDeploymentCommands(
   commands.register(Commands.showDeploymentJson, async (arg?: unknown) => {
     // A record given whole: the one just created, which the view's filters may leave out.
     if (isRecordWithId(arg)) return json.show(arg, idKey(arg.id));
-    const element = need(arg);
-    return json.show(element.item.deployment, element.item.key);
+    const { deployment, key } = need(arg);
+    return json.show(deployment, key);
   });
 
   commands.register(Commands.copyDeploymentId, async (arg?: unknown, selected?: unknown) => {
@@ -106,30 +109,27 @@ export function registerDeploymentCommands(
   });
 
   commands.register(Commands.openCustomUrl, async (arg?: unknown) => {
-    const url = customUrlOf(need(arg).item.deployment);
+    const url = customUrlOf(need(arg).deployment);
     if (!url) throw new Error(vscode.l10n.t('This deployment has no http(s) custom URL.'));
-    await vscode.env.openExternal(vscode.Uri.parse(url, true));
-    return url;
+    return openExternal(url);
   });
 
   commands.register(Commands.openInWebConsole, async (arg?: unknown) => {
     const template = readSettings().webConsoleUrl;
     if (!template) throw new Error(vscode.l10n.t('Set deploymentsExplorer.webConsoleUrl to the address of a deployment in your web console first.'));
-    const target = webConsoleUrl(template, need(arg).item.deployment);
+    const target = webConsoleUrl(template, need(arg).deployment);
     if ('problem' in target) throw new Error(target.problem);
-    await vscode.env.openExternal(vscode.Uri.parse(target.url, true));
-    return target.url;
+    return openExternal(target.url);
   });
 
   commands.register(Commands.openDeploymentRepository, async (arg?: unknown) => {
-    const url = repositoryWebUrl(need(arg).item.deployment);
+    const url = repositoryWebUrl(need(arg).deployment);
     if (!url) throw new Error(vscode.l10n.t('This deployment has no http(s) repository URL.'));
-    await vscode.env.openExternal(vscode.Uri.parse(url, true));
-    return url;
+    return openExternal(url);
   });
 
   commands.register(Commands.revealDeploymentRepository, async (arg?: unknown) => {
-    const source = need(arg).item.deployment.source_config;
+    const source = need(arg).deployment.source_config;
     const integrationId = source?.integration_id;
     const repoUrl = source?.repo_url;
     if (!integrationId || !repoUrl) throw new Error(vscode.l10n.t('This deployment names no integration and repository.'));

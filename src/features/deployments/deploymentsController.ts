@@ -23,7 +23,7 @@ export class DeploymentsController implements vscode.Disposable {
   readonly list: DeploymentList;
   readonly provider: DeploymentsTreeProvider;
   readonly treeView: vscode.TreeView<DeploymentsTreeElement>;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables: vscode.Disposable[];
   private connectionReady = false;
   private readonly contextValues = new Map<string, boolean>();
   private autoRefreshTimer: NodeJS.Timeout | undefined;
@@ -46,26 +46,23 @@ export class DeploymentsController implements vscode.Disposable {
       // Several rows: Copy Deployment ID copies every selected ID; two: Compare Deployments.
       canSelectMany: true,
     });
-
-    const listSubscription = this.list.onDidChange((change) => {
-      this.setContext(EMPTY_CONTEXT, this.list.isEmpty);
-      this.shareIntegrations(change);
-      if (change.kind === 'appended' || change.kind === 'reset' || change.kind === 'status') this.showMessage();
-    });
-    const filterSubscription = this.filters.onDidChange(() => this.showFilters());
-    this.disposables.push(
+    this.disposables = [
       this.treeView,
       this.provider,
-      { dispose: () => listSubscription.dispose() },
-      { dispose: () => filterSubscription.dispose() },
+      this.list.onDidChange((change) => {
+        this.setContext(EMPTY_CONTEXT, this.list.isEmpty);
+        this.shareIntegrations(change);
+        if (change.kind === 'appended' || change.kind === 'reset' || change.kind === 'status') this.showMessage();
+      }),
+      this.filters.onDidChange(() => this.showMessage()),
       services.connection.onDidChange(() => void this.connectionChanged()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(`${SECTION}.pageSize`)) this.list.reset();
         if (event.affectsConfiguration(`${SECTION}.autoRefreshSeconds`)) this.scheduleAutoRefresh();
       }),
       this.treeView.onDidChangeVisibility(() => this.scheduleAutoRefresh()),
-    );
-    this.showFilters();
+    ];
+    this.showMessage();
     void this.connectionChanged();
   }
 
@@ -89,61 +86,40 @@ export class DeploymentsController implements vscode.Disposable {
   async reveal(deploymentId: string): Promise<boolean> {
     await this.list.settled();
     if (this.list.status === 'idle' && this.connectionReady) await this.load(() => this.list.ensureLoaded(), false);
-    let element = this.provider.elementFor(deploymentId);
-    if (!element && isUuid(deploymentId.trim())) {
+    const id = deploymentId.trim();
+    if (!this.provider.elementFor(id) && isUuid(id)) {
       try {
         const client = await this.services.connection.getClient();
-        const page = await client.listDeployments({ ...this.filters.filters, deploymentIds: [deploymentId.trim()], limit: 1, offset: 0 });
-        const record = page.deployments.find((d) => d.id?.toLowerCase() === deploymentId.trim().toLowerCase());
-        if (record) {
-          this.list.insertFirst(record);
-          element = this.provider.elementFor(deploymentId);
-        }
+        const page = await client.listDeployments({ ...this.filters.filters, deploymentIds: [id], limit: 1, offset: 0 });
+        const record = page.deployments.find((d) => d.id?.toLowerCase() === id.toLowerCase());
+        if (record) this.list.insertFirst(record);
       } catch (error) {
-        this.services.log.warn(`Could not look up deployment ${deploymentId}: ${messageOf(error)}`);
+        this.services.log.warn(`Could not look up deployment ${id}: ${messageOf(error)}`);
       }
     }
+    const element = this.provider.elementFor(id);
     if (!element) return false;
     try {
       await this.treeView.reveal(element, { select: true, focus: true, expand: false });
     } catch (error) {
       // The view may be collapsed or hidden; the row is still there.
-      this.services.log.warn(`Could not reveal deployment ${deploymentId}: ${messageOf(error)}`);
+      this.services.log.warn(`Could not reveal deployment ${id}: ${messageOf(error)}`);
     }
     return true;
   }
 
-  /** The deployment a command is about: its tree element, a deployment ID, or the selected row. */
-  deploymentElement(arg: unknown): DeploymentElement | undefined {
-    if (isDeploymentElement(arg)) return arg;
-    if (typeof arg === 'string') return this.provider.elementFor(arg);
-    const selected = this.treeView.selection[0];
-    return isDeploymentElement(selected) ? selected : undefined;
-  }
-
   /**
    * The deployments a row command acts on: every selected row when the clicked one is part of a
-   * multi-selection (what VS Code passes as the second argument), else the one row; with no row
-   * given (a keybinding), every selected row.
+   * multi-selection (what VS Code passes as the second argument), else the one row (a tree element or
+   * a deployment ID); with no row given (the Command Palette, a keybinding), every selected row.
    */
-  deploymentElements(clicked: unknown, selected: unknown): DeploymentElement[] {
+  deploymentElements(clicked: unknown, selected?: unknown): DeploymentElement[] {
     const rows = Array.isArray(selected) ? selected.filter(isDeploymentElement) : [];
     if (rows.length > 1) return rows;
-    if (clicked === undefined) return this.treeView.selection.filter(isDeploymentElement);
-    const one = this.deploymentElement(clicked);
+    if (isDeploymentElement(clicked)) return [clicked];
+    if (typeof clicked !== 'string') return this.treeView.selection.filter(isDeploymentElement);
+    const one = this.provider.elementFor(clicked);
     return one ? [one] : [];
-  }
-
-  /** Values for the status and image-version pickers, from the loaded records. */
-  seenValues(): { statuses: string[]; imageVersions: string[] } {
-    const statuses = new Set<string>();
-    const imageVersions = new Set<string>();
-    for (const { deployment } of this.list.items) {
-      if (typeof deployment.status === 'string' && deployment.status) statuses.add(deployment.status);
-      if (typeof deployment.image_version === 'string' && deployment.image_version) imageVersions.add(deployment.image_version);
-    }
-    const collator = new Intl.Collator(undefined, { numeric: true });
-    return { statuses: [...statuses].sort(collator.compare), imageVersions: [...imageVersions].sort(collator.compare).reverse() };
   }
 
   /**
@@ -166,10 +142,9 @@ export class DeploymentsController implements vscode.Disposable {
    * Integrations view): discovery for free, from pages the user loaded anyway.
    */
   private shareIntegrations(change: ListChange): void {
-    const records =
-      change.kind === 'appended' ? change.added.map((item) => item.deployment) : change.kind === 'inserted' ? [change.item.deployment] : [];
-    if (records.length === 0 || !readSettings().discoverIntegrations) return;
-    const { integrationIds, codeHosts } = integrationsUsedBy(records);
+    const added = change.kind === 'appended' ? change.added.filter((item) => !item.invalid) : change.kind === 'inserted' ? [change.item] : [];
+    if (added.length === 0 || !readSettings().discoverIntegrations) return;
+    const { integrationIds, codeHosts } = integrationsUsedBy(added.map((item) => item.deployment));
     if (integrationIds.length > 0) this.services.catalog.addDiscovered(integrationIds, codeHosts);
   }
 
@@ -178,16 +153,10 @@ export class DeploymentsController implements vscode.Disposable {
     this.connectionReady = false;
     this.filters.reload();
     this.list.reset();
-    const ready = await this.services.connection.isConfigured();
-    this.connectionReady = ready;
-    // Its 'reset' shows the message again (the list subscription above).
+    this.connectionReady = await this.services.connection.isConfigured();
+    // Its 'reset' shows the message again (the list listener above).
     this.list.reset();
     this.scheduleAutoRefresh();
-  }
-
-  private showFilters(): void {
-    this.showMessage();
-    this.setContext(FILTERS_CONTEXT, this.filters.active);
   }
 
   /**
@@ -199,21 +168,20 @@ export class DeploymentsController implements vscode.Disposable {
     const filters = this.filters.filters;
     const count = FILTER_NAMES.filter((name) => filters[name] !== undefined).length;
     const unchecked = this.services.connection.certificatesUnchecked();
-    const description = [
-      count === 0 ? '' : count === 1 ? vscode.l10n.t('1 filter') : vscode.l10n.t('{0} filters', count),
-      unchecked ? certificatesMark() : '',
-    ]
+    const description = [count === 0 ? '' : count === 1 ? vscode.l10n.t('1 filter') : vscode.l10n.t('{0} filters', count), unchecked ? certificatesMark() : '']
       .filter(Boolean)
       .join(' · ');
     if (this.treeView.description !== (description || undefined)) this.treeView.description = description || undefined;
-    const parts: string[] = [];
     const described = describeFilters(filters);
-    if (described) parts.push(vscode.l10n.t('Filters: {0}', described));
     const invalid = this.list.invalidCount;
-    if (invalid === 1) parts.push(vscode.l10n.t('1 record on the loaded pages does not match the API contract; it is shown marked.'));
-    else if (invalid > 1) parts.push(vscode.l10n.t('{0} records on the loaded pages do not match the API contract; they are shown marked.', invalid));
-    if (unchecked) parts.push(vscode.l10n.t('TLS certificates are not checked ({0} is false).', unchecked));
-    this.services.messages.set(this.treeView, 'view', this.list.isEmpty ? undefined : parts.join('\n'));
+    const parts = [
+      described && vscode.l10n.t('Filters: {0}', described),
+      invalid === 1 && vscode.l10n.t('1 record on the loaded pages does not match the API contract; it is shown marked.'),
+      invalid > 1 && vscode.l10n.t('{0} records on the loaded pages do not match the API contract; they are shown marked.', invalid),
+      unchecked && vscode.l10n.t('TLS certificates are not checked ({0} is false).', unchecked),
+    ];
+    this.services.messages.set(this.treeView, 'view', this.list.isEmpty ? undefined : parts.filter(Boolean).join('\n'));
+    this.setContext(FILTERS_CONTEXT, this.filters.active);
   }
 
   private setContext(key: string, value: boolean): void {
@@ -223,7 +191,7 @@ export class DeploymentsController implements vscode.Disposable {
   }
 
   private scheduleAutoRefresh(): void {
-    if (this.autoRefreshTimer) clearInterval(this.autoRefreshTimer);
+    clearInterval(this.autoRefreshTimer);
     this.autoRefreshTimer = undefined;
     const seconds = readSettings().autoRefreshSeconds;
     if (seconds <= 0 || !this.treeView.visible || !this.connectionReady) return;
@@ -233,7 +201,7 @@ export class DeploymentsController implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.autoRefreshTimer) clearInterval(this.autoRefreshTimer);
+    clearInterval(this.autoRefreshTimer);
     this.list.dispose();
     vscode.Disposable.from(...this.disposables).dispose();
   }

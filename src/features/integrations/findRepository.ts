@@ -17,12 +17,10 @@ interface RepositoryPick extends vscode.QuickPickItem {
  * pick is open (busy, with progress), failures appear as items that reveal
  * the error row. Choosing a repository reveals its row in the tree.
  */
-export function registerFindRepository(
-  services: Services,
-  reveal: (integrationId: string, repositoryUrl?: string) => Promise<boolean>,
-): void {
+export function registerFindRepository(services: Services, reveal: (integrationId: string, repositoryUrl?: string) => Promise<boolean>): void {
+  const { catalog } = services;
   services.commands.register(Commands.findRepository, async () => {
-    const integrations = services.catalog.integrations();
+    const integrations = catalog.integrations();
     if (integrations.length === 0) {
       const add = vscode.l10n.t('Add Integration…');
       const discover = vscode.l10n.t('Discover');
@@ -31,46 +29,50 @@ export function registerFindRepository(
         add,
         discover,
       );
-      if (choice === add) await vscode.commands.executeCommand(Commands.addIntegration);
-      if (choice === discover) await vscode.commands.executeCommand(Commands.discoverIntegrations);
+      if (choice) await vscode.commands.executeCommand(choice === add ? Commands.addIntegration : Commands.discoverIntegrations);
       return;
     }
 
     const quickPick = vscode.window.createQuickPick<RepositoryPick>();
     const title = vscode.l10n.t('Find Repository');
-    quickPick.title = title;
     quickPick.placeholder = vscode.l10n.t('Type a repository name or owner');
     quickPick.matchOnDescription = true;
     quickPick.matchOnDetail = true;
     const sections = new Map<string, RepositoryPick[]>();
-    /** As the tree names it: by its label, else by its code host and its repositories' most common owner. */
-    const nameOf = (integration: KnownIntegration) => services.catalog.label(integration);
+    /** Each repository of an integration, named as the tree names it: by its label, else by its code host and most common owner. */
+    const show = (integration: KnownIntegration, repositories: readonly Repository[]) => {
+      const label = catalog.label(integration);
+      const picks = repositories.map((repository) => ({
+        label: `$(repo) ${repository.name}`,
+        description: `${repository.owner} · ${label}`,
+        detail: repository.url,
+        integrationId: integration.id,
+        repository,
+      }));
+      sections.set(integration.id, picks);
+    };
     const render = () => {
-      const items: RepositoryPick[] = [];
-      for (const integration of integrations) {
-        const section = sections.get(integration.id);
-        if (!section || section.length === 0) continue;
-        items.push({ label: nameOf(integration), kind: vscode.QuickPickItemKind.Separator, integrationId: integration.id });
-        items.push(...section);
-      }
-      quickPick.items = items;
+      quickPick.items = integrations.flatMap((integration) => {
+        const section = sections.get(integration.id) ?? [];
+        const separator = { label: catalog.label(integration), kind: vscode.QuickPickItemKind.Separator, integrationId: integration.id };
+        return section.length > 0 ? [separator, ...section] : [];
+      });
     };
 
     const controller = new AbortController();
-    const uncached = integrations.filter((integration) => !services.catalog.cached(integration.id));
+    const uncached = integrations.filter((integration) => !catalog.cached(integration.id));
     for (const integration of integrations) {
-      const cached = services.catalog.cached(integration.id);
-      if (cached) sections.set(integration.id, repositoryPicks(integration, cached, nameOf(integration)));
+      const cached = catalog.cached(integration.id);
+      if (cached) show(integration, cached);
     }
     render();
     quickPick.busy = uncached.length > 0;
-    if (uncached.length > 0) {
-      quickPick.title =
-        uncached.length === 1
+    quickPick.title =
+      uncached.length === 0
+        ? title
+        : uncached.length === 1
           ? vscode.l10n.t('Find Repository (loading 1 integration…)')
           : vscode.l10n.t('Find Repository (loading {0} integrations…)', uncached.length);
-    }
-
     const chosen = new Promise<RepositoryPick | undefined>((resolve) => {
       quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]));
       quickPick.onDidHide(() => resolve(undefined));
@@ -78,32 +80,25 @@ export function registerFindRepository(
     quickPick.show();
 
     if (uncached.length > 0) {
-      void vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Loading repositories') },
-        async (progress) => {
-          let done = 0;
-          await Promise.all(
-            uncached.map(async (integration) => {
-              try {
-                const repositories = await services.catalog.repositories(integration.id, controller.signal);
-                sections.set(integration.id, repositoryPicks(integration, repositories, nameOf(integration)));
-              } catch (error) {
-                if (isCancellation(error)) return;
-                const message = messageOf(error).split('\n')[0];
-                sections.set(integration.id, [
-                  { label: vscode.l10n.t('$(error) Could not load {0}', nameOf(integration)), detail: message, integrationId: integration.id, alwaysShow: true },
-                ]);
-              } finally {
-                done++;
-                progress.report({ message: `${done}/${uncached.length}` });
-                if (!controller.signal.aborted) render();
-              }
-            }),
-          );
-          quickPick.busy = false;
-          quickPick.title = title;
-        },
-      );
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Loading repositories') }, async (progress) => {
+        let done = 0;
+        await Promise.all(
+          uncached.map(async (integration) => {
+            try {
+              show(integration, await catalog.repositories(integration.id, controller.signal));
+            } catch (error) {
+              if (isCancellation(error)) return;
+              const label = vscode.l10n.t('$(error) Could not load {0}', catalog.label(integration));
+              sections.set(integration.id, [{ label, detail: messageOf(error).split('\n')[0], integrationId: integration.id, alwaysShow: true }]);
+            } finally {
+              progress.report({ message: `${++done}/${uncached.length}` });
+              if (!controller.signal.aborted) render();
+            }
+          }),
+        );
+        quickPick.busy = false;
+        quickPick.title = title;
+      });
     }
 
     const pick = await chosen;
@@ -112,20 +107,7 @@ export function registerFindRepository(
     if (!pick) return;
     const found = await reveal(pick.integrationId, pick.repository?.url);
     if (!found && pick.repository) {
-      void vscode.window.showWarningMessage(
-        vscode.l10n.t('{0} is no longer listed by its integration.', `${pick.repository.owner}/${pick.repository.name}`),
-      );
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} is no longer listed by its integration.', `${pick.repository.owner}/${pick.repository.name}`));
     }
   });
-}
-
-/** Each repository of an integration, its description naming the integration as the tree does. */
-function repositoryPicks(integration: KnownIntegration, repositories: readonly Repository[], label: string): RepositoryPick[] {
-  return repositories.map((repository) => ({
-    label: `$(repo) ${repository.name}`,
-    description: `${repository.owner} · ${label}`,
-    detail: repository.url,
-    integrationId: integration.id,
-    repository,
-  }));
 }

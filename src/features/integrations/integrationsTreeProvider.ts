@@ -2,15 +2,15 @@ import * as vscode from 'vscode';
 import { type Repository } from '../../api';
 import { messageOf } from '../../api/errors';
 import { isCancellation } from '../../platform/commandRunner';
-import { fixRowIcon, fixRows } from '../../platform/fixRows';
-import { problemLine, problemWords } from '../../model/fieldNames';
+import { errorIcon, errorItem, fixItem, offContractItem, pagingItem } from '../../platform/treeRows';
+import { fixRows } from '../../model/fixActions';
 import { idKey as key } from '../../model/ids';
 import { KnownIntegration, RepositoryState } from '../../model/repositoryCatalog';
 import { RepositoryRows } from '../../model/repositoryRows';
 import { Services } from '../../platform/services';
 import { IntegrationNode, IntegrationsTreeNode, MessageNode, MoreNode, RepositoryNode } from '../../model/integrationNodes';
+import { formatCount } from '../../model/viewText';
 import {
-  formatCount,
   integrationDescription,
   integrationLabel,
   integrationTooltipMarkdown,
@@ -33,9 +33,6 @@ export const INTEGRATIONS_VIEW_ID = 'deploymentsExplorer.integrations';
 export class IntegrationsTreeProvider implements vscode.TreeDataProvider<IntegrationsTreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<IntegrationsTreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly rootRequested = new vscode.EventEmitter<void>();
-  /** Fires whenever the view asks for its top level: the view is being shown. */
-  readonly onDidRequestRoot = this.rootRequested.event;
   private readonly loadFailed = new vscode.EventEmitter<{ integrationId: string; error: unknown }>();
   /** A repository listing failed while the tree loaded it (not for cancellations). */
   readonly onDidFailToLoad = this.loadFailed.event;
@@ -43,26 +40,19 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   private readonly integrationNodes = new Map<string, IntegrationNode>();
   /** The rows of each listing, and so how many of them are shown: a refreshed listing starts again at one page. */
   private readonly repositoryRows = new WeakMap<readonly Repository[], RepositoryRows>();
-  private readonly repositoryItems = new WeakMap<RepositoryNode, vscode.TreeItem>();
+  private readonly loadingInView = new Set<string>();
+  private readonly pending = new Set<IntegrationNode | undefined>();
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[];
 
   constructor(private readonly services: Services) {
     this.disposables = [
       this.changed,
-      this.rootRequested,
       this.loadFailed,
       services.catalog.onDidChange((integrationId) => this.onCatalogChange(integrationId)),
       { dispose: () => clearTimeout(this.flushTimer) },
     ];
   }
-
-  refresh(): void {
-    this.schedule(undefined);
-  }
-
-  private readonly loadingInView = new Set<string>();
-  private readonly pending = new Set<IntegrationNode | undefined>();
-  private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
   /**
    * VS Code registers the rows of a branch when getChildren answers; refreshing
@@ -75,8 +65,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     if (integrationId === undefined) return this.schedule(undefined);
     const id = key(integrationId);
     if (this.loadingInView.has(id) || this.services.catalog.state(id).status === 'loading') return;
-    const node = this.integrationNodes.get(id);
-    if (node) this.schedule(node);
+    this.refreshBranch(id);
   }
 
   /** Coalesces change events of one tick into one refresh each. */
@@ -109,23 +98,14 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
       case 'integration':
         return this.integrationItem(node.integration);
       case 'repository':
-        return this.repositoryItem(node);
+        return repositoryItem(node);
       case 'message':
         return messageItem(node);
       case 'more':
         return moreItem(node);
+      case 'fix':
+        return fixItem(node);
     }
-  }
-
-  /**
-   * A repository row's TreeItem, built on first ask and kept with its node: a redrawn branch (a page
-   * added, 50k rows shown) asks again for every row, and gets them without building any. It costs
-   * no memory of note: the extension host keeps each TreeItem it is given for as long as its row.
-   */
-  private repositoryItem(node: RepositoryNode): vscode.TreeItem {
-    let item = this.repositoryItems.get(node);
-    if (!item) this.repositoryItems.set(node, (item = repositoryItem(node)));
-    return item;
   }
 
   /** Tooltips of repository rows are built only when one is hovered. */
@@ -136,13 +116,11 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
 
   async getChildren(node?: IntegrationsTreeNode): Promise<IntegrationsTreeNode[]> {
     if (!node) return this.rootNodes();
-    if (node.kind !== 'integration') return [];
-    return this.childrenOf(node.integration.id);
+    return node.kind === 'integration' ? this.childrenOf(node.integration.id) : [];
   }
 
   getParent(node: IntegrationsTreeNode): IntegrationsTreeNode | undefined {
-    if (node.kind === 'integration') return undefined;
-    return this.nodeFor(node.integrationId);
+    return node.kind === 'integration' ? undefined : this.nodeFor(node.integrationId);
   }
 
   /** The integration's row; undefined when the integration is not known. */
@@ -158,12 +136,10 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
    */
   async findRepositoryNode(integrationId: string, repositoryUrl: string): Promise<RepositoryNode | undefined> {
     await this.childrenOf(integrationId);
-    const state = this.services.catalog.state(integrationId);
-    if (state.status !== 'loaded') return undefined;
-    const rows = this.rowsOf(integrationId, state);
-    const shown = rows.shown;
-    const node = rows.find(repositoryUrl);
-    if (rows.shown !== shown) this.refreshBranch(integrationId);
+    const rows = this.rowsOf(integrationId, this.services.catalog.state(integrationId));
+    const shown = rows?.shown;
+    const node = rows?.find(repositoryUrl);
+    if (rows && rows.shown !== shown) this.refreshBranch(integrationId);
     return node;
   }
 
@@ -173,11 +149,9 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
    * does nothing. False when nothing more was shown.
    */
   showMore(integrationId: string, options: { all?: boolean; listing?: readonly Repository[] } = {}): boolean {
-    const state = this.services.catalog.state(integrationId);
-    if (state.status !== 'loaded') return false;
-    if (options.listing && options.listing !== state.repositories) return false;
-    const rows = this.rowsOf(integrationId, state);
-    const added = options.all ? rows.showAll() : rows.showMore();
+    const rows = this.rowsOf(integrationId, this.services.catalog.state(integrationId));
+    if (!rows || (options.listing && options.listing !== rows.repositories)) return false;
+    const added = rows.showMore(options.all);
     if (added > 0) this.refreshBranch(integrationId);
     return added > 0;
   }
@@ -187,10 +161,12 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     if (node) this.schedule(node);
   }
 
-  private rowsOf(integrationId: string, state: Extract<RepositoryState, { status: 'loaded' }>): RepositoryRows {
+  /** The rows of a loaded listing (created the first time they are asked for). */
+  private rowsOf(integrationId: string, state: RepositoryState): RepositoryRows | undefined {
+    if (state.status !== 'loaded') return undefined;
     let rows = this.repositoryRows.get(state.repositories);
     if (!rows) {
-      rows = new RepositoryRows(integrationId, state.repositories, state.invalid ?? []);
+      rows = new RepositoryRows(integrationId, state.repositories, state.invalid);
       this.repositoryRows.set(state.repositories, rows);
     }
     return rows;
@@ -199,91 +175,68 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   /** The rows under an integration: its shown repositories (and a "more" row), or an error / empty row. */
   async childrenOf(integrationId: string): Promise<IntegrationsTreeNode[]> {
     const { catalog } = this.services;
-    let state = catalog.state(integrationId);
-    if (state.status === 'idle' || state.status === 'loading') {
-      const id = key(integrationId);
+    const id = key(integrationId);
+    if (['idle', 'loading'].includes(catalog.state(id).status)) {
       this.loadingInView.add(id);
       try {
-        await vscode.window.withProgress({ location: { viewId: INTEGRATIONS_VIEW_ID } }, () =>
-          catalog.repositories(integrationId),
-        );
+        await vscode.window.withProgress({ location: { viewId: INTEGRATIONS_VIEW_ID } }, () => catalog.repositories(integrationId));
       } catch (error) {
         if (isCancellation(error)) return [];
         this.loadFailed.fire({ integrationId, error });
       } finally {
         this.loadingInView.delete(id);
         // The row's description (repository count, failure) changed: refresh it once the children are in.
-        const node = this.integrationNodes.get(id);
-        if (node) setTimeout(() => this.schedule(node), 0);
+        setTimeout(() => this.refreshBranch(id), 0);
       }
-      state = catalog.state(integrationId);
     }
-    if (state.status === 'error') return errorRows(integrationId, state.error);
-    if (state.status !== 'loaded') return [];
-    const rows = this.rowsOf(integrationId, state);
-    if (rows.total === 0) {
-      return [
-        {
-          kind: 'message',
-          role: 'empty',
-          integrationId,
-          message: vscode.l10n.t('No repositories visible through this integration'),
-          id: `${key(integrationId)}/empty`,
-        },
-      ];
-    }
-    return rows.children();
+    const state = catalog.state(id);
+    if (state.status !== 'error') return this.rowsOf(integrationId, state)?.children() ?? [];
+    return [
+      { kind: 'message', role: 'error', integrationId, message: messageOf(state.error), error: state.error, id: `${id}/error` },
+      ...fixRows(state.error, id).map((row) => ({ ...row, integrationId })),
+    ];
   }
 
   private async rootNodes(): Promise<IntegrationsTreeNode[]> {
-    this.rootRequested.fire();
     // Empty while the connection is not set up: the welcome view then says what is missing.
     if (!(await this.services.connection.isConfigured())) return [];
     const integrations = this.services.catalog.integrations();
     const live = new Set(integrations.map((integration) => key(integration.id)));
-    for (const id of [...this.integrationNodes.keys()]) if (!live.has(id)) this.integrationNodes.delete(id);
+    for (const id of this.integrationNodes.keys()) if (!live.has(id)) this.integrationNodes.delete(id);
     return integrations.map((integration) => this.integrationNode(integration));
   }
 
+  /** The row of an integration: the same object for as long as the integration is listed. */
   private integrationNode(integration: KnownIntegration): IntegrationNode {
     const id = key(integration.id);
-    const existing = this.integrationNodes.get(id);
-    if (existing) {
-      existing.integration = integration;
-      return existing;
-    }
-    const node: IntegrationNode = { kind: 'integration', integration };
-    this.integrationNodes.set(id, node);
+    let node = this.integrationNodes.get(id);
+    if (node) node.integration = integration;
+    else this.integrationNodes.set(id, (node = { kind: 'integration', integration }));
     return node;
   }
 
   private integrationItem(integration: KnownIntegration): vscode.TreeItem {
-    const state = this.services.catalog.state(integration.id);
+    const { catalog } = this.services;
+    const state = catalog.state(integration.id);
     const count = state.status === 'loaded' ? state.repositories.length : undefined;
-    const facts = this.services.catalog.facts(integration.id);
+    const invalid = state.status === 'loaded' ? state.invalid.length : 0;
+    const facts = catalog.facts(integration.id);
     const label = integrationLabel(integration, facts);
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `integration/${key(integration.id)}`;
-    item.description = integrationDescription(integration, count, state.status === 'error', facts, vscode.env.language);
-    const invalid = state.status === 'loaded' ? (state.invalid?.length ?? 0) : 0;
-    if (invalid > 0) {
-      const note =
-        invalid === 1
-          ? vscode.l10n.t('1 does not match the API contract')
-          : vscode.l10n.t('{0} do not match the API contract', invalid);
-      item.description = item.description ? `${item.description} · ${note}` : note;
-    }
-    const discovery = integration.origin === 'discovered' ? { age: this.services.catalog.discoveryAge(), now: Date.now() } : undefined;
-    item.tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count, discovery, facts, vscode.env.language));
+    const note = invalid === 1 ? vscode.l10n.t('1 does not match the API contract') : vscode.l10n.t('{0} do not match the API contract', invalid);
+    const description = integrationDescription(integration, count, state.status === 'error', facts, vscode.env.language);
+    item.description = [description, invalid > 0 ? note : ''].filter(Boolean).join(' · ');
+    const discovery = integration.origin === 'discovered' ? { age: catalog.discoveryAge(), now: Date.now() } : undefined;
+    const tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count, discovery, facts, vscode.env.language));
     item.contextValue = `integration.${integration.origin}`;
-    // A collapsed integration whose last load failed shows it, not only once opened.
-    item.iconPath =
-      state.status === 'error'
-        ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
-        : new vscode.ThemeIcon(integration.origin === 'added' ? 'plug' : 'telescope');
+    item.iconPath = new vscode.ThemeIcon(integration.origin === 'added' ? 'plug' : 'telescope');
     if (state.status === 'error') {
-      (item.tooltip as vscode.MarkdownString).appendMarkdown('\n\n').appendText(vscode.l10n.t('Last load failed: {0}', messageOf(state.error)));
+      // A collapsed integration whose last load failed shows it, not only once opened.
+      item.iconPath = errorIcon();
+      tooltip.appendMarkdown('\n\n').appendText(vscode.l10n.t('Last load failed: {0}', messageOf(state.error)));
     }
+    item.tooltip = tooltip;
     item.accessibilityInformation = {
       label: item.description ? vscode.l10n.t('Integration {0}, {1}', label, item.description) : vscode.l10n.t('Integration {0}', label),
     };
@@ -295,29 +248,14 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   }
 }
 
-let repoIcon: vscode.ThemeIcon | undefined;
-/** "owner · branch" repeats across an integration's repositories: built once per owner and branch. */
-const descriptions = new Map<string, Map<string, string>>();
-
-function cachedRepositoryDescription(repository: Repository): string {
-  let byBranch = descriptions.get(repository.owner);
-  if (!byBranch) {
-    if (descriptions.size > 10_000) descriptions.clear();
-    descriptions.set(repository.owner, (byBranch = new Map()));
-  }
-  let text = byBranch.get(repository.default_branch);
-  if (text === undefined) byBranch.set(repository.default_branch, (text = repositoryDescription(repository)));
-  return text;
-}
-
-/** Built per row when VS Code asks (an expanded integration asks for every shown row): kept lean, one shared icon. */
+/** Built per row when VS Code asks: an expanded integration asks for every shown row. */
 function repositoryItem(node: RepositoryNode): vscode.TreeItem {
   const { repository } = node;
   const item = new vscode.TreeItem(repository.name, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.description = cachedRepositoryDescription(repository);
+  item.description = repositoryDescription(repository);
   item.contextValue = 'repository';
-  item.iconPath = repoIcon ??= new vscode.ThemeIcon('repo');
+  item.iconPath = new vscode.ThemeIcon('repo');
   item.accessibilityInformation = {
     label: vscode.l10n.t('Repository {0}/{1}, default branch {2}', repository.owner, repository.name, repository.default_branch),
   };
@@ -326,77 +264,40 @@ function repositoryItem(node: RepositoryNode): vscode.TreeItem {
 
 function messageItem(node: MessageNode): vscode.TreeItem {
   const [firstLine] = node.message.split('\n');
+  if (node.role === 'error') {
+    return errorItem({
+      id: node.id,
+      label: firstLine,
+      description: vscode.l10n.t('click to retry'),
+      error: node.error,
+      command: { command: Commands.refreshIntegration, title: vscode.l10n.t('Retry'), arguments: [node] },
+      contextValue: 'error',
+      accessibilityLabel: node.message,
+    });
+  }
+  if (node.role === 'offContract' && node.offContract) {
+    const { problems, reason } = node.offContract;
+    return offContractItem({ id: node.id, label: node.message, problems, note: reason, contextValue: 'repository.offContract', collapsible: false });
+  }
   const item = new vscode.TreeItem(firstLine, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   item.accessibilityInformation = { label: node.message };
-  switch (node.role) {
-    case 'error':
-      item.contextValue = 'error';
-      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-      item.description = vscode.l10n.t('click to retry');
-      item.tooltip = new vscode.MarkdownString().appendText(node.message).appendMarkdown(`\n\n${vscode.l10n.t('Click to retry.')}`);
-      item.command = { command: Commands.refreshIntegration, title: vscode.l10n.t('Retry'), arguments: [node] };
-      break;
-    case 'empty':
-      item.contextValue = 'empty';
-      item.iconPath = new vscode.ThemeIcon('info');
-      item.tooltip = vscode.l10n.t('The integration answered with an empty list: the code host shows it no repositories.');
-      break;
-    case 'offContract': {
-      const record = node.offContract;
-      const problems = record?.problems ?? [];
-      item.contextValue = 'repository.offContract';
-      item.iconPath = new vscode.ThemeIcon('bracket-error', new vscode.ThemeColor('list.warningForeground'));
-      item.description = vscode.l10n.t('does not match the API contract ({0})', problems.map(problemWords).join(', '));
-      const tooltip = new vscode.MarkdownString();
-      tooltip.appendMarkdown(`**${vscode.l10n.t('Does not match the API contract')}**\n\n`);
-      for (const problem of problems) tooltip.appendText(problemLine(problem)).appendMarkdown('  \n');
-      if (record) tooltip.appendMarkdown('\n').appendText(record.reason);
-      item.tooltip = tooltip;
-      item.accessibilityInformation = { label: vscode.l10n.t('{0}: does not match the API contract: {1}', node.message, problems.map(problemLine).join('; ')) };
-      break;
-    }
-    case 'action':
-      item.contextValue = 'action';
-      if (node.fixKind) item.iconPath = fixRowIcon(node.fixKind);
-      if (node.command) item.command = { command: node.command.id, title: node.command.title, arguments: node.command.arguments };
-      break;
-  }
+  item.contextValue = 'empty';
+  item.iconPath = new vscode.ThemeIcon('info');
+  item.tooltip = vscode.l10n.t('The integration answered with an empty list: the code host shows it no repositories.');
   return item;
 }
 
 /** "Show 1,000 more…", "1,000 of 100,000 shown": activating it (click, Enter) shows the next page in place. */
 function moreItem(node: MoreNode): vscode.TreeItem {
-  const locale = vscode.env.language;
-  const next = formatCount(node.next, locale);
-  const shown = formatCount(node.shown, locale);
-  const total = formatCount(node.total, locale);
-  const item = new vscode.TreeItem(vscode.l10n.t('Show {0} more…', next), vscode.TreeItemCollapsibleState.None);
-  item.id = node.id;
-  item.description = vscode.l10n.t('{0} of {1} shown', shown, total);
-  item.tooltip = vscode.l10n.t('Show the next {0} of this integration’s {1} repositories. Find Repository… searches them all.', next, total);
-  item.contextValue = 'moreRepositories';
-  item.iconPath = new vscode.ThemeIcon('ellipsis');
-  item.command = { command: Commands.showMoreRepositories, title: vscode.l10n.t('Show More Repositories'), arguments: [node] };
-  item.accessibilityInformation = { label: vscode.l10n.t('Show {0} more repositories, {1} of {2} shown', next, shown, total) };
-  return item;
-}
-
-/** The error row, plus one row per fix that changes one thing (Set API Key…, Set Tenant ID…, a named setting). */
-function errorRows(integrationId: string, error: unknown): MessageNode[] {
-  const id = key(integrationId);
-  const message = messageOf(error);
-  const rows: MessageNode[] = [{ kind: 'message', role: 'error', integrationId, message, error, id: `${id}/error` }];
-  for (const fix of fixRows(error)) {
-    rows.push({
-      kind: 'message',
-      role: 'action',
-      integrationId,
-      message: fix.command.title,
-      command: { id: fix.command.command, title: fix.command.title, arguments: fix.command.arguments },
-      fixKind: fix.kind,
-      id: `${id}/action/${fix.kind}`,
-    });
-  }
-  return rows;
+  const [next, shown, total] = [node.next, node.shown, node.total].map((count) => formatCount(count, vscode.env.language));
+  return pagingItem({
+    id: node.id,
+    label: vscode.l10n.t('Show {0} more…', next),
+    description: vscode.l10n.t('{0} of {1} shown', shown, total),
+    tooltip: vscode.l10n.t('Show the next {0} of this integration’s {1} repositories. Find Repository… searches them all.', next, total),
+    contextValue: 'moreRepositories',
+    command: { command: Commands.showMoreRepositories, title: vscode.l10n.t('Show More Repositories'), arguments: [node] },
+    accessibilityLabel: vscode.l10n.t('Show {0} more repositories, {1} of {2} shown', next, shown, total),
+  });
 }

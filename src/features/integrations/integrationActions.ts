@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Services } from '../../platform/services';
-import { integrationIdOf } from '../../model/integrationNodes';
+import { integrationIdOf, isRepositoryNode } from '../../model/integrationNodes';
+import { openableUrl } from '../../model/integrationPresentation';
 import { copyAndSay } from '../../platform/clipboard';
 import { Commands } from '../../platform/commandIds';
 
@@ -11,7 +12,12 @@ function integrationIdArgument(argument: unknown): string {
   return id;
 }
 
-/** Remove, promote, refresh and copy: the actions on integration rows. */
+function repositoryArgument(argument: unknown) {
+  if (isRepositoryNode(argument)) return argument.repository;
+  throw new Error(vscode.l10n.t('Choose a repository in the Integrations view first.'));
+}
+
+/** The actions on integration rows (remove, promote, refresh, copy) and on repository rows (copy URL, open in the browser). */
 export function registerIntegrationActions(services: Services, reveal: (integrationId: string) => Promise<void>): void {
   const { commands, catalog, log } = services;
   const { profiles } = services.connection;
@@ -34,8 +40,7 @@ export function registerIntegrationActions(services: Services, reveal: (integrat
 
   commands.register(Commands.removeIntegration, async (argument?: unknown): Promise<boolean> => {
     const id = integrationIdArgument(argument).toLowerCase();
-    const settings = profiles.integrations();
-    const entry = settings.find((candidate) => candidate.id.toLowerCase() === id);
+    const entry = profiles.integrations().find((candidate) => candidate.id.toLowerCase() === id);
     if (!entry) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Integration {0} is not in your settings.', id));
       return false;
@@ -61,5 +66,17 @@ export function registerIntegrationActions(services: Services, reveal: (integrat
     log.info(`Discovered integration ${id} added to settings`);
     await reveal(id);
     return true;
+  });
+
+  commands.register(Commands.copyRepositoryUrl, async (argument?: unknown) => {
+    const { url } = repositoryArgument(argument);
+    await copyAndSay(url, url);
+  });
+
+  commands.register(Commands.openRepository, async (argument?: unknown): Promise<boolean> => {
+    const target = openableUrl(repositoryArgument(argument).url);
+    if ('problem' in target) throw new Error(target.problem);
+    log.info(`Opening ${target.url}`);
+    return vscode.env.openExternal(vscode.Uri.parse(target.url, true));
   });
 }

@@ -1,0 +1,27 @@
+/** Text as the views show it: server text made safe for Markdown, counts and times in the user's language. */
+
+/** Escapes text from the server for a Markdown tooltip: no formatting, links or HTML can be injected. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (char) => `\\${char}`).replace(/\r?\n/g, ' ');
+}
+
+/** A count as the user's language writes it (`100,000`, `100.000`, `100 000`). */
+export function formatCount(value: number, locale?: string): string {
+  return inLanguage(locale, (tag) => value.toLocaleString(tag));
+}
+
+/** Formats an ISO time in the user's locale; the raw text when it does not parse. */
+export function formatTime(iso: string, locale?: string): string {
+  const time = new Date(Date.parse(iso));
+  if (Number.isNaN(time.getTime())) return iso;
+  return inLanguage(locale, (tag) => time.toLocaleString(tag, { dateStyle: 'medium', timeStyle: 'medium' }));
+}
+
+/** `format` in the user's language, or in the default one when Intl does not accept the tag. */
+export function inLanguage(locale: string | undefined, format: (locale: string | undefined) => string): string {
+  try {
+    return format(locale);
+  } catch {
+    return format(undefined);
+  }
+}
