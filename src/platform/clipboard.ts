@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 /** Copies `text` and says so briefly in the status bar ("Copied deployment ID …"). */
 export async function copyAndSay(text: string, what: string): Promise<void> {

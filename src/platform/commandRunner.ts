@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { CancelledError, isControlPlaneError, messageOf } from '../api/errors';
 import { FixAction, FixActionKind, fixActionsFor } from '../model/fixActions';
 import { CommandId, Commands } from './commandIds';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { DiscoveredSnapshot, RepositoryCatalog } from '../model/repositoryCatalog';
 import { ConnectionManager } from './connection';
 import { SECTION } from './settings';

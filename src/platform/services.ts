@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { CommandRunner } from './commandRunner';
 import { ConnectionManager } from './connection';
 import { ViewMessages } from './viewMessages';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../api/query';
 import { isUuid } from '../api/vocabulary';
 import type { IntegrationSetting } from '../model/repositoryCatalog';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { RecordProblem } from '../api';
 import { messageOf } from '../api/errors';
 import { problemLine, problemWords } from '../model/fieldNames';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 /**
  * A sequence of quick picks and input boxes with a Back button, shown one at

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { AuthError, messageOf } from '../../api/errors';
 import { baseUrlProblem } from '../../api/baseUrl';
 import { originOf } from '../../model/profileRules';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { type Deployment, type Repository } from '../../api';
 import { buildCreateBody, CreateDraft, formatBody, JsonObject } from '../../model/createPayload';
 import type { FailedAttempt } from '../../model/createReview';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { type Repository } from '../../api';
 import { messageOf } from '../../api/errors';
 import { matchRemotes, redactUserInfo } from '../../model/remoteUrls';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Deployment } from '../../api';
 import { isDeploymentType, isPlainObject } from '../../model/createPayload';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { Repository } from '../../api';
 
 const CONTEXT_KEY = 'deploymentsExplorer.payloadDocuments';

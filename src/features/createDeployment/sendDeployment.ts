@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { type Deployment } from '../../api';
 import { isControlPlaneError, messageOf, RequestValidationError } from '../../api/errors';
 import { JsonObject } from '../../model/createPayload';

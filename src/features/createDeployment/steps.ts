@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { DEPLOYMENT_TYPES, DeploymentType, Repository } from '../../api';
 import {
   buildCreateBody,

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { GitRemote, parseGitConfig, parseGitDirFile } from '../../model/remoteUrls';
 import { messageOf } from '../../api/errors';
 

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { deploymentDescription, deploymentLabel } from '../../model/deploymentPresentation';
 import { LoadedDeployment } from '../../model/deploymentList';
 

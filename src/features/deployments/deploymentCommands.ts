@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Deployment } from '../../api';
 import { DeploymentFilters } from '../../api/query';
 import { idKey } from '../../model/ids';

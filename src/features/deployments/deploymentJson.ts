@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Deployment } from '../../api';
 import { maskSecrets } from '../../model/deploymentDetails';
 import { deploymentLabel } from '../../model/deploymentPresentation';

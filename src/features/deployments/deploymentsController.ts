@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { messageOf } from '../../api/errors';
 import { isUuid } from '../../api/vocabulary';
 import { readSettings, SECTION } from '../../platform/settings';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { messageOf } from '../../api/errors';
 import { escapeMarkdown } from '../../model/viewText';
 import { idKey } from '../../model/ids';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Deployment } from '../../api';
 import { messageOf } from '../../api/errors';
 import { DeploymentFilters, splitIdList, validateIdList } from '../../api/query';

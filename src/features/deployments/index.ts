@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { DeploymentsFeature, IntegrationsFeature, Services } from '../../platform/services';
 import { registerDeploymentCommands } from './deploymentCommands';
 import { DEPLOYMENT_JSON_SCHEME, DeploymentJsonProvider } from './deploymentJson';

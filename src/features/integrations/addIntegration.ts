@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { InvalidInputError, messageOf } from '../../api/errors';
 import type { IntegrationSetting } from '../../model/repositoryCatalog';
 import { Services } from '../../platform/services';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { Services } from '../../platform/services';
 import { discoverIntegrationIds, DiscoveryResult } from '../../model/integrationDiscovery';
 import { Commands } from '../../platform/commandIds';

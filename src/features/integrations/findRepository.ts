@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { type Repository } from '../../api';
 import { messageOf } from '../../api/errors';
 import { KnownIntegration } from '../../model/repositoryCatalog';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { IntegrationsFeature, Services } from '../../platform/services';
 import { registerAddIntegration } from './addIntegration';
 import { registerDiscoverIntegrations } from './discoverIntegrations';

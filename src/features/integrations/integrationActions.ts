@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { Services } from '../../platform/services';
 import { integrationIdOf, isRepositoryNode } from '../../model/integrationNodes';
 import { openableUrl } from '../../model/integrationPresentation';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { messageOf } from '../../api';
 import { baseUrlProblem } from '../../api/baseUrl';
 import { originOf, Profile, profileNameProblem } from '../../model/profileRules';

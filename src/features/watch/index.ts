@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { Deployment, isUuid, messageOf } from '../../api';
 import { WatchNotice, WatchScheduler } from '../../model/watchScheduler';
 import { statusWords } from '../../model/deploymentStatus';

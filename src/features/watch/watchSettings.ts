@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { SECTION } from '../../platform/settings';
 import { DEFAULT_IN_PROGRESS_STATUSES } from '../../model/watchState';
 import { DEFAULT_WATCH_INTERVALS, WatchSettings } from '../../model/watchScheduler';
