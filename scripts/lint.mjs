@@ -2,7 +2,7 @@
 // `npm run lint`: ESLint (typescript-eslint + the direction of imports between the rooms of src/,
 // see eslint.config.mjs), ts-unused-exports (exported values nothing imports; unused locals and
 // parameters are tsc's and ESLint's) and the l10n bundle (l10n/bundle.l10n.json holds exactly the
-// messages `@vscode/l10n-dev export` collects from src/; `npm run l10n` rewrites it). Each tool is one check;
+// messages @vscode/l10n-dev's exporter collects from src/; `npm run l10n` rewrites it). Each tool is one check;
 // prints "lint: N passed, N failed" and exits non-zero when a check fails.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -21,7 +21,7 @@ const checks = [
   {
     name: 'l10n bundle (l10n/bundle.l10n.json up to date; `npm run l10n` rewrites it)',
     cmd: process.execPath,
-    args: [path.join(ROOT, 'scripts', 'l10n-check.mjs')],
+    args: [path.join(ROOT, 'scripts', 'l10n.mjs'), '--check'],
   },
 ];
 const results = checks.map((check) => {
