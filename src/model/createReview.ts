@@ -76,11 +76,6 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
   return rows;
 }
 
-/** The review's placeholder: what is about to be created, from where, at which ref. */
-export function reviewPlaceholder(draft: { name: string; ref: string }, repository: { owner: string; name: string }): string {
-  return l10n.t('Review: {0} from {1} at {2}', draft.name, `${repository.owner}/${repository.name}`, draft.ref);
-}
-
 /** The step where the field a 422 reason names is set, or 'edit' for fields only the payload has. */
 export function stepForIssue(issue: Pick<ValidationIssue, 'loc'>): ValueStep | 'edit' {
   const field = issue.loc.split('.').pop() ?? '';
