@@ -1,5 +1,4 @@
-// Pure (no vscode import): the rows of the create flow's review step, from the
-// body about to be sent and the last failed attempt.
+// The rows of the create flow's review step, from the body about to be sent and the last failed attempt.
 import type { ValidationIssue } from '../api';
 import { flattenBody, JsonObject } from './createPayload';
 import { fieldPathWords } from './fieldNames';

@@ -38,7 +38,6 @@ export interface WatchFailure {
   streak: number;
 }
 
-/** What the watch settings decide. */
 export interface WatchSettings {
   intervals: WatchIntervals;
   inProgressStatuses: readonly string[];

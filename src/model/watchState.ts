@@ -56,7 +56,6 @@ export function sameId(a: string, b: string): boolean {
 /** Only non-empty strings are read: a record off the API contract, or saved state from another version, is safe too. */
 const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
 
-/** The fields of an entry a record gives. */
 export function entryFields(deployment: Deployment): Pick<WatchEntry, 'name' | 'customUrl' | (typeof PROGRESS_FIELDS)[number]> {
   return {
     name: text(deployment.name),

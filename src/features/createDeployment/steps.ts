@@ -27,7 +27,6 @@ export interface FlowState {
   lastError?: FailedAttempt;
 }
 
-/** What every step is built from. */
 interface StepContext {
   readonly state: FlowState;
   readonly catalog: RepositoryCatalog;
