@@ -1,5 +1,4 @@
-// Pure (no vscode import): the deployment-creation body and the rules for
-// the values the create flow asks for.
+// The deployment-creation body, the rules for the values the create flow asks for, and the values kept per repository.
 import { type Repository } from '../api';
 import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
 import * as l10n from '@vscode/l10n';
@@ -89,11 +88,6 @@ export function isDeploymentType(value: unknown): value is DeploymentType {
   return typeof value === 'string' && (DEPLOYMENT_TYPES as readonly string[]).includes(value);
 }
 
-/** The draft a repository starts with: its normalised name and its default branch. */
-export function initialDraft(repository: Repository): CreateDraft {
-  return { name: normaliseDeploymentName(repository.name), ref: repository.default_branch };
-}
-
 /**
  * The `POST /v2/deployments` body: the fields the contract names, taken from
  * the repository record and the draft, over the user's defaults setting
@@ -144,12 +138,28 @@ export function flattenBody(body: JsonObject, prefix = ''): Array<{ path: string
   return lines;
 }
 
-/** The body pretty-printed the way it is shown and edited. */
-export function formatBody(body: JsonObject): string {
-  return `${JSON.stringify(body, null, 2)}\n`;
+/**
+ * The last values typed per repository, kept in memory for the session, so
+ * cancelling the flow or a refused request loses nothing: reopening the flow
+ * for the same repository starts from them.
+ */
+export class DraftStore {
+  private readonly drafts = new Map<string, CreateDraft>();
+
+  /** A copy of the kept draft, or the repository's own values: its normalised name and its default branch. */
+  get(repository: Repository): CreateDraft {
+    return { ...(this.drafts.get(draftKey(repository)) ?? { name: normaliseDeploymentName(repository.name), ref: repository.default_branch }) };
+  }
+
+  keep(repository: Repository, draft: CreateDraft): void {
+    this.drafts.set(draftKey(repository), { ...draft });
+  }
+
+  forget(repository: Repository): void {
+    this.drafts.delete(draftKey(repository));
+  }
 }
 
-/** A stable key for per-repository drafts. */
-export function repositoryKey(repository: Pick<Repository, 'host_integration_id' | 'url'>): string {
+function draftKey(repository: Repository): string {
   return `${repository.host_integration_id.toLowerCase()} ${repository.url}`;
 }

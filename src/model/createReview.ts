@@ -1,5 +1,4 @@
-// Pure (no vscode import): the rows of the create flow's review step, from the
-// body about to be sent and the last failed attempt.
+// The rows of the create flow's review step, from the body about to be sent and the last failed attempt.
 import type { ValidationIssue } from '../api';
 import { flattenBody, JsonObject } from './createPayload';
 import { fieldPathWords } from './fieldNames';
@@ -74,11 +73,6 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
     }),
   );
   return rows;
-}
-
-/** The review's placeholder: what is about to be created, from where, at which ref. */
-export function reviewPlaceholder(draft: { name: string; ref: string }, repository: { owner: string; name: string }): string {
-  return l10n.t('Review: {0} from {1} at {2}', draft.name, `${repository.owner}/${repository.name}`, draft.ref);
 }
 
 /** The step where the field a 422 reason names is set, or 'edit' for fields only the payload has. */

@@ -26,21 +26,18 @@ export function payloadJsonSchema(): Record<string, unknown> {
   const body = deploymentSchema.omit(SERVER_FIELDS).extend({
     deployment_type: z.enum(DEPLOYMENT_TYPES).nullish().describe('Deployment type: dev_free, dev or prod.'),
   });
-  const schema = z.toJSONSchema(body, { io: 'input', unrepresentable: 'any', target: 'draft-7' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(body, {
+    io: 'input',
+    unrepresentable: 'any',
+    target: 'draft-7',
+    // JSON schema patterns have no flags: the UUID pattern (case-insensitive in zod) must spell both cases.
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.pattern) jsonSchema.pattern = jsonSchema.pattern.replaceAll('[0-9a-f]', '[0-9a-fA-F]');
+    },
+  });
   return {
-    ...caseInsensitiveHex(schema),
+    ...schema,
     title: 'Deployment creation body',
     description: 'The body of POST /v2/deployments. source_config.integration_id, source_config.repo_url and source_revision_config.repo_ref come from the repository record.',
   };
-}
-
-/** JSON schema patterns have no flags: the UUID pattern (case-insensitive in zod) must spell both cases. */
-function caseInsensitiveHex<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(caseInsensitiveHex) as T;
-  if (!value || typeof value !== 'object') return value;
-  const result: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    result[key] = key === 'pattern' && typeof inner === 'string' ? inner.replaceAll('[0-9a-f]', '[0-9a-fA-F]') : caseInsensitiveHex(inner);
-  }
-  return result as T;
 }

@@ -1,7 +1,6 @@
-// Pure (no vscode import): reading an edited payload document back into a body,
-// with the position of the first syntax error (JSON.parse's messages differ
-// between node versions and often carry no position at all; jsonc-parser,
-// the parser VS Code's own JSON support uses, reports error offsets).
+// Reading an edited payload document back into a body, with the position of the first syntax error (JSON.parse's
+// messages differ between node versions and often carry no position at all; jsonc-parser, the parser VS Code's own
+// JSON support uses, reports error offsets).
 import { ParseErrorCode, visit } from 'jsonc-parser';
 import { isPlainObject, JsonObject } from './createPayload';
 import * as l10n from '@vscode/l10n';

@@ -1,5 +1,4 @@
-// Pure (no vscode import): reading git remotes out of `.git/config` text,
-// normalising remote URLs, and matching them to repository records.
+// Reading git remotes out of `.git/config` text, normalising remote URLs, and matching them to repository records.
 
 export interface GitRemote {
   /** Remote name, e.g. `origin`. */
@@ -7,21 +6,14 @@ export interface GitRemote {
   url: string;
 }
 
-/**
- * The parts of a remote URL that identify a repository: host (lowercase, no
- * user or port) and path (no `.git`, no surrounding slashes). Undefined when
- * the text is not a remote URL (a local path, an empty string, …).
- */
-export interface NormalisedRemote {
-  host: string;
-  path: string;
-}
-
 const SCP_LIKE = /^(?:[^@/\s]+@)?([^:/\s]+):(?!\/\/)(.+)$/;
 
-export function normaliseRemoteUrl(raw: string): NormalisedRemote | undefined {
+/**
+ * The parts of a remote URL that identify a repository: host (lowercase, no user or port) and path (no `.git`, no
+ * surrounding slashes). Undefined when the text is not a remote URL (a local path, an empty string, …).
+ */
+export function normaliseRemoteUrl(raw: string): { host: string; path: string } | undefined {
   const text = raw.trim();
-  if (!text) return undefined;
   let host: string;
   let path: string;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
@@ -42,14 +34,8 @@ export function normaliseRemoteUrl(raw: string): NormalisedRemote | undefined {
     path = match[2];
   }
   host = host.replace(/^\[|\]$/g, '').toLowerCase();
-  path = path
-    .replace(/^~\//, '')
-    .replace(/\/+$/, '')
-    .replace(/\.git$/i, '')
-    .replace(/^\/+/, '')
-    .replace(/\/+$/, '');
-  if (!host || !path) return undefined;
-  return { host, path };
+  path = path.replace(/^(~\/)?\/*/, '').replace(/\/*(\.git)?\/*$/i, '');
+  return host && path ? { host, path } : undefined;
 }
 
 /** Comparable form: `host/path`, host lowercase. */
@@ -151,11 +137,7 @@ export function parseGitDirFile(text: string): string | undefined {
   return match?.[1];
 }
 
-export interface RepositoryLike {
-  url: string;
-}
-
-export interface RemoteMatch<R extends RepositoryLike, G extends GitRemote = GitRemote> {
+export interface RemoteMatch<R extends { url: string }, G extends GitRemote = GitRemote> {
   repository: R;
   /** The workspace remotes whose URL names this repository. */
   remotes: G[];
@@ -166,7 +148,7 @@ export interface RemoteMatch<R extends RepositoryLike, G extends GitRemote = Git
  * Hosts compare case-insensitively; paths exactly, and only when nothing
  * matches exactly, case-insensitively (GitHub and GitLab paths are).
  */
-export function matchRemotes<R extends RepositoryLike, G extends GitRemote>(remotes: readonly G[], repositories: readonly R[]): RemoteMatch<R, G>[] {
+export function matchRemotes<R extends { url: string }, G extends GitRemote>(remotes: readonly G[], repositories: readonly R[]): RemoteMatch<R, G>[] {
   const keyed = remotes.flatMap((remote) => {
     const key = remoteKey(remote.url);
     return key ? [{ remote, key }] : [];

@@ -1,15 +1,7 @@
 import type { Deployment } from '../api';
 import { Emitter } from './events';
 import { idKey } from './ids';
-import {
-  DEFAULT_IN_PROGRESS_STATUSES,
-  entryFields,
-  fieldsChanged,
-  isInProgress,
-  sameId,
-  WatchEntry,
-  WatchOrigin,
-} from './watchState';
+import { DEFAULT_IN_PROGRESS_STATUSES, entryFields, isInProgress, PROGRESS_FIELDS, sameId, WatchEntry, WatchOrigin } from './watchState';
 
 export interface WatchIntervals {
   /** First tick after watching starts, and the interval after a change. */
@@ -46,7 +38,6 @@ export interface WatchFailure {
   streak: number;
 }
 
-/** What the watch settings decide. */
 export interface WatchSettings {
   intervals: WatchIntervals;
   inProgressStatuses: readonly string[];
@@ -57,12 +48,6 @@ export interface WatchSchedulerOptions extends Partial<WatchSettings> {
   entries?: readonly WatchEntry[];
   /** Default true. */
   focused?: boolean;
-}
-
-function chunk<T>(items: readonly T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
-  return chunks;
 }
 
 /**
@@ -232,8 +217,8 @@ export class WatchScheduler {
     const generation = this.generation;
     const stale = () => this.disposed || generation !== this.generation;
     try {
-      for (const ids of chunk(requested, MAX_IDS_PER_REQUEST)) {
-        records.push(...(await this.fetchRecords(ids)));
+      for (let i = 0; i < requested.length; i += MAX_IDS_PER_REQUEST) {
+        records.push(...(await this.fetchRecords(requested.slice(i, i + MAX_IDS_PER_REQUEST))));
       }
     } catch (error) {
       // A switch of control plane cancels the request: no failure of the entries followed now.
@@ -266,7 +251,7 @@ export class WatchScheduler {
         continue;
       }
       const fields = entryFields(record);
-      if (fieldsChanged(entry, fields)) changed = true;
+      if (PROGRESS_FIELDS.some((field) => fields[field] !== entry[field])) changed = true;
       if (fields.status !== entry.status) entry.since = now;
       Object.assign(entry, fields);
       const nowInProgress = isInProgress(record, this.inProgressStatuses);

@@ -31,8 +31,10 @@ export interface WatchEntry {
   inProgress: boolean;
 }
 
-
 export const DEFAULT_IN_PROGRESS_STATUSES: readonly string[] = ['AWAITING_DATABASE'];
+
+/** The fields whose change means something happened (the interval starts again from the first). */
+export const PROGRESS_FIELDS = ['status', 'latestRevisionId', 'activeRevisionId', 'updatedAt'] as const;
 
 /**
  * A deployment is in progress while its status is one of `inProgressStatuses`
@@ -51,12 +53,10 @@ export function sameId(a: string, b: string): boolean {
   return idKey(a) === idKey(b);
 }
 
-/** A new entry (or the fields of one) from a record; only strings are read, so a record off the API contract is safe too. */
-export function entryFields(deployment: Deployment): Pick<
-  WatchEntry,
-  'name' | 'status' | 'latestRevisionId' | 'activeRevisionId' | 'updatedAt' | 'customUrl'
-> {
-  const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+/** Only non-empty strings are read: a record off the API contract, or saved state from another version, is safe too. */
+const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+
+export function entryFields(deployment: Deployment): Pick<WatchEntry, 'name' | 'customUrl' | (typeof PROGRESS_FIELDS)[number]> {
   return {
     name: text(deployment.name),
     status: text(deployment.status),
@@ -65,16 +65,6 @@ export function entryFields(deployment: Deployment): Pick<
     updatedAt: text(deployment.updated_at),
     customUrl: customUrlOf(deployment),
   };
-}
-
-/** True when a record's fields (`entryFields`) say something the entry does not know yet. */
-export function fieldsChanged(entry: WatchEntry, fields: ReturnType<typeof entryFields>): boolean {
-  return (
-    fields.status !== entry.status ||
-    fields.latestRevisionId !== entry.latestRevisionId ||
-    fields.activeRevisionId !== entry.activeRevisionId ||
-    fields.updatedAt !== entry.updatedAt
-  );
 }
 
 /** 42 s, 5 min, 3 h, 2 d. */
@@ -96,23 +86,20 @@ export function entryLabel(entry: Pick<WatchEntry, 'name' | 'id'>): string {
 export function readSavedEntries(value: unknown): WatchEntry[] {
   if (!Array.isArray(value)) return [];
   const result: WatchEntry[] = [];
-  for (const raw of value) {
-    if (!raw || typeof raw !== 'object') continue;
-    const item = raw as Record<string, unknown>;
-    if (typeof item.id !== 'string' || !item.id.trim()) continue;
-    if (result.some((entry) => sameId(entry.id, item.id as string))) continue;
-    const text = (key: string) => (typeof item[key] === 'string' && item[key] ? (item[key] as string) : undefined);
+  for (const item of value as Array<Partial<Record<keyof WatchEntry, unknown>> | null>) {
+    if (!item || typeof item !== 'object' || typeof item.id !== 'string' || !item.id.trim()) continue;
+    const id = item.id;
     const watched = item.watched === 'auto' || item.watched === 'manual' ? item.watched : undefined;
     const pinned = item.pinned === true;
-    if (!watched && !pinned) continue;
+    if ((!watched && !pinned) || result.some((entry) => sameId(entry.id, id))) continue;
     result.push({
-      id: item.id,
-      name: text('name'),
-      status: text('status'),
-      latestRevisionId: text('latestRevisionId'),
-      activeRevisionId: text('activeRevisionId'),
-      updatedAt: text('updatedAt'),
-      customUrl: text('customUrl'),
+      id,
+      name: text(item.name),
+      status: text(item.status),
+      latestRevisionId: text(item.latestRevisionId),
+      activeRevisionId: text(item.activeRevisionId),
+      updatedAt: text(item.updatedAt),
+      customUrl: text(item.customUrl),
       since: typeof item.since === 'number' && Number.isFinite(item.since) ? item.since : Date.now(),
       watched,
       pinned,

@@ -58,20 +58,17 @@ export class MultiStepInput {
     this.totalSteps = steps.length;
     try {
       while (index < steps.length) {
-        const step = steps[index];
         this.stepIndex = index;
-        try {
-          const outcome = await step.run(this);
-          if (outcome === 'end') return { status: 'ended', at: step.id };
-          if (outcome && typeof outcome === 'object') {
-            index = steps.findIndex((candidate) => candidate.id === outcome.goto);
-            if (index < 0) throw new Error(`No step “${outcome.goto}” in this flow`);
-          } else {
-            index++;
-          }
-        } catch (error) {
-          if (!(error instanceof BackRequested)) throw error;
-          index = Math.max(0, index - 1);
+        const outcome = await steps[index].run(this).catch((error: unknown) => {
+          if (error instanceof BackRequested) return 'back' as const;
+          throw error;
+        });
+        if (outcome === 'end') return { status: 'ended', at: steps[index].id };
+        if (outcome === 'back') index = Math.max(0, index - 1);
+        else if (!outcome) index++;
+        else {
+          index = steps.findIndex((step) => step.id === outcome.goto);
+          if (index < 0) throw new Error(`No step “${outcome.goto}” in this flow`);
         }
       }
       return { status: 'completed' };
@@ -169,32 +166,23 @@ export class MultiStepInput {
     // A click elsewhere (e.g. on a notification) must not throw away the flow.
     input.ignoreFocusOut = true;
     input.buttons = this.stepIndex > 0 ? [vscode.QuickInputButtons.Back] : [];
+    const listeners: vscode.Disposable[] = [];
     return new Promise<T>((resolve, reject) => {
-      const disposables: vscode.Disposable[] = [];
-      const finish = (): void => {
-        onFinish?.();
-        vscode.Disposable.from(...disposables).dispose();
-      };
-      const done = (value: T): void => {
-        finish();
-        resolve(value);
-      };
-      const fail = (error: unknown): void => {
-        finish();
-        reject(error);
-      };
-      disposables.push(
-        ...listen(done, fail),
+      listeners.push(
+        ...listen(resolve, reject),
         input.onDidTriggerButton((button) => {
-          if (button === vscode.QuickInputButtons.Back) fail(new BackRequested());
+          if (button === vscode.QuickInputButtons.Back) reject(new BackRequested());
         }),
-        input.onDidHide(() => fail(new FlowCancelled())),
+        input.onDidHide(() => reject(new FlowCancelled())),
       );
       // Show the new one before disposing the old, so the widget does not flicker closed.
       const previous = this.current;
       this.current = input;
       input.show();
       previous?.dispose();
+    }).finally(() => {
+      onFinish?.();
+      vscode.Disposable.from(...listeners).dispose();
     });
   }
 }

@@ -7,7 +7,7 @@ import { beforeEach, describe, it } from 'node:test';
 import { fakeServices, FakeControlPlaneOptions, repository } from './helpers/fakeServices';
 import { CancelledError, RequestValidationError } from '../../src/api';
 import { readCreateArgument } from '../../src/model/createArguments';
-import { DraftStore } from '../../src/model/draftStore';
+import { DraftStore } from '../../src/model/createPayload';
 import { FILTER_NAMES } from '../../src/model/deploymentFilters';
 import { CreateResult, runCreateFlow } from '../../src/features/createDeployment/createFlow';
 import { PayloadDocuments } from '../../src/features/createDeployment/payloadDocuments';
@@ -367,6 +367,7 @@ describe('create flow', () => {
     assert.equal(document.languageId, 'json');
     assert.equal(document.uri.toString(), 'untitled:/infra-edit.deployment.json', 'named so the payload schema applies');
     assert.deepEqual(JSON.parse(document.getText()), result.body);
+    assert.match(document.getText(), /^\{\n  "name": "infra-edit",\n  "source_config": \{\n    "integration_id": [^]*\n\}\n$/, 'pretty-printed, with a final newline');
     assert.deepEqual(fake.commands.context.get('deploymentsExplorer.payloadDocuments'), [result.document], 'its editor title offers Create Deployment');
     assert.equal(posted.length, 0, 'nothing is sent before the user asks');
   });

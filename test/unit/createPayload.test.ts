@@ -2,9 +2,8 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   buildCreateBody,
+  DraftStore,
   flattenBody,
-  formatBody,
-  initialDraft,
   nameChangeNote,
   normaliseDeploymentName,
   validateDeploymentName,
@@ -84,7 +83,7 @@ describe('validateRef', () => {
 
 describe('buildCreateBody', () => {
   it('copies the record fields where the contract says', () => {
-    const body = buildCreateBody(repository, initialDraft(repository));
+    const body = buildCreateBody(repository, new DraftStore().get(repository));
     assert.deepEqual(body, {
       name: 'payments-api',
       source_config: { integration_id: repository.host_integration_id, repo_url: repository.url },
@@ -169,9 +168,5 @@ describe('the body as copied, reviewed and edited', () => {
       { path: 'n', value: '1' },
       { path: 'x', value: 'null' },
     ]);
-  });
-
-  it('pretty-prints with a final newline', () => {
-    assert.equal(formatBody({ a: 1 }), '{\n  "a": 1\n}\n');
   });
 });

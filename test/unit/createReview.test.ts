@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildCreateBody } from '../../src/model/createPayload';
-import { ReviewRow, reviewPlaceholder, reviewRows, stepForIssue } from '../../src/model/createReview';
+import { ReviewRow, reviewRows, stepForIssue } from '../../src/model/createReview';
 
 const repository = {
   host_integration_id: '3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b',
@@ -95,10 +95,6 @@ describe('create review rows', () => {
     assert.equal(rows[0].kind === 'item' && rows[0].detail, 'The request was cancelled.\nmore detail', 'the whole message as the detail');
     assert.equal(rows[0].kind === 'item' && rows[0].action, 'check');
     assert.equal(shown(rows).some((row) => /refused/.test(row)), false);
-  });
-
-  it('names what is about to be created in the placeholder', () => {
-    assert.equal(reviewPlaceholder({ name: 'shop', ref: 'refs/tags/v1' }, repository), 'Review: shop from acme/storefront at refs/tags/v1');
   });
 
   it('maps the fields a 422 names to the step that sets them', () => {

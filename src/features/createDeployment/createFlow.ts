@@ -1,11 +1,10 @@
 import vscode = require('vscode');
 import { type Deployment, type Repository } from '../../api';
-import { buildCreateBody, CreateDraft, formatBody, JsonObject } from '../../model/createPayload';
+import { buildCreateBody, CreateDraft, DraftStore, JsonObject } from '../../model/createPayload';
 import type { FailedAttempt } from '../../model/createReview';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { MultiStepInput } from '../../ui/multiStepInput';
 import { CreateDeploymentOptions } from '../../model/createArguments';
-import { DraftStore } from '../../model/draftStore';
 import { PayloadDocuments } from './payloadDocuments';
 import { announceCreated, sendCreateRequest } from './sendDeployment';
 import { createSteps, FlowState } from './steps';
@@ -81,7 +80,7 @@ export async function runCreateFlow(
     const repository = state.repository!;
     const body = buildCreateBody(repository, state.draft, createDefaults());
     if (state.decision === 'edit') {
-      const document = await deps.payloads.open(repository, formatBody(body), state.draft.name);
+      const document = await deps.payloads.open(repository, body, state.draft.name);
       return { outcome: 'editing', document: document.uri.toString(), body };
     }
     const reviewAgain = () => {

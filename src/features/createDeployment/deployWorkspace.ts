@@ -61,8 +61,9 @@ export async function findWorkspaceRepository(
   if (matches.length === 0) return { status: 'none', remotes, searched: integrations.length, failed };
   if (matches.length === 1) return { status: 'matched', repository: matches[0].repository, remotes: matches[0].remotes };
 
-  // The pick must not open under the "Looking for…" notification, which VS Code keeps up for a moment after the search.
-  if (needsLoading) await sleep(progressNotificationGoneIn(progressShownAt, Date.now()));
+  // The pick must not open under the "Looking for…" notification: VS Code keeps a progress notification up at least
+  // 800 ms (the minimum of `withProgress` without a delay, which the extension API cannot set), then fades it in 150 ms.
+  if (needsLoading) await sleep(Math.max(0, progressShownAt + 950 - Date.now()));
   const picked = await vscode.window.showQuickPick(
     matches.map((match) => ({
       label: `$(repo) ${match.repository.owner}/${match.repository.name}`,
@@ -78,17 +79,6 @@ export async function findWorkspaceRepository(
     },
   );
   return picked ? { status: 'matched', repository: picked.match.repository, remotes: picked.match.remotes } : { status: 'cancelled' };
-}
-
-/**
- * A progress notification stays at least 800 ms, then closes (VS Code's progress service: the
- * minimum applies to `withProgress` without a delay, which the extension API cannot set), with a
- * short fade: how long from `now` until the one shown at `shownAt` is gone.
- */
-export function progressNotificationGoneIn(shownAt: number, now: number): number {
-  const MIN_VISIBLE_MS = 800;
-  const CLOSE_MS = 150;
-  return Math.max(0, shownAt + MIN_VISIBLE_MS + CLOSE_MS - now);
 }
 
 /** The integration as the tree names it, with its short ID when the name is made up from what is known. */

@@ -1,10 +1,9 @@
 import vscode = require('vscode');
 import type { Deployment } from '../../api';
-import { isDeploymentType, isPlainObject } from '../../model/createPayload';
+import { DraftStore, isDeploymentType, isPlainObject } from '../../model/createPayload';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { readCreateArgument } from '../../model/createArguments';
 import { CreateResult, runCreateFlow } from './createFlow';
-import { DraftStore } from '../../model/draftStore';
 import { findWorkspaceRepository, reportNoMatch } from './deployWorkspace';
 import { parsePayloadText } from '../../model/payloadText';
 import { PayloadDocuments } from './payloadDocuments';

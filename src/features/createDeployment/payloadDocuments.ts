@@ -1,21 +1,17 @@
 import vscode = require('vscode');
 import { Repository } from '../../api';
-
-const CONTEXT_KEY = 'deploymentsExplorer.payloadDocuments';
+import { JsonObject } from '../../model/createPayload';
 
 /**
- * The untitled JSON documents opened by "Edit Payload…" (`<name>.deployment.json`). Their URIs are
- * published in a context key so the editor title shows "Create Deployment"
- * on exactly these documents.
+ * The untitled JSON documents opened by "Edit Payload…" (`<name>.deployment.json`), with the repository each was
+ * made for. Their URIs are published in a context key so the editor title shows "Create Deployment" on exactly
+ * these documents.
  */
 export class PayloadDocuments implements vscode.Disposable {
-  private readonly documents = new Map<string, { repository: Repository }>();
-  private readonly subscription: vscode.Disposable;
+  private readonly documents = new Map<string, Repository>();
+  private readonly subscription = vscode.workspace.onDidCloseTextDocument((document) => this.release(document.uri));
 
   constructor() {
-    this.subscription = vscode.workspace.onDidCloseTextDocument((document) => {
-      if (this.documents.delete(document.uri.toString())) void this.publish();
-    });
     void this.publish();
   }
 
@@ -23,13 +19,13 @@ export class PayloadDocuments implements vscode.Disposable {
    * An untitled `<name>.deployment.json`: the name matches the JSON schema this extension
    * contributes (jsonValidation), so the editor completes, describes and checks every field.
    */
-  async open(repository: Repository, content: string, name: string): Promise<vscode.TextDocument> {
+  async open(repository: Repository, body: JsonObject, name: string): Promise<vscode.TextDocument> {
     const document = await vscode.workspace.openTextDocument(this.freeUri(name || repository.name));
     const edit = new vscode.WorkspaceEdit();
-    edit.insert(document.uri, new vscode.Position(0, 0), content);
+    edit.insert(document.uri, new vscode.Position(0, 0), `${JSON.stringify(body, null, 2)}\n`);
     await vscode.workspace.applyEdit(edit);
     if (document.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(document, 'json');
-    this.documents.set(document.uri.toString(), { repository });
+    this.documents.set(document.uri.toString(), repository);
     await this.publish();
     await vscode.window.showTextDocument(document, { preview: false });
     return document;
@@ -46,28 +42,25 @@ export class PayloadDocuments implements vscode.Disposable {
   }
 
   repositoryOf(uri: vscode.Uri): Repository | undefined {
-    return this.documents.get(uri.toString())?.repository;
+    return this.documents.get(uri.toString());
   }
 
-  /** After its deployment was created: the title action goes away, so it is not sent twice by accident. */
+  /** Closed, or its deployment was created: the title action goes away, so it is not sent twice by accident. */
   release(uri: vscode.Uri): void {
     if (this.documents.delete(uri.toString())) void this.publish();
   }
 
   /** Another profile became active: these bodies were made for the old one, so they lose their Create action. */
   releaseAll(): void {
-    if (this.documents.size === 0) return;
     this.documents.clear();
     void this.publish();
   }
 
-  /** The context key holds the open payload documents' URIs. */
   private async publish(): Promise<void> {
-    await vscode.commands.executeCommand('setContext', CONTEXT_KEY, [...this.documents.keys()]);
+    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.payloadDocuments', [...this.documents.keys()]);
   }
 
   dispose(): void {
     this.subscription.dispose();
-    this.documents.clear();
   }
 }

@@ -3,14 +3,14 @@ import { DEPLOYMENT_TYPES, DeploymentType, Repository } from '../../api';
 import {
   buildCreateBody,
   CreateDraft,
+  DraftStore,
   isDeploymentType,
   nameChangeNote,
   normaliseDeploymentName,
   validateDeploymentName,
   validateRef,
 } from '../../model/createPayload';
-import { FailedAttempt, ReviewAction, reviewPlaceholder, reviewRows } from '../../model/createReview';
-import { DraftStore } from '../../model/draftStore';
+import { FailedAttempt, ReviewAction, reviewRows } from '../../model/createReview';
 import { KnownIntegration, RepositoryCatalog } from '../../model/repositoryCatalog';
 import { FlowStep } from '../../ui/multiStepInput';
 import { checkForDeployment } from './sendDeployment';
@@ -18,6 +18,7 @@ import { checkForDeployment } from './sendDeployment';
 /** What the create flow has gathered so far; the steps read and update it. */
 export interface FlowState {
   integration?: KnownIntegration;
+  /** Given by the flow's options, or set by the repository step: the steps after it rely on it. */
   repository?: Repository;
   draft: CreateDraft;
   /** The last search in the repository pick, shown again when coming Back to it. */
@@ -26,7 +27,6 @@ export interface FlowState {
   lastError?: FailedAttempt;
 }
 
-/** What every step is built from. */
 interface StepContext {
   readonly state: FlowState;
   readonly catalog: RepositoryCatalog;
@@ -45,12 +45,6 @@ export function createSteps(context: StepContext, fromPalette: boolean): FlowSte
   if (fromPalette) steps.unshift(repositoryStep(context));
   if (fromPalette && context.catalog.integrations().length > 1) steps.unshift(integrationStep(context));
   return steps;
-}
-
-/** A value an earlier step sets: reaching a step without it is a bug in the flow, said as one. */
-function chosen<T>(value: T | undefined, step: string, what: string): T {
-  if (value === undefined) throw new Error(`Create Deployment: the ${step} step was reached before ${what} was chosen.`);
-  return value;
 }
 
 /** Which integration the repository is in. */
@@ -94,7 +88,8 @@ function repositoryStep({ state, catalog, drafts }: StepContext): FlowStep {
   return {
     id: 'repository',
     async run(input) {
-      const integration = chosen(state.integration, 'repository', 'an integration');
+      // Set by the integration step, or by the flow when only one integration is known.
+      const integration = state.integration!;
       const label = catalog.label(integration);
       const picked = await input.showQuickPick({
         placeholder: vscode.l10n.t('Pick a repository of {0} (type to search by name, owner or URL)', label),
@@ -131,7 +126,7 @@ function nameStep({ state }: StepContext): FlowStep {
   return {
     id: 'name',
     async run(input) {
-      const repository = chosen(state.repository, 'name', 'a repository');
+      const repository = state.repository!;
       const { draft } = state;
       // Say what the suggested name changed of the repository's, rather than drop characters silently.
       const note = draft.name === normaliseDeploymentName(repository.name) ? nameChangeNote(repository.name) : undefined;
@@ -152,7 +147,7 @@ function refStep({ state }: StepContext): FlowStep {
   return {
     id: 'ref',
     async run(input) {
-      const repository = chosen(state.repository, 'ref', 'a repository');
+      const repository = state.repository!;
       const { draft } = state;
       const ref = await input.showInputBox({
         value: draft.ref,
@@ -203,7 +198,7 @@ function reviewStep({ state, createDefaults }: StepContext): FlowStep {
   return {
     id: 'review',
     async run(input) {
-      const repository = chosen(state.repository, 'review', 'a repository');
+      const repository = state.repository!;
       const { draft } = state;
       const body = buildCreateBody(repository, draft, createDefaults());
       const items = reviewRows(body, state.lastError).map(
@@ -213,7 +208,7 @@ function reviewStep({ state, createDefaults }: StepContext): FlowStep {
             : { label: row.label, description: row.description, detail: row.detail, action: row.action },
       );
       const picked = await input.showQuickPick<ReviewItem>({
-        placeholder: reviewPlaceholder(draft, repository),
+        placeholder: vscode.l10n.t('Review: {0} from {1} at {2}', draft.name, `${repository.owner}/${repository.name}`, draft.ref),
         items,
         matchOnDetail: true,
         activeItem: (all) => all.find((item) => item.action === 'create'),

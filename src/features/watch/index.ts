@@ -1,17 +1,14 @@
 import vscode = require('vscode');
 import { Deployment, isUuid, messageOf } from '../../api';
-import { WatchNotice, WatchScheduler } from '../../model/watchScheduler';
+import { DEFAULT_WATCH_INTERVALS, WatchNotice, WatchScheduler, WatchSettings } from '../../model/watchScheduler';
 import { statusWords } from '../../model/deploymentStatus';
-import { entryLabel, readSavedEntries, sameId, WatchEntry } from '../../model/watchState';
+import { DEFAULT_IN_PROGRESS_STATUSES, entryLabel, readSavedEntries, sameId, WatchEntry } from '../../model/watchState';
 import { SECTION } from '../../platform/settings';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { describeEntry, WatchStatusBar } from './statusBar';
-import { readWatchSettings } from './watchSettings';
 import { Commands } from '../../platform/commandIds';
 
 const STATE_KEY = 'deploymentsExplorer.watch';
-const HAS_WATCHED = 'deploymentsExplorer.hasWatched';
-const HAS_PINNED = 'deploymentsExplorer.hasPinned';
 
 /** What the watch feature exposes: the contract for other features, plus its parts for tests. */
 export interface WatchFeatureApi extends WatchFeature {
@@ -47,19 +44,13 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
     },
   );
   const statusBar = new WatchStatusBar(scheduler);
-  const contextValues = new Map<string, boolean>();
-  const setContext = (name: string, value: boolean) => {
-    if (contextValues.get(name) === value) return;
-    contextValues.set(name, value);
-    void vscode.commands.executeCommand('setContext', name, value);
-  };
 
   const save = () => void state.update(STATE_KEY, scheduler.entries.length > 0 ? scheduler.entries.map((entry) => ({ ...entry })) : undefined);
   const render = () => {
     statusBar.update();
     deployments.markWatched(scheduler.watched.map((entry) => entry.id));
-    setContext(HAS_WATCHED, scheduler.watched.length > 0);
-    setContext(HAS_PINNED, scheduler.pinned.length > 0);
+    void vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasWatched', scheduler.watched.length > 0);
+    void vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasPinned', scheduler.pinned.length > 0);
   };
 
   context.subscriptions.push(
@@ -88,12 +79,17 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
   /** The deployment a command was given, or one picked; refused unless its ID is a UUID. */
   const deploymentToFollow = async (arg: unknown, title: string) => {
     const deployment = deploymentOf(arg, deployments) ?? (await pickDeployment(services, deployments, title));
-    if (deployment) requireUuid(deployment);
+    // `deployment_ids` takes UUIDs only: refuse anything else before it makes every tick fail (and an entry without an ID).
+    if (deployment && (typeof deployment.id !== 'string' || !isUuid(deployment.id.trim()))) {
+      throw new Error(vscode.l10n.t('“{0}” is not a deployment ID (a UUID), so it cannot be followed.', String(deployment.id ?? '')));
+    }
     return deployment;
   };
   /** The ID a command was given, or one picked among `entries`. */
-  const followedId = async (arg: unknown, entries: readonly WatchEntry[], title: string) =>
-    idOf(arg, deployments) ?? (await pickEntry(entries, title))?.id;
+  const followedId = async (arg: unknown, entries: readonly WatchEntry[], title: string) => {
+    const id = deploymentOf(arg, deployments)?.id;
+    return typeof id === 'string' ? id : (await pickEntry(entries, title))?.id;
+  };
 
   commands.register(Commands.watchDeployment, async (arg?: unknown) => {
     const deployment = await deploymentToFollow(arg, vscode.l10n.t('Watch Deployment'));
@@ -215,18 +211,6 @@ function deploymentOf(arg: unknown, deployments: DeploymentsFeature): Deployment
   return typeof record.id === 'string' ? record : undefined;
 }
 
-/** `deployment_ids` takes UUIDs only: refuse anything else before it makes every tick fail (and an entry without an ID). */
-function requireUuid(deployment: { id?: string | null }): void {
-  if (typeof deployment.id !== 'string' || !isUuid(deployment.id.trim())) {
-    throw new Error(vscode.l10n.t('“{0}” is not a deployment ID (a UUID), so it cannot be followed.', String(deployment.id ?? '')));
-  }
-}
-
-function idOf(arg: unknown, deployments: DeploymentsFeature): string | undefined {
-  const id = deploymentOf(arg, deployments)?.id;
-  return typeof id === 'string' ? id : undefined;
-}
-
 async function pickEntry(entries: readonly WatchEntry[], title: string): Promise<WatchEntry | undefined> {
   if (entries.length === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('No deployment is watched or pinned.'));
@@ -263,4 +247,22 @@ async function pickDeployment(services: Services, deployments: DeploymentsFeatur
     { title, placeHolder: vscode.l10n.t('Pick a deployment'), matchOnDetail: true },
   );
   return picked?.deployment;
+}
+
+/** The `watch.*` settings, clamped to the bounds package.json declares (a hand-edited value must not poll in a loop). */
+function readWatchSettings(): WatchSettings {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const seconds = (name: string, min: number, max: number, fallbackMs: number) => {
+    const value = config.get<number>(name);
+    if (typeof value !== 'number' || !Number.isFinite(value)) return fallbackMs;
+    return Math.round(Math.min(max, Math.max(min, value)) * 1000);
+  };
+  const firstMs = seconds('watch.intervalSeconds', 0.5, 60, DEFAULT_WATCH_INTERVALS.firstMs);
+  const maxMs = Math.max(firstMs, seconds('watch.maxIntervalSeconds', 1, 600, DEFAULT_WATCH_INTERVALS.maxMs));
+  const pinnedMs = seconds('watch.pinnedIntervalSeconds', 1, 3600, DEFAULT_WATCH_INTERVALS.pinnedMs);
+  const statuses = config.get<unknown>('watch.inProgressStatuses');
+  const inProgressStatuses = Array.isArray(statuses)
+    ? statuses.filter((s): s is string => typeof s === 'string' && s.trim() !== '').map((s) => s.trim())
+    : DEFAULT_IN_PROGRESS_STATUSES;
+  return { intervals: { firstMs, maxMs, pinnedMs, backoff: DEFAULT_WATCH_INTERVALS.backoff }, inProgressStatuses };
 }

@@ -7,12 +7,12 @@ import { entryLabel, formatDuration, WatchEntry } from '../../model/watchState';
 import { Commands } from '../../platform/commandIds';
 
 /** One line of the tooltip: the status in words with its raw value, how long it has been so, how it is followed. */
-export function describeEntry(entry: WatchEntry, now = Date.now()): string {
+export function describeEntry(entry: WatchEntry): string {
   const how = [entry.watched ? vscode.l10n.t('watching') : undefined, entry.pinned ? vscode.l10n.t('pinned') : undefined]
     .filter(Boolean)
     .join(', ');
   const status = statusWithRawValue(entry.status) || vscode.l10n.t('no status');
-  return vscode.l10n.t('{0}: {1} for {2} ({3})', entryLabel(entry), status, formatDuration(now - entry.since), how);
+  return vscode.l10n.t('{0}: {1} for {2} ({3})', entryLabel(entry), status, formatDuration(Date.now() - entry.since), how);
 }
 
 /** The one status bar item, hidden while nothing is followed. */
