@@ -3,22 +3,19 @@ import type { ConnectionOptions, ControlPlaneClient } from '../api';
 import { loadClient } from '../api/lazy';
 import { readSettings, SECTION } from './settings';
 import { signalFor, warnWithSettingsButton } from './commandRunner';
-import { ConnectionFields, controlPlaneKey, effectiveConnection, EffectiveConnection, isPlainHttpToRemote, keyDecision, KeyDecision, originOf, Profile } from '../model/profileRules';
-import { CONNECTION_FIELDS, ProfileStore } from './profileStore';
+import { ConnectionFields, controlPlaneKey, effectiveConnection, EffectiveConnection, isPlainHttpToRemote, keyDecision, originOf, Profile } from '../model/profileRules';
+import { ProfileStore } from './profileStore';
 
 const WARNED_PLAIN_HTTP = 'deploymentsExplorer.warnedPlainHttp';
 
-/** The settings the client is built from: a change to any rebuilds it. */
-const CONNECTION_SETTINGS = [
-  // (`profiles` and `defaultProfile` reach it through the ProfileStore, which tells a new integration from a new URL.)
-  ...[...CONNECTION_FIELDS, 'requestTimeoutMs'].map((name) => `${SECTION}.${name}`),
-  'http.proxy',
-  'http.proxyStrictSSL',
-  'http.noProxy',
-];
+/**
+ * The settings the client is built from besides the profile: a change to any rebuilds it. (The profiles and the
+ * connection settings reach it through the ProfileStore, which tells a new integration from a new URL.)
+ */
+const CLIENT_SETTINGS = [`${SECTION}.requestTimeoutMs`, 'http.proxy', 'http.proxyStrictSSL', 'http.noProxy'];
 
 /** What the connection resolves to, once per profile switch or settings change. */
-export interface ResolvedConnection {
+interface ResolvedConnection {
   profile: Profile;
   /** The profile's fields with the workspace's own connection settings applied (trusted workspaces only). */
   effective: EffectiveConnection;
@@ -26,12 +23,6 @@ export interface ResolvedConnection {
   /** Whether the profile's key goes to `origin`: `send`, or why not. */
   key: 'send' | 'withheld' | 'none';
   apiKey?: string;
-}
-
-/** State kept per control plane: see ConnectionManager.scoped. */
-export interface ControlPlaneState {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): Thenable<void>;
 }
 
 /** One profile's (or one settings state's) connection: its client, and the signal that cancels what it has in flight. */
@@ -42,10 +33,9 @@ interface Generation {
 }
 
 /**
- * Owns the one API client, built lazily (no network in activate) from the
- * active profile, the workspace's own connection settings, the profile's key
- * and VS Code's proxy settings. Any change starts a new generation: the old
- * client's requests are aborted, and a client never mixes two profiles.
+ * Owns the one API client, built lazily (no network in activate) from the active profile, the workspace's own
+ * connection settings, the profile's key and VS Code's proxy settings. Any change starts a new generation: the
+ * old client's requests are aborted, and a client never mixes two profiles.
  */
 export class ConnectionManager implements vscode.Disposable {
   private generation: Generation = { abort: new AbortController() };
@@ -86,11 +76,10 @@ export class ConnectionManager implements vscode.Disposable {
       this.changed,
       this.profileChanged,
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (CONNECTION_SETTINGS.some((setting) => event.affectsConfiguration(setting))) void this.reset('settings changed');
+        if (CLIENT_SETTINGS.some((setting) => event.affectsConfiguration(setting))) void this.reset('settings changed');
       }),
-      profiles.onDidChange(() => void this.reset('profiles changed')),
+      profiles.onDidChange(() => void this.reset('profiles or connection settings changed')),
       profiles.onDidChangeKey(() => void this.reset('API key changed')),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reset('workspace trusted')),
     );
     void this.updateContext();
   }
@@ -106,23 +95,22 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
-   * The state of `memento` that belongs to the control plane the connection points at: the deployment
-   * filters and the watched deployments (workspace state), the discovered integrations (global state).
-   * IDs mean nothing on another control plane. A control plane is the base URL and tenant in effect
-   * (controlPlaneKey), so a workspace's own base URL is another one with the same profile; each key
-   * holds a map from control plane to value. Reads and writes go to the control plane of the last
-   * onDidChange: read again on that event. 0.1.0 kept the filters bare under their key; the first
-   * control plane to read them, the one 0.1.0's settings point at, takes them over.
+   * The state of `memento` that belongs to the control plane the connection points at (filters, watched
+   * deployments, discovered integrations: IDs mean nothing on another one). A control plane is the base URL and
+   * tenant in effect (controlPlaneKey), so a workspace's own base URL is another one with the same profile; each
+   * key holds a map from control plane to value. Reads and writes go to the control plane of the last
+   * onDidChange: read again on that event. 0.1.0 kept the filters bare under their key; the first control plane
+   * to read them, the one 0.1.0's settings point at, takes them over.
    */
-  scoped(memento: vscode.Memento): ControlPlaneState {
+  scoped(memento: vscode.Memento) {
     return {
-      get: <T>(key: string) => {
+      get: <T>(key: string): T | undefined => {
         const stored = memento.get<unknown>(key);
         if (stored === undefined || isPerControlPlane(stored)) return stored?.[this.plane] as T | undefined;
         void memento.update(key, { [this.plane]: stored });
         return stored as T;
       },
-      update: (key, value) => {
+      update: (key: string, value: unknown): Thenable<void> => {
         const stored = memento.get<unknown>(key);
         const all = isPerControlPlane(stored) ? { ...stored } : {};
         if (value === undefined) delete all[this.plane];
@@ -150,7 +138,7 @@ export class ConnectionManager implements vscode.Disposable {
     const effective = this.effective(profile);
     const origin = originOf(effective.baseUrl);
     const key = await this.profiles.key(profile.id);
-    const decision: KeyDecision = keyDecision({
+    const decision = keyDecision({
       source: key?.source ?? 'none',
       effectiveOrigin: origin,
       profileOrigin: originOf(profile.baseUrl),
@@ -174,9 +162,9 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
-   * Asks whether the profile's key may go to `origin`, once per session and origin. Not modal: it must
-   * not block the workbench, and nothing is sent there until it is answered. A yes or no is
-   * remembered for the origin (and resets the connection), a dismissal only for this session.
+   * Asks whether the profile's key may go to `origin`, once per session and origin. Not modal: it must not block
+   * the workbench, and nothing is sent there until it is answered. A yes or no is remembered for the origin (and
+   * resets the connection), a dismissal only for this session.
    */
   private askToSend(profile: Profile, effective: EffectiveConnection, origin: string): void {
     const asked = `${profile.id} ${origin}`;
@@ -263,10 +251,10 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
-   * Whether `apiKey` works: one request (the first deployment), under a notification titled `title`
-   * that can be cancelled (against an unreachable server it would otherwise wait the whole request
-   * timeout). It goes where the profile's requests go: for the active profile as the workspace's
-   * settings make it, for another (Add Profile…) to its own base URL. Throws what it got back.
+   * Whether `apiKey` works: one request (the first deployment), under a notification titled `title` that can be
+   * cancelled (against an unreachable server it would otherwise wait the whole request timeout). It goes where the
+   * profile's requests go: for the active profile as the workspace's settings make it, for another (Add
+   * Profile…) to its own base URL. Throws what it got back.
    */
   async checkKey(profile: Profile, apiKey: string, title: string): Promise<void> {
     const fields = profile.id === this.profiles.active().id ? this.effective(profile) : profile;
@@ -303,25 +291,23 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
-   * The context keys of the welcome views and menus. A resolved connection already knows the facts
-   * (its key was read from secret storage for it); otherwise they are looked up.
+   * The context keys of the welcome views and menus. A resolved connection already knows the facts (its key was
+   * read from secret storage for it); otherwise they are looked up.
    */
-  async updateContext(resolved?: { origin: string | undefined; hasKey: boolean; withheld: boolean }): Promise<void> {
+  private async updateContext(resolved?: { origin: string | undefined; hasKey: boolean; withheld: boolean }): Promise<void> {
     const profile = this.profiles.active();
-    const hasBaseUrl = resolved ? !!resolved.origin : !!originOf(this.effective(profile).baseUrl);
-    const hasKey = resolved ? resolved.hasKey : !!(await this.profiles.key(profile.id));
-    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasBaseUrl', hasBaseUrl);
-    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasApiKey', hasKey);
-    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.keyWithheld', resolved?.withheld ?? false);
-    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.multipleProfiles', this.profiles.list().length > 1);
+    const keys = {
+      'deploymentsExplorer.hasBaseUrl': resolved ? !!resolved.origin : !!originOf(this.effective(profile).baseUrl),
+      'deploymentsExplorer.hasApiKey': resolved ? resolved.hasKey : !!(await this.profiles.key(profile.id)),
+      'deploymentsExplorer.keyWithheld': resolved?.withheld ?? false,
+      'deploymentsExplorer.multipleProfiles': this.profiles.list().length > 1,
+    };
+    for (const [key, value] of Object.entries(keys)) await vscode.commands.executeCommand('setContext', key, value);
   }
 
-  /**
-   * The setting that turns certificate checks off for the active profile (`deploymentsExplorer.strictSSL`
-   * or `http.proxyStrictSSL` set to false), or undefined while certificates are checked.
-   */
+  /** The setting that turns certificate checks off for the active profile (set to false), or undefined while they are checked. */
   certificatesUnchecked(): string | undefined {
-    if (!this.effective(this.profiles.active()).strictSSL) return `${SECTION}.strictSSL`;
+    if (!this.effective().strictSSL) return `${SECTION}.strictSSL`;
     if (!vscode.workspace.getConfiguration('http').get<boolean>('proxyStrictSSL', true)) return 'http.proxyStrictSSL';
     return undefined;
   }

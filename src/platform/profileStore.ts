@@ -3,6 +3,7 @@ import {
   answerFor,
   bindingAfterStore,
   ConnectionFields,
+  ConnectionSettings,
   DEFAULT_PROFILE_ID,
   implicitProfile,
   KeyBinding,
@@ -30,9 +31,7 @@ const KEY_BINDINGS_STATE = 'deploymentsExplorer.keyBindings';
 const MIGRATED_STATE = 'deploymentsExplorer.profilesMigrated';
 
 /** The top-level settings a profile replaces; in a workspace's own settings they override the active profile. */
-export const CONNECTION_FIELDS = ['baseUrl', 'apiKeyHeader', 'tenantId', 'tenantHeader', 'caFile', 'strictSSL'] as const satisfies readonly (keyof ConnectionFields)[];
-
-type ConnectionSettings = Partial<Record<keyof ConnectionFields, unknown>>;
+const CONNECTION_FIELDS = ['baseUrl', 'apiKeyHeader', 'tenantId', 'tenantHeader', 'caFile', 'strictSSL'] as const satisfies readonly (keyof ConnectionFields)[];
 /** The values of the section set in one scope, nested as in settings.json (`createDeployment.defaults` is `createDeployment: { defaults }`). */
 type SectionValues = Record<string, unknown> & { createDeployment?: { defaults?: unknown } };
 
@@ -53,11 +52,9 @@ function legacyUserSettings(user = inspectSection()?.globalValue ?? {}): LegacyS
 
 /** What the settings say about profiles, read at once. */
 interface Snapshot {
-  profiles: Profile[];
-  /** Why entries of the settings are left out, naming each. */
-  problems: string[];
+  profiles: readonly Profile[];
+  problems: readonly string[];
   active: Profile;
-  /** The workspace's own connection settings; none in restricted mode. */
   workspaceOverrides: ConnectionSettings;
 }
 
@@ -85,20 +82,19 @@ function readSnapshot(chosen: string | undefined): Snapshot {
   };
 }
 
-/** What a reload depends on: each profile's name and connection, and which one is active. */
+/** What the connection is built from: each profile's name and connection, the active one, the workspace's own connection settings. */
 function signatureOf(snapshot: Snapshot): string {
   const strip = ({ integrations: _integrations, createDefaults: _createDefaults, ...rest }: Profile) => rest;
-  return JSON.stringify([snapshot.profiles.map(strip), snapshot.active.id]);
+  return JSON.stringify([snapshot.profiles.map(strip), snapshot.active.id, snapshot.workspaceOverrides]);
 }
 
 /**
- * The profiles (from `deploymentsExplorer.profiles`, or the one 0.1.0's
- * settings make up), the active one per workspace, each profile's key in
- * SecretStorage and the origin it was stored for.
+ * The profiles (from `deploymentsExplorer.profiles`, or the one 0.1.0's settings make up), the active one per
+ * workspace, each profile's key in SecretStorage and the origin it was stored for.
  */
 export class ProfileStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
-  /** The list of profiles, or the active one, changed. */
+  /** What the connection is built from changed (see signatureOf). */
   readonly onDidChange = this.changed.event;
   private readonly keyChanged = new vscode.EventEmitter<void>();
   /** A profile's stored key or its origin binding changed. */
@@ -125,9 +121,7 @@ export class ProfileStore implements vscode.Disposable {
       this.keyChanged,
       vscode.workspace.onDidChangeConfiguration((event) => {
         // 0.1.0's settings make up the implicit profile Default, so any setting of the section counts.
-        if (!event.affectsConfiguration(SECTION)) return;
-        this.snapshot = undefined;
-        if (event.affectsConfiguration(`${SECTION}.profiles`) || event.affectsConfiguration(`${SECTION}.defaultProfile`)) this.fireIfChanged();
+        if (event.affectsConfiguration(SECTION)) this.reread();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.reread()),
       // Fires for changes made in other windows too, and after this store's own (see announcedKeys).
@@ -149,17 +143,12 @@ export class ProfileStore implements vscode.Disposable {
   }
 
   /**
-   * Reads the settings again, and fires only when a profile's name or connection, or the active
-   * profile, changed: adding an integration to a profile rewrites the setting, but must not reload
-   * the views (the catalog hears of it on its own). Before anything read the profiles there is
-   * nothing to reload.
+   * Reads the settings again, and fires only when the signature changed: adding an integration to a profile
+   * rewrites the setting, but must not reload the views (the catalog hears of it on its own). Before anything
+   * read the profiles there is nothing to reload.
    */
   private reread(): void {
     this.snapshot = undefined;
-    this.fireIfChanged();
-  }
-
-  private fireIfChanged(): void {
     if (this.lastSignature === undefined) return;
     const signature = signatureOf(this.current());
     if (signature === this.lastSignature) return;
@@ -167,8 +156,8 @@ export class ProfileStore implements vscode.Disposable {
     this.changed.fire();
   }
 
-  list(): Profile[] {
-    return [...this.current().profiles];
+  list(): readonly Profile[] {
+    return this.current().profiles;
   }
 
   /** The active profile of this workspace. */
@@ -177,13 +166,13 @@ export class ProfileStore implements vscode.Disposable {
   }
 
   /** Why entries of the settings are left out (names them); empty when all are fine. */
-  problems(): string[] {
-    return [...this.current().problems];
+  problems(): readonly string[] {
+    return this.current().problems;
   }
 
   /** The workspace's own connection settings, which override the active profile's; none in restricted mode. */
   workspaceOverrides(): ConnectionSettings {
-    return { ...this.current().workspaceOverrides };
+    return this.current().workspaceOverrides;
   }
 
   async switchTo(profileId: string): Promise<Profile> {
@@ -196,8 +185,6 @@ export class ProfileStore implements vscode.Disposable {
     }
     return target;
   }
-
-  // ---- Editing the setting ------------------------------------------------------------------
 
   /** The entries of the setting as written, turning 0.1.0's settings into profile Default when none are. */
   private entries(): ProfileSetting[] {
@@ -253,8 +240,7 @@ export class ProfileStore implements vscode.Disposable {
     const remaining = entries.filter((entry) => entryId(entry) !== profileId);
     if (remaining.length === entries.length) throw new Error(vscode.l10n.t('Profile “{0}” is not in your user settings; edit it where it is defined.', profileId));
     await this.write(remaining);
-    await this.writeKey(profileId, undefined);
-    await this.setBinding(profileId, undefined);
+    await this.clearKey(profileId);
     if (this.context.workspaceState.get(ACTIVE_PROFILE_STATE) === profileId) await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, undefined);
     this.log.info(`Profile ${profileId} removed, with its stored key`);
     this.reread();
@@ -292,8 +278,6 @@ export class ProfileStore implements vscode.Disposable {
     const defaults = this.active().createDefaults ?? config().get('createDeployment.defaults');
     return defaults && typeof defaults === 'object' && !Array.isArray(defaults) ? (defaults as Record<string, unknown>) : {};
   }
-
-  // ---- Keys ------------------------------------------------------------------------------
 
   async storedKey(profileId: string): Promise<string | undefined> {
     return (await this.context.secrets.get(secretName(profileId)))?.trim() || undefined;

@@ -84,8 +84,8 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
     }
   };
   void update();
-  // A reset follows every change that matters here, a grant of workspace trust included.
-  context.subscriptions.push(connection.onDidChange(() => void update()));
+  // The Restricted Mode message goes with trust, whether or not the workspace's settings change the connection.
+  context.subscriptions.push(connection.onDidChange(() => void update()), vscode.workspace.onDidGrantWorkspaceTrust(() => void update()));
 
   /** The profile a command's argument names, by ID or name (any case); throws when there is none. */
   const named = (nameOrId: string): Profile => {
