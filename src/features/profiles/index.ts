@@ -6,12 +6,6 @@ import { isCancellation, warnWithSettingsButton } from '../../platform/commandRu
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';
 
-/** A view whose title names the active profile once there are two or more. */
-export interface ProfileLabelledView {
-  view: vscode.TreeView<unknown>;
-  title: string;
-}
-
 /** What Add Profile… takes as an argument (scripts, tests) instead of asking. */
 interface AddProfileArguments {
   name: string;
@@ -30,11 +24,11 @@ export interface AddProfileResult {
 }
 
 /**
- * Profiles: Switch / Add / Rename / Remove Profile…, the status bar item and
- * the views' titles and messages. Switching itself is the connection's work
- * (platform/connection.ts): this feature only asks which profile.
+ * Profiles: Switch / Add / Rename / Remove Profile…, the status bar item and the titles (naming the active profile
+ * once there are two or more) and messages of `views`. Switching itself is the connection's work: this feature only
+ * asks which profile.
  */
-export function registerProfiles(services: Services, views: readonly ProfileLabelledView[]): void {
+export function registerProfiles(services: Services, views: readonly { view: vscode.TreeView<unknown>; title: string }[]): void {
   const { commands, connection, context, log } = services;
   const store = connection.profiles;
 
