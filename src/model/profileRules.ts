@@ -163,12 +163,9 @@ export function implicitProfile(legacy: LegacySettings): Profile {
 export function profileFromLegacy(legacy: LegacySettings): ProfileSetting | undefined {
   const fields = connectionFields(legacy);
   if (baseUrlProblem(fields.baseUrl)) return undefined;
-  const entry: ProfileSetting = { id: DEFAULT_PROFILE_ID, name: DEFAULT_PROFILE_NAME, baseUrl: fields.baseUrl };
-  if (fields.tenantId) entry.tenantId = fields.tenantId;
-  if (fields.apiKeyHeader !== DEFAULT_API_KEY_HEADER) entry.apiKeyHeader = fields.apiKeyHeader;
-  if (fields.tenantHeader !== DEFAULT_TENANT_HEADER) entry.tenantHeader = fields.tenantHeader;
-  if (fields.caFile) entry.caFile = fields.caFile;
-  if (!fields.strictSSL) entry.strictSSL = false;
+  const defaults = connectionFields({});
+  const set = Object.entries(fields).filter(([name, value]) => value !== defaults[name as keyof ConnectionFields]);
+  const entry: ProfileSetting = { id: DEFAULT_PROFILE_ID, name: DEFAULT_PROFILE_NAME, baseUrl: fields.baseUrl, ...Object.fromEntries(set) };
   if (Array.isArray(legacy.integrations) && legacy.integrations.length > 0) entry.integrations = legacy.integrations;
   if (isObject(legacy.createDefaults) && Object.keys(legacy.createDefaults).length > 0) entry.createDefaults = legacy.createDefaults;
   return entry;

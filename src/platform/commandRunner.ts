@@ -32,6 +32,11 @@ export function warnWithSettingsButton(message: string, setting: string): void {
   });
 }
 
+/** A command's text argument (scripts, tests), or what the user types; undefined when cancelled. */
+export async function argumentOrInput(value: unknown, options: vscode.InputBoxOptions): Promise<string | undefined> {
+  return typeof value === 'string' ? value : vscode.window.showInputBox({ ignoreFocusOut: true, ...options });
+}
+
 export function isCancellation(error: unknown): boolean {
   return error instanceof CancelledError || error instanceof vscode.CancellationError;
 }

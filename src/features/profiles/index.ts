@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { messageOf } from '../../api';
 import { baseUrlProblem } from '../../api/baseUrl';
 import { originOf, Profile, profileNameProblem } from '../../model/profileRules';
-import { isCancellation, warnWithSettingsButton } from '../../platform/commandRunner';
+import { argumentOrInput, isCancellation, warnWithSettingsButton } from '../../platform/commandRunner';
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';
 
@@ -50,9 +50,8 @@ export function registerProfiles(services: Services, views: readonly { view: vsc
   const update = async () => {
     const current = ++updates;
     reportProblems();
-    const profiles = store.list();
     const profile = store.active();
-    const several = profiles.length > 1;
+    const several = store.list().length > 1;
     const effective = connection.effective(profile);
     const origin = originOf(effective.baseUrl);
     if (several) {
@@ -114,10 +113,8 @@ export function registerProfiles(services: Services, views: readonly { view: vsc
     const taken = store.list().filter((profile) => !profile.implicit || profile.baseUrl).map((profile) => profile.name);
     const input = argument && typeof argument === 'object' ? argument : await askForProfile(taken);
     if (!input) return undefined;
-    const nameProblem = profileNameProblem(input.name, taken);
-    if (nameProblem) throw new Error(nameProblem);
-    const urlProblem = baseUrlProblem(input.baseUrl);
-    if (urlProblem) throw new Error(urlProblem);
+    const problem = profileNameProblem(input.name, taken) ?? baseUrlProblem(input.baseUrl);
+    if (problem) throw new Error(problem);
     const profile = await store.add(
       { name: input.name.trim(), baseUrl: input.baseUrl.trim(), ...(input.tenantId?.trim() ? { tenantId: input.tenantId.trim() } : {}) },
       input.apiKey?.trim() || undefined,
@@ -140,16 +137,12 @@ export function registerProfiles(services: Services, views: readonly { view: vsc
     const profile = await pickProfile(argument, vscode.l10n.t('Rename Profile'));
     if (!profile) return false;
     const others = store.list().filter((candidate) => candidate.id !== profile.id).map((candidate) => candidate.name);
-    const name =
-      typeof newName === 'string'
-        ? newName
-        : await vscode.window.showInputBox({
-            title: vscode.l10n.t('Rename Profile “{0}”', profile.name),
-            value: profile.name,
-            prompt: vscode.l10n.t('Its API key, integrations and filters stay with it.'),
-            validateInput: (text) => profileNameProblem(text, others),
-            ignoreFocusOut: true,
-          });
+    const name = await argumentOrInput(newName, {
+      title: vscode.l10n.t('Rename Profile “{0}”', profile.name),
+      value: profile.name,
+      prompt: vscode.l10n.t('Its API key, integrations and filters stay with it.'),
+      validateInput: (text) => profileNameProblem(text, others),
+    });
     if (name === undefined || name.trim() === profile.name) return false;
     const problem = profileNameProblem(name, others);
     if (problem) throw new Error(problem);
