@@ -3,7 +3,7 @@ import type { ConnectionOptions, ControlPlaneClient } from '../api';
 import { loadClient } from '../api/lazy';
 import { readSettings, SECTION } from './settings';
 import { signalFor, warnWithSettingsButton } from './commandRunner';
-import { ConnectionFields, controlPlaneKey, effectiveConnection, EffectiveConnection, isPlainHttpToRemote, keyDecision, originOf, Profile } from '../model/profileRules';
+import { ConnectionFields, controlPlaneKey, EffectiveConnection, isPlainHttpToRemote, keyDecision, originOf, Profile } from '../model/profileRules';
 import { ProfileStore } from './profileStore';
 
 const WARNED_PLAIN_HTTP = 'deploymentsExplorer.warnedPlainHttp';
@@ -60,7 +60,7 @@ export class ConnectionManager implements vscode.Disposable {
     set: async (key: string, profileId: string): Promise<void> => {
       const profile = this.profiles.list().find((candidate) => candidate.id === profileId);
       if (!profile) throw new Error(vscode.l10n.t('The profile this key was typed for no longer exists; nothing was stored.'));
-      await this.profiles.storeKey(profile.id, key, originOf(this.effective(profile).baseUrl));
+      await this.profiles.storeKey(profile.id, key, originOf(this.profiles.effective(profile).baseUrl));
     },
     clear: (): Promise<void> => this.profiles.clearKey(this.profiles.active().id),
   };
@@ -71,7 +71,7 @@ export class ConnectionManager implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.activeId = profiles.active().id;
-    this.plane = controlPlaneKey(this.effective());
+    this.plane = controlPlaneKey(this.profiles.effective());
     this.disposables.push(
       this.changed,
       this.profileChanged,
@@ -120,22 +120,16 @@ export class ConnectionManager implements vscode.Disposable {
     };
   }
 
-  effective(profile = this.profiles.active()): EffectiveConnection {
-    return effectiveConnection(profile, this.profiles.workspaceOverrides());
-  }
-
   /** Where the views' data comes from, decided once per generation (asking about the key when the origin is new). */
   resolve(): Promise<ResolvedConnection> {
-    const generation = this.generation;
-    generation.resolved ??= this.resolveFor(generation);
-    return generation.resolved;
+    return (this.generation.resolved ??= this.resolveFor(this.generation));
   }
 
   private async resolveFor(generation: Generation): Promise<ResolvedConnection> {
     await this.profiles.migrate();
     // One snapshot of the profile: its URL, headers and key all come from it, whatever changes meanwhile.
     const profile = this.profiles.active();
-    const effective = this.effective(profile);
+    const effective = this.profiles.effective(profile);
     const origin = originOf(effective.baseUrl);
     const key = await this.profiles.key(profile.id);
     const decision = keyDecision({
@@ -188,7 +182,7 @@ export class ConnectionManager implements vscode.Disposable {
   /** Asks again whether the active profile's key may go where requests go now (the welcome view's button). */
   async allowKeyForCurrentOrigin(): Promise<boolean> {
     const profile = this.profiles.active();
-    const origin = originOf(this.effective(profile).baseUrl);
+    const origin = originOf(this.profiles.effective(profile).baseUrl);
     if (!origin) return false;
     const use = vscode.l10n.t('Use My Key');
     const answer = await vscode.window.showWarningMessage(
@@ -204,9 +198,7 @@ export class ConnectionManager implements vscode.Disposable {
 
   /** The client for the active profile; throws when the profile's key may not go where its requests would. */
   getClient(): Promise<ControlPlaneClient> {
-    const generation = this.generation;
-    generation.client ??= this.build(generation);
-    return generation.client;
+    return (this.generation.client ??= this.build(this.generation));
   }
 
   private async build(generation: Generation): Promise<ControlPlaneClient> {
@@ -257,7 +249,7 @@ export class ConnectionManager implements vscode.Disposable {
    * Profile…) to its own base URL. Throws what it got back.
    */
   async checkKey(profile: Profile, apiKey: string, title: string): Promise<void> {
-    const fields = profile.id === this.profiles.active().id ? this.effective(profile) : profile;
+    const fields = profile.id === this.profiles.active().id ? this.profiles.effective(profile) : profile;
     const client = new (loadClient().ControlPlaneClient)({ ...this.clientOptions(fields, apiKey), retry: { maxAttempts: 1 } });
     try {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) =>
@@ -269,25 +261,21 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   private async reset(reason: string): Promise<void> {
-    const old = this.generation;
+    end(this.generation);
     this.generation = { abort: new AbortController() };
-    // What the old profile or settings have in flight ends now.
-    old.abort.abort();
     this.log.info(`Connection reset: ${reason}`);
     const profile = this.profiles.active();
     const switched = profile.id !== this.activeId;
     this.activeId = profile.id;
     await this.updateContext();
-    this.plane = controlPlaneKey(this.effective(profile));
+    this.plane = controlPlaneKey(this.profiles.effective(profile));
     this.changed.fire();
     if (switched) this.profileChanged.fire(profile);
-    void old.client?.then((client) => client.dispose()).catch(() => undefined);
   }
 
   /** A base URL and a key that may be sent there: the views can load (the welcome views say what is missing otherwise). */
   async isConfigured(): Promise<boolean> {
-    const resolved = await this.resolve();
-    return !!resolved.origin && resolved.key === 'send';
+    return (await this.resolve()).key === 'send';
   }
 
   /**
@@ -297,7 +285,7 @@ export class ConnectionManager implements vscode.Disposable {
   private async updateContext(resolved?: { origin: string | undefined; hasKey: boolean; withheld: boolean }): Promise<void> {
     const profile = this.profiles.active();
     const keys = {
-      'deploymentsExplorer.hasBaseUrl': resolved ? !!resolved.origin : !!originOf(this.effective(profile).baseUrl),
+      'deploymentsExplorer.hasBaseUrl': resolved ? !!resolved.origin : !!originOf(this.profiles.effective(profile).baseUrl),
       'deploymentsExplorer.hasApiKey': resolved ? resolved.hasKey : !!(await this.profiles.key(profile.id)),
       'deploymentsExplorer.keyWithheld': resolved?.withheld ?? false,
       'deploymentsExplorer.multipleProfiles': this.profiles.list().length > 1,
@@ -307,7 +295,7 @@ export class ConnectionManager implements vscode.Disposable {
 
   /** The setting that turns certificate checks off for the active profile (set to false), or undefined while they are checked. */
   certificatesUnchecked(): string | undefined {
-    if (!this.effective().strictSSL) return `${SECTION}.strictSSL`;
+    if (!this.profiles.effective().strictSSL) return `${SECTION}.strictSSL`;
     if (!vscode.workspace.getConfiguration('http').get<boolean>('proxyStrictSSL', true)) return 'http.proxyStrictSSL';
     return undefined;
   }
@@ -337,10 +325,15 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.generation.abort.abort();
-    void this.generation.client?.then((client) => client.dispose()).catch(() => undefined);
+    end(this.generation);
     vscode.Disposable.from(...this.disposables).dispose();
   }
+}
+
+/** Cancels what a generation has in flight and closes its client. */
+function end(generation: Generation): void {
+  generation.abort.abort();
+  void generation.client?.then((client) => client.dispose()).catch(() => undefined);
 }
 
 /** A map of control planes (keys `baseUrl|tenant`, see controlPlaneKey), not a value 0.1.0 kept bare. */

@@ -5,6 +5,8 @@ import {
   ConnectionFields,
   ConnectionSettings,
   DEFAULT_PROFILE_ID,
+  EffectiveConnection,
+  effectiveConnection,
   implicitProfile,
   KeyBinding,
   LegacySettings,
@@ -157,9 +159,9 @@ export class ProfileStore implements vscode.Disposable {
     return this.snapshot.problems;
   }
 
-  /** The workspace's own connection settings, which override the active profile's; none in restricted mode. */
-  workspaceOverrides(): ConnectionSettings {
-    return this.snapshot.workspaceOverrides;
+  /** The connection of `profile` with the workspace's own connection settings applied (none in restricted mode). */
+  effective(profile = this.active()): EffectiveConnection {
+    return effectiveConnection(profile, this.snapshot.workspaceOverrides);
   }
 
   async switchTo(profileId: string): Promise<Profile> {

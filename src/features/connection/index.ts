@@ -39,7 +39,7 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
     if (key === undefined || !key.trim()) return;
     await connection.apiKeys.set(key, profile.id);
     log.info(`API key of profile ${profile.name} stored in secret storage`);
-    if (!originOf(connection.effective(profile).baseUrl)) {
+    if (!originOf(connection.profiles.effective(profile).baseUrl)) {
       // Nothing to check it against yet (first run: the key before the base URL).
       void vscode.window.showInformationMessage(vscode.l10n.t('API key saved. Set the base URL to use it.'));
       return 'saved';

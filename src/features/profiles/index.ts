@@ -52,7 +52,7 @@ export function registerProfiles(services: Services, views: readonly { view: vsc
     reportProblems();
     const profile = store.active();
     const several = store.list().length > 1;
-    const effective = connection.effective(profile);
+    const effective = store.effective(profile);
     const origin = originOf(effective.baseUrl);
     if (several) {
       status.text = `$(server-environment) ${profile.name}`;
