@@ -20,6 +20,7 @@ import {
   resolveActiveProfile,
 } from '../model/profileRules';
 import type { IntegrationSetting } from '../model/repositoryCatalog';
+import { warnWithSettingsButton } from './commandRunner';
 import { readIntegrations, SECTION } from './settings';
 
 /** 0.1.0's secret: the key of profile Default, so an upgrade keeps it where it is. */
@@ -111,7 +112,8 @@ export class ProfileStore implements vscode.Disposable {
   /**
    * Reads the user's profiles (or the implicit Default), then those a trusted workspace's own settings add, each
    * list parsed on its own: VS Code would otherwise let a workspace's list replace the user's. In restricted mode
-   * only the user's settings count. What they leave out is logged when it differs from what `previous` left out.
+   * only the user's settings count. A hand-edited mistake is said (logged and shown) once, naming the entry, when
+   * it differs from what `previous` left out; the other profiles still work.
    */
   private read(previous?: Snapshot): Snapshot {
     const inspected = inspectSection();
@@ -123,7 +125,11 @@ export class ProfileStore implements vscode.Disposable {
       workspace.profiles === undefined ? undefined : parseProfiles(workspace.profiles),
     );
     const problems = [...own.problems, ...merged.problems];
-    if (problems.length > 0 && problems.join(' ') !== previous?.problems.join(' ')) this.log.warn(`Profiles: ${problems.join(' ')}`);
+    const text = problems.join(' ');
+    if (text && text !== previous?.problems.join(' ')) {
+      this.log.warn(`Profiles: ${text}`);
+      warnWithSettingsButton(vscode.l10n.t('Some Deployments Explorer profiles are ignored: {0}', text), `${SECTION}.profiles`);
+    }
     const chosen = this.context.workspaceState.get<string>(ACTIVE_PROFILE_STATE);
     const defaultName = workspace.defaultProfile ?? user.defaultProfile;
     return {
@@ -152,11 +158,6 @@ export class ProfileStore implements vscode.Disposable {
   /** The active profile of this workspace. */
   active(): Profile {
     return this.snapshot.active;
-  }
-
-  /** Why entries of the settings are left out (names them); empty when all are fine. */
-  problems(): readonly string[] {
-    return this.snapshot.problems;
   }
 
   /** The connection of `profile` with the workspace's own connection settings applied (none in restricted mode). */

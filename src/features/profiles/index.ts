@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { messageOf } from '../../api';
 import { baseUrlProblem } from '../../api/baseUrl';
 import { originOf, Profile, profileNameProblem } from '../../model/profileRules';
-import { argumentOrInput, isCancellation, warnWithSettingsButton } from '../../platform/commandRunner';
+import { argumentOrInput, isCancellation } from '../../platform/commandRunner';
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';
 
@@ -37,19 +37,9 @@ export function registerProfiles(services: Services, views: readonly { view: vsc
   status.command = Commands.switchProfile;
   context.subscriptions.push(status);
 
-  // A hand-edited mistake in the setting is said once, naming the entry; the other profiles still work.
-  let reported = '';
-  const reportProblems = () => {
-    const text = store.problems().join(' ');
-    if (!text || text === reported) return;
-    reported = text;
-    warnWithSettingsButton(vscode.l10n.t('Some Deployments Explorer profiles are ignored: {0}', text), 'deploymentsExplorer.profiles');
-  };
-
   let updates = 0;
   const update = async () => {
     const current = ++updates;
-    reportProblems();
     const profile = store.active();
     const several = store.list().length > 1;
     const effective = store.effective(profile);
