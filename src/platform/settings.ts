@@ -6,15 +6,7 @@ import type { IntegrationSetting } from '../model/repositoryCatalog';
 export const SECTION = 'deploymentsExplorer';
 
 /** The settings of the section that are no profile's (the connection, integrations and create defaults are: see ProfileStore). */
-export interface ExtensionSettings {
-  requestTimeoutMs: number;
-  pageSize: number;
-  discoverIntegrations: boolean;
-  autoRefreshSeconds: number;
-  webConsoleUrl: string;
-}
-
-export function readSettings(): ExtensionSettings {
+export function readSettings() {
   const config = vscode.workspace.getConfiguration(SECTION);
   return {
     requestTimeoutMs: clampInt(config.get<number>('requestTimeoutMs'), 1000, 600_000, 30_000),
