@@ -216,12 +216,10 @@ export type KeyDecision = 'send' | 'bind' | 'ask' | 'withhold' | 'none';
 
 interface KeyDecisionInput {
   source: 'stored' | 'environment' | 'none';
-  /** Where requests would go. */
   effectiveOrigin: string | undefined;
   /** The origin of the profile's own base URL (before the workspace's settings). */
   profileOrigin: string | undefined;
   binding: KeyBinding | undefined;
-  /** The profile is defined in the workspace's own settings (Profile.fromWorkspace). */
   profileFromWorkspace?: boolean;
 }
 

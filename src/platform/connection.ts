@@ -84,7 +84,6 @@ export class ConnectionManager implements vscode.Disposable {
     void this.updateContext();
   }
 
-  /** The active profile. */
   profile(): Profile {
     return this.profiles.active();
   }

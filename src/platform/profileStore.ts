@@ -155,7 +155,6 @@ export class ProfileStore implements vscode.Disposable {
     return this.snapshot.profiles;
   }
 
-  /** The active profile of this workspace. */
   active(): Profile {
     return this.snapshot.active;
   }
