@@ -14,14 +14,9 @@ import { registerWatch } from './features/watch';
 import * as l10n from '@vscode/l10n';
 
 /** What activate() returns: used by the extension-host tests. */
-export type ExtensionApi = {
-  services: Services;
-  integrations: ReturnType<typeof registerIntegrations>;
-  deployments: ReturnType<typeof registerDeployments>;
-  watch: ReturnType<typeof registerWatch>;
-};
+export type ExtensionApi = ReturnType<typeof activate>;
 
-export function activate(context: vscode.ExtensionContext): ExtensionApi {
+export function activate(context: vscode.ExtensionContext) {
   const started = performance.now();
   // api/ and model/ cannot import vscode: their messages go through @vscode/l10n, given VS Code's bundle here.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });

@@ -1,7 +1,6 @@
-// The rules of profiles: several control planes (regions, self-hosted installations, tenants), one active per
-// workspace. Pure logic only: validating the `deploymentsExplorer.profiles` setting, the profile
-// that 0.1.0's settings amount to, resolving the active profile and its effective connection, and
-// the rules that decide whether a profile's key may go to an origin.
+// The rules of profiles (control planes: regions, self-hosted installations, tenants; one active per workspace),
+// without VS Code: the `deploymentsExplorer.profiles` setting, the profile 0.1.0's settings amount to, the active
+// profile and its effective connection, and where a profile's key may go.
 
 import * as l10n from '@vscode/l10n';
 import { baseUrlProblem } from '../api/baseUrl';
@@ -11,23 +10,6 @@ export const DEFAULT_PROFILE_ID = 'default';
 const DEFAULT_PROFILE_NAME = 'Default';
 const DEFAULT_API_KEY_HEADER = 'X-Api-Key';
 const DEFAULT_TENANT_HEADER = 'X-Tenant-Id';
-
-/** One entry of the `deploymentsExplorer.profiles` setting, as written to settings. */
-export interface ProfileSetting {
-  /** Set by the extension so that a rename keeps the profile's key and state; defaults to the name in lower case. */
-  id?: string;
-  name: string;
-  baseUrl: string;
-  tenantId?: string;
-  apiKeyHeader?: string;
-  tenantHeader?: string;
-  caFile?: string;
-  strictSSL?: boolean;
-  /** The integrations added to this profile (same shape as `deploymentsExplorer.integrations`). */
-  integrations?: unknown[];
-  /** Merged into the create body of this profile (like `deploymentsExplorer.createDeployment.defaults`). */
-  createDefaults?: Record<string, unknown>;
-}
 
 /** The connection fields of a profile, defaults applied. */
 export interface ConnectionFields {
@@ -39,20 +21,30 @@ export interface ConnectionFields {
   strictSSL: boolean;
 }
 
-export interface Profile extends ConnectionFields {
+/** Connection fields as a settings object has them (a profile entry, 0.1.0's or a workspace's top-level settings). */
+export type ConnectionSettings = Partial<Record<keyof ConnectionFields, unknown>>;
+
+/** One entry of the `deploymentsExplorer.profiles` setting, as written to settings. */
+export interface ProfileSetting extends Partial<ConnectionFields> {
+  /** Set by the extension so that a rename keeps the profile's key and state; defaults to the name in lower case. */
+  id?: string;
+  name: string;
+  baseUrl: string;
+  /** The integrations added to this profile (same shape as `deploymentsExplorer.integrations`). */
+  integrations?: unknown[];
+  /** Merged into the create body of this profile (like `deploymentsExplorer.createDeployment.defaults`). */
+  createDefaults?: Record<string, unknown>;
+}
+
+/** A profile; only a defined one has `integrations` and `createDefaults` (the implicit one uses the top-level settings). */
+export interface Profile extends ConnectionFields, Pick<ProfileSetting, 'integrations' | 'createDefaults'> {
   /** Keys its secret and its state; stable across renames. */
   id: string;
   name: string;
   /** True for the profile 0.1.0's top-level settings make up while no profile is defined. */
   implicit: boolean;
-  /**
-   * Defined in the workspace's own settings (read only in a trusted workspace), not the user's:
-   * no key of the user's goes to it without asking (see `keyDecision`).
-   */
+  /** Defined in a (trusted) workspace's own settings, not the user's: no key of the user's goes to it without asking. */
   fromWorkspace?: boolean;
-  /** Only for defined profiles; the implicit one uses the top-level settings. */
-  integrations?: unknown[];
-  createDefaults?: Record<string, unknown>;
 }
 
 export interface ParsedProfiles {
@@ -72,66 +64,58 @@ export function profileNameProblem(name: string, taken: readonly string[] = []):
 
 /** `https://host:port` of a URL, or undefined when it is not one. Keys are bound to origins. */
 export function originOf(url: string): string | undefined {
-  try {
-    const parsed = new URL(url.trim());
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = URL.canParse(url.trim()) ? new URL(url.trim()) : undefined;
+  return parsed?.protocol === 'http:' || parsed?.protocol === 'https:' ? parsed.origin : undefined;
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 
 /**
- * The profiles of the setting, in order. An entry with no name, a bad base
- * URL, or a name or ID used before is left out and named in `problems`, so
- * one hand-edited mistake does not take the others down.
+ * The profiles of the setting, in order. An entry with no name, a bad base URL, or a name or ID used before is
+ * left out and named in `problems`, so one hand-edited mistake does not take the others down.
  */
 export function parseProfiles(raw: unknown): ParsedProfiles {
   const result: ParsedProfiles = { profiles: [], problems: [] };
   if (raw === undefined || raw === null) return result;
   if (!Array.isArray(raw)) return { profiles: [], problems: [l10n.t('deploymentsExplorer.profiles must be a list of profiles.')] };
-  const names = new Set<string>();
-  const ids = new Set<string>();
-  raw.forEach((entry: Record<string, unknown> | null, index) => {
-    const name = text(entry?.name);
-    const id = (text(entry?.id) || name).toLowerCase();
-    const problem = entryProblem(entry, index, names.has(name.toLowerCase()), ids.has(id));
+  // An entry entryProblem passes is an object.
+  raw.forEach((entry: Record<string, unknown>, index) => {
+    const problem = entryProblem(entry, index, result.profiles);
     if (problem) {
       result.problems.push(problem);
       return;
     }
-    names.add(name.toLowerCase());
-    ids.add(id);
-    const defaults = entry!.createDefaults;
     result.profiles.push({
-      id,
-      name,
+      id: idOf(entry),
+      name: text(entry.name),
       implicit: false,
-      ...connectionFields(entry!),
-      integrations: Array.isArray(entry!.integrations) ? entry!.integrations : [],
-      createDefaults: isObject(defaults) ? defaults : undefined,
+      ...connectionFields(entry),
+      integrations: Array.isArray(entry.integrations) ? entry.integrations : [],
+      createDefaults: isObject(entry.createDefaults) ? entry.createDefaults : undefined,
     });
   });
   return result;
 }
 
-/** Why the `index`th entry of the profiles setting is left out, or undefined when it is not. */
-function entryProblem(entry: Record<string, unknown> | null, index: number, nameTaken: boolean, idTaken: boolean): string | undefined {
+const idOf = (entry: Record<string, unknown>) => (text(entry.id) || text(entry.name)).toLowerCase();
+
+/** Why the `index`th entry of the profiles setting is left out (after the profiles `before` it), or undefined. */
+function entryProblem(entry: unknown, index: number, before: readonly Profile[]): string | undefined {
   if (!isObject(entry)) return l10n.t('Profile {0} is not an object with a name and a baseUrl.', index + 1);
   const name = text(entry.name);
   if (!name) return l10n.t('Profile {0} has no name.', index + 1);
   const problem = baseUrlProblem(text(entry.baseUrl));
   if (problem) return l10n.t('Profile “{0}”: {1}', name, problem);
-  if (nameTaken) return l10n.t('Profile “{0}” is defined twice; the first one is used.', name);
-  if (idTaken) return l10n.t('Profile “{0}” has the same id as another profile (“{1}”); it is left out.', name, (text(entry.id) || name).toLowerCase());
+  const id = idOf(entry);
+  if (before.some((other) => other.name.toLowerCase() === name.toLowerCase())) return l10n.t('Profile “{0}” is defined twice; the first one is used.', name);
+  if (before.some((other) => other.id === id)) return l10n.t('Profile “{0}” has the same id as another profile (“{1}”); it is left out.', name, id);
   return undefined;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
-/** The connection fields of a settings object (a profile entry, or 0.1.0's top-level settings), defaults applied. */
-function connectionFields(input: Partial<Record<keyof ConnectionFields, unknown>>): ConnectionFields {
+/** The connection fields of a settings object, defaults applied. */
+function connectionFields(input: ConnectionSettings): ConnectionFields {
   return {
     baseUrl: text(input.baseUrl),
     tenantId: text(input.tenantId),
@@ -142,8 +126,8 @@ function connectionFields(input: Partial<Record<keyof ConnectionFields, unknown>
   };
 }
 
-/** 0.1.0's connection settings (the user's own values), and its list of integrations. */
-export interface LegacySettings extends Partial<Record<keyof ConnectionFields, unknown>> {
+/** 0.1.0's connection settings (the user's own values), its integrations and create defaults. */
+export interface LegacySettings extends ConnectionSettings {
   integrations?: unknown;
   createDefaults?: unknown;
 }
@@ -156,11 +140,9 @@ export interface LegacySettings extends Partial<Record<keyof ConnectionFields, u
 export function mergeProfiles(user: readonly Profile[], workspace: ParsedProfiles | undefined): ParsedProfiles {
   const result: ParsedProfiles = { profiles: [...user], problems: [] };
   if (!workspace) return result;
-  const names = new Set(user.map((profile) => profile.name.toLowerCase()));
-  const ids = new Set(user.map((profile) => profile.id));
   for (const problem of workspace.problems) result.problems.push(l10n.t('In this workspace’s settings: {0}', problem));
   for (const profile of workspace.profiles) {
-    if (names.has(profile.name.toLowerCase()) || ids.has(profile.id)) {
+    if (user.some((own) => own.name.toLowerCase() === profile.name.toLowerCase() || own.id === profile.id)) {
       result.problems.push(l10n.t('Profile “{0}” in this workspace’s settings has the name or id of one of yours; yours is used.', profile.name));
       continue;
     }
@@ -175,28 +157,21 @@ export function implicitProfile(legacy: LegacySettings): Profile {
 }
 
 /**
- * The settings entry that 0.1.0's settings become when a second profile is
- * added: only the values the user set, plus the integrations, so nothing is
- * lost and nothing new appears. Undefined when there is no base URL to keep.
+ * The settings entry that 0.1.0's settings become when a second profile is added: only the values the user set,
+ * plus the integrations, so nothing is lost and nothing new appears. Undefined when there is no base URL to keep.
  */
 export function profileFromLegacy(legacy: LegacySettings): ProfileSetting | undefined {
   const fields = connectionFields(legacy);
   if (baseUrlProblem(fields.baseUrl)) return undefined;
-  const entry: ProfileSetting = { id: DEFAULT_PROFILE_ID, name: DEFAULT_PROFILE_NAME, baseUrl: fields.baseUrl };
-  if (fields.tenantId) entry.tenantId = fields.tenantId;
-  if (fields.apiKeyHeader !== DEFAULT_API_KEY_HEADER) entry.apiKeyHeader = fields.apiKeyHeader;
-  if (fields.tenantHeader !== DEFAULT_TENANT_HEADER) entry.tenantHeader = fields.tenantHeader;
-  if (fields.caFile) entry.caFile = fields.caFile;
-  if (!fields.strictSSL) entry.strictSSL = false;
+  const defaults = connectionFields({});
+  const set = Object.entries(fields).filter(([name, value]) => value !== defaults[name as keyof ConnectionFields]);
+  const entry: ProfileSetting = { id: DEFAULT_PROFILE_ID, name: DEFAULT_PROFILE_NAME, baseUrl: fields.baseUrl, ...Object.fromEntries(set) };
   if (Array.isArray(legacy.integrations) && legacy.integrations.length > 0) entry.integrations = legacy.integrations;
   if (isObject(legacy.createDefaults) && Object.keys(legacy.createDefaults).length > 0) entry.createDefaults = legacy.createDefaults;
   return entry;
 }
 
-/**
- * The active profile: the one this workspace chose (by ID), else
- * `deploymentsExplorer.defaultProfile` (by name, any case), else the first.
- */
+/** The active profile: the one this workspace chose (by ID), else `defaultProfile` (by name, any case), else the first. */
 export function resolveActiveProfile(profiles: readonly Profile[], workspaceChoice?: string, defaultProfile?: string): Profile | undefined {
   const chosen = workspaceChoice && profiles.find((profile) => profile.id === workspaceChoice.toLowerCase());
   if (chosen) return chosen;
@@ -211,10 +186,7 @@ export interface EffectiveConnection extends ConnectionFields {
   fromWorkspace: boolean;
 }
 
-export function effectiveConnection(
-  profile: ConnectionFields & { fromWorkspace?: boolean },
-  workspace: Partial<Record<keyof ConnectionFields, unknown>>,
-): EffectiveConnection {
+export function effectiveConnection(profile: ConnectionFields & { fromWorkspace?: boolean }, workspace: ConnectionSettings): EffectiveConnection {
   const result: EffectiveConnection = { ...profile, fromWorkspace: !!profile.fromWorkspace };
   for (const name of ['baseUrl', 'tenantId', 'apiKeyHeader', 'tenantHeader', 'caFile'] as const) {
     const value = workspace[name];
@@ -233,8 +205,6 @@ export interface KeyBinding {
   denied?: string[];
 }
 
-type KeySource = 'stored' | 'environment' | 'none';
-
 /**
  * - `send`: the key (and tenant) may go to the effective origin;
  * - `bind`: send, and record the effective origin as the one the key is for (a key of unknown origin used at its profile's own URL);
@@ -244,23 +214,20 @@ type KeySource = 'stored' | 'environment' | 'none';
  */
 export type KeyDecision = 'send' | 'bind' | 'ask' | 'withhold' | 'none';
 
-export interface KeyDecisionInput {
-  source: KeySource;
-  /** Where requests would go. */
+interface KeyDecisionInput {
+  source: 'stored' | 'environment' | 'none';
   effectiveOrigin: string | undefined;
   /** The origin of the profile's own base URL (before the workspace's settings). */
   profileOrigin: string | undefined;
   binding: KeyBinding | undefined;
-  /** The profile is defined in the workspace's own settings (Profile.fromWorkspace). */
   profileFromWorkspace?: boolean;
 }
 
 /**
- * The origin rule: a key goes only to the origin it was stored for (for the
- * environment variable: the active profile's own base URL); anywhere else
- * only after the user agreed for that origin. A profile defined in the
- * workspace's own settings is not the user's: its URL is no home for the
- * environment's key, nor binds a stored key of unknown origin.
+ * The origin rule: a key goes only to the origin it was stored for (for the environment variable: the active
+ * profile's own base URL); anywhere else only after the user agreed for that origin. A profile defined in the
+ * workspace's own settings is not the user's: its URL is no home for the environment's key, nor binds a stored
+ * key of unknown origin.
  */
 export function keyDecision({ source, effectiveOrigin, profileOrigin, binding, profileFromWorkspace }: KeyDecisionInput): KeyDecision {
   if (source === 'none' || !effectiveOrigin) return 'none';
@@ -282,10 +249,7 @@ export function answerFor(binding: KeyBinding | undefined, origin: string, allow
   return { ...binding, allowed, denied };
 }
 
-/**
- * The binding after a key was stored while requests go to `origin`. The same
- * key keeps its answers; a new key starts again from `origin` alone.
- */
+/** The binding after a key was stored while requests go to `origin`: the same key keeps its answers, a new one starts from `origin` alone. */
 export function bindingAfterStore(previous: KeyBinding | undefined, origin: string | undefined, sameKey: boolean): KeyBinding {
   if (!sameKey) return origin ? { origin } : {};
   const allowed = new Set(previous?.allowed ?? []);
@@ -296,7 +260,7 @@ export function bindingAfterStore(previous: KeyBinding | undefined, origin: stri
 
 /** A control plane as the key of its state (see ConnectionManager.scoped): hosts and UUIDs without case, no trailing slash. */
 export function controlPlaneKey({ baseUrl, tenantId }: Pick<ConnectionFields, 'baseUrl' | 'tenantId'>): string {
-  return `${baseUrl.trim().replace(/\/+$/, '').toLowerCase()}|${(tenantId ?? '').trim().toLowerCase()}`;
+  return `${baseUrl.trim().replace(/\/+$/, '').toLowerCase()}|${tenantId.trim().toLowerCase()}`;
 }
 
 /** A fresh ID for a profile added by a command, not used by any of `existing`. */
@@ -309,13 +273,8 @@ export function newProfileId(name: string, existing: readonly string[]): string 
 
 /** True for an http:// URL whose host is not this machine: the API key would travel unencrypted. */
 export function isPlainHttpToRemote(baseUrl: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    return false;
-  }
-  if (url.protocol !== 'http:') return false;
+  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  if (url?.protocol !== 'http:') return false;
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return !(host === 'localhost' || host === '::1' || /^127\./.test(host));
 }

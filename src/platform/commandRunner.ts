@@ -19,18 +19,9 @@ function fixActionLabel(action: FixAction): string {
 /** The command a fix action runs (tree rows bind it to a click); none for Retry, which depends on the caller. */
 export function fixActionCommand(action: FixAction): vscode.Command | undefined {
   const title = fixActionLabel(action);
-  switch (action.kind) {
-    case 'setApiKey':
-      return { command: Commands.setApiKey, title };
-    case 'setTenant':
-      return { command: Commands.setTenantId, title };
-    case 'openSettings':
-      return { command: 'workbench.action.openSettings', title, arguments: [action.setting ?? SECTION] };
-    case 'showLog':
-      return { command: Commands.showLog, title };
-    case 'retry':
-      return undefined;
-  }
+  if (action.kind === 'openSettings') return { command: 'workbench.action.openSettings', title, arguments: [action.setting ?? SECTION] };
+  const command = { setApiKey: Commands.setApiKey, setTenant: Commands.setTenantId, showLog: Commands.showLog, retry: undefined }[action.kind];
+  return command && { command, title };
 }
 
 /** A warning whose button opens `setting` in the Settings editor. */
@@ -41,13 +32,18 @@ export function warnWithSettingsButton(message: string, setting: string): void {
   });
 }
 
+/** A command's text argument (scripts, tests), or what the user types; undefined when cancelled. */
+export async function argumentOrInput(value: unknown, options: vscode.InputBoxOptions): Promise<string | undefined> {
+  return typeof value === 'string' ? value : vscode.window.showInputBox({ ignoreFocusOut: true, ...options });
+}
+
 export function isCancellation(error: unknown): boolean {
   return error instanceof CancelledError || error instanceof vscode.CancellationError;
 }
 
 /**
- * Every command goes through this: it logs, turns failures into a message
- * with a next step, and treats cancellation as the user's choice, not an error.
+ * Every command goes through this: it logs, turns failures into a message with a next step, and treats
+ * cancellation as the user's choice, not an error.
  */
 export class CommandRunner {
   constructor(
@@ -77,7 +73,7 @@ export class CommandRunner {
     this.log.error(`${source ? `${source}: ` : ''}${message}`);
     if (!isControlPlaneError(error)) this.log.error(error instanceof Error && error.stack ? error.stack : message);
     const actions = fixActionsFor(error).filter((action) => action.kind !== 'retry' || retry);
-    // Notifications are one line; the full text (e.g. every 422 reason) is in the modal detail and the log.
+    // Notifications are one line: the message's other lines (e.g. every 422 reason) follow the first; the log keeps them apart.
     const [line, ...rest] = message.split('\n');
     const text = rest.length > 0 ? `${line} ${rest.join('; ')}` : line;
     const choice = first ? await this.ask(text, actions, first.label) : await this.ask(text, actions);
@@ -95,30 +91,16 @@ export class CommandRunner {
   }
 
   async runAction(action: FixAction, retry?: () => unknown): Promise<void> {
-    if (action.kind === 'retry') {
-      await retry?.();
-      return;
-    }
-    if (action.kind === 'showLog') {
-      this.log.show(true);
-      return;
-    }
     const command = fixActionCommand(action);
-    if (command) await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
+    if (action.kind === 'retry') await retry?.();
+    else if (action.kind === 'showLog') this.log.show(true);
+    else if (command) await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
   }
 
-  /**
-   * Runs network work with progress and cancellation: the token becomes the
-   * AbortSignal the API client takes.
-   */
-  withProgress<T>(
-    title: string,
-    task: (signal: AbortSignal, progress: vscode.Progress<{ message?: string; increment?: number }>) => Promise<T>,
-    location: vscode.ProgressLocation | { viewId: string } = vscode.ProgressLocation.Notification,
-  ): Promise<T> {
-    return Promise.resolve(vscode.window.withProgress({ location, title, cancellable: location === vscode.ProgressLocation.Notification }, (progress, token) =>
-      task(signalFor(token), progress),
-    ));
+  /** Runs network work with progress and cancellation: the token becomes the AbortSignal the API client takes. */
+  withProgress<T>(title: string, task: (signal: AbortSignal, progress: vscode.Progress<{ message?: string; increment?: number }>) => Promise<T>): Promise<T> {
+    const options = { location: vscode.ProgressLocation.Notification, title, cancellable: true };
+    return Promise.resolve(vscode.window.withProgress(options, (progress, token) => task(signalFor(token), progress)));
   }
 }
 

@@ -3,22 +3,19 @@ import type { ConnectionOptions, ControlPlaneClient } from '../api';
 import { loadClient } from '../api/lazy';
 import { readSettings, SECTION } from './settings';
 import { signalFor, warnWithSettingsButton } from './commandRunner';
-import { ConnectionFields, controlPlaneKey, effectiveConnection, EffectiveConnection, isPlainHttpToRemote, keyDecision, KeyDecision, originOf, Profile } from '../model/profileRules';
-import { CONNECTION_FIELDS, ProfileStore } from './profileStore';
+import { ConnectionFields, controlPlaneKey, EffectiveConnection, isPlainHttpToRemote, keyDecision, originOf, Profile } from '../model/profileRules';
+import { ProfileStore } from './profileStore';
 
 const WARNED_PLAIN_HTTP = 'deploymentsExplorer.warnedPlainHttp';
 
-/** The settings the client is built from: a change to any rebuilds it. */
-const CONNECTION_SETTINGS = [
-  // (`profiles` and `defaultProfile` reach it through the ProfileStore, which tells a new integration from a new URL.)
-  ...[...CONNECTION_FIELDS, 'requestTimeoutMs'].map((name) => `${SECTION}.${name}`),
-  'http.proxy',
-  'http.proxyStrictSSL',
-  'http.noProxy',
-];
+/**
+ * The settings the client is built from besides the profile: a change to any rebuilds it. (The profiles and the
+ * connection settings reach it through the ProfileStore, which tells a new integration from a new URL.)
+ */
+const CLIENT_SETTINGS = [`${SECTION}.requestTimeoutMs`, 'http.proxy', 'http.proxyStrictSSL', 'http.noProxy'];
 
 /** What the connection resolves to, once per profile switch or settings change. */
-export interface ResolvedConnection {
+interface ResolvedConnection {
   profile: Profile;
   /** The profile's fields with the workspace's own connection settings applied (trusted workspaces only). */
   effective: EffectiveConnection;
@@ -26,12 +23,6 @@ export interface ResolvedConnection {
   /** Whether the profile's key goes to `origin`: `send`, or why not. */
   key: 'send' | 'withheld' | 'none';
   apiKey?: string;
-}
-
-/** State kept per control plane: see ConnectionManager.scoped. */
-export interface ControlPlaneState {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): Thenable<void>;
 }
 
 /** One profile's (or one settings state's) connection: its client, and the signal that cancels what it has in flight. */
@@ -42,10 +33,9 @@ interface Generation {
 }
 
 /**
- * Owns the one API client, built lazily (no network in activate) from the
- * active profile, the workspace's own connection settings, the profile's key
- * and VS Code's proxy settings. Any change starts a new generation: the old
- * client's requests are aborted, and a client never mixes two profiles.
+ * Owns the one API client, built lazily (no network in activate) from the active profile, the workspace's own
+ * connection settings, the profile's key and VS Code's proxy settings. Any change starts a new generation: the
+ * old client's requests are aborted, and a client never mixes two profiles.
  */
 export class ConnectionManager implements vscode.Disposable {
   private generation: Generation = { abort: new AbortController() };
@@ -70,7 +60,7 @@ export class ConnectionManager implements vscode.Disposable {
     set: async (key: string, profileId: string): Promise<void> => {
       const profile = this.profiles.list().find((candidate) => candidate.id === profileId);
       if (!profile) throw new Error(vscode.l10n.t('The profile this key was typed for no longer exists; nothing was stored.'));
-      await this.profiles.storeKey(profile.id, key, originOf(this.effective(profile).baseUrl));
+      await this.profiles.storeKey(profile.id, key, originOf(this.profiles.effective(profile).baseUrl));
     },
     clear: (): Promise<void> => this.profiles.clearKey(this.profiles.active().id),
   };
@@ -81,21 +71,19 @@ export class ConnectionManager implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.activeId = profiles.active().id;
-    this.plane = controlPlaneKey(this.effective());
+    this.plane = controlPlaneKey(this.profiles.effective());
     this.disposables.push(
       this.changed,
       this.profileChanged,
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (CONNECTION_SETTINGS.some((setting) => event.affectsConfiguration(setting))) void this.reset('settings changed');
+        if (CLIENT_SETTINGS.some((setting) => event.affectsConfiguration(setting))) void this.reset('settings changed');
       }),
-      profiles.onDidChange(() => void this.reset('profiles changed')),
+      profiles.onDidChange(() => void this.reset('profiles or connection settings changed')),
       profiles.onDidChangeKey(() => void this.reset('API key changed')),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reset('workspace trusted')),
     );
     void this.updateContext();
   }
 
-  /** The active profile. */
   profile(): Profile {
     return this.profiles.active();
   }
@@ -106,23 +94,22 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
-   * The state of `memento` that belongs to the control plane the connection points at: the deployment
-   * filters and the watched deployments (workspace state), the discovered integrations (global state).
-   * IDs mean nothing on another control plane. A control plane is the base URL and tenant in effect
-   * (controlPlaneKey), so a workspace's own base URL is another one with the same profile; each key
-   * holds a map from control plane to value. Reads and writes go to the control plane of the last
-   * onDidChange: read again on that event. 0.1.0 kept the filters bare under their key; the first
-   * control plane to read them, the one 0.1.0's settings point at, takes them over.
+   * The state of `memento` that belongs to the control plane the connection points at (filters, watched
+   * deployments, discovered integrations: IDs mean nothing on another one). A control plane is the base URL and
+   * tenant in effect (controlPlaneKey), so a workspace's own base URL is another one with the same profile; each
+   * key holds a map from control plane to value. Reads and writes go to the control plane of the last
+   * onDidChange: read again on that event. 0.1.0 kept the filters bare under their key; the first control plane
+   * to read them, the one 0.1.0's settings point at, takes them over.
    */
-  scoped(memento: vscode.Memento): ControlPlaneState {
+  scoped(memento: vscode.Memento) {
     return {
-      get: <T>(key: string) => {
+      get: <T>(key: string): T | undefined => {
         const stored = memento.get<unknown>(key);
         if (stored === undefined || isPerControlPlane(stored)) return stored?.[this.plane] as T | undefined;
         void memento.update(key, { [this.plane]: stored });
         return stored as T;
       },
-      update: (key, value) => {
+      update: (key: string, value: unknown): Thenable<void> => {
         const stored = memento.get<unknown>(key);
         const all = isPerControlPlane(stored) ? { ...stored } : {};
         if (value === undefined) delete all[this.plane];
@@ -132,25 +119,19 @@ export class ConnectionManager implements vscode.Disposable {
     };
   }
 
-  effective(profile = this.profiles.active()): EffectiveConnection {
-    return effectiveConnection(profile, this.profiles.workspaceOverrides());
-  }
-
   /** Where the views' data comes from, decided once per generation (asking about the key when the origin is new). */
   resolve(): Promise<ResolvedConnection> {
-    const generation = this.generation;
-    generation.resolved ??= this.resolveFor(generation);
-    return generation.resolved;
+    return (this.generation.resolved ??= this.resolveFor(this.generation));
   }
 
   private async resolveFor(generation: Generation): Promise<ResolvedConnection> {
     await this.profiles.migrate();
     // One snapshot of the profile: its URL, headers and key all come from it, whatever changes meanwhile.
     const profile = this.profiles.active();
-    const effective = this.effective(profile);
+    const effective = this.profiles.effective(profile);
     const origin = originOf(effective.baseUrl);
     const key = await this.profiles.key(profile.id);
-    const decision: KeyDecision = keyDecision({
+    const decision = keyDecision({
       source: key?.source ?? 'none',
       effectiveOrigin: origin,
       profileOrigin: originOf(profile.baseUrl),
@@ -174,9 +155,9 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
-   * Asks whether the profile's key may go to `origin`, once per session and origin. Not modal: it must
-   * not block the workbench, and nothing is sent there until it is answered. A yes or no is
-   * remembered for the origin (and resets the connection), a dismissal only for this session.
+   * Asks whether the profile's key may go to `origin`, once per session and origin. Not modal: it must not block
+   * the workbench, and nothing is sent there until it is answered. A yes or no is remembered for the origin (and
+   * resets the connection), a dismissal only for this session.
    */
   private askToSend(profile: Profile, effective: EffectiveConnection, origin: string): void {
     const asked = `${profile.id} ${origin}`;
@@ -200,7 +181,7 @@ export class ConnectionManager implements vscode.Disposable {
   /** Asks again whether the active profile's key may go where requests go now (the welcome view's button). */
   async allowKeyForCurrentOrigin(): Promise<boolean> {
     const profile = this.profiles.active();
-    const origin = originOf(this.effective(profile).baseUrl);
+    const origin = originOf(this.profiles.effective(profile).baseUrl);
     if (!origin) return false;
     const use = vscode.l10n.t('Use My Key');
     const answer = await vscode.window.showWarningMessage(
@@ -216,9 +197,7 @@ export class ConnectionManager implements vscode.Disposable {
 
   /** The client for the active profile; throws when the profile's key may not go where its requests would. */
   getClient(): Promise<ControlPlaneClient> {
-    const generation = this.generation;
-    generation.client ??= this.build(generation);
-    return generation.client;
+    return (this.generation.client ??= this.build(this.generation));
   }
 
   private async build(generation: Generation): Promise<ControlPlaneClient> {
@@ -263,13 +242,13 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
-   * Whether `apiKey` works: one request (the first deployment), under a notification titled `title`
-   * that can be cancelled (against an unreachable server it would otherwise wait the whole request
-   * timeout). It goes where the profile's requests go: for the active profile as the workspace's
-   * settings make it, for another (Add Profile…) to its own base URL. Throws what it got back.
+   * Whether `apiKey` works: one request (the first deployment), under a notification titled `title` that can be
+   * cancelled (against an unreachable server it would otherwise wait the whole request timeout). It goes where the
+   * profile's requests go: for the active profile as the workspace's settings make it, for another (Add
+   * Profile…) to its own base URL. Throws what it got back.
    */
   async checkKey(profile: Profile, apiKey: string, title: string): Promise<void> {
-    const fields = profile.id === this.profiles.active().id ? this.effective(profile) : profile;
+    const fields = profile.id === this.profiles.active().id ? this.profiles.effective(profile) : profile;
     const client = new (loadClient().ControlPlaneClient)({ ...this.clientOptions(fields, apiKey), retry: { maxAttempts: 1 } });
     try {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) =>
@@ -281,47 +260,41 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   private async reset(reason: string): Promise<void> {
-    const old = this.generation;
+    end(this.generation);
     this.generation = { abort: new AbortController() };
-    // What the old profile or settings have in flight ends now.
-    old.abort.abort();
     this.log.info(`Connection reset: ${reason}`);
     const profile = this.profiles.active();
     const switched = profile.id !== this.activeId;
     this.activeId = profile.id;
     await this.updateContext();
-    this.plane = controlPlaneKey(this.effective(profile));
+    this.plane = controlPlaneKey(this.profiles.effective(profile));
     this.changed.fire();
     if (switched) this.profileChanged.fire(profile);
-    void old.client?.then((client) => client.dispose()).catch(() => undefined);
   }
 
   /** A base URL and a key that may be sent there: the views can load (the welcome views say what is missing otherwise). */
   async isConfigured(): Promise<boolean> {
-    const resolved = await this.resolve();
-    return !!resolved.origin && resolved.key === 'send';
+    return (await this.resolve()).key === 'send';
   }
 
   /**
-   * The context keys of the welcome views and menus. A resolved connection already knows the facts
-   * (its key was read from secret storage for it); otherwise they are looked up.
+   * The context keys of the welcome views and menus. A resolved connection already knows the facts (its key was
+   * read from secret storage for it); otherwise they are looked up.
    */
-  async updateContext(resolved?: { origin: string | undefined; hasKey: boolean; withheld: boolean }): Promise<void> {
+  private async updateContext(resolved?: { origin: string | undefined; hasKey: boolean; withheld: boolean }): Promise<void> {
     const profile = this.profiles.active();
-    const hasBaseUrl = resolved ? !!resolved.origin : !!originOf(this.effective(profile).baseUrl);
-    const hasKey = resolved ? resolved.hasKey : !!(await this.profiles.key(profile.id));
-    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasBaseUrl', hasBaseUrl);
-    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasApiKey', hasKey);
-    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.keyWithheld', resolved?.withheld ?? false);
-    await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.multipleProfiles', this.profiles.list().length > 1);
+    const keys = {
+      'deploymentsExplorer.hasBaseUrl': resolved ? !!resolved.origin : !!originOf(this.profiles.effective(profile).baseUrl),
+      'deploymentsExplorer.hasApiKey': resolved ? resolved.hasKey : !!(await this.profiles.key(profile.id)),
+      'deploymentsExplorer.keyWithheld': resolved?.withheld ?? false,
+      'deploymentsExplorer.multipleProfiles': this.profiles.list().length > 1,
+    };
+    for (const [key, value] of Object.entries(keys)) await vscode.commands.executeCommand('setContext', key, value);
   }
 
-  /**
-   * The setting that turns certificate checks off for the active profile (`deploymentsExplorer.strictSSL`
-   * or `http.proxyStrictSSL` set to false), or undefined while certificates are checked.
-   */
+  /** The setting that turns certificate checks off for the active profile (set to false), or undefined while they are checked. */
   certificatesUnchecked(): string | undefined {
-    if (!this.effective(this.profiles.active()).strictSSL) return `${SECTION}.strictSSL`;
+    if (!this.profiles.effective().strictSSL) return `${SECTION}.strictSSL`;
     if (!vscode.workspace.getConfiguration('http').get<boolean>('proxyStrictSSL', true)) return 'http.proxyStrictSSL';
     return undefined;
   }
@@ -351,10 +324,15 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.generation.abort.abort();
-    void this.generation.client?.then((client) => client.dispose()).catch(() => undefined);
+    end(this.generation);
     vscode.Disposable.from(...this.disposables).dispose();
   }
+}
+
+/** Cancels what a generation has in flight and closes its client. */
+function end(generation: Generation): void {
+  generation.abort.abort();
+  void generation.client?.then((client) => client.dispose()).catch(() => undefined);
 }
 
 /** A map of control planes (keys `baseUrl|tenant`, see controlPlaneKey), not a value 0.1.0 kept bare. */

@@ -3,7 +3,10 @@ import {
   answerFor,
   bindingAfterStore,
   ConnectionFields,
+  ConnectionSettings,
   DEFAULT_PROFILE_ID,
+  EffectiveConnection,
+  effectiveConnection,
   implicitProfile,
   KeyBinding,
   LegacySettings,
@@ -17,6 +20,7 @@ import {
   resolveActiveProfile,
 } from '../model/profileRules';
 import type { IntegrationSetting } from '../model/repositoryCatalog';
+import { warnWithSettingsButton } from './commandRunner';
 import { readIntegrations, SECTION } from './settings';
 
 /** 0.1.0's secret: the key of profile Default, so an upgrade keeps it where it is. */
@@ -30,9 +34,7 @@ const KEY_BINDINGS_STATE = 'deploymentsExplorer.keyBindings';
 const MIGRATED_STATE = 'deploymentsExplorer.profilesMigrated';
 
 /** The top-level settings a profile replaces; in a workspace's own settings they override the active profile. */
-export const CONNECTION_FIELDS = ['baseUrl', 'apiKeyHeader', 'tenantId', 'tenantHeader', 'caFile', 'strictSSL'] as const satisfies readonly (keyof ConnectionFields)[];
-
-type ConnectionSettings = Partial<Record<keyof ConnectionFields, unknown>>;
+const CONNECTION_FIELDS = ['baseUrl', 'apiKeyHeader', 'tenantId', 'tenantHeader', 'caFile', 'strictSSL'] as const satisfies readonly (keyof ConnectionFields)[];
 /** The values of the section set in one scope, nested as in settings.json (`createDeployment.defaults` is `createDeployment: { defaults }`). */
 type SectionValues = Record<string, unknown> & { createDeployment?: { defaults?: unknown } };
 
@@ -41,6 +43,7 @@ const config = () => vscode.workspace.getConfiguration(SECTION);
 const inspectSection = () => vscode.workspace.getConfiguration().inspect<SectionValues>(SECTION);
 const secretName = (profileId: string) => (profileId === DEFAULT_PROFILE_ID ? API_KEY_SECRET : `${API_KEY_SECRET}.${profileId}`);
 const entryId = (entry: ProfileSetting) => (entry.id ?? entry.name).toLowerCase();
+const notInUserSettings = (profileId: string) => vscode.l10n.t('Profile “{0}” is not in your user settings; edit it where it is defined.', profileId);
 
 /** The user's own (global) values of 0.1.0's settings: what the implicit profile Default is made of. */
 function legacyUserSettings(user = inspectSection()?.globalValue ?? {}): LegacySettings {
@@ -53,62 +56,32 @@ function legacyUserSettings(user = inspectSection()?.globalValue ?? {}): LegacyS
 
 /** What the settings say about profiles, read at once. */
 interface Snapshot {
-  profiles: Profile[];
-  /** Why entries of the settings are left out, naming each. */
-  problems: string[];
+  profiles: readonly Profile[];
+  problems: readonly string[];
   active: Profile;
-  /** The workspace's own connection settings; none in restricted mode. */
   workspaceOverrides: ConnectionSettings;
 }
 
-/**
- * The user's profiles (or the implicit Default), then those a trusted workspace's own settings add,
- * each list parsed on its own: VS Code would otherwise let a workspace's list replace the user's. In
- * restricted mode only the user's settings count.
- */
-function readSnapshot(chosen: string | undefined): Snapshot {
-  const inspected = inspectSection();
-  const user = inspected?.globalValue ?? {};
-  const workspace: SectionValues = vscode.workspace.isTrusted ? { ...inspected?.workspaceValue, ...inspected?.workspaceFolderValue } : {};
-  const own = parseProfiles(user.profiles);
-  const merged = mergeProfiles(
-    own.profiles.length > 0 ? own.profiles : [implicitProfile(legacyUserSettings(user))],
-    workspace.profiles === undefined ? undefined : parseProfiles(workspace.profiles),
-  );
-  const defaultName = workspace.defaultProfile ?? user.defaultProfile;
-  return {
-    profiles: merged.profiles,
-    problems: [...own.problems, ...merged.problems],
-    // Never undefined: there is always one profile, the implicit Default at least.
-    active: resolveActiveProfile(merged.profiles, chosen, typeof defaultName === 'string' ? defaultName : undefined)!,
-    workspaceOverrides: Object.fromEntries(CONNECTION_FIELDS.map((name) => [name, workspace[name]])),
-  };
-}
-
-/** What a reload depends on: each profile's name and connection, and which one is active. */
+/** What the connection is built from: each profile's name and connection, the active one, the workspace's own connection settings. */
 function signatureOf(snapshot: Snapshot): string {
   const strip = ({ integrations: _integrations, createDefaults: _createDefaults, ...rest }: Profile) => rest;
-  return JSON.stringify([snapshot.profiles.map(strip), snapshot.active.id]);
+  return JSON.stringify([snapshot.profiles.map(strip), snapshot.active.id, snapshot.workspaceOverrides]);
 }
 
 /**
- * The profiles (from `deploymentsExplorer.profiles`, or the one 0.1.0's
- * settings make up), the active one per workspace, each profile's key in
- * SecretStorage and the origin it was stored for.
+ * The profiles (from `deploymentsExplorer.profiles`, or the one 0.1.0's settings make up), the active one per
+ * workspace, each profile's key in SecretStorage and the origin it was stored for.
  */
 export class ProfileStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
-  /** The list of profiles, or the active one, changed. */
+  /** What the connection is built from changed (see signatureOf). */
   readonly onDidChange = this.changed.event;
   private readonly keyChanged = new vscode.EventEmitter<void>();
   /** A profile's stored key or its origin binding changed. */
   readonly onDidChangeKey = this.keyChanged.event;
   private readonly disposables: vscode.Disposable[];
-  /** The settings as last read, kept until they may have changed: each read costs a dozen `inspect` calls, which VS Code answers slowly. */
-  private snapshot: Snapshot | undefined;
-  /** The signature of the profiles as first read: what a change is compared with (see fireIfChanged). */
-  private lastSignature: string | undefined;
-  private reportedProblems = '';
+  /** The settings as last read: read again when they change, as VS Code answers `inspect` slowly. */
+  private snapshot: Snapshot;
   /**
    * The key last announced for each secret. Secret storage also reports the stores and deletes made
    * here, which have announced themselves already (an unchanged key may not be reported at all);
@@ -120,14 +93,13 @@ export class ProfileStore implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    this.snapshot = this.read();
     this.disposables = [
       this.changed,
       this.keyChanged,
       vscode.workspace.onDidChangeConfiguration((event) => {
         // 0.1.0's settings make up the implicit profile Default, so any setting of the section counts.
-        if (!event.affectsConfiguration(SECTION)) return;
-        this.snapshot = undefined;
-        if (event.affectsConfiguration(`${SECTION}.profiles`) || event.affectsConfiguration(`${SECTION}.defaultProfile`)) this.fireIfChanged();
+        if (event.affectsConfiguration(SECTION)) this.reread();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.reread()),
       // Fires for changes made in other windows too, and after this store's own (see announcedKeys).
@@ -137,53 +109,59 @@ export class ProfileStore implements vscode.Disposable {
     ];
   }
 
-  private current(): Snapshot {
-    if (!this.snapshot) {
-      this.snapshot = readSnapshot(this.context.workspaceState.get<string>(ACTIVE_PROFILE_STATE));
-      this.lastSignature ??= signatureOf(this.snapshot);
-      const problems = this.snapshot.problems.join(' ');
-      if (problems && problems !== this.reportedProblems) this.log.warn(`Profiles: ${problems}`);
-      this.reportedProblems = problems;
+  /**
+   * Reads the user's profiles (or the implicit Default), then those a trusted workspace's own settings add, each
+   * list parsed on its own: VS Code would otherwise let a workspace's list replace the user's. In restricted mode
+   * only the user's settings count. A hand-edited mistake is said (logged and shown) once, naming the entry, when
+   * it differs from what `previous` left out; the other profiles still work.
+   */
+  private read(previous?: Snapshot): Snapshot {
+    const inspected = inspectSection();
+    const user = inspected?.globalValue ?? {};
+    const workspace: SectionValues = vscode.workspace.isTrusted ? { ...inspected?.workspaceValue, ...inspected?.workspaceFolderValue } : {};
+    const own = parseProfiles(user.profiles);
+    const merged = mergeProfiles(
+      own.profiles.length > 0 ? own.profiles : [implicitProfile(legacyUserSettings(user))],
+      workspace.profiles === undefined ? undefined : parseProfiles(workspace.profiles),
+    );
+    const problems = [...own.problems, ...merged.problems];
+    const text = problems.join(' ');
+    if (text && text !== previous?.problems.join(' ')) {
+      this.log.warn(`Profiles: ${text}`);
+      warnWithSettingsButton(vscode.l10n.t('Some Deployments Explorer profiles are ignored: {0}', text), `${SECTION}.profiles`);
     }
-    return this.snapshot;
+    const chosen = this.context.workspaceState.get<string>(ACTIVE_PROFILE_STATE);
+    const defaultName = workspace.defaultProfile ?? user.defaultProfile;
+    return {
+      profiles: merged.profiles,
+      problems,
+      // Never undefined: there is always one profile, the implicit Default at least.
+      active: resolveActiveProfile(merged.profiles, chosen, typeof defaultName === 'string' ? defaultName : undefined)!,
+      workspaceOverrides: Object.fromEntries(CONNECTION_FIELDS.map((name) => [name, workspace[name]])),
+    };
   }
 
   /**
-   * Reads the settings again, and fires only when a profile's name or connection, or the active
-   * profile, changed: adding an integration to a profile rewrites the setting, but must not reload
-   * the views (the catalog hears of it on its own). Before anything read the profiles there is
-   * nothing to reload.
+   * Reads the settings again, and fires only when the signature changed: adding an integration to a profile
+   * rewrites the setting, but must not reload the views (the catalog hears of it on its own).
    */
   private reread(): void {
-    this.snapshot = undefined;
-    this.fireIfChanged();
+    const previous = this.snapshot;
+    this.snapshot = this.read(previous);
+    if (signatureOf(this.snapshot) !== signatureOf(previous)) this.changed.fire();
   }
 
-  private fireIfChanged(): void {
-    if (this.lastSignature === undefined) return;
-    const signature = signatureOf(this.current());
-    if (signature === this.lastSignature) return;
-    this.lastSignature = signature;
-    this.changed.fire();
+  list(): readonly Profile[] {
+    return this.snapshot.profiles;
   }
 
-  list(): Profile[] {
-    return [...this.current().profiles];
-  }
-
-  /** The active profile of this workspace. */
   active(): Profile {
-    return this.current().active;
+    return this.snapshot.active;
   }
 
-  /** Why entries of the settings are left out (names them); empty when all are fine. */
-  problems(): string[] {
-    return [...this.current().problems];
-  }
-
-  /** The workspace's own connection settings, which override the active profile's; none in restricted mode. */
-  workspaceOverrides(): ConnectionSettings {
-    return { ...this.current().workspaceOverrides };
+  /** The connection of `profile` with the workspace's own connection settings applied (none in restricted mode). */
+  effective(profile = this.active()): EffectiveConnection {
+    return effectiveConnection(profile, this.snapshot.workspaceOverrides);
   }
 
   async switchTo(profileId: string): Promise<Profile> {
@@ -197,12 +175,10 @@ export class ProfileStore implements vscode.Disposable {
     return target;
   }
 
-  // ---- Editing the setting ------------------------------------------------------------------
-
   /** The entries of the setting as written, turning 0.1.0's settings into profile Default when none are. */
   private entries(): ProfileSetting[] {
     const raw = config().inspect('profiles')?.globalValue;
-    if (Array.isArray(raw) && raw.length > 0) return raw.map((entry) => ({ ...(entry as ProfileSetting) }));
+    if (Array.isArray(raw) && raw.length > 0) return raw as ProfileSetting[];
     const legacy = profileFromLegacy(legacyUserSettings());
     return legacy ? [legacy] : [];
   }
@@ -218,13 +194,14 @@ export class ProfileStore implements vscode.Disposable {
     this.log.info('Profiles: the 0.1.0 connection settings are now profile Default');
   }
 
-  /** Changes the entry of the user's profile `profileId`; `where` says where to edit it instead when it is not one. */
-  private async editEntry(profileId: string, where: string, edit: (entry: ProfileSetting) => void): Promise<void> {
+  /**
+   * Replaces the entry of the user's profile `profileId` with what `edit` makes of it (nothing: removes it);
+   * `where` says where to edit it instead when it is not one.
+   */
+  private async editEntry(profileId: string, where: string, edit: (entry: ProfileSetting) => ProfileSetting | undefined): Promise<void> {
     const entries = this.entries();
-    const entry = entries.find((candidate) => entryId(candidate) === profileId);
-    if (!entry) throw new Error(where);
-    edit(entry);
-    await this.write(entries);
+    if (!entries.some((entry) => entryId(entry) === profileId)) throw new Error(where);
+    await this.write(entries.flatMap((entry) => (entryId(entry) === profileId ? (edit(entry) ?? []) : [entry])));
   }
 
   /** Adds a profile (and Default, made of 0.1.0's settings, if this is the first); answers it. */
@@ -240,21 +217,14 @@ export class ProfileStore implements vscode.Disposable {
   }
 
   async rename(profileId: string, name: string): Promise<void> {
-    await this.editEntry(profileId, vscode.l10n.t('Profile “{0}” is not in your user settings; edit it where it is defined.', profileId), (entry) => {
-      // The ID stays: the key and the profile's state follow the profile, not its name.
-      entry.id = profileId;
-      entry.name = name.trim();
-    });
+    // The ID stays: the key and the profile's state follow the profile, not its name.
+    await this.editEntry(profileId, notInUserSettings(profileId), (entry) => ({ ...entry, id: profileId, name: name.trim() }));
   }
 
   /** Removes the profile from settings, and its stored key and origin answers. */
   async remove(profileId: string): Promise<void> {
-    const entries = this.entries();
-    const remaining = entries.filter((entry) => entryId(entry) !== profileId);
-    if (remaining.length === entries.length) throw new Error(vscode.l10n.t('Profile “{0}” is not in your user settings; edit it where it is defined.', profileId));
-    await this.write(remaining);
-    await this.writeKey(profileId, undefined);
-    await this.setBinding(profileId, undefined);
+    await this.editEntry(profileId, notInUserSettings(profileId), () => undefined);
+    await this.clearKey(profileId);
     if (this.context.workspaceState.get(ACTIVE_PROFILE_STATE) === profileId) await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, undefined);
     this.log.info(`Profile ${profileId} removed, with its stored key`);
     this.reread();
@@ -267,9 +237,8 @@ export class ProfileStore implements vscode.Disposable {
       await config().update(field === 'createDefaults' ? 'createDeployment.defaults' : field, value, vscode.ConfigurationTarget.Global);
       return;
     }
-    await this.editEntry(active.id, vscode.l10n.t('Profile “{0}” is defined in this workspace’s settings; edit it there.', active.name), (entry) => {
-      (entry as unknown as Record<string, unknown>)[field] = value;
-    });
+    const where = vscode.l10n.t('Profile “{0}” is defined in this workspace’s settings; edit it there.', active.name);
+    await this.editEntry(active.id, where, (entry) => ({ ...entry, [field]: value }));
   }
 
   /** The active profile's integrations; the implicit Default's are 0.1.0's `integrations` setting, a workspace's value included. */
@@ -292,8 +261,6 @@ export class ProfileStore implements vscode.Disposable {
     const defaults = this.active().createDefaults ?? config().get('createDeployment.defaults');
     return defaults && typeof defaults === 'object' && !Array.isArray(defaults) ? (defaults as Record<string, unknown>) : {};
   }
-
-  // ---- Keys ------------------------------------------------------------------------------
 
   async storedKey(profileId: string): Promise<string | undefined> {
     return (await this.context.secrets.get(secretName(profileId)))?.trim() || undefined;

@@ -6,15 +6,7 @@ import type { IntegrationSetting } from '../model/repositoryCatalog';
 export const SECTION = 'deploymentsExplorer';
 
 /** The settings of the section that are no profile's (the connection, integrations and create defaults are: see ProfileStore). */
-export interface ExtensionSettings {
-  requestTimeoutMs: number;
-  pageSize: number;
-  discoverIntegrations: boolean;
-  autoRefreshSeconds: number;
-  webConsoleUrl: string;
-}
-
-export function readSettings(): ExtensionSettings {
+export function readSettings() {
   const config = vscode.workspace.getConfiguration(SECTION);
   return {
     requestTimeoutMs: clampInt(config.get<number>('requestTimeoutMs'), 1000, 600_000, 30_000),
@@ -27,19 +19,13 @@ export function readSettings(): ExtensionSettings {
 
 /** The well-formed entries of an integrations setting, each once; a hand-edited bad entry must not break the view. */
 export function readIntegrations(value: unknown): IntegrationSetting[] {
-  if (!Array.isArray(value)) return [];
-  const seen = new Set<string>();
-  const result: IntegrationSetting[] = [];
-  for (const entry of value) {
-    const id = typeof entry === 'string' ? entry : (entry as { id?: unknown })?.id;
-    if (typeof id !== 'string' || !isUuid(id.trim())) continue;
-    const key = id.trim().toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const label = (entry as { label?: unknown })?.label;
-    result.push(typeof label === 'string' && label.trim() ? { id: id.trim(), label: label.trim() } : { id: id.trim() });
+  const byId = new Map<string, IntegrationSetting>();
+  for (const entry of Array.isArray(value) ? value : []) {
+    const id = typeof entry === 'string' ? entry.trim() : typeof entry?.id === 'string' ? entry.id.trim() : '';
+    const label = typeof entry?.label === 'string' ? entry.label.trim() : '';
+    if (isUuid(id) && !byId.has(id.toLowerCase())) byId.set(id.toLowerCase(), label ? { id, label } : { id });
   }
-  return result;
+  return [...byId.values()];
 }
 
 function clampInt(value: number | undefined, min: number, max: number, fallback: number): number {

@@ -2,6 +2,7 @@ import vscode = require('vscode');
 import { AuthError, messageOf } from '../../api/errors';
 import { baseUrlProblem } from '../../api/baseUrl';
 import { originOf } from '../../model/profileRules';
+import { argumentOrInput } from '../../platform/commandRunner';
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';
 
@@ -38,7 +39,7 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
     if (key === undefined || !key.trim()) return;
     await connection.apiKeys.set(key, profile.id);
     log.info(`API key of profile ${profile.name} stored in secret storage`);
-    if (!originOf(connection.effective(profile).baseUrl)) {
+    if (!originOf(connection.profiles.effective(profile).baseUrl)) {
       // Nothing to check it against yet (first run: the key before the base URL).
       void vscode.window.showInformationMessage(vscode.l10n.t('API key saved. Set the base URL to use it.'));
       return 'saved';
@@ -85,10 +86,4 @@ export function registerConnectionCommands({ commands, connection, log }: Servic
     vscode.commands.executeCommand('workbench.action.openSettings', '@ext:deployments-explorer.deployments-explorer'),
   );
   commands.register(Commands.showLog, () => log.show());
-}
-
-/** A command's text argument (scripts, tests), or what the user types; undefined when cancelled. */
-async function argumentOrInput(value: unknown, options: vscode.InputBoxOptions): Promise<string | undefined> {
-  if (typeof value === 'string') return value;
-  return vscode.window.showInputBox({ ignoreFocusOut: true, ...options });
 }

@@ -2,15 +2,9 @@ import vscode = require('vscode');
 import { messageOf } from '../../api';
 import { baseUrlProblem } from '../../api/baseUrl';
 import { originOf, Profile, profileNameProblem } from '../../model/profileRules';
-import { isCancellation, warnWithSettingsButton } from '../../platform/commandRunner';
+import { argumentOrInput, isCancellation } from '../../platform/commandRunner';
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';
-
-/** A view whose title names the active profile once there are two or more. */
-export interface ProfileLabelledView {
-  view: vscode.TreeView<unknown>;
-  title: string;
-}
 
 /** What Add Profile… takes as an argument (scripts, tests) instead of asking. */
 interface AddProfileArguments {
@@ -30,11 +24,11 @@ export interface AddProfileResult {
 }
 
 /**
- * Profiles: Switch / Add / Rename / Remove Profile…, the status bar item and
- * the views' titles and messages. Switching itself is the connection's work
- * (platform/connection.ts): this feature only asks which profile.
+ * Profiles: Switch / Add / Rename / Remove Profile…, the status bar item and the titles (naming the active profile
+ * once there are two or more) and messages of `views`. Switching itself is the connection's work: this feature only
+ * asks which profile.
  */
-export function registerProfiles(services: Services, views: readonly ProfileLabelledView[]): void {
+export function registerProfiles(services: Services, views: readonly { view: vscode.TreeView<unknown>; title: string }[]): void {
   const { commands, connection, context, log } = services;
   const store = connection.profiles;
 
@@ -43,23 +37,12 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
   status.command = Commands.switchProfile;
   context.subscriptions.push(status);
 
-  // A hand-edited mistake in the setting is said once, naming the entry; the other profiles still work.
-  let reported = '';
-  const reportProblems = () => {
-    const text = store.problems().join(' ');
-    if (!text || text === reported) return;
-    reported = text;
-    warnWithSettingsButton(vscode.l10n.t('Some Deployments Explorer profiles are ignored: {0}', text), 'deploymentsExplorer.profiles');
-  };
-
   let updates = 0;
   const update = async () => {
     const current = ++updates;
-    reportProblems();
-    const profiles = store.list();
     const profile = store.active();
-    const several = profiles.length > 1;
-    const effective = connection.effective(profile);
+    const several = store.list().length > 1;
+    const effective = store.effective(profile);
     const origin = originOf(effective.baseUrl);
     if (several) {
       status.text = `$(server-environment) ${profile.name}`;
@@ -84,8 +67,8 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
     }
   };
   void update();
-  // A reset follows every change that matters here, a grant of workspace trust included.
-  context.subscriptions.push(connection.onDidChange(() => void update()));
+  // The Restricted Mode message goes with trust, whether or not the workspace's settings change the connection.
+  context.subscriptions.push(connection.onDidChange(() => void update()), vscode.workspace.onDidGrantWorkspaceTrust(() => void update()));
 
   /** The profile a command's argument names, by ID or name (any case); throws when there is none. */
   const named = (nameOrId: string): Profile => {
@@ -120,10 +103,8 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
     const taken = store.list().filter((profile) => !profile.implicit || profile.baseUrl).map((profile) => profile.name);
     const input = argument && typeof argument === 'object' ? argument : await askForProfile(taken);
     if (!input) return undefined;
-    const nameProblem = profileNameProblem(input.name, taken);
-    if (nameProblem) throw new Error(nameProblem);
-    const urlProblem = baseUrlProblem(input.baseUrl);
-    if (urlProblem) throw new Error(urlProblem);
+    const problem = profileNameProblem(input.name, taken) ?? baseUrlProblem(input.baseUrl);
+    if (problem) throw new Error(problem);
     const profile = await store.add(
       { name: input.name.trim(), baseUrl: input.baseUrl.trim(), ...(input.tenantId?.trim() ? { tenantId: input.tenantId.trim() } : {}) },
       input.apiKey?.trim() || undefined,
@@ -146,16 +127,12 @@ export function registerProfiles(services: Services, views: readonly ProfileLabe
     const profile = await pickProfile(argument, vscode.l10n.t('Rename Profile'));
     if (!profile) return false;
     const others = store.list().filter((candidate) => candidate.id !== profile.id).map((candidate) => candidate.name);
-    const name =
-      typeof newName === 'string'
-        ? newName
-        : await vscode.window.showInputBox({
-            title: vscode.l10n.t('Rename Profile “{0}”', profile.name),
-            value: profile.name,
-            prompt: vscode.l10n.t('Its API key, integrations and filters stay with it.'),
-            validateInput: (text) => profileNameProblem(text, others),
-            ignoreFocusOut: true,
-          });
+    const name = await argumentOrInput(newName, {
+      title: vscode.l10n.t('Rename Profile “{0}”', profile.name),
+      value: profile.name,
+      prompt: vscode.l10n.t('Its API key, integrations and filters stay with it.'),
+      validateInput: (text) => profileNameProblem(text, others),
+    });
     if (name === undefined || name.trim() === profile.name) return false;
     const problem = profileNameProblem(name, others);
     if (problem) throw new Error(problem);
