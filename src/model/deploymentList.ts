@@ -12,16 +12,7 @@ export interface LoadedDeployment {
   readonly invalid?: InvalidDeployment;
 }
 
-/** Fetches the page at `offset` with the current filters and page size. */
-export type PageFetcher = (offset: number, signal: AbortSignal) => Promise<DeploymentPage>;
-
-export type ListStatus = 'idle' | 'loading' | 'loaded' | 'error';
-
-/**
- * Why the list stopped offering "Load more…": `offsetStuck` when it stopped instead of looping (the
- * response offset was one already requested, or a full page brought no record not already seen).
- */
-export type EndReason = 'end' | 'offsetStuck';
+type ListStatus = 'idle' | 'loading' | 'loaded' | 'error';
 
 export type ListChange =
   | { kind: 'reset' }
@@ -33,11 +24,9 @@ export type ListChange =
   | { kind: 'status' };
 
 /**
- * The paged deployment listing as the view shows it: the pages loaded so far
- * (kept when a later page fails), one request at a time, the response offset
- * passed back verbatim (an opaque cursor), and the same end rules as the API
- * client's page iterator (`PageWalk`: empty, short, cycle, no new record).
- * A refresh supersedes whatever is in flight.
+ * The paged deployment listing as the view shows it: the pages loaded so far (kept when a later page
+ * fails), one request at a time, the response offset passed back verbatim (an opaque cursor), and the
+ * end rules of the client's page iterator (`PageWalk`). A refresh supersedes whatever is in flight.
  */
 export class DeploymentList {
   /** Every loaded record, in order; a record an earlier page already had is not loaded again. */
@@ -52,13 +41,14 @@ export class DeploymentList {
   private state: ListStatus = 'idle';
   private failure: unknown;
   private inFlight: Promise<void> | undefined;
+  /** The load in flight's; aborted when a reset supersedes it. */
   private controller: AbortController | undefined;
-  private generation = 0;
   private anonymous = 0;
   private readonly changed = new Emitter<ListChange>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly fetchPage: PageFetcher) {}
+  /** `fetchPage`: the page at `offset` with the current filters and page size. */
+  constructor(private readonly fetchPage: (offset: number, signal: AbortSignal) => Promise<DeploymentPage>) {}
 
   /** The loaded records that match the API contract, in order. */
   get items(): readonly LoadedDeployment[] {
@@ -81,14 +71,17 @@ export class DeploymentList {
   get error(): unknown {
     return this.state === 'error' ? this.failure : undefined;
   }
-  /** Pages appended so far. */
   get pageCount(): number {
     return this.pages;
   }
   get nextOffset(): number {
     return this.offset;
   }
-  get endReason(): EndReason | undefined {
+  /**
+   * Why the list stopped offering "Load more…": `offsetStuck` when it stopped instead of looping (the
+   * response offset was one already requested, or a full page brought no record not already seen).
+   */
+  get endReason(): 'end' | 'offsetStuck' | undefined {
     if (this.state !== 'loaded' || this.rule === undefined) return undefined;
     return this.rule === 'cycle' || this.rule === 'noNewRecords' ? 'offsetStuck' : 'end';
   }
@@ -115,7 +108,6 @@ export class DeploymentList {
 
   /** Drops every page without loading (the next ensureLoaded() loads page 1). */
   reset(): void {
-    this.generation++;
     this.controller?.abort();
     this.controller = undefined;
     this.inFlight = undefined;
@@ -130,11 +122,7 @@ export class DeploymentList {
     this.changed.fire({ kind: 'reset' });
   }
 
-  /**
-   * The next page, requested with the last response's offset. While a page is
-   * loading this returns that load and sends nothing. After a failure it
-   * retries the page that failed.
-   */
+  /** The next page, with the last response's offset; while one is loading, that load. After a failure, the page that failed. */
   loadMore(): Promise<void> {
     if (this.inFlight) return this.inFlight;
     if (this.state === 'loaded' && !this.hasMore) return Promise.resolve();
@@ -182,16 +170,14 @@ export class DeploymentList {
   }
 
   private load(): Promise<void> {
-    const generation = ++this.generation;
-    const controller = new AbortController();
-    this.controller = controller;
+    const controller = (this.controller = new AbortController());
     const offset = this.offset;
     this.state = 'loading';
     this.changed.fire({ kind: 'status' });
     const run = (async () => {
       try {
         const page = await this.fetchPage(offset, controller.signal);
-        if (generation !== this.generation) return;
+        if (controller.signal.aborted) return;
         this.rule = this.walk.endOfPage({ ...page, requestedOffset: offset }) ?? (page.mayHaveMore ? undefined : (page.end ?? 'short'));
         const added = this.append(page);
         this.pages++;
@@ -199,13 +185,13 @@ export class DeploymentList {
         this.state = 'loaded';
         this.changed.fire({ kind: 'appended', added });
       } catch (error) {
-        if (generation !== this.generation) return;
+        if (controller.signal.aborted) return;
         this.failure = error;
         this.state = 'error';
         this.changed.fire({ kind: 'status' });
         throw error;
       } finally {
-        if (generation === this.generation) {
+        if (this.controller === controller) {
           this.inFlight = undefined;
           this.controller = undefined;
         }
