@@ -3,10 +3,10 @@ import type { Deployment } from '../../api';
 import { messageOf } from '../../api/errors';
 import { DeploymentFilters, splitIdList, validateIdList } from '../../api/query';
 import { DEPLOYMENT_TYPES, KNOWN_STATUSES } from '../../api/vocabulary';
-import { FILTER_NAMES, filterTitle, FilterName, filterValueText } from '../../model/deploymentFilters';
+import { FILTER_NAMES, FilterName, filterValueText, filterWords } from '../../model/deploymentFilters';
 
 /** What the user chose: a change to merge, 'clear' for all, or undefined when they cancelled. */
-export type FilterChoice = Partial<DeploymentFilters> | 'clear' | undefined;
+type FilterChoice = Partial<DeploymentFilters> | 'clear' | undefined;
 
 type Option = vscode.QuickPickItem & { value: string };
 
@@ -16,7 +16,7 @@ type Option = vscode.QuickPickItem & { value: string };
  */
 export async function pickFilterChange(filters: DeploymentFilters, loaded: readonly Deployment[]): Promise<FilterChoice> {
   const items: Array<vscode.QuickPickItem & { filter?: FilterName }> = FILTER_NAMES.map((name) => ({
-    label: filterTitle(name),
+    label: filterWords(name).title,
     description: filterValueText(filters, name),
     filter: name,
   }));
@@ -85,7 +85,7 @@ async function editFilter(name: FilterName, filters: DeploymentFilters, loaded: 
     case 'deploymentIds': {
       const parameter = name === 'tagValueIds' ? 'tag_value_ids' : 'deployment_ids';
       const value = await vscode.window.showInputBox({
-        title: vscode.l10n.t('Filter by {0}', filterTitle(name)),
+        title: vscode.l10n.t('Filter by {0}', filterWords(name).title),
         prompt:
           name === 'tagValueIds'
             ? vscode.l10n.t('Comma-separated tag value IDs. Leave empty for any.')
