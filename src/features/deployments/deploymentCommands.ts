@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import type { Deployment } from '../../api';
 import { DeploymentFilters } from '../../api/query';
 import { idKey } from '../../model/ids';
-import { customUrlOf, deploymentDescription, deploymentLabel, repositoryWebUrl } from '../../model/deploymentPresentation';
+import { customUrlOf, deploymentDescription, deploymentLabel, repositoryWebUrl, webConsoleUrl } from '../../model/deploymentPresentation';
 import { IntegrationsFeature, Services } from '../../platform/services';
 import { LoadedDeployment } from '../../model/deploymentList';
 import { DeploymentJsonProvider } from './deploymentJson';
@@ -10,7 +10,6 @@ import { DeploymentsController } from './deploymentsController';
 import { pickFilterChange } from './filterQuickPick';
 import { copyAndSay } from '../../platform/clipboard';
 import { readSettings } from '../../platform/settings';
-import { webConsoleUrl } from '../../model/webConsole';
 import { Commands } from '../../platform/commandIds';
 
 /**
