@@ -84,10 +84,6 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     });
   }
 
-  get deploymentElements(): readonly DeploymentElement[] {
-    return this.rows;
-  }
-
   /** O(1) however many pages are loaded. */
   elementFor(deploymentId: string): DeploymentElement | undefined {
     return this.byKey.get(idKey(deploymentId));
@@ -115,20 +111,10 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
   }
 
   getTreeItem(element: DeploymentsTreeElement): vscode.TreeItem {
-    switch (element.kind) {
-      case 'deployment':
-        return this.deploymentItem(element);
-      case 'detail':
-        return detailItem(element);
-      case 'loadMore':
-        return this.loadMoreItem();
-      case 'error':
-        return this.errorItem();
-      case 'notice':
-        return this.noticeItem();
-      case 'fix':
-        return fixItem(element);
-    }
+    if (element.kind === 'deployment') return this.deploymentItem(element);
+    if (element.kind === 'detail') return detailItem(element);
+    if (element.kind === 'fix') return fixItem(element);
+    return element.kind === 'loadMore' ? this.loadMoreItem() : element.kind === 'error' ? this.errorItem() : this.noticeItem();
   }
 
   /** A deployment row's Markdown tooltip, built when it is hovered rather than for every row of every page. */
