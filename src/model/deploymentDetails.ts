@@ -96,9 +96,10 @@ const TOP_FIELDS = [
 export function deploymentDetails(deployment: Deployment, locale?: string): DetailNode[] {
   const record = deployment as Json;
   const source = deployment.source_config;
-  const revision = deployment.source_revision_config;
   const time = (value: string | null | undefined) => (typeof value === 'string' && value ? formatTime(value, locale) : undefined);
   const tags = record.tag_value_ids;
+  // Secrets in another shape than a list show as they are, every value masked.
+  const secrets = Array.isArray(deployment.secrets) ? deployment.secrets : maskSecretValues(deployment.secrets);
   const sourceFields: Field[] = [
     ['integration_id', l10n.t('Integration')],
     ['repo_url', l10n.t('Repository URL')],
@@ -119,45 +120,33 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
         ? listLeaf(l10n.t('Tag value IDs'), tags)
         : leaf(l10n.t('Tag value IDs'), tags),
     ]),
-    !isObject(source)
-      ? absent(l10n.t('Source'), source)
-      : group(
-          l10n.t('Source'),
-          [
-            ...fields(source, sourceFields),
-            isObject(source.listener_config)
-              ? group(l10n.t('Listener config'), withOthers(source.listener_config, [['k8s_namespace', l10n.t('Kubernetes namespace')]]), true)
-              : undefined,
-            ...others(source, [...sourceFields.map(([key]) => key), 'listener_config', 'resource_spec']),
-          ],
-          true,
-        ),
+    section(l10n.t('Source'), source, isObject, (source) => [
+      ...fields(source, sourceFields),
+      isObject(source.listener_config)
+        ? group(l10n.t('Listener config'), withOthers(source.listener_config, [['k8s_namespace', l10n.t('Kubernetes namespace')]]), true)
+        : undefined,
+      ...others(source, [...sourceFields.map(([key]) => key), 'listener_config', 'resource_spec']),
+    ]),
     isObject(source) && isObject(source.resource_spec)
       ? resourcesGroup(source.resource_spec, loadClient().resourceSpecProblems(deployment))
       : undefined,
-    !isObject(revision)
-      ? absent(l10n.t('Revision'), revision)
-      : group(l10n.t('Revision'), withOthers(revision, [
-          ['repo_ref', l10n.t('Ref')],
-          ['graph_config_path', l10n.t('Config path')],
-          ['image_uri', l10n.t('Image URI')],
-          ['source_tarball_path', l10n.t('Source tarball')],
-          ['repo_commit_sha', l10n.t('Commit SHA')],
-        ]), true),
-    !Array.isArray(deployment.secrets)
-      ? absent(l10n.t('Secrets'), maskSecretValues(deployment.secrets))
-      : group(l10n.t('Secrets'), deployment.secrets.map((secret, index) => ({ label: nameOf(secret, index), value: MASK })), true),
-    !Array.isArray(deployment.secret_references)
-      ? absent(l10n.t('Secret references'), deployment.secret_references)
-      : group(
-          l10n.t('Secret references'),
-          deployment.secret_references.map((ref, index) => ({
-            label: nameOf(ref, index),
-            value: [ref?.secret_name, ref?.secret_key].filter((part) => typeof part === 'string' && part).join(' / ') || undefined,
-            children: compact(withOthers(ref, [['secret_name', l10n.t('Secret name')], ['secret_key', l10n.t('Secret key')]], ['name'])),
-          })),
-          true,
-        ),
+    section(l10n.t('Revision'), deployment.source_revision_config, isObject, (revision) =>
+      withOthers(revision, [
+        ['repo_ref', l10n.t('Ref')],
+        ['graph_config_path', l10n.t('Config path')],
+        ['image_uri', l10n.t('Image URI')],
+        ['source_tarball_path', l10n.t('Source tarball')],
+        ['repo_commit_sha', l10n.t('Commit SHA')],
+      ]),
+    ),
+    section(l10n.t('Secrets'), secrets, Array.isArray, (list) => list.map((secret, index) => ({ label: nameOf(secret, index), value: MASK }))),
+    section(l10n.t('Secret references'), deployment.secret_references, Array.isArray, (references) =>
+      references.map((ref, index) => ({
+        label: nameOf(ref, index),
+        value: [ref?.secret_name, ref?.secret_key].filter((part) => typeof part === 'string' && part).join(' / ') || undefined,
+        children: compact(withOthers(ref, [['secret_name', l10n.t('Secret name')], ['secret_key', l10n.t('Secret key')]], ['name'])),
+      })),
+    ),
     group(l10n.t('Identifiers & timestamps'), [
       leaf(l10n.t('ID'), deployment.id),
       leaf(l10n.t('Tenant ID'), deployment.tenant_id),
@@ -172,14 +161,19 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
   return groups;
 }
 
-/** A section the record does not have (absent or null), or has as something else than the contract says. */
-function absent(label: string, value: unknown): DetailNode {
+/**
+ * A section every record shows: its group ("none" when empty) when the record has it in the shape the
+ * contract says; "not in this record" when absent or null; its value as it is in any other shape.
+ */
+function section<T>(label: string, value: unknown, is: (value: unknown) => value is T, children: (value: T) => Array<DetailNode | undefined>) {
+  if (is(value)) return group(label, children(value), true);
   return value === undefined || value === null ? { label, value: l10n.t('not in this record') } : valueNode(label, value);
 }
 
-/** One problem of a record off the contract: the field in words, then what is wrong and the field's path. */
-function problemNode(problem: RecordProblem): DetailNode {
-  return { label: problemWords(problem), value: problem.path ? `${problem.message} (${problem.path})` : problem.message };
+/** What of a record does not match the API contract: per problem, the field in words, then what is wrong and the field's path. */
+function mismatch(problems: readonly RecordProblem[], value?: string): DetailNode {
+  const children = problems.map((problem) => ({ label: problemWords(problem), value: problem.path ? `${problem.message} (${problem.path})` : problem.message }));
+  return { label: l10n.t('Does not match the API contract'), value, children };
 }
 
 /**
@@ -187,11 +181,11 @@ function problemNode(problem: RecordProblem): DetailNode {
  * then what the record has, as far as it can be read (closed).
  */
 export function offContractDetails(deployment: Deployment, problems: readonly RecordProblem[], locale?: string): DetailNode[] {
-  const mismatch: DetailNode = { label: l10n.t('Does not match the API contract'), expanded: true, children: problems.map(problemNode) };
+  const first = { ...mismatch(problems), expanded: true };
   try {
-    return [mismatch, ...deploymentDetails(deployment, locale).map((node) => ({ ...node, expanded: false }))];
+    return [first, ...deploymentDetails(deployment, locale).map((node) => ({ ...node, expanded: false }))];
   } catch {
-    return [mismatch, { label: l10n.t('Details'), value: l10n.t('cannot be shown; open the JSON') }];
+    return [first, { label: l10n.t('Details'), value: l10n.t('cannot be shown; open the JSON') }];
   }
 }
 
@@ -208,11 +202,7 @@ function resourcesGroup(spec: ResourceSpec, problems: readonly RecordProblem[]):
   return group(
     l10n.t('Resources'),
     [
-      first && {
-        label: l10n.t('Does not match the API contract'),
-        value: problems.length === 1 ? `${problemWords(first)}: ${first.message}` : l10n.t('{0} problems', problems.length),
-        children: problems.map(problemNode),
-      },
+      first && mismatch(problems, problems.length === 1 ? `${problemWords(first)}: ${first.message}` : l10n.t('{0} problems', problems.length)),
       ...components,
       group(l10n.t('Pod metadata'), [
         mapGroup(l10n.t('Labels'), spec.labels),
