@@ -13,9 +13,8 @@ import { readSettings } from '../../platform/settings';
 import { Commands } from '../../platform/commandIds';
 
 /**
- * The Deployments view's commands. Item commands take the tree element (what VS Code passes from a
- * menu) or a deployment ID; the filter command takes a filter change object, so tests and other
- * features can skip the prompts.
+ * Row commands take the tree element (what VS Code passes from a menu) or a deployment ID; the filter
+ * command takes a filter change object, so tests and other features can skip the prompts.
  */
 export function registerDeploymentCommands(
   services: Services,
@@ -122,9 +121,7 @@ export function registerDeploymentCommands(
   });
 
   commands.register(Commands.revealDeploymentRepository, async (arg?: unknown) => {
-    const source = need(arg).deployment.source_config;
-    const integrationId = source?.integration_id;
-    const repoUrl = source?.repo_url;
+    const { integration_id: integrationId, repo_url: repoUrl } = need(arg).deployment.source_config ?? {};
     if (!integrationId || !repoUrl) throw new Error(vscode.l10n.t('This deployment names no integration and repository.'));
     const found = await integrations.revealRepository(integrationId, repoUrl);
     if (!found) {

@@ -32,11 +32,7 @@ export class DeploymentsController implements vscode.Disposable {
       const client = await services.connection.getClient();
       return client.listDeployments({ ...this.filters.filters, limit: readSettings().pageSize, offset }, { signal });
     });
-    this.provider = new DeploymentsTreeProvider(
-      this.list,
-      () => void this.load(() => this.list.ensureLoaded(), true),
-      () => this.connectionReady,
-    );
+    this.provider = new DeploymentsTreeProvider(this.list, () => void this.load(() => this.list.ensureLoaded(), true), () => this.connectionReady);
     // Several rows selected: Copy Deployment ID copies every selected ID; two: Compare Deployments.
     this.treeView = vscode.window.createTreeView(DEPLOYMENTS_VIEW_ID, { treeDataProvider: this.provider, showCollapseAll: true, canSelectMany: true });
     this.disposables = [
@@ -114,10 +110,7 @@ export class DeploymentsController implements vscode.Disposable {
     return one ? [one] : [];
   }
 
-  /**
-   * Runs a list operation with the view's progress bar. A failure stays in the list (the error row
-   * offers Retry); `notify` also shows it with the standard actions, without waiting for an answer.
-   */
+  /** With the view's progress bar. A failure stays in the list (its row offers Retry); `notify` also shows it, not waiting for an answer. */
   private async load(operation: () => Promise<void>, notify: boolean): Promise<void> {
     try {
       await vscode.window.withProgress({ location: { viewId: DEPLOYMENTS_VIEW_ID } }, () => operation());
@@ -128,7 +121,7 @@ export class DeploymentsController implements vscode.Disposable {
     }
   }
 
-  /** The integrations newly loaded records use go to the catalog: discovery for free, from pages the user loaded anyway. */
+  /** The integrations of newly loaded records go to the catalog: discovery for free, from pages the user loaded anyway. */
   private shareIntegrations(change: ListChange): void {
     const added = change.kind === 'appended' ? change.added.filter((item) => !item.invalid) : change.kind === 'inserted' ? [change.item] : [];
     if (added.length === 0 || !readSettings().discoverIntegrations) return;
