@@ -3,10 +3,10 @@ import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
 import * as l10n from '@vscode/l10n';
 import { Emitter } from './events';
 
-/** Where the filters live in `context.workspaceState`: they are per workspace. */
+/** In `context.workspaceState`: the filters are per workspace. */
 export const FILTERS_STATE_KEY = 'deploymentsExplorer.deploymentFilters';
 
-/** The part of vscode.Memento the store needs (so it can be tested without VS Code). */
+/** The part of vscode.Memento the store needs. */
 export interface FilterMemento {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): Thenable<void>;
@@ -18,8 +18,8 @@ export type FilterName = keyof DeploymentFilters;
 export const FILTER_NAMES: readonly FilterName[] = ['nameContains', 'status', 'deploymentType', 'imageVersion', 'remoteReconciled', 'tagValueIds', 'deploymentIds'];
 
 /**
- * A filter's title in the quick pick, and its short name in the view's message (`status: READY · type: prod`).
- * A function, not a table built at load: the words are translated when shown, after activation configured l10n.
+ * A filter's title in the quick pick, and its short name in the view's message (`status: READY · type: prod`);
+ * not a table built at load: the words are translated when shown, after activation configured l10n.
  */
 export function filterWords(name: FilterName): { title: string; short: string } {
   return {
@@ -69,7 +69,7 @@ export function normalizeFilters(raw: unknown, strict = false): DeploymentFilter
   return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
 }
 
-/** The value of one filter as the quick pick shows it ("any" when unset). */
+/** As the quick pick shows it ("any" when unset). */
 export function filterValueText(filters: DeploymentFilters, name: FilterName): string {
   const value = filters[name];
   if (value === undefined) return l10n.t('any');
@@ -77,7 +77,7 @@ export function filterValueText(filters: DeploymentFilters, name: FilterName): s
   return Array.isArray(value) ? value.join(', ') : String(value);
 }
 
-/** The active filters in one line for the view's message; empty when none. */
+/** The active filters in one line for the view's message. */
 export function describeFilters(filters: DeploymentFilters): string {
   return FILTER_NAMES.filter((name) => filters[name] !== undefined)
     .map((name) => {
@@ -106,7 +106,7 @@ export class DeploymentFilterStore {
     return hasActiveFilters(this.current);
   }
 
-  /** Reads the filters again (the state they live in now answers for another profile). */
+  /** After a profile switch: the state they live in now answers for another control plane. */
   reload(): void {
     const stored = normalizeFilters(this.state.get<unknown>(FILTERS_STATE_KEY));
     if (JSON.stringify(stored) !== JSON.stringify(this.current)) this.changed.fire((this.current = stored));

@@ -87,7 +87,7 @@ export function repositoryWebUrl(deployment: Deployment): string | undefined {
 }
 
 /**
- * "Open in Web Console": a URL template from settings with `{id}`, `{tenant_id}` and `{name}`, hasText
+ * "Open in Web Console": a URL template from settings with `{id}`, `{tenant_id}` and `{name}`, filled
  * from the record. Values are URL-encoded; a placeholder the record has no value for, or a result that
  * is not an http(s) address, is a problem named for the user.
  */
