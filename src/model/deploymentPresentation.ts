@@ -6,7 +6,7 @@ import * as l10n from '@vscode/l10n';
 import { normaliseRemoteUrl } from './remoteUrls';
 import { formatTime } from './viewText';
 
-/** A codicon id, and a theme color id when the status has a color. */
+/** A codicon, and a theme color when the status has one. */
 export interface StatusIcon {
   id: string;
   color?: string;
@@ -108,7 +108,6 @@ export function webConsoleUrl(template: string, deployment: Deployment): { url: 
   return { url: url.toString() };
 }
 
-/** The lines of a row's tooltip, label first. */
 export function tooltipFields(deployment: Deployment, locale?: string): Array<[string, string]> {
   const fields: Array<[string, string]> = [];
   const add = (label: string, value: unknown) => {
@@ -127,7 +126,6 @@ export function tooltipFields(deployment: Deployment, locale?: string): Array<[s
   return fields;
 }
 
-/** What a screen reader says for a row. */
 export function accessibleLabel(deployment: Deployment): string {
   const parts = [l10n.t('Deployment {0}', deploymentLabel(deployment))];
   if (hasText(deployment.status)) parts.push(l10n.t('status {0}', statusWords(deployment.status)));

@@ -5,11 +5,7 @@ import { problemLine, problemWords } from '../model/fieldNames';
 import type { FixRow } from '../model/fixActions';
 import { fixActionCommand } from './commandRunner';
 
-/*
- * The rows both trees show alike, whatever their data: the paging row, the error row and its fix rows,
- * and the row of a record that does not match the API contract. Each tree words its labels; how such a
- * row looks and acts is decided here.
- */
+// The rows both trees show alike: each tree words their labels; how they look and act is decided here.
 
 /** The last row of a list shown a page at a time; without a command, the next page is loading. */
 export function pagingItem(row: {

@@ -22,7 +22,6 @@ export class DeploymentJsonProvider implements vscode.TextDocumentContentProvide
     return this.contents.get(uri.toString()) ?? `// ${vscode.l10n.t('This deployment is no longer loaded. Open it again from the Deployments view.')}\n`;
   }
 
-  /** Opens (or updates) the record's document and answers its URI. */
   async show(record: Shown): Promise<vscode.Uri> {
     const uri = this.snapshot(record);
     const document = await vscode.workspace.openTextDocument(uri);
@@ -31,13 +30,11 @@ export class DeploymentJsonProvider implements vscode.TextDocumentContentProvide
     return uri;
   }
 
-  /** Two records side by side in a diff editor. */
   async compare(left: Shown, right: Shown): Promise<void> {
     const title = vscode.l10n.t('{0} ↔ {1} (deployments)', deploymentLabel(left.deployment), deploymentLabel(right.deployment));
     await vscode.commands.executeCommand('vscode.diff', this.snapshot(left), this.snapshot(right), title, { preview: true });
   }
 
-  /** Takes the record's snapshot and answers the URI that shows it. */
   private snapshot({ deployment, key }: Shown): vscode.Uri {
     const name = deploymentLabel(deployment).replace(/[\\/:*?"<>|#%\s]+/g, '-');
     const uri = vscode.Uri.from({ scheme: DEPLOYMENT_JSON_SCHEME, path: `/${name}.json`, query: `key=${encodeURIComponent(key)}` });

@@ -11,10 +11,7 @@ import { DeploymentElement, DeploymentsTreeElement, DeploymentsTreeProvider } fr
 
 const DEPLOYMENTS_VIEW_ID = 'deploymentsExplorer.deployments';
 
-/**
- * Owns the Deployments view's state: the paged list, the filters, the tree view, its context keys,
- * description and message, loading with progress, and auto-refresh while the view is visible.
- */
+/** The Deployments view: its list, filters, context keys, description and message, progress, and auto-refresh while visible. */
 export class DeploymentsController implements vscode.Disposable {
   readonly filters: DeploymentFilterStore;
   readonly list: DeploymentList;
@@ -141,9 +138,8 @@ export class DeploymentsController implements vscode.Disposable {
   }
 
   /**
-   * The description stays short (how many filters; the mark while certificates are not checked); the
-   * message, which wraps, says everything in full: the active filters, and how many loaded records do
-   * not match the API contract. An empty listing keeps no message, so the welcome view shows.
+   * The description stays short (how many filters; a mark while certificates are not checked); the message,
+   * which wraps, says it in full. An empty listing keeps no message, so the welcome view shows.
    */
   private showMessage(): void {
     const count = Object.keys(this.filters.filters).length;

@@ -24,9 +24,8 @@ export interface DeploymentElement {
   /** Set when the record does not match the API contract (`item.deployment` is then the record as the server sent it). */
   readonly invalid?: InvalidDeployment;
   /**
-   * The row's TreeItem while its record and watch mark stay the same: after a page is appended VS Code
-   * asks for the TreeItem of every row again, and building them all anew at 50k rows is over the append
-   * target (a property, not a map: a map lookup per row is itself too slow there).
+   * Kept while the record and watch mark stay the same: after a page is appended VS Code asks for every
+   * row's TreeItem again (a property, not a map: a lookup per row is itself too slow at 50k rows).
    */
   treeItem?: vscode.TreeItem;
 }
@@ -40,10 +39,7 @@ export interface DetailElement {
 type StatusElement = { readonly kind: 'loadMore' } | { readonly kind: 'error' } | { readonly kind: 'notice' } | FixRow;
 export type DeploymentsTreeElement = DeploymentElement | DetailElement | StatusElement;
 
-/**
- * Rows of the Deployments view: the loaded deployments, then one status row. Elements are created once
- * per record and found by key in a map, so a new page costs work for that page only.
- */
+/** The loaded deployments, then one status row. Elements are made once per record, so a new page costs work for that page only. */
 export class DeploymentsTreeProvider implements vscode.TreeDataProvider<DeploymentsTreeElement>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<DeploymentsTreeElement | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -84,7 +80,6 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     });
   }
 
-  /** O(1) however many pages are loaded. */
   elementFor(deploymentId: string): DeploymentElement | undefined {
     return this.byKey.get(idKey(deploymentId));
   }

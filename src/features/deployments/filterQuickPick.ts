@@ -10,10 +10,7 @@ type FilterChoice = Partial<DeploymentFilters> | 'clear' | undefined;
 
 type Option = vscode.QuickPickItem & { value: string };
 
-/**
- * The "Filter…" quick pick: every filter with its current value, then that filter's editor. The
- * status and image-version editors also offer the values the loaded records have.
- */
+/** Every filter with its current value, then that filter's editor; status and image version also offer the loaded records' values. */
 export async function pickFilterChange(filters: DeploymentFilters, loaded: readonly Deployment[]): Promise<FilterChoice> {
   const items: Array<vscode.QuickPickItem & { filter?: FilterName }> = FILTER_NAMES.map((name) => ({
     label: filterWords(name).title,
@@ -31,7 +28,6 @@ export async function pickFilterChange(filters: DeploymentFilters, loaded: reado
 }
 
 async function editFilter(name: FilterName, filters: DeploymentFilters, loaded: readonly Deployment[]): Promise<FilterChoice> {
-  /** The values of a field the loaded records have, in a numeric order. */
   const seen = (field: 'status' | 'image_version') => {
     const values = new Set(loaded.map((deployment) => deployment[field]).filter((value): value is string => typeof value === 'string' && !!value));
     return [...values].sort(new Intl.Collator(undefined, { numeric: true }).compare);
@@ -121,10 +117,7 @@ async function pickOne(title: string, current: string | undefined, options: Opti
   return (await vscode.window.showQuickPick(markCurrent(options, current), { title }))?.value;
 }
 
-/**
- * A pick of known values, "Any" first, where typing offers the typed text as its own item, because
- * the contract leaves the list open. Answers '' for "any".
- */
+/** Known values, "Any" ('') first, where typing offers the typed text as its own item: the contract leaves the list open. */
 function pickWithFreeEntry(title: string, placeholder: string, current: string | undefined, options: Option[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     const pick = vscode.window.createQuickPick<Option>();
