@@ -65,10 +65,8 @@ export function registerDeploymentCommands(
     await applyFilters({ imageVersion });
   });
 
-  commands.register(Commands.showDeploymentJson, async (arg?: unknown) => {
-    // A record given whole: the one just created, which the view's filters may leave out.
-    return json.show(isRecordWithId(arg) ? { deployment: arg, key: idKey(arg.id) } : need(arg));
-  });
+  // A record given whole: the one just created, which the view's filters may leave out.
+  commands.register(Commands.showDeploymentJson, (arg?: unknown) => json.show(isRecordWithId(arg) ? { deployment: arg, key: idKey(arg.id) } : need(arg)));
 
   commands.register(Commands.copyDeploymentId, async (arg?: unknown, selected?: unknown) => {
     const rows = controller.deploymentElements(arg, selected);
