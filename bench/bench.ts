@@ -253,7 +253,7 @@ async function deploymentRowFigures(base: readonly Deployment[]): Promise<void> 
   const pageTimes: number[] = [];
   for (let page = 0; page < 40; page++) {
     await list.loadMore();
-    const rows = provider.deploymentElements.slice(-100);
+    const rows = provider.getChildren().filter((row) => row.kind === 'deployment').slice(-100);
     const started = process.hrtime.bigint();
     for (const row of rows) provider.getTreeItem(row);
     pageTimes.push(ms(started));
@@ -261,7 +261,7 @@ async function deploymentRowFigures(base: readonly Deployment[]): Promise<void> 
   report({ name: 'TreeItems of a 100-row deployments page', value: median(pageTimes), unit: 'ms', target: 3, detail: 'median of 40 pages' });
 
   const appendAt = async (loaded: number): Promise<number> => {
-    while (provider.deploymentElements.length < loaded) await list.loadMore();
+    while (list.items.length < loaded) await list.loadMore();
     renderRoot(provider);
     const times: number[] = [];
     for (let i = 0; i < 9; i++) {

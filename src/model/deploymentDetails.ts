@@ -2,16 +2,14 @@ import { loadClient } from '../api/lazy';
 import { type Container, type Deployment, type Mount, type RecordProblem, type ResourceSpec, type Volume } from '../api';
 import { problemWords } from './fieldNames';
 import { formatTime } from './viewText';
-import { statusWords } from './deploymentStatus';
+import { statusWithRawValue } from './deploymentStatus';
 import * as l10n from '@vscode/l10n';
 
 /**
- * The grouped details of one deployment as a plain tree (the view turns it
- * into tree items). Every field the contract names (and the listing filters
- * on) has a place; a field the record lacks is absent, except the sections
- * (Source, Revision, Secrets, Secret references), which always show and say
- * "not in this record" or "none"; fields nobody names are kept under "Other
- * fields". The first group opens by itself. Secret values never appear.
+ * The grouped details of one deployment as a plain tree (the view turns it into tree items). Every
+ * field the contract names has a place; a field the record lacks is absent, except the sections
+ * (Source, Revision, Secrets, Secret references), which always show and say "not in this record" or
+ * "none"; fields nobody names are kept under "Other fields". Secret values never appear.
  */
 export interface DetailNode {
   label: string;
@@ -33,9 +31,7 @@ type Field = [key: string, label: string, unit?: string];
  * a secret's `name` is masked.
  */
 export function maskSecrets(deployment: Deployment): Json {
-  const copy = structuredClone(deployment) as Json;
-  if ('secrets' in copy) copy.secrets = maskSecretValues(copy.secrets);
-  return copy;
+  return 'secrets' in deployment ? { ...deployment, secrets: maskSecretValues(deployment.secrets) } : deployment;
 }
 
 function maskSecretValues(secrets: unknown): unknown {
@@ -99,15 +95,24 @@ const TOP_FIELDS = [
 
 export function deploymentDetails(deployment: Deployment, locale?: string): DetailNode[] {
   const record = deployment as Json;
-  const status = text(deployment.status);
   const source = deployment.source_config;
-  const revision = deployment.source_revision_config;
   const time = (value: string | null | undefined) => (typeof value === 'string' && value ? formatTime(value, locale) : undefined);
   const tags = record.tag_value_ids;
+  // Secrets in another shape than a list show as they are, every value masked.
+  const secrets = Array.isArray(deployment.secrets) ? deployment.secrets : maskSecretValues(deployment.secrets);
+  const sourceFields: Field[] = [
+    ['integration_id', l10n.t('Integration')],
+    ['repo_url', l10n.t('Repository URL')],
+    ['build_on_push', l10n.t('Build on push')],
+    ['custom_url', l10n.t('Custom URL')],
+    ['install_command', l10n.t('Install command')],
+    ['build_command', l10n.t('Build command')],
+    ['listener_id', l10n.t('Listener')],
+  ];
   const groups = compact([
     group(l10n.t('General'), [
       leaf(l10n.t('Name'), deployment.name),
-      leaf(l10n.t('Status'), status && statusWords(status) !== status ? `${statusWords(status)} (${status})` : deployment.status),
+      leaf(l10n.t('Status'), typeof deployment.status === 'string' ? statusWithRawValue(deployment.status) : deployment.status),
       leaf(l10n.t('Image version'), deployment.image_version),
       leaf(l10n.t('Deployment type'), record.deployment_type),
       leaf(l10n.t('Remote reconciled'), record.remote_reconciled),
@@ -115,56 +120,33 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
         ? listLeaf(l10n.t('Tag value IDs'), tags)
         : leaf(l10n.t('Tag value IDs'), tags),
     ]),
-    !isObject(source)
-      ? absent(l10n.t('Source'), source)
-      : group(
-          l10n.t('Source'),
-          [
-            ...fields(source, [
-              ['integration_id', l10n.t('Integration')],
-              ['repo_url', l10n.t('Repository URL')],
-              ['build_on_push', l10n.t('Build on push')],
-              ['custom_url', l10n.t('Custom URL')],
-              ['install_command', l10n.t('Install command')],
-              ['build_command', l10n.t('Build command')],
-              ['listener_id', l10n.t('Listener')],
-            ]),
-            isObject(source.listener_config)
-              ? group(l10n.t('Listener config'), withOthers(source.listener_config, [['k8s_namespace', l10n.t('Kubernetes namespace')]]), true)
-              : undefined,
-            ...others(source, [
-              'integration_id', 'repo_url', 'build_on_push', 'custom_url', 'install_command', 'build_command', 'listener_id',
-              'listener_config', 'resource_spec',
-            ]),
-          ],
-          true,
-        ),
+    section(l10n.t('Source'), source, isObject, (source) => [
+      ...fields(source, sourceFields),
+      isObject(source.listener_config)
+        ? group(l10n.t('Listener config'), withOthers(source.listener_config, [['k8s_namespace', l10n.t('Kubernetes namespace')]]), true)
+        : undefined,
+      ...others(source, [...sourceFields.map(([key]) => key), 'listener_config', 'resource_spec']),
+    ]),
     isObject(source) && isObject(source.resource_spec)
       ? resourcesGroup(source.resource_spec, loadClient().resourceSpecProblems(deployment))
       : undefined,
-    !isObject(revision)
-      ? absent(l10n.t('Revision'), revision)
-      : group(l10n.t('Revision'), withOthers(revision, [
-          ['repo_ref', l10n.t('Ref')],
-          ['graph_config_path', l10n.t('Config path')],
-          ['image_uri', l10n.t('Image URI')],
-          ['source_tarball_path', l10n.t('Source tarball')],
-          ['repo_commit_sha', l10n.t('Commit SHA')],
-        ]), true),
-    !Array.isArray(deployment.secrets)
-      ? absent(l10n.t('Secrets'), maskSecretValues(deployment.secrets))
-      : group(l10n.t('Secrets'), deployment.secrets.map((secret, index) => ({ label: text(secret?.name) ?? `#${index + 1}`, value: MASK })), true),
-    !Array.isArray(deployment.secret_references)
-      ? absent(l10n.t('Secret references'), deployment.secret_references)
-      : group(
-          l10n.t('Secret references'),
-          deployment.secret_references.map((ref, index) => ({
-            label: text(ref?.name) ?? `#${index + 1}`,
-            value: [ref?.secret_name, ref?.secret_key].filter((part) => typeof part === 'string' && part).join(' / ') || undefined,
-            children: compact(withOthers(ref, [['secret_name', l10n.t('Secret name')], ['secret_key', l10n.t('Secret key')]], ['name'])),
-          })),
-          true,
-        ),
+    section(l10n.t('Revision'), deployment.source_revision_config, isObject, (revision) =>
+      withOthers(revision, [
+        ['repo_ref', l10n.t('Ref')],
+        ['graph_config_path', l10n.t('Config path')],
+        ['image_uri', l10n.t('Image URI')],
+        ['source_tarball_path', l10n.t('Source tarball')],
+        ['repo_commit_sha', l10n.t('Commit SHA')],
+      ]),
+    ),
+    section(l10n.t('Secrets'), secrets, Array.isArray, (list) => list.map((secret, index) => ({ label: nameOf(secret, index), value: MASK }))),
+    section(l10n.t('Secret references'), deployment.secret_references, Array.isArray, (references) =>
+      references.map((ref, index) => ({
+        label: nameOf(ref, index),
+        value: [ref?.secret_name, ref?.secret_key].filter((part) => typeof part === 'string' && part).join(' / ') || undefined,
+        children: compact(withOthers(ref, [['secret_name', l10n.t('Secret name')], ['secret_key', l10n.t('Secret key')]], ['name'])),
+      })),
+    ),
     group(l10n.t('Identifiers & timestamps'), [
       leaf(l10n.t('ID'), deployment.id),
       leaf(l10n.t('Tenant ID'), deployment.tenant_id),
@@ -175,18 +157,23 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
     ]),
     group(l10n.t('Other fields'), others(record, TOP_FIELDS)),
   ]);
-  if (groups[0]?.children) groups[0] = { ...groups[0], expanded: true };
+  if (groups[0]?.children) groups[0].expanded = true;
   return groups;
 }
 
-/** A section the record does not have (absent or null), or has as something else than the contract says. */
-function absent(label: string, value: unknown): DetailNode {
+/**
+ * A section every record shows: its group ("none" when empty) when the record has it in the shape the
+ * contract says; "not in this record" when absent or null; its value as it is in any other shape.
+ */
+function section<T>(label: string, value: unknown, is: (value: unknown) => value is T, children: (value: T) => Array<DetailNode | undefined>) {
+  if (is(value)) return group(label, children(value), true);
   return value === undefined || value === null ? { label, value: l10n.t('not in this record') } : valueNode(label, value);
 }
 
-/** One problem of a record off the contract: the field in words, then what is wrong and the field's path. */
-function problemNode(problem: RecordProblem): DetailNode {
-  return { label: problemWords(problem), value: problem.path ? `${problem.message} (${problem.path})` : problem.message };
+/** What of a record does not match the API contract: per problem, the field in words, then what is wrong and the field's path. */
+function mismatch(problems: readonly RecordProblem[], value?: string): DetailNode {
+  const children = problems.map((problem) => ({ label: problemWords(problem), value: problem.path ? `${problem.message} (${problem.path})` : problem.message }));
+  return { label: l10n.t('Does not match the API contract'), value, children };
 }
 
 /**
@@ -194,11 +181,11 @@ function problemNode(problem: RecordProblem): DetailNode {
  * then what the record has, as far as it can be read (closed).
  */
 export function offContractDetails(deployment: Deployment, problems: readonly RecordProblem[], locale?: string): DetailNode[] {
-  const mismatch: DetailNode = { label: l10n.t('Does not match the API contract'), expanded: true, children: problems.map(problemNode) };
+  const first = { ...mismatch(problems), expanded: true };
   try {
-    return [mismatch, ...deploymentDetails(deployment, locale).map((node) => ({ ...node, expanded: false }))];
+    return [first, ...deploymentDetails(deployment, locale).map((node) => ({ ...node, expanded: false }))];
   } catch {
-    return [mismatch, { label: l10n.t('Details'), value: l10n.t('cannot be shown; open the JSON') }];
+    return [first, { label: l10n.t('Details'), value: l10n.t('cannot be shown; open the JSON') }];
   }
 }
 
@@ -211,28 +198,22 @@ function resourcesGroup(spec: ResourceSpec, problems: readonly RecordProblem[]):
     const children = compact(fields(spec, table));
     return children.length > 0 ? { label: title, value: componentSummary(spec, prefix), children } : undefined;
   });
-  const list = <T>(label: string, items: T[] | null | undefined, node: (item: T, index: number) => DetailNode) =>
-    Array.isArray(items) ? group(label, items.map(node), true) : undefined;
   const [first] = problems;
   return group(
     l10n.t('Resources'),
     [
-      first && {
-        label: l10n.t('Does not match the API contract'),
-        value: problems.length === 1 ? `${problemWords(first)}: ${first.message}` : l10n.t('{0} problems', problems.length),
-        children: problems.map(problemNode),
-      },
+      first && mismatch(problems, problems.length === 1 ? `${problemWords(first)}: ${first.message}` : l10n.t('{0} problems', problems.length)),
       ...components,
       group(l10n.t('Pod metadata'), [
         mapGroup(l10n.t('Labels'), spec.labels),
         mapGroup(l10n.t('Annotations'), spec.annotations),
         leaf(l10n.t('Service account'), spec.service_account_name),
       ]),
-      list(l10n.t('Image pull secrets'), spec.image_pull_secrets, (entry, index) => ({ label: text(entry?.name) ?? `#${index + 1}` })),
-      list(l10n.t('Volumes'), spec.volumes, volumeNode),
-      list(l10n.t('Volume mounts'), spec.volume_mounts, mountNode),
-      list(l10n.t('Init containers'), spec.init_containers, containerNode),
-      list(l10n.t('Sidecars'), spec.sidecars, containerNode),
+      listGroup(l10n.t('Image pull secrets'), spec.image_pull_secrets, (entry, index) => ({ label: nameOf(entry, index) })),
+      listGroup(l10n.t('Volumes'), spec.volumes, volumeNode),
+      listGroup(l10n.t('Volume mounts'), spec.volume_mounts, mountNode),
+      listGroup(l10n.t('Init containers'), spec.init_containers, containerNode),
+      listGroup(l10n.t('Sidecars'), spec.sidecars, containerNode),
       ...others(spec, known),
     ],
     true,
@@ -254,45 +235,28 @@ function componentSummary(spec: ResourceSpec, prefix: string): string | undefine
 function volumeNode(volume: Volume, index: number): DetailNode {
   const kinds = VOLUME_KINDS.filter((kind) => isObject((volume as Json)[kind]));
   return {
-    label: text(volume?.name) ?? `#${index + 1}`,
+    label: nameOf(volume, index),
     value: kinds.join(', ') || undefined,
     children: compact([...kinds.map((kind) => valueNode(kind, (volume as Json)[kind])), ...others(volume, ['name', ...VOLUME_KINDS])]),
   };
 }
 
 function mountNode(mount: Mount, index: number): DetailNode {
-  const children = compact(withOthers(mount, mountFields(), ['name']));
-  return { label: text(mount?.name) ?? `#${index + 1}`, value: text(mount?.mountPath), children };
+  return { label: nameOf(mount, index), value: text(mount?.mountPath), children: compact(withOthers(mount, mountFields(), ['name'])) };
 }
 
 function containerNode(container: Container, index: number): DetailNode {
-  const env = Array.isArray(container?.env)
-    ? group(
-        l10n.t('Environment'),
-        container.env.map((entry, i) => {
-          const from = isObject(entry?.valueFrom) ? Object.keys(entry.valueFrom) : [];
-          return {
-            label: text(entry?.name) ?? `#${i + 1}`,
-            value: typeof entry?.value === 'string' ? entry.value : from.length > 0 ? l10n.t('from {0}', from.join(', ')) : undefined,
-            children: isObject(entry?.valueFrom) ? valueNode(l10n.t('Value from'), entry.valueFrom).children : undefined,
-          };
-        }),
-        true,
-      )
-    : undefined;
-  const resources = isObject(container?.resources)
-    ? group(
-        l10n.t('Resources'),
-        [
-          valueNode(l10n.t('Requests'), container.resources.requests),
-          valueNode(l10n.t('Limits'), container.resources.limits),
-          ...others(container.resources, ['limits', 'requests']),
-        ],
-        true,
-      )
-    : undefined;
+  const resources = container?.resources;
+  const environment = (entry: NonNullable<Container['env']>[number], i: number): DetailNode => {
+    const from = isObject(entry?.valueFrom) ? Object.keys(entry.valueFrom) : [];
+    return {
+      label: nameOf(entry, i),
+      value: typeof entry?.value === 'string' ? entry.value : from.length > 0 ? l10n.t('from {0}', from.join(', ')) : undefined,
+      children: isObject(entry?.valueFrom) ? valueNode(l10n.t('Value from'), entry.valueFrom).children : undefined,
+    };
+  };
   return {
-    label: text(container?.name) ?? `#${index + 1}`,
+    label: nameOf(container, index),
     value: text(container?.image),
     children: compact([
       ...fields(container, [
@@ -303,10 +267,20 @@ function containerNode(container: Container, index: number): DetailNode {
       ]),
       listLeaf(l10n.t('Command'), container?.command),
       listLeaf(l10n.t('Arguments'), container?.args),
-      env,
+      listGroup(l10n.t('Environment'), container?.env, environment),
       Array.isArray(container?.envFrom) ? valueNode(l10n.t('Environment from'), container.envFrom) : undefined,
-      resources,
-      Array.isArray(container?.volumeMounts) ? group(l10n.t('Volume mounts'), container.volumeMounts.map(mountNode), true) : undefined,
+      isObject(resources)
+        ? group(
+            l10n.t('Resources'),
+            [
+              valueNode(l10n.t('Requests'), resources.requests),
+              valueNode(l10n.t('Limits'), resources.limits),
+              ...others(resources, ['limits', 'requests']),
+            ],
+            true,
+          )
+        : undefined,
+      listGroup(l10n.t('Volume mounts'), container?.volumeMounts, mountNode),
       container?.securityContext !== undefined ? valueNode(l10n.t('Security context'), container.securityContext) : undefined,
       ...others(container, [
         'name', 'image', 'imagePullPolicy', 'workingDir', 'restartPolicy', 'command', 'args', 'env', 'envFrom', 'resources',
@@ -318,6 +292,11 @@ function containerNode(container: Container, index: number): DetailNode {
 
 function mapGroup(label: string, map: Record<string, unknown> | null | undefined): DetailNode | undefined {
   return isObject(map) ? group(label, Object.entries(map).map(([key, value]) => valueNode(key, value)), true) : undefined;
+}
+
+/** A group of one node per item, "none" when empty; undefined when the record has no list there. */
+function listGroup<T>(label: string, items: T[] | null | undefined, node: (item: T, index: number) => DetailNode): DetailNode | undefined {
+  return Array.isArray(items) ? group(label, items.map(node), true) : undefined;
 }
 
 /**
@@ -360,8 +339,7 @@ function valueNode(label: string, value: unknown): DetailNode {
   if (typeof value !== 'object') return leaf(label, value) ?? { label };
   if (Array.isArray(value)) {
     if (value.length === 0) return { label, value: l10n.t('none') };
-    const itemLabel = (item: unknown, index: number) => (isObject(item) && typeof item.name === 'string' && item.name ? item.name : `#${index + 1}`);
-    return { label, children: value.map((item, index) => valueNode(itemLabel(item, index), item)) };
+    return { label, children: value.map((item, index) => valueNode(nameOf(item, index), item)) };
   }
   const entries = Object.entries(value as Json);
   return entries.length === 0 ? { label, value: '{}' } : { label, children: entries.map(([key, item]) => valueNode(key, item)) };
@@ -377,6 +355,11 @@ function others(record: unknown, known: readonly string[]): DetailNode[] {
 
 function compact(nodes: Array<DetailNode | undefined>): DetailNode[] {
   return nodes.filter((node): node is DetailNode => node !== undefined);
+}
+
+/** An item of a list by its `name`, else by its place: `#2`. */
+function nameOf(item: unknown, index: number): string {
+  return (isObject(item) && text(item.name)) || `#${index + 1}`;
 }
 
 function text(value: unknown): string | undefined {

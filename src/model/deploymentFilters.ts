@@ -3,10 +3,10 @@ import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
 import * as l10n from '@vscode/l10n';
 import { Emitter } from './events';
 
-/** Where the filters live in `context.workspaceState`: they are per workspace. */
+/** In `context.workspaceState`: the filters are per workspace. */
 export const FILTERS_STATE_KEY = 'deploymentsExplorer.deploymentFilters';
 
-/** The part of vscode.Memento the store needs (so it can be tested without VS Code). */
+/** The part of vscode.Memento the store needs. */
 export interface FilterMemento {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): Thenable<void>;
@@ -15,48 +15,28 @@ export interface FilterMemento {
 export type FilterName = keyof DeploymentFilters;
 
 /** Every filter, in the order the quick pick lists them. */
-export const FILTER_NAMES: readonly FilterName[] = [
-  'nameContains',
-  'status',
-  'deploymentType',
-  'imageVersion',
-  'remoteReconciled',
-  'tagValueIds',
-  'deploymentIds',
-];
+export const FILTER_NAMES: readonly FilterName[] = ['nameContains', 'status', 'deploymentType', 'imageVersion', 'remoteReconciled', 'tagValueIds', 'deploymentIds'];
 
-// Functions, not tables built at load: the titles are translated when shown, after activation configured l10n.
-/** A filter's title in the quick pick. */
-export function filterTitle(name: FilterName): string {
+/**
+ * A filter's title in the quick pick, and its short name in the view's message (`status: READY · type: prod`);
+ * not a table built at load: the words are translated when shown, after activation configured l10n.
+ */
+export function filterWords(name: FilterName): { title: string; short: string } {
   return {
-    nameContains: l10n.t('Name contains'),
-    status: l10n.t('Status'),
-    deploymentType: l10n.t('Deployment type'),
-    imageVersion: l10n.t('Image version'),
-    remoteReconciled: l10n.t('Remote reconciled'),
-    tagValueIds: l10n.t('Tag value IDs'),
-    deploymentIds: l10n.t('Deployment IDs'),
-  }[name];
-}
-
-/** A filter's short name in the view's message: `status: READY · type: prod`. */
-function shortTitle(name: FilterName): string {
-  return {
-    nameContains: l10n.t('name'),
-    status: l10n.t('status'),
-    deploymentType: l10n.t('type'),
-    imageVersion: l10n.t('image'),
-    remoteReconciled: l10n.t('reconciled'),
-    tagValueIds: l10n.t('tags'),
-    deploymentIds: l10n.t('IDs'),
+    nameContains: { title: l10n.t('Name contains'), short: l10n.t('name') },
+    status: { title: l10n.t('Status'), short: l10n.t('status') },
+    deploymentType: { title: l10n.t('Deployment type'), short: l10n.t('type') },
+    imageVersion: { title: l10n.t('Image version'), short: l10n.t('image') },
+    remoteReconciled: { title: l10n.t('Remote reconciled'), short: l10n.t('reconciled') },
+    tagValueIds: { title: l10n.t('Tag value IDs'), short: l10n.t('tags') },
+    deploymentIds: { title: l10n.t('Deployment IDs'), short: l10n.t('IDs') },
   }[name];
 }
 
 /**
- * Turns anything (a stored value from an older version, a hand-edited state,
- * a command argument) into well-formed filters: empty values are dropped,
- * text is trimmed, ID lists are validated (throws InvalidInputError naming
- * the bad item when `strict`, drops the list otherwise).
+ * Turns anything (a stored value from an older version, a hand-edited state, a command argument) into
+ * well-formed filters: empty values dropped, text trimmed, ID lists validated (throws naming the bad
+ * item when `strict`, drops the list otherwise).
  */
 export function normalizeFilters(raw: unknown, strict = false): DeploymentFilters {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
@@ -89,7 +69,7 @@ export function normalizeFilters(raw: unknown, strict = false): DeploymentFilter
   return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
 }
 
-/** The value of one filter as the quick pick shows it ("any" when unset). */
+/** As the quick pick shows it ("any" when unset). */
 export function filterValueText(filters: DeploymentFilters, name: FilterName): string {
   const value = filters[name];
   if (value === undefined) return l10n.t('any');
@@ -97,18 +77,18 @@ export function filterValueText(filters: DeploymentFilters, name: FilterName): s
   return Array.isArray(value) ? value.join(', ') : String(value);
 }
 
-/** The active filters in one line for the view's message; empty when none. */
+/** The active filters in one line for the view's message. */
 export function describeFilters(filters: DeploymentFilters): string {
   return FILTER_NAMES.filter((name) => filters[name] !== undefined)
     .map((name) => {
       const value = filters[name];
       const text = Array.isArray(value) && value.length > 1 ? l10n.t('{0} selected', value.length) : filterValueText(filters, name);
-      return `${shortTitle(name)}: ${text}`;
+      return `${filterWords(name).short}: ${text}`;
     })
     .join(' · ');
 }
 
-/** The deployment filters of one workspace, kept in workspace state so they survive reloads. */
+/** The deployment filters, kept in workspace state so they survive reloads. */
 export class DeploymentFilterStore {
   private current: DeploymentFilters;
   private readonly changed = new Emitter<DeploymentFilters>();
@@ -126,7 +106,7 @@ export class DeploymentFilterStore {
     return hasActiveFilters(this.current);
   }
 
-  /** Reads the filters again (the state they live in now answers for another profile). */
+  /** After a profile switch: the state they live in now answers for another control plane. */
   reload(): void {
     const stored = normalizeFilters(this.state.get<unknown>(FILTERS_STATE_KEY));
     if (JSON.stringify(stored) !== JSON.stringify(this.current)) this.changed.fire((this.current = stored));
@@ -137,8 +117,8 @@ export class DeploymentFilterStore {
     await this.replace(normalizeFilters({ ...this.current, ...change }, true));
   }
 
-  async clear(): Promise<void> {
-    await this.replace({});
+  clear(): Promise<void> {
+    return this.replace({});
   }
 
   private async replace(filters: DeploymentFilters): Promise<void> {

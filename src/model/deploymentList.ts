@@ -3,25 +3,17 @@ import { PageWalk } from '../api/pagination';
 import { Emitter } from './events';
 import { idKey } from './ids';
 
-/** One loaded record and the key the view identifies it by (its ID, or a stand-in when it has none). */
+/**
+ * One loaded record and the key the view identifies it by (its ID, or a stand-in when it has none). One
+ * that does not match the API contract is kept as the server sent it, with what is wrong in `invalid`.
+ */
 export interface LoadedDeployment {
   readonly key: string;
-  /** The record; one that does not match the API contract as the server sent it (its details and JSON still open). */
   readonly deployment: Deployment;
-  /** Set when the record does not match the API contract: what is wrong with it, each field path named. */
   readonly invalid?: InvalidDeployment;
 }
 
-/** Fetches the page at `offset` with the current filters and page size. */
-export type PageFetcher = (offset: number, signal: AbortSignal) => Promise<DeploymentPage>;
-
-export type ListStatus = 'idle' | 'loading' | 'loaded' | 'error';
-
-/**
- * Why the list stopped offering "Load more…": `offsetStuck` when it stopped instead of looping (the
- * response offset was one already requested, or a full page brought no record not already seen).
- */
-export type EndReason = 'end' | 'offsetStuck';
+type ListStatus = 'idle' | 'loading' | 'loaded' | 'error';
 
 export type ListChange =
   | { kind: 'reset' }
@@ -33,16 +25,14 @@ export type ListChange =
   | { kind: 'status' };
 
 /**
- * The paged deployment listing as the view shows it: the pages loaded so far
- * (kept when a later page fails), one request at a time, the response offset
- * passed back verbatim (an opaque cursor), and the same end rules as the API
- * client's page iterator (`PageWalk`: empty, short, cycle, no new record).
- * A refresh supersedes whatever is in flight.
+ * The paged deployment listing as the view shows it: the pages loaded so far (kept when a later page
+ * fails), one request at a time, the response offset passed back verbatim (an opaque cursor), and the
+ * end rules of the client's page iterator (`PageWalk`). A refresh supersedes whatever is in flight.
  */
 export class DeploymentList {
-  /** Every loaded record, in order; a record an earlier page already had is not loaded again. */
+  /** In order; a record an earlier page already had is not loaded again. */
   private loaded: LoadedDeployment[] = [];
-  /** key → loaded record: lookups by ID are O(1) however many pages are loaded. */
+  /** Lookups by ID are O(1) however many pages are loaded. */
   private readonly keys = new Map<string, LoadedDeployment>();
   private walk = new PageWalk();
   /** The end rule of the last page, once one applied. */
@@ -51,20 +41,18 @@ export class DeploymentList {
   private offset = 0;
   private state: ListStatus = 'idle';
   private failure: unknown;
-  private inFlight: Promise<void> | undefined;
-  private controller: AbortController | undefined;
-  private generation = 0;
+  /** The load in flight: its end (never a rejection), and what a reset that supersedes it aborts. */
+  private inFlight: { done: Promise<void>; controller: AbortController } | undefined;
   private anonymous = 0;
   private readonly changed = new Emitter<ListChange>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly fetchPage: PageFetcher) {}
+  constructor(private readonly fetchPage: (offset: number, signal: AbortSignal) => Promise<DeploymentPage>) {}
 
-  /** The loaded records that match the API contract, in order. */
+  /** The loaded records that match the API contract. */
   get items(): readonly LoadedDeployment[] {
     return this.loaded.filter((item) => !item.invalid);
   }
-  /** How many loaded records do not match the API contract. */
   get invalidCount(): number {
     return this.loaded.length - this.items.length;
   }
@@ -81,14 +69,17 @@ export class DeploymentList {
   get error(): unknown {
     return this.state === 'error' ? this.failure : undefined;
   }
-  /** Pages appended so far. */
   get pageCount(): number {
     return this.pages;
   }
   get nextOffset(): number {
     return this.offset;
   }
-  get endReason(): EndReason | undefined {
+  /**
+   * Why the list stopped offering "Load more…": `offsetStuck` when it stopped instead of looping (the
+   * response offset was one already requested, or a full page brought no record not already seen).
+   */
+  get endReason(): 'end' | 'offsetStuck' | undefined {
     if (this.state !== 'loaded' || this.rule === undefined) return undefined;
     return this.rule === 'cycle' || this.rule === 'noNewRecords' ? 'offsetStuck' : 'end';
   }
@@ -101,23 +92,19 @@ export class DeploymentList {
     return this.keys.get(idKey(deploymentId));
   }
 
-  /** Loads the first page unless something is loaded, loading or failed already. */
+  /** The first page, unless something is loaded, loading or failed already. */
   ensureLoaded(): Promise<void> {
     if (this.state === 'idle') return this.load();
-    return this.inFlight ?? Promise.resolve();
+    return this.inFlight?.done ?? Promise.resolve();
   }
 
-  /** Drops every page and loads the first again. */
   reload(): Promise<void> {
     this.reset();
     return this.load();
   }
 
-  /** Drops every page without loading (the next ensureLoaded() loads page 1). */
   reset(): void {
-    this.generation++;
-    this.controller?.abort();
-    this.controller = undefined;
+    this.inFlight?.controller.abort();
     this.inFlight = undefined;
     this.loaded = [];
     this.keys.clear();
@@ -130,18 +117,14 @@ export class DeploymentList {
     this.changed.fire({ kind: 'reset' });
   }
 
-  /**
-   * The next page, requested with the last response's offset. While a page is
-   * loading this returns that load and sends nothing. After a failure it
-   * retries the page that failed.
-   */
+  /** With the last response's offset; while a page is loading, that load. After a failure, the page that failed. */
   loadMore(): Promise<void> {
-    if (this.inFlight) return this.inFlight;
+    if (this.inFlight) return this.inFlight.done;
     if (this.state === 'loaded' && !this.hasMore) return Promise.resolve();
     return this.load();
   }
 
-  /** Puts a record at the top (e.g. one just created that the loaded pages do not hold). */
+  /** A record the loaded pages do not hold, at the top (e.g. one just created). */
   insertFirst(deployment: Deployment): LoadedDeployment {
     const existing = typeof deployment.id === 'string' ? this.find(deployment.id) : undefined;
     if (existing) return existing;
@@ -153,9 +136,8 @@ export class DeploymentList {
   }
 
   /**
-   * Replaces the loaded record with the same ID by `deployment` (a change is announced only when the
-   * record differs); undefined when it is not loaded, or loaded off the contract (that row stays as
-   * the listing showed it).
+   * Replaces the loaded record with the same ID (announced only when it differs); not one loaded off
+   * the contract (that row stays as the listing showed it). Undefined when nothing was replaced.
    */
   update(deployment: Deployment): LoadedDeployment | undefined {
     if (typeof deployment.id !== 'string') return undefined;
@@ -173,25 +155,23 @@ export class DeploymentList {
 
   /** Resolves once nothing is loading (a load started meanwhile is waited for too). */
   async settled(): Promise<void> {
-    while (this.inFlight) await this.inFlight;
+    while (this.inFlight) await this.inFlight.done;
   }
 
   dispose(): void {
-    this.controller?.abort();
+    this.inFlight?.controller.abort();
     this.changed.dispose();
   }
 
   private load(): Promise<void> {
-    const generation = ++this.generation;
     const controller = new AbortController();
-    this.controller = controller;
     const offset = this.offset;
     this.state = 'loading';
     this.changed.fire({ kind: 'status' });
     const run = (async () => {
       try {
         const page = await this.fetchPage(offset, controller.signal);
-        if (generation !== this.generation) return;
+        if (controller.signal.aborted) return;
         this.rule = this.walk.endOfPage({ ...page, requestedOffset: offset }) ?? (page.mayHaveMore ? undefined : (page.end ?? 'short'));
         const added = this.append(page);
         this.pages++;
@@ -199,26 +179,23 @@ export class DeploymentList {
         this.state = 'loaded';
         this.changed.fire({ kind: 'appended', added });
       } catch (error) {
-        if (generation !== this.generation) return;
+        if (controller.signal.aborted) return;
         this.failure = error;
         this.state = 'error';
         this.changed.fire({ kind: 'status' });
         throw error;
       } finally {
-        if (generation === this.generation) {
-          this.inFlight = undefined;
-          this.controller = undefined;
-        }
+        if (this.inFlight?.controller === controller) this.inFlight = undefined;
       }
     })();
-    this.inFlight = run.catch(() => undefined);
+    this.inFlight = { done: run.catch(() => undefined), controller };
     return run;
   }
 
-  /** Appends a page's records in the server's order: each off-contract record goes back to its index among the others. */
+  /** In the server's order: each off-contract record goes back to its index among the others. */
   private append(page: DeploymentPage): LoadedDeployment[] {
     const records: LoadedDeployment[] = page.deployments.map((deployment) => ({ key: this.keyOf(deployment.id), deployment }));
-    for (const invalid of [...page.invalid].sort((a, b) => a.index - b.index)) {
+    for (const invalid of page.invalid) {
       const raw = invalid.raw;
       const deployment = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : { value: raw }) as Deployment;
       records.splice(invalid.index, 0, { key: this.keyOf(invalid.id), deployment, invalid });

@@ -1,7 +1,6 @@
 /**
- * Deployment statuses in words. The list of values is open (the contract fixes none), so any
- * value reads sensibly: `AWAITING_DATABASE` → "Awaiting database", `buildFailed` → "Build failed".
- * The raw value stays in tooltips and the JSON.
+ * Deployment statuses in words. The list of values is open (the contract fixes none), so any value reads
+ * sensibly: `AWAITING_DATABASE` → "Awaiting database", `buildFailed` → "Build failed".
  */
 import * as l10n from '@vscode/l10n';
 
@@ -13,7 +12,6 @@ const statusTable = (): Record<string, string> => ({
   AWAITING_DELETE: l10n.t('Awaiting deletion'),
   UNKNOWN: l10n.t('Unknown'),
 });
-
 
 const MAX_WORDS_LENGTH = 40;
 
@@ -37,10 +35,7 @@ export function isUnrecognisedStatus(status: string | null | undefined): boolean
   return raw !== '' && !(raw in statusTable());
 }
 
-/**
- * The status for a tooltip: its words with the raw value beside them ("Awaiting database
- * (AWAITING_DATABASE)"), the raw value alone when the words add nothing, '' when there is none.
- */
+/** "Awaiting database (AWAITING_DATABASE)"; the raw value alone when the words add nothing, '' when there is none. */
 export function statusWithRawValue(status: string | null | undefined): string {
   const raw = (status ?? '').trim();
   const words = statusWords(raw);

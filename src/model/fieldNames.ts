@@ -1,7 +1,6 @@
 /**
- * The words the interface uses for the API's field names, so a tooltip, a detail row or a
- * server's reason says "Default branch" where the API says `default_branch`. Raw names stay
- * in tooltips' raw lines and in the JSON. Any name not listed reads as words too.
+ * The words the interface uses for the API's field names, so a tooltip, a detail row or a server's
+ * reason says "Default branch" where the API says `default_branch`. Raw names stay in the JSON.
  */
 import * as l10n from '@vscode/l10n';
 import type { RecordProblem } from '../api';
@@ -55,8 +54,7 @@ export function fieldWords(field: string): string {
 
 /**
  * A field path as a server's reason or the client names it (`body.source_revision_config.repo_ref`,
- * `query.limit`, `secrets[0].value`) in words: "Revision › Ref", "Secrets › #1 › Value". The request
- * part (`body`, `query`, `path`) is left out.
+ * `secrets[0].value`) in words, the request part left out: "Revision › Ref", "Secrets › #1 › Value".
  */
 export function fieldPathWords(path: string): string {
   const parts = path.split(/[.[\]]+/).filter((part) => part !== '');

@@ -5,11 +5,7 @@ import { problemLine, problemWords } from '../model/fieldNames';
 import type { FixRow } from '../model/fixActions';
 import { fixActionCommand } from './commandRunner';
 
-/**
- * The rows both trees show alike, whatever their data: the paging row ("Load more…", "Show 1,000
- * more…"), the error row and its fix rows, and the row of a record that does not match the API
- * contract. Each tree words its labels; how such a row looks and acts is decided here.
- */
+// The rows both trees show alike: each tree words their labels; how they look and act is decided here.
 
 /** The last row of a list shown a page at a time; without a command, the next page is loading. */
 export function pagingItem(row: {
@@ -21,14 +17,10 @@ export function pagingItem(row: {
   tooltip?: string;
   command?: vscode.Command;
 }): vscode.TreeItem {
-  const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
-  item.id = row.id;
+  const { label, accessibilityLabel, ...shown } = row;
+  const item = Object.assign(new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None), shown);
   item.iconPath = new vscode.ThemeIcon(row.command ? 'ellipsis' : 'loading~spin');
-  item.description = row.description;
-  item.tooltip = row.tooltip;
-  item.command = row.command;
-  item.contextValue = row.contextValue;
-  item.accessibilityInformation = { label: row.accessibilityLabel };
+  item.accessibilityInformation = { label: accessibilityLabel };
   return item;
 }
 
@@ -47,14 +39,11 @@ export function errorItem(row: {
   contextValue: string;
   accessibilityLabel: string;
 }): vscode.TreeItem {
-  const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
-  item.id = row.id;
-  item.description = row.description;
-  item.tooltip = new vscode.MarkdownString().appendText(messageOf(row.error)).appendMarkdown(`\n\n${vscode.l10n.t('Click to retry.')}`);
+  const { label, error, accessibilityLabel, ...shown } = row;
+  const item = Object.assign(new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None), shown);
+  item.tooltip = new vscode.MarkdownString().appendText(messageOf(error)).appendMarkdown(`\n\n${vscode.l10n.t('Click to retry.')}`);
   item.iconPath = errorIcon();
-  item.command = row.command;
-  item.contextValue = row.contextValue;
-  item.accessibilityInformation = { label: row.accessibilityLabel };
+  item.accessibilityInformation = { label: accessibilityLabel };
   return item;
 }
 

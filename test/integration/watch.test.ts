@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { config, connectionSettled, useSuiteFixture, waitFor } from './support';
+import type { DeploymentElement, DeploymentsTreeElement } from '../../src/features/deployments/deploymentsTreeProvider';
 
 const KEY = `sk-watch-test-${Math.random().toString(36).slice(2)}`;
 
@@ -171,7 +172,8 @@ describe('Watch deployments', function () {
 
   it('watched rows are marked, and watched and pinned deployments are saved for the workspace', async () => {
     await vscode.commands.executeCommand('deploymentsExplorer.refreshDeployments');
-    const element = await waitFor('a loaded row', () => fx.api.deployments.provider.deploymentElements[0]);
+    const rows = () => fx.api.deployments.provider.getChildren() as DeploymentsTreeElement[];
+    const element = await waitFor('a loaded row', () => rows().find((row): row is DeploymentElement => row.kind === 'deployment'));
     const id = element.item.deployment.id!;
     await vscode.commands.executeCommand('deploymentsExplorer.watchDeployment', element);
     const item = fx.api.deployments.provider.getTreeItem(fx.api.deployments.provider.elementFor(id)!);

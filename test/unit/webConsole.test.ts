@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { webConsoleUrl } from '../../src/model/webConsole';
+import { webConsoleUrl } from '../../src/model/deploymentPresentation';
 
 const deployment = { id: '0b5e…'.replace('…', '-1'), tenant_id: 't 1', name: 'storefront/prod' };
 

@@ -2,22 +2,19 @@ import vscode = require('vscode');
 import type { Deployment } from '../../api';
 import { DeploymentFilters } from '../../api/query';
 import { idKey } from '../../model/ids';
-import { customUrlOf, repositoryWebUrl } from '../../model/deploymentPresentation';
+import { customUrlOf, deploymentDescription, deploymentLabel, repositoryWebUrl, webConsoleUrl } from '../../model/deploymentPresentation';
 import { IntegrationsFeature, Services } from '../../platform/services';
 import { LoadedDeployment } from '../../model/deploymentList';
-import { pickTwoDeployments } from './comparePick';
 import { DeploymentJsonProvider } from './deploymentJson';
 import { DeploymentsController } from './deploymentsController';
 import { pickFilterChange } from './filterQuickPick';
 import { copyAndSay } from '../../platform/clipboard';
 import { readSettings } from '../../platform/settings';
-import { webConsoleUrl } from '../../model/webConsole';
 import { Commands } from '../../platform/commandIds';
 
 /**
- * The Deployments view's commands. Item commands take the tree element (what
- * VS Code passes from a menu) or a deployment ID; the filter command takes a
- * filter change object, so tests and other features can skip the prompts.
+ * Row commands take the tree element (what VS Code passes from a menu) or a deployment ID; the filter
+ * command takes a filter change object, so tests and other features can skip the prompts.
  */
 export function registerDeploymentCommands(
   services: Services,
@@ -68,12 +65,8 @@ export function registerDeploymentCommands(
     await applyFilters({ imageVersion });
   });
 
-  commands.register(Commands.showDeploymentJson, async (arg?: unknown) => {
-    // A record given whole: the one just created, which the view's filters may leave out.
-    if (isRecordWithId(arg)) return json.show(arg, idKey(arg.id));
-    const { deployment, key } = need(arg);
-    return json.show(deployment, key);
-  });
+  // A record given whole: the one just created, which the view's filters may leave out.
+  commands.register(Commands.showDeploymentJson, (arg?: unknown) => json.show(isRecordWithId(arg) ? { deployment: arg, key: idKey(arg.id) } : need(arg)));
 
   commands.register(Commands.copyDeploymentId, async (arg?: unknown, selected?: unknown) => {
     const rows = controller.deploymentElements(arg, selected);
@@ -90,19 +83,16 @@ export function registerDeploymentCommands(
 
   commands.register(Commands.compareDeployments, async (arg?: unknown, selected?: unknown) => {
     const rows = controller.deploymentElements(arg, selected);
-    let pair: [LoadedDeployment, LoadedDeployment] | undefined = rows.length === 2 ? [rows[0].item, rows[1].item] : undefined;
-    if (!pair && arg !== undefined) {
+    const loaded = controller.list.items;
+    if (rows.length !== 2 && arg !== undefined) {
       throw new Error(vscode.l10n.t('Select two deployments to compare (Ctrl+click or Cmd+click the second one); {0} selected.', rows.length));
     }
-    if (!pair) {
-      // From the Command Palette or a keybinding: choose among the loaded deployments.
-      const loaded = controller.list.items;
-      if (loaded.length < 2) {
-        throw new Error(vscode.l10n.t('Comparing needs two loaded deployments, and the Deployments view has {0}. Open the view (or Load more…) first.', loaded.length));
-      }
-      pair = await pickTwoDeployments(loaded, rows.map((row) => row.item.key));
-      if (!pair) return undefined;
+    // From the Command Palette or a keybinding without two rows selected: choose among the loaded deployments.
+    if (rows.length !== 2 && loaded.length < 2) {
+      throw new Error(vscode.l10n.t('Comparing needs two loaded deployments, and the Deployments view has {0}. Open the view (or Load more…) first.', loaded.length));
     }
+    const pair = rows.length === 2 ? [rows[0].item, rows[1].item] : await pickTwoDeployments(loaded, rows.map((row) => row.item.key));
+    if (!pair) return undefined;
     const [left, right] = pair;
     await json.compare(left, right);
     return [left.key, right.key];
@@ -129,9 +119,7 @@ export function registerDeploymentCommands(
   });
 
   commands.register(Commands.revealDeploymentRepository, async (arg?: unknown) => {
-    const source = need(arg).deployment.source_config;
-    const integrationId = source?.integration_id;
-    const repoUrl = source?.repo_url;
+    const { integration_id: integrationId, repo_url: repoUrl } = need(arg).deployment.source_config ?? {};
     if (!integrationId || !repoUrl) throw new Error(vscode.l10n.t('This deployment names no integration and repository.'));
     const found = await integrations.revealRepository(integrationId, repoUrl);
     if (!found) {
@@ -145,4 +133,42 @@ export function registerDeploymentCommands(
 
 function isRecordWithId(arg: unknown): arg is Deployment & { id: string } {
   return typeof arg === 'object' && arg !== null && !('kind' in arg) && typeof (arg as Deployment).id === 'string' && !!(arg as Deployment).id;
+}
+
+type CompareItem = vscode.QuickPickItem & { loaded: LoadedDeployment };
+
+/**
+ * The loaded deployments with check boxes, named as their rows are, the selected rows already checked.
+ * OK with exactly two compares them; any other count keeps the pick open and says how many are checked.
+ */
+function pickTwoDeployments(loaded: readonly LoadedDeployment[], checkedKeys: readonly string[]): Promise<LoadedDeployment[] | undefined> {
+  const pick = vscode.window.createQuickPick<CompareItem>();
+  pick.title = vscode.l10n.t('Compare Deployments');
+  pick.placeholder = vscode.l10n.t('Check the two deployments to compare');
+  pick.canSelectMany = true;
+  pick.matchOnDescription = true;
+  pick.matchOnDetail = true;
+  pick.items = loaded.map((entry) => ({
+    label: deploymentLabel(entry.deployment),
+    description: deploymentDescription(entry.deployment) || undefined,
+    detail: entry.deployment.id ?? undefined,
+    loaded: entry,
+  }));
+  pick.selectedItems = pick.items.filter((item) => checkedKeys.includes(item.loaded.key));
+  return new Promise((resolve) => {
+    let answer: LoadedDeployment[] | undefined;
+    pick.onDidAccept(() => {
+      if (pick.selectedItems.length !== 2) {
+        pick.placeholder = vscode.l10n.t('Check exactly two deployments to compare; {0} checked.', pick.selectedItems.length);
+        return;
+      }
+      answer = pick.selectedItems.map((item) => item.loaded);
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      pick.dispose();
+      resolve(answer);
+    });
+    pick.show();
+  });
 }

@@ -5,10 +5,13 @@ import { deploymentLabel } from '../../model/deploymentPresentation';
 
 export const DEPLOYMENT_JSON_SCHEME = 'deployments-explorer-deployment';
 
+/** A record to show, and the key of its row (one document per row). */
+type Shown = { deployment: Deployment; key: string };
+
 /**
- * Read-only JSON documents of deployment records (documents of a content
- * provider cannot be edited or saved). Each holds a snapshot taken when it was
- * opened: the whole record, unknown fields included, secret values masked.
+ * Read-only JSON documents of deployment records (documents of a content provider cannot be edited or
+ * saved). Each holds a snapshot taken when it was opened: the whole record, unknown fields included,
+ * secret values masked.
  */
 export class DeploymentJsonProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly contents = new Map<string, string>();
@@ -19,26 +22,22 @@ export class DeploymentJsonProvider implements vscode.TextDocumentContentProvide
     return this.contents.get(uri.toString()) ?? `// ${vscode.l10n.t('This deployment is no longer loaded. Open it again from the Deployments view.')}\n`;
   }
 
-  /** Opens (or updates) the document of `deployment` and answers its URI. */
-  async show(deployment: Deployment, key: string): Promise<vscode.Uri> {
-    const uri = this.snapshot(deployment, key);
+  async show(record: Shown): Promise<vscode.Uri> {
+    const uri = this.snapshot(record);
     const document = await vscode.workspace.openTextDocument(uri);
     if (document.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(document, 'json');
     await vscode.window.showTextDocument(document, { preview: true });
     return uri;
   }
 
-  /** Two records side by side in a diff editor, secret values masked in both. */
-  async compare(left: { deployment: Deployment; key: string }, right: { deployment: Deployment; key: string }): Promise<void> {
+  async compare(left: Shown, right: Shown): Promise<void> {
     const title = vscode.l10n.t('{0} ↔ {1} (deployments)', deploymentLabel(left.deployment), deploymentLabel(right.deployment));
-    await vscode.commands.executeCommand('vscode.diff', this.snapshot(left.deployment, left.key), this.snapshot(right.deployment, right.key), title, {
-      preview: true,
-    });
+    await vscode.commands.executeCommand('vscode.diff', this.snapshot(left), this.snapshot(right), title, { preview: true });
   }
 
-  /** Takes the record's snapshot (the whole record, secrets masked) and answers the URI that shows it. */
-  private snapshot(deployment: Deployment, key: string): vscode.Uri {
-    const uri = documentUri(deployment, key);
+  private snapshot({ deployment, key }: Shown): vscode.Uri {
+    const name = deploymentLabel(deployment).replace(/[\\/:*?"<>|#%\s]+/g, '-');
+    const uri = vscode.Uri.from({ scheme: DEPLOYMENT_JSON_SCHEME, path: `/${name}.json`, query: `key=${encodeURIComponent(key)}` });
     const text = `${JSON.stringify(maskSecrets(deployment), null, 2)}\n`;
     const previous = this.contents.get(uri.toString());
     this.contents.set(uri.toString(), text);
@@ -48,11 +47,5 @@ export class DeploymentJsonProvider implements vscode.TextDocumentContentProvide
 
   dispose(): void {
     this.changed.dispose();
-    this.contents.clear();
   }
-}
-
-function documentUri(deployment: Deployment, key: string): vscode.Uri {
-  const name = deploymentLabel(deployment).replace(/[\\/:*?"<>|#%\s]+/g, '-');
-  return vscode.Uri.from({ scheme: DEPLOYMENT_JSON_SCHEME, path: `/${name}.json`, query: `key=${encodeURIComponent(key)}` });
 }

@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { messageOf } from '../../api/errors';
 import { isUuid } from '../../api/vocabulary';
 import { readSettings, SECTION } from '../../platform/settings';
-import { describeFilters, DeploymentFilterStore, FILTER_NAMES } from '../../model/deploymentFilters';
+import { describeFilters, DeploymentFilterStore } from '../../model/deploymentFilters';
 import { DeploymentList, ListChange } from '../../model/deploymentList';
 import { integrationsUsedBy } from '../../model/integrationDiscovery';
 import { certificatesMark } from '../../platform/connection';
@@ -10,14 +10,8 @@ import { Services } from '../../platform/services';
 import { DeploymentElement, DeploymentsTreeElement, DeploymentsTreeProvider } from './deploymentsTreeProvider';
 
 const DEPLOYMENTS_VIEW_ID = 'deploymentsExplorer.deployments';
-const EMPTY_CONTEXT = 'deploymentsExplorer.deploymentsEmpty';
-const FILTERS_CONTEXT = 'deploymentsExplorer.filtersActive';
 
-/**
- * Owns the Deployments view's state: the paged list, the filters, the tree
- * view, its context keys and description, loading with progress, and
- * auto-refresh while the view is visible.
- */
+/** The Deployments view: its list, filters, context keys, description and message, progress, and auto-refresh while visible. */
 export class DeploymentsController implements vscode.Disposable {
   readonly filters: DeploymentFilterStore;
   readonly list: DeploymentList;
@@ -35,22 +29,14 @@ export class DeploymentsController implements vscode.Disposable {
       const client = await services.connection.getClient();
       return client.listDeployments({ ...this.filters.filters, limit: readSettings().pageSize, offset }, { signal });
     });
-    this.provider = new DeploymentsTreeProvider(
-      this.list,
-      () => void this.load(() => this.list.ensureLoaded(), true),
-      () => this.connectionReady,
-    );
-    this.treeView = vscode.window.createTreeView(DEPLOYMENTS_VIEW_ID, {
-      treeDataProvider: this.provider,
-      showCollapseAll: true,
-      // Several rows: Copy Deployment ID copies every selected ID; two: Compare Deployments.
-      canSelectMany: true,
-    });
+    this.provider = new DeploymentsTreeProvider(this.list, () => void this.load(() => this.list.ensureLoaded(), true), () => this.connectionReady);
+    // Several rows selected: Copy Deployment ID copies every selected ID; two: Compare Deployments.
+    this.treeView = vscode.window.createTreeView(DEPLOYMENTS_VIEW_ID, { treeDataProvider: this.provider, showCollapseAll: true, canSelectMany: true });
     this.disposables = [
       this.treeView,
       this.provider,
       this.list.onDidChange((change) => {
-        this.setContext(EMPTY_CONTEXT, this.list.isEmpty);
+        this.setContext('deploymentsExplorer.deploymentsEmpty', this.list.isEmpty);
         this.shareIntegrations(change);
         if (change.kind === 'appended' || change.kind === 'reset' || change.kind === 'status') this.showMessage();
       }),
@@ -78,10 +64,9 @@ export class DeploymentsController implements vscode.Disposable {
   }
 
   /**
-   * Selects the row of `deploymentId`. When the loaded pages do not hold it
-   * (e.g. it was created after they loaded, or lies beyond them), it is looked
-   * up with `deployment_ids` and the current filters and inserted at the top;
-   * when that finds nothing (the filters exclude it) the answer is false.
+   * Selects the row of `deploymentId`. When the loaded pages do not hold it (created after they loaded,
+   * or beyond them), it is looked up with `deployment_ids` and the current filters and inserted at the
+   * top; when that finds nothing (the filters exclude it) the answer is false.
    */
   async reveal(deploymentId: string): Promise<boolean> {
     await this.list.settled();
@@ -122,11 +107,7 @@ export class DeploymentsController implements vscode.Disposable {
     return one ? [one] : [];
   }
 
-  /**
-   * Runs a list operation with the view's progress bar. A failure stays in
-   * the list (the error row offers Retry); `notify` also shows it with the
-   * standard actions, without waiting for the user to answer.
-   */
+  /** With the view's progress bar. A failure stays in the list (its row offers Retry); `notify` also shows it, not waiting for an answer. */
   private async load(operation: () => Promise<void>, notify: boolean): Promise<void> {
     try {
       await vscode.window.withProgress({ location: { viewId: DEPLOYMENTS_VIEW_ID } }, () => operation());
@@ -137,10 +118,7 @@ export class DeploymentsController implements vscode.Disposable {
     }
   }
 
-  /**
-   * Hands the integrations the newly loaded records use to the catalog (shown as discovered in the
-   * Integrations view): discovery for free, from pages the user loaded anyway.
-   */
+  /** The integrations of newly loaded records go to the catalog: discovery for free, from pages the user loaded anyway. */
   private shareIntegrations(change: ListChange): void {
     const added = change.kind === 'appended' ? change.added.filter((item) => !item.invalid) : change.kind === 'inserted' ? [change.item] : [];
     if (added.length === 0 || !readSettings().discoverIntegrations) return;
@@ -160,19 +138,17 @@ export class DeploymentsController implements vscode.Disposable {
   }
 
   /**
-   * The description stays short (how many filters; the mark while certificates are not checked); the
-   * message, which wraps, says everything in full: the active filters, and how many loaded records do
-   * not match the API contract. An empty listing keeps no message, so the welcome view shows.
+   * The description stays short (how many filters; a mark while certificates are not checked); the message,
+   * which wraps, says it in full. An empty listing keeps no message, so the welcome view shows.
    */
   private showMessage(): void {
-    const filters = this.filters.filters;
-    const count = FILTER_NAMES.filter((name) => filters[name] !== undefined).length;
+    const count = Object.keys(this.filters.filters).length;
     const unchecked = this.services.connection.certificatesUnchecked();
     const description = [count === 0 ? '' : count === 1 ? vscode.l10n.t('1 filter') : vscode.l10n.t('{0} filters', count), unchecked ? certificatesMark() : '']
       .filter(Boolean)
       .join(' · ');
     if (this.treeView.description !== (description || undefined)) this.treeView.description = description || undefined;
-    const described = describeFilters(filters);
+    const described = describeFilters(this.filters.filters);
     const invalid = this.list.invalidCount;
     const parts = [
       described && vscode.l10n.t('Filters: {0}', described),
@@ -181,7 +157,7 @@ export class DeploymentsController implements vscode.Disposable {
       unchecked && vscode.l10n.t('TLS certificates are not checked ({0} is false).', unchecked),
     ];
     this.services.messages.set(this.treeView, 'view', this.list.isEmpty ? undefined : parts.filter(Boolean).join('\n'));
-    this.setContext(FILTERS_CONTEXT, this.filters.active);
+    this.setContext('deploymentsExplorer.filtersActive', this.filters.active);
   }
 
   private setContext(key: string, value: boolean): void {

@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import type { InvalidDeployment } from '../../api';
 import { messageOf } from '../../api/errors';
 import { escapeMarkdown } from '../../model/viewText';
 import { idKey } from '../../model/ids';
@@ -6,6 +7,7 @@ import { DeploymentList, LoadedDeployment } from '../../model/deploymentList';
 import { DetailNode, deploymentDetails, offContractDetails } from '../../model/deploymentDetails';
 import { FixRow, fixRows } from '../../model/fixActions';
 import { errorItem, fixItem, offContractItem, pagingItem } from '../../platform/treeRows';
+import { Commands } from '../../platform/commandIds';
 import {
   accessibleLabel,
   deploymentContextValue,
@@ -14,22 +16,16 @@ import {
   statusIcon,
   tooltipFields,
 } from '../../model/deploymentPresentation';
-import type { Deployment, InvalidDeployment } from '../../api';
-import { Commands } from '../../platform/commandIds';
 
 export interface DeploymentElement {
   readonly kind: 'deployment';
   /** Replaced in place when a newer record arrives (the row keeps its identity). */
   item: LoadedDeployment;
-  /**
-   * Set when the record does not match the API contract: `item.deployment` is then the record as the
-   * server sent it (its details and JSON still open), and this names what is wrong with it.
-   */
+  /** Set when the record does not match the API contract (`item.deployment` is then the record as the server sent it). */
   readonly invalid?: InvalidDeployment;
   /**
-   * The row's TreeItem while its record and watch mark stay the same: after a page is appended VS
-   * Code asks for the TreeItem of every row again, and building them all anew at 50k loaded rows is
-   * over the append target (a property, not a map: a map lookup per row is itself too slow there).
+   * Kept while the record and watch mark stay the same: after a page is appended VS Code asks for every
+   * row's TreeItem again (a property, not a map: a lookup per row is itself too slow at 50k rows).
    */
   treeItem?: vscode.TreeItem;
 }
@@ -43,17 +39,10 @@ export interface DetailElement {
 type StatusElement = { readonly kind: 'loadMore' } | { readonly kind: 'error' } | { readonly kind: 'notice' } | FixRow;
 export type DeploymentsTreeElement = DeploymentElement | DetailElement | StatusElement;
 
-/**
- * Rows of the Deployments view: the loaded deployments, then one status row
- * ("Load more…", its loading state, an error with Retry, or why the listing
- * stopped). Elements are created once per record and found by key in a map, so
- * a new page costs work for that page only, and a row's Markdown tooltip is
- * built only when it is hovered (resolveTreeItem).
- */
+/** The loaded deployments, then one status row. Elements are made once per record, so a new page costs work for that page only. */
 export class DeploymentsTreeProvider implements vscode.TreeDataProvider<DeploymentsTreeElement>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<DeploymentsTreeElement | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-
   private rows: DeploymentElement[] = [];
   private readonly byKey = new Map<string, DeploymentElement>();
   private readonly details = new WeakMap<DeploymentElement | DetailElement, DetailElement[]>();
@@ -62,7 +51,7 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
   private watchedKeys = new Set<string>();
 
   constructor(
-    readonly list: DeploymentList,
+    private readonly list: DeploymentList,
     /** Starts the first load (with progress and error reporting) when the view first asks for rows. */
     private readonly startFirstLoad: () => void,
     /** False while the view cannot load (no base URL or API key): the welcome content shows instead. */
@@ -91,24 +80,17 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     });
   }
 
-  /** The loaded deployment rows, in order. */
-  get deploymentElements(): readonly DeploymentElement[] {
-    return this.rows;
-  }
-
-  /** The row of a loaded deployment, found by key: O(1) however many pages are loaded. */
   elementFor(deploymentId: string): DeploymentElement | undefined {
     return this.byKey.get(idKey(deploymentId));
   }
 
-  /** Marks the rows of these deployments as watched; only rows whose mark changes are redrawn. */
+  /** Marks the rows of these deployments as watched; only rows whose mark changes are redrawn (their details stay). */
   setWatched(deploymentIds: readonly string[]): void {
     const previous = this.watchedKeys;
     this.watchedKeys = new Set(deploymentIds.map(idKey));
     for (const key of new Set([...previous, ...this.watchedKeys])) {
       const element = this.byKey.get(key);
       if (!element || previous.has(key) === this.watchedKeys.has(key)) continue;
-      // The mark is in the row's TreeItem only; its details stay as they are.
       element.treeItem = undefined;
       this.changed.fire(element);
     }
@@ -116,8 +98,7 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
 
   getChildren(element?: DeploymentsTreeElement): DeploymentsTreeElement[] {
     if (!element) return this.rootChildren();
-    if (element.kind === 'deployment' || element.kind === 'detail') return this.detailChildren(element);
-    return [];
+    return element.kind === 'deployment' || element.kind === 'detail' ? this.detailChildren(element) : [];
   }
 
   getParent(element: DeploymentsTreeElement): DeploymentsTreeElement | undefined {
@@ -125,25 +106,21 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
   }
 
   getTreeItem(element: DeploymentsTreeElement): vscode.TreeItem {
-    switch (element.kind) {
-      case 'deployment':
-        return this.deploymentItem(element);
-      case 'detail':
-        return detailItem(element);
-      case 'loadMore':
-        return this.loadMoreItem();
-      case 'error':
-        return this.errorItem();
-      case 'notice':
-        return this.noticeItem();
-      case 'fix':
-        return fixItem(element);
-    }
+    if (element.kind === 'deployment') return this.deploymentItem(element);
+    if (element.kind === 'detail') return detailItem(element);
+    if (element.kind === 'fix') return fixItem(element);
+    return element.kind === 'loadMore' ? this.loadMoreItem() : element.kind === 'error' ? this.errorItem() : this.noticeItem();
   }
 
   /** A deployment row's Markdown tooltip, built when it is hovered rather than for every row of every page. */
   resolveTreeItem(item: vscode.TreeItem, element: DeploymentsTreeElement): vscode.TreeItem {
-    if (element.kind === 'deployment' && item.tooltip === undefined) item.tooltip = deploymentTooltip(element.item.deployment);
+    if (element.kind === 'deployment' && item.tooltip === undefined) {
+      const { deployment } = element.item;
+      item.tooltip = new vscode.MarkdownString(`**${escapeMarkdown(deploymentLabel(deployment))}**\n\n`, true);
+      for (const [label, value] of tooltipFields(deployment, vscode.env.language)) {
+        item.tooltip.appendMarkdown(`${label}: `).appendText(value).appendMarkdown('  \n');
+      }
+    }
     return item;
   }
 
@@ -191,10 +168,9 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
   private deploymentItem(element: DeploymentElement): vscode.TreeItem {
     if (element.treeItem) return element.treeItem;
     const { item: loaded, invalid } = element;
-    let item: vscode.TreeItem;
     const id = `deployment:${loaded.key}`;
     if (invalid) {
-      item = offContractItem({
+      return (element.treeItem = offContractItem({
         id,
         label: invalid.name || invalid.id || vscode.l10n.t('Record {0} of its page', invalid.index + 1),
         problems: invalid.problems,
@@ -202,19 +178,18 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
         // Show JSON and Copy ID still apply.
         contextValue: `deployment offContract${invalid.id ? ' id' : ''}`,
         collapsible: true,
-      });
-    } else {
-      const deployment = loaded.deployment;
-      const watched = this.watchedKeys.has(loaded.key);
-      const icon = statusIcon(deployment.status);
-      item = new vscode.TreeItem(deploymentLabel(deployment), vscode.TreeItemCollapsibleState.Collapsed);
-      item.id = id;
-      item.description = deploymentDescription(deployment) + (watched ? ` · ${vscode.l10n.t('watching')}` : '');
-      item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
-      item.contextValue = deploymentContextValue(deployment) + (watched ? ' watched' : '');
-      item.accessibilityInformation = { label: accessibleLabel(deployment), role: 'treeitem' };
+      }));
     }
-    return (element.treeItem = item);
+    const deployment = loaded.deployment;
+    const watched = this.watchedKeys.has(loaded.key);
+    const icon = statusIcon(deployment.status);
+    const item = (element.treeItem = new vscode.TreeItem(deploymentLabel(deployment), vscode.TreeItemCollapsibleState.Collapsed));
+    item.id = id;
+    item.description = deploymentDescription(deployment) + (watched ? ` · ${vscode.l10n.t('watching')}` : '');
+    item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
+    item.contextValue = deploymentContextValue(deployment) + (watched ? ' watched' : '');
+    item.accessibilityInformation = { label: accessibleLabel(deployment), role: 'treeitem' };
+    return item;
   }
 
   private loadMoreItem(): vscode.TreeItem {
@@ -235,8 +210,8 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
   }
 
   private errorItem(): vscode.TreeItem {
-    const { error, pageCount } = this.list;
-    const page = pageCount + 1;
+    const { error } = this.list;
+    const page = this.list.pageCount + 1;
     const message = messageOf(error);
     return errorItem({
       id: 'deployments:error',
@@ -267,15 +242,10 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
   }
 }
 
-function detailItem(element: DetailElement): vscode.TreeItem {
-  const { node } = element;
-  const state = !node.children?.length
-    ? vscode.TreeItemCollapsibleState.None
-    : node.expanded
-      ? vscode.TreeItemCollapsibleState.Expanded
-      : vscode.TreeItemCollapsibleState.Collapsed;
-  const item = new vscode.TreeItem(node.label, state);
-  item.id = element.id;
+function detailItem({ id, node }: DetailElement): vscode.TreeItem {
+  const { None, Expanded, Collapsed } = vscode.TreeItemCollapsibleState;
+  const item = new vscode.TreeItem(node.label, !node.children?.length ? None : node.expanded ? Expanded : Collapsed);
+  item.id = id;
   const text = node.value === undefined ? node.label : `${node.label}: ${node.value}`;
   if (node.value !== undefined) {
     item.description = node.value;
@@ -284,15 +254,4 @@ function detailItem(element: DetailElement): vscode.TreeItem {
   item.contextValue = 'deploymentDetail';
   item.accessibilityInformation = { label: text };
   return item;
-}
-
-function deploymentTooltip(deployment: Deployment): vscode.MarkdownString {
-  const tooltip = new vscode.MarkdownString(undefined, true);
-  tooltip.appendMarkdown(`**${escapeMarkdown(deploymentLabel(deployment))}**\n\n`);
-  for (const [label, value] of tooltipFields(deployment, vscode.env.language)) {
-    tooltip.appendMarkdown(`${label}: `);
-    tooltip.appendText(value);
-    tooltip.appendMarkdown('  \n');
-  }
-  return tooltip;
 }

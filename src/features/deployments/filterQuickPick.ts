@@ -3,20 +3,17 @@ import type { Deployment } from '../../api';
 import { messageOf } from '../../api/errors';
 import { DeploymentFilters, splitIdList, validateIdList } from '../../api/query';
 import { DEPLOYMENT_TYPES, KNOWN_STATUSES } from '../../api/vocabulary';
-import { FILTER_NAMES, filterTitle, FilterName, filterValueText } from '../../model/deploymentFilters';
+import { FILTER_NAMES, FilterName, filterValueText, filterWords } from '../../model/deploymentFilters';
 
 /** What the user chose: a change to merge, 'clear' for all, or undefined when they cancelled. */
-export type FilterChoice = Partial<DeploymentFilters> | 'clear' | undefined;
+type FilterChoice = Partial<DeploymentFilters> | 'clear' | undefined;
 
 type Option = vscode.QuickPickItem & { value: string };
 
-/**
- * The "Filter…" quick pick: every filter with its current value, then that filter's editor. The
- * status and image-version editors also offer the values the loaded records have.
- */
+/** Every filter with its current value, then that filter's editor; status and image version also offer the loaded records' values. */
 export async function pickFilterChange(filters: DeploymentFilters, loaded: readonly Deployment[]): Promise<FilterChoice> {
   const items: Array<vscode.QuickPickItem & { filter?: FilterName }> = FILTER_NAMES.map((name) => ({
-    label: filterTitle(name),
+    label: filterWords(name).title,
     description: filterValueText(filters, name),
     filter: name,
   }));
@@ -31,7 +28,6 @@ export async function pickFilterChange(filters: DeploymentFilters, loaded: reado
 }
 
 async function editFilter(name: FilterName, filters: DeploymentFilters, loaded: readonly Deployment[]): Promise<FilterChoice> {
-  /** The values of a field the loaded records have, in a numeric order. */
   const seen = (field: 'status' | 'image_version') => {
     const values = new Set(loaded.map((deployment) => deployment[field]).filter((value): value is string => typeof value === 'string' && !!value));
     return [...values].sort(new Intl.Collator(undefined, { numeric: true }).compare);
@@ -85,7 +81,7 @@ async function editFilter(name: FilterName, filters: DeploymentFilters, loaded: 
     case 'deploymentIds': {
       const parameter = name === 'tagValueIds' ? 'tag_value_ids' : 'deployment_ids';
       const value = await vscode.window.showInputBox({
-        title: vscode.l10n.t('Filter by {0}', filterTitle(name)),
+        title: vscode.l10n.t('Filter by {0}', filterWords(name).title),
         prompt:
           name === 'tagValueIds'
             ? vscode.l10n.t('Comma-separated tag value IDs. Leave empty for any.')
@@ -121,10 +117,7 @@ async function pickOne(title: string, current: string | undefined, options: Opti
   return (await vscode.window.showQuickPick(markCurrent(options, current), { title }))?.value;
 }
 
-/**
- * A pick of known values, "Any" first, where typing offers the typed text as its own item, because
- * the contract leaves the list open. Answers '' for "any".
- */
+/** Known values, "Any" ('') first, where typing offers the typed text as its own item: the contract leaves the list open. */
 function pickWithFreeEntry(title: string, placeholder: string, current: string | undefined, options: Option[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     const pick = vscode.window.createQuickPick<Option>();

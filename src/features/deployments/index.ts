@@ -5,43 +5,33 @@ import { DEPLOYMENT_JSON_SCHEME, DeploymentJsonProvider } from './deploymentJson
 import { DeploymentsController } from './deploymentsController';
 
 /** What the deployments feature exposes: the contract for other features, plus its parts for tests. */
-export interface DeploymentsFeatureApi extends DeploymentsFeature {
-  provider: DeploymentsController['provider'];
-  treeView: DeploymentsController['treeView'];
-  list: DeploymentsController['list'];
-  filters: DeploymentsController['filters'];
-}
+export type DeploymentsFeatureApi = DeploymentsFeature & Pick<DeploymentsController, 'provider' | 'treeView' | 'list' | 'filters'>;
 
 export function registerDeployments(services: Services, integrations: IntegrationsFeature): DeploymentsFeatureApi {
   const controller = new DeploymentsController(services);
   const json = new DeploymentJsonProvider();
-  services.context.subscriptions.push(
-    controller,
-    json,
-    vscode.workspace.registerTextDocumentContentProvider(DEPLOYMENT_JSON_SCHEME, json),
-  );
+  services.context.subscriptions.push(controller, json, vscode.workspace.registerTextDocumentContentProvider(DEPLOYMENT_JSON_SCHEME, json));
   registerDeploymentCommands(services, controller, integrations, json);
   // Another profile is another control plane: the old one's deployment documents and comparisons close with it.
   services.context.subscriptions.push(
     services.connection.onDidChangeProfile(() => {
-      const tabs = vscode.window.tabGroups.all
-        .flatMap((group) => group.tabs)
-        .filter((tab) => showsDeploymentJson(tab.input));
+      const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => showsDeploymentJson(tab.input));
       if (tabs.length > 0) void vscode.window.tabGroups.close(tabs);
     }),
   );
+  const { provider, treeView, list, filters } = controller;
   return {
     refresh: () => controller.refresh(),
     reveal: (deploymentId: string) => controller.reveal(deploymentId),
     applyRecords: (deployments) => {
-      for (const deployment of deployments) controller.list.update(deployment);
+      for (const deployment of deployments) list.update(deployment);
     },
-    markWatched: (deploymentIds) => controller.provider.setWatched(deploymentIds),
-    loadedRecords: () => controller.list.items.map((item) => item.deployment),
-    provider: controller.provider,
-    treeView: controller.treeView,
-    list: controller.list,
-    filters: controller.filters,
+    markWatched: (deploymentIds) => provider.setWatched(deploymentIds),
+    loadedRecords: () => list.items.map((item) => item.deployment),
+    provider,
+    treeView,
+    list,
+    filters,
   };
 }
 
