@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { type Deployment, type Repository } from '../../src/api';
 import { ControlPlaneClient } from '../../src/api/client';
 import { parseIntegrationId, integrationIdProblem } from '../../src/model/integrationId';
-import { collectIntegrationIds, discoverIntegrationIds } from '../../src/model/integrationDiscovery';
+import { discoverIntegrationIds, integrationsUsedBy } from '../../src/model/integrationDiscovery';
 import { escapeMarkdown } from '../../src/model/viewText';
 import { RepositoryCatalog, sortRepositories } from '../../src/model/repositoryCatalog';
 import {
@@ -186,7 +186,6 @@ describe('integration and repository presentation', () => {
 
 describe('integration discovery', () => {
   it('collects distinct integration IDs from deployments, skipping missing and malformed ones', () => {
-    const ids = new Set<string>();
     const deployments = [
       { source_config: { integration_id: VALID.toUpperCase() } },
       { source_config: { integration_id: VALID } },
@@ -194,8 +193,7 @@ describe('integration discovery', () => {
       {},
       { source_config: { integration_id: 'not-a-uuid' } },
     ] as unknown as Deployment[];
-    collectIntegrationIds(deployments, ids);
-    assert.deepEqual([...ids], [VALID]);
+    assert.deepEqual(integrationsUsedBy(deployments), { integrationIds: [VALID], codeHosts: {} });
   });
 
   let standIn: StandIn;
