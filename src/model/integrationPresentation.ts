@@ -1,13 +1,9 @@
-/**
- * How integrations and repositories read in the tree and the quick pick.
- * Pure (no vscode import) so it is unit-tested with node alone.
- */
+/** How integrations and repositories read in the tree and the quick pick. */
 import type { Repository } from '../api';
 import { fieldWords } from './fieldNames';
 import { shortId } from './ids';
 import { escapeMarkdown, formatCount, inLanguage } from './viewText';
 import * as l10n from '@vscode/l10n';
-import { remoteKey } from './remoteUrls';
 import type { DiscoveryAge, KnownIntegration } from './repositoryCatalog';
 
 /** What is known of an integration besides its settings entry (RepositoryCatalog.facts). */
@@ -68,15 +64,10 @@ export function integrationDescription(
 export function mostCommonOwner(repositories: readonly Repository[]): string | undefined {
   const counts = new Map<string, number>();
   let best: string | undefined;
-  let bestCount = 0;
   for (const { owner } of repositories) {
-    if (typeof owner !== 'string' || !owner.trim()) continue;
-    const count = (counts.get(owner) ?? 0) + 1;
-    counts.set(owner, count);
-    if (count > bestCount) {
-      best = owner;
-      bestCount = count;
-    }
+    if (!owner.trim()) continue;
+    counts.set(owner, (counts.get(owner) ?? 0) + 1);
+    if (counts.get(owner)! > (best === undefined ? 0 : counts.get(best)!)) best = owner;
   }
   return best;
 }
@@ -122,10 +113,6 @@ export function integrationTooltipMarkdown(
   return lines.join('\n');
 }
 
-export function repositoryDescription(repository: Repository): string {
-  return `${repository.owner} · ${repository.default_branch}`;
-}
-
 /**
  * All six fields of the record, named in the words the rest of the interface uses ("Default
  * branch", "Integration ID": fieldNames.ts), values escaped: they come from the server.
@@ -134,15 +121,6 @@ export function repositoryTooltipMarkdown(repository: Repository): string {
   const row = (field: keyof Repository) => `- **${escapeMarkdown(fieldWords(field))}:** ${escapeMarkdown(String(repository[field]))}`;
   const fields = ['name', 'owner', 'default_branch', 'url', 'id', 'host_integration_id'] as const;
   return [`**${escapeMarkdown(`${repository.owner}/${repository.name}`)}**`, '', ...fields.map(row)].join('\n');
-}
-
-/**
- * A repository URL reduced for comparison: scheme (https, ssh, scp-like
- * `git@host:owner/repo`), user, host case, a trailing `.git` and trailing
- * slashes do not matter. Text that is not a URL is compared trimmed.
- */
-export function normaliseRepositoryUrl(url: string): string {
-  return remoteKey(url) ?? url.trim();
 }
 
 /** The URL to hand to the browser, or a problem: only http(s) addresses are opened. */

@@ -2,8 +2,8 @@ import type { InvalidRepository, Repository } from '../api';
 import * as l10n from '@vscode/l10n';
 import { idKey as key } from './ids';
 import type { IntegrationsTreeNode, MessageNode, RepositoryNode } from './integrationNodes';
-import { normaliseRepositoryUrl } from './integrationPresentation';
 import { repositoryCollator } from './repositoryCatalog';
+import { remoteKey } from './remoteUrls';
 
 /**
  * How many rows an expanded integration shows at first, and how many each "Show … more" row adds.
@@ -22,14 +22,12 @@ export const REPOSITORY_PAGE_SIZE = 1_000;
  * listing gets a new one, which starts again at one page.
  */
 export class RepositoryRows {
-  /** Rows in all: every repository and every off-contract record. */
-  readonly total: number;
+  /** Every repository, with the off-contract records in their places among them. */
+  private readonly entries: ReadonlyArray<Repository | InvalidRepository>;
+  private readonly offContract: ReadonlySet<Repository | InvalidRepository>;
   private shownCount: number;
-  /** The first rows, built so far, in order. */
+  /** The nodes of the first rows, built so far. */
   private readonly built: Array<RepositoryNode | MessageNode> = [];
-  private nextRepository = 0;
-  /** The off-contract records in row order, each with the index of the repository it comes before (repositories.length: after all). */
-  private readonly placed: Array<{ record: InvalidRepository; before: number }>;
   private readonly prefix: string;
   /** How often each repository ID was built: tree-item IDs must be unique, so a repeat gets `#2`, `#3`… */
   private readonly idCounts = new Map<number, number>();
@@ -39,13 +37,12 @@ export class RepositoryRows {
   constructor(
     readonly integrationId: string,
     readonly repositories: readonly Repository[],
-    invalid: readonly InvalidRepository[] = [],
-    readonly pageSize = REPOSITORY_PAGE_SIZE,
+    invalid: readonly InvalidRepository[],
   ) {
-    this.total = repositories.length + invalid.length;
-    this.shownCount = Math.min(pageSize, this.total);
+    this.entries = withOffContract(repositories, invalid);
+    this.offContract = new Set(invalid);
+    this.shownCount = Math.min(REPOSITORY_PAGE_SIZE, this.entries.length);
     this.prefix = `${key(integrationId)}/`;
-    this.placed = placeInvalid(repositories, invalid);
   }
 
   /** Rows shown now. */
@@ -59,15 +56,16 @@ export class RepositoryRows {
    */
   children(): IntegrationsTreeNode[] {
     if (this.answer) return this.answer;
-    if (this.total === 0) {
+    const total = this.entries.length;
+    if (total === 0) {
       const message = l10n.t('No repositories visible through this integration');
       return (this.answer = [{ kind: 'message', role: 'empty', integrationId: this.integrationId, message, id: `${this.prefix}empty` }]);
     }
     this.build(this.shownCount);
     const answer: IntegrationsTreeNode[] = this.built.slice(0, this.shownCount);
-    if (this.shownCount < this.total) {
-      const next = Math.min(this.pageSize, this.total - this.shownCount);
-      const { integrationId, total, repositories: listing } = this;
+    if (this.shownCount < total) {
+      const next = Math.min(REPOSITORY_PAGE_SIZE, total - this.shownCount);
+      const { integrationId, repositories: listing } = this;
       answer.push({ kind: 'more', integrationId, id: `${this.prefix}more`, shown: this.shownCount, next, total, listing });
     }
     return (this.answer = answer);
@@ -75,31 +73,31 @@ export class RepositoryRows {
 
   /** Shows the next page, or (`all`) every row; answers how many rows were added (0: all were shown). */
   showMore(all = false): number {
-    return this.showUpTo(all ? this.total : this.shownCount + this.pageSize);
+    return this.showUpTo(all ? this.entries.length : this.shownCount + REPOSITORY_PAGE_SIZE);
   }
 
   /**
-   * The row of the repository with this URL (host case, `.git`, slashes ignored); when it is beyond
-   * the shown rows, the shown rows are first extended, by whole pages, to include it.
+   * The row of the repository with this URL (scheme, user, host case, `.git` and slashes ignored: remoteKey); when it
+   * is beyond the shown rows, the shown rows are first extended, by whole pages, to include it.
    */
   find(repositoryUrl: string): RepositoryNode | undefined {
+    const urlKey = (url: string) => remoteKey(url) ?? url.trim();
     if (!this.urlIndex) {
-      this.urlIndex = new Map();
-      for (const [index, repository] of this.repositories.entries()) {
-        const url = normaliseRepositoryUrl(repository.url);
-        if (!this.urlIndex.has(url)) this.urlIndex.set(url, index);
-      }
+      const index = (this.urlIndex = new Map());
+      this.entries.forEach((entry, row) => {
+        const url = this.offContract.has(entry) ? undefined : urlKey((entry as Repository).url);
+        if (url !== undefined && !index.has(url)) index.set(url, row);
+      });
     }
-    const index = this.urlIndex.get(normaliseRepositoryUrl(repositoryUrl));
-    if (index === undefined) return undefined;
-    const row = index + this.placed.filter((entry) => entry.before <= index).length;
-    if (row >= this.shownCount) this.showUpTo(Math.ceil((row + 1) / this.pageSize) * this.pageSize);
+    const row = this.urlIndex.get(urlKey(repositoryUrl));
+    if (row === undefined) return undefined;
+    if (row >= this.shownCount) this.showUpTo(Math.ceil((row + 1) / REPOSITORY_PAGE_SIZE) * REPOSITORY_PAGE_SIZE);
     this.build(row + 1);
     return this.built[row] as RepositoryNode;
   }
 
   private showUpTo(count: number): number {
-    const added = Math.min(this.total, count) - this.shownCount;
+    const added = Math.min(this.entries.length, count) - this.shownCount;
     if (added <= 0) return 0;
     this.shownCount += added;
     this.answer = undefined;
@@ -108,14 +106,9 @@ export class RepositoryRows {
 
   /** Builds the nodes of the first `count` rows (or of all, when there are fewer). */
   private build(count: number): void {
-    for (let row = this.built.length; row < Math.min(count, this.total); row++) {
-      // Rows so far: `nextRepository` repositories, the rest off-contract records.
-      const invalid = this.placed[row - this.nextRepository];
-      this.built.push(
-        invalid && invalid.before <= this.nextRepository
-          ? this.offContractNode(invalid.record)
-          : this.repositoryNode(this.repositories[this.nextRepository++]),
-      );
+    for (let row = this.built.length; row < Math.min(count, this.entries.length); row++) {
+      const entry = this.entries[row];
+      this.built.push(this.offContract.has(entry) ? this.offContractNode(entry as InvalidRepository) : this.repositoryNode(entry as Repository));
     }
   }
 
@@ -139,12 +132,13 @@ export class RepositoryRows {
 }
 
 /**
- * Where each off-contract record goes among the sorted repositories: where its owner/name sorts (the
- * catalog sorts the listing that way, so a binary search finds the place), after the repositories
- * of the same owner and name; a record without an owner or name goes last. Records at the same
- * place keep the listing's order.
+ * The repositories with each off-contract record where its owner/name sorts (the catalog sorts the
+ * listing that way, so a binary search finds the place), after the repositories of the same owner
+ * and name; a record without an owner or name goes last. Records at the same place keep the
+ * listing's order.
  */
-function placeInvalid(repositories: readonly Repository[], invalid: readonly InvalidRepository[]): Array<{ record: InvalidRepository; before: number }> {
+function withOffContract(repositories: readonly Repository[], invalid: readonly InvalidRepository[]): ReadonlyArray<Repository | InvalidRepository> {
+  if (invalid.length === 0) return repositories;
   const { compare } = repositoryCollator();
   const placed = invalid.map((record) => {
     const owner = (record.raw as { owner?: unknown } | null)?.owner;
@@ -158,5 +152,9 @@ function placeInvalid(repositories: readonly Repository[], invalid: readonly Inv
     }
     return { record, before: low };
   });
-  return placed.sort((a, b) => a.before - b.before || a.record.index - b.record.index);
+  const entries: Array<Repository | InvalidRepository> = [...repositories];
+  // From the last place back, so that the places still to fill keep their index.
+  placed.sort((a, b) => b.before - a.before || b.record.index - a.record.index);
+  for (const { record, before } of placed) entries.splice(before, 0, record);
+  return entries;
 }

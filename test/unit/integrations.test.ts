@@ -12,9 +12,7 @@ import {
   integrationTooltipMarkdown,
   isLabelFromFacts,
   mostCommonOwner,
-  normaliseRepositoryUrl,
   openableUrl,
-  repositoryDescription,
   repositoryTooltipMarkdown,
 } from '../../src/model/integrationPresentation';
 import { isRepositoryNode, integrationIdOf } from '../../src/model/integrationNodes';
@@ -119,8 +117,7 @@ describe('integration and repository presentation', () => {
     assert.equal(catalog.facts(VALID).owner, undefined, 'forgotten with the repositories');
   });
 
-  it('shows owner and default branch, and all six fields in the tooltip in the interface’s words, escaped', () => {
-    assert.equal(repositoryDescription(repository), 'acme · main');
+  it('shows all six fields in the tooltip in the interface’s words, escaped', () => {
     const tooltip = repositoryTooltipMarkdown(repository);
     assert.deepEqual(
       tooltip.split('\n').filter((line) => line.startsWith('- ')),
@@ -152,17 +149,6 @@ describe('integration and repository presentation', () => {
       sortRepositories(repositories.filter((r) => r.owner === 'org')).map((r) => r.name).slice(0, 4),
       ['_tools', 'alpha', 'Ärger', 'émile'],
     );
-  });
-
-  it('compares repository URLs ignoring host case, .git and trailing slashes', () => {
-    const base = normaliseRepositoryUrl('https://github.com/acme/web');
-    assert.equal(normaliseRepositoryUrl('https://GitHub.COM/acme/web.git'), base);
-    assert.equal(normaliseRepositoryUrl('https://github.com/acme/web/'), base);
-    assert.equal(normaliseRepositoryUrl(' https://github.com/acme/web.git/ '), base);
-    assert.equal(normaliseRepositoryUrl('git@github.com:acme/web.git'), base, 'scp-like ssh form');
-    assert.equal(normaliseRepositoryUrl('ssh://git@github.com/acme/web'), base, 'ssh:// form');
-    assert.notEqual(normaliseRepositoryUrl('https://github.com/acme/website'), base);
-    assert.notEqual(normaliseRepositoryUrl('https://gitlab.com/acme/web'), base);
   });
 
   it('opens only http(s) repository URLs', () => {

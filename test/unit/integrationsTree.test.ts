@@ -259,7 +259,12 @@ describe('Integrations tree', () => {
     const parent = provider.getParent(found);
     assert.ok(parent);
     assert.equal(provider.getTreeItem(parent).label, 'acme-github');
+    for (const form of ['https://GitHub.COM/acme/web.git', ' https://github.com/acme/web/ ', 'ssh://git@github.com/acme/web']) {
+      assert.equal(await provider.findRepositoryNode(ACME, form), found, form);
+    }
     assert.equal(await provider.findRepositoryNode(ACME, 'https://github.com/acme/unknown'), undefined);
+    assert.equal(await provider.findRepositoryNode(ACME, 'https://github.com/acme/website'), undefined);
+    assert.equal(await provider.findRepositoryNode(ACME, 'https://gitlab.com/acme/web'), undefined);
   });
 
   it('shows a repository that does not match the API contract marked, in its place, and says why it cannot be used', async () => {

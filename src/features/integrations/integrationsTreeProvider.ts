@@ -14,7 +14,6 @@ import {
   integrationDescription,
   integrationLabel,
   integrationTooltipMarkdown,
-  repositoryDescription,
   repositoryTooltipMarkdown,
 } from '../../model/integrationPresentation';
 import { Commands } from '../../platform/commandIds';
@@ -253,7 +252,7 @@ function repositoryItem(node: RepositoryNode): vscode.TreeItem {
   const { repository } = node;
   const item = new vscode.TreeItem(repository.name, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.description = repositoryDescription(repository);
+  item.description = `${repository.owner} · ${repository.default_branch}`;
   item.contextValue = 'repository';
   item.iconPath = new vscode.ThemeIcon('repo');
   item.accessibilityInformation = {
