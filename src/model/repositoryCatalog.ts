@@ -27,17 +27,16 @@ export interface DiscoveredSnapshot {
 export type DiscoveryAge = Pick<DiscoveredSnapshot, 'refreshedAt' | 'scannedAt'>;
 
 /** Where the catalog gets its client and the user's integrations: handed in by the platform. */
-export interface RepositoryCatalogSource {
+interface RepositoryCatalogSource {
   client(): Promise<Pick<ControlPlaneClient, 'listRepositories'>>;
   addedIntegrations(): IntegrationSetting[];
   /** Keeps the discovered integrations of the current connection (base URL + tenant); none: kept in memory only. */
   discoveredStore?: {
     /** Which connection the store answers for now; its discovered integrations are read again when this changes. */
-    scope?(): string;
+    scope(): string;
     load(): DiscoveredSnapshot | undefined;
     save(snapshot: DiscoveredSnapshot): void;
   };
-  now?(): number;
 }
 
 export interface KnownIntegration extends IntegrationSetting {
@@ -103,7 +102,7 @@ export class RepositoryCatalog {
     const hosts = { ...found.hosts, ...Object.fromEntries(Object.entries(codeHosts).map(([id, host]) => [key(id), host])) };
     const refreshed = added.length > 0 || options.scan;
     if (!refreshed && JSON.stringify(hosts) === JSON.stringify(found.hosts)) return 0;
-    const now = this.source.now?.() ?? Date.now();
+    const now = Date.now();
     this.save({
       ids: [...found.ids, ...added],
       hosts,
@@ -129,18 +128,13 @@ export class RepositoryCatalog {
     return { refreshedAt, scannedAt };
   }
 
-  /** The connection changed: its own discovered integrations are read on next use. */
-  connectionChanged(): void {
-    this.discovered = { snapshot: this.discovered.snapshot };
-  }
-
   /**
    * The current connection's discovered integrations, read again whenever the store answers for
    * another connection (checked on every use: a switch may be seen before its event).
    */
   private found(): DiscoveredSnapshot {
     const store = this.source.discoveredStore;
-    const scope = store?.scope?.() ?? '';
+    const scope = store?.scope() ?? '';
     if (this.discovered.scope !== scope) {
       const stored = store?.load();
       const ids = (stored?.ids ?? []).filter((id) => typeof id === 'string').map(key);
@@ -199,18 +193,12 @@ export class RepositoryCatalog {
     const load = (async () => {
       this.setState(id, { status: 'loading' });
       try {
-        const client = await this.source.client();
-        const listing = await client.listRepositories(integrationId, { signal });
+        const listing = await (await this.source.client()).listRepositories(integrationId, { signal });
         const repositories = sortRepositories(listing.repositories);
         this.setState(id, { status: 'loaded', repositories, invalid: listing.invalid });
         return repositories;
       } catch (error) {
-        if (error instanceof CancelledError) {
-          this.states.delete(id);
-          this.changed.fire(id);
-        } else {
-          this.setState(id, { status: 'error', error });
-        }
+        this.setState(id, error instanceof CancelledError ? undefined : { status: 'error', error });
         throw error;
       } finally {
         this.inFlight.delete(id);
@@ -220,19 +208,21 @@ export class RepositoryCatalog {
     return load;
   }
 
-  /** Drops the cache of one integration, or of all. */
+  /**
+   * Drops the repositories of one integration, or (the connection changed, or Refresh) of all and
+   * the discovered integrations too: those are read again on next use.
+   */
   invalidate(integrationId?: string): void {
-    if (integrationId) {
-      this.states.delete(key(integrationId));
-      this.changed.fire(key(integrationId));
-    } else {
-      this.states.clear();
-      this.changed.fire(undefined);
-    }
+    if (integrationId) return this.setState(key(integrationId), undefined);
+    this.states.clear();
+    this.discovered = { snapshot: this.discovered.snapshot };
+    this.changed.fire(undefined);
   }
 
-  private setState(id: string, state: RepositoryState): void {
-    this.states.set(id, state);
+  /** `undefined`: idle (nothing loaded). */
+  private setState(id: string, state: RepositoryState | undefined): void {
+    if (state) this.states.set(id, state);
+    else this.states.delete(id);
     this.changed.fire(id);
   }
 

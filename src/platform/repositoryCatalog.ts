@@ -25,10 +25,7 @@ export function createRepositoryCatalog(connection: ConnectionManager, context: 
   context.subscriptions.push(
     catalog,
     // Every reset, a profile switch included (the connection announces the switch just after this).
-    connection.onDidChange(() => {
-      catalog.connectionChanged();
-      catalog.invalidate();
-    }),
+    connection.onDidChange(() => catalog.invalidate()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(`${SECTION}.integrations`) || event.affectsConfiguration(`${SECTION}.profiles`)) catalog.addedIntegrationsChanged();
     }),
