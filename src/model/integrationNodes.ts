@@ -61,12 +61,6 @@ export function isRepositoryNode(value: unknown): value is RepositoryNode {
   return node?.kind === 'repository' && typeof node.integrationId === 'string' && typeof node.repository === 'object' && node.repository !== null;
 }
 
-/** True for the "Show … more" row of an integration (what its commands receive as their argument). */
-export function isMoreNode(value: unknown): value is MoreNode {
-  const node = value as Partial<MoreNode> | undefined;
-  return node?.kind === 'more' && typeof node.integrationId === 'string';
-}
-
 /** The integration a row belongs to: its own ID for integration rows. */
 export function integrationIdOf(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;

@@ -468,6 +468,30 @@ describe('Integrations tree', () => {
     });
   });
 
+  it('Add Integration…: a failed check offers Add Anyway, Edit (the inputs again, with what was typed) and the connection’s fixes', async () => {
+    const NEW = '11111111-2222-4333-8444-555555555555';
+    const { services } = setUpFeature({ repositories: { [NEW]: new AuthError(403, 'Forbidden') } });
+    const typed: Array<string | undefined> = [];
+    Object.assign(fake.window, {
+      showInputBox: async (options: { value?: string }) => {
+        typed.push(options.value);
+        return undefined;
+      },
+    });
+    fake.window.answer = () => 'Edit';
+    assert.equal(await fake.commands.executeCommand('deploymentsExplorer.addIntegration', NEW, 'new'), undefined);
+    const [asked] = fake.window.messages;
+    assert.equal(asked.level, 'error');
+    assert.match(asked.message, /^Integration 11111111-2222-4333-8444-555555555555 could not be checked: Access denied \(HTTP 403\)/);
+    assert.deepEqual(asked.actions, ['Add Anyway', 'Edit', 'Set API Key…', 'Set Tenant ID…']);
+    assert.deepEqual(typed, [NEW], 'Edit asks for the ID again, filled with what was given; closing it adds nothing');
+    assert.deepEqual(services.connection.profiles.integrations(), [], 'nothing saved');
+
+    fake.window.answer = () => 'Add Anyway';
+    assert.deepEqual(await fake.commands.executeCommand('deploymentsExplorer.addIntegration', NEW, 'new'), { id: NEW, label: 'new', verified: false });
+    assert.deepEqual(services.connection.profiles.integrations(), [{ id: NEW, label: 'new' }]);
+  });
+
   it('marks a collapsed integration whose last load failed', async () => {
     const { provider } = setUp({ repositories: { [ACME]: new AuthError(401, 'Invalid API key') } });
     const acme = await integrationNode(provider, 'acme-github');

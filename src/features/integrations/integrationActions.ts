@@ -18,7 +18,7 @@ function repositoryArgument(argument: unknown) {
 }
 
 /** The actions on integration rows (remove, promote, refresh, copy) and on repository rows (copy URL, open in the browser). */
-export function registerIntegrationActions(services: Services, reveal: (integrationId: string) => Promise<void>): void {
+export function registerIntegrationActions(services: Services, reveal: (integrationId: string) => Promise<unknown>): void {
   const { commands, catalog, log } = services;
   const { profiles } = services.connection;
 

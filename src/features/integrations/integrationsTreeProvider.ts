@@ -5,7 +5,7 @@ import { isCancellation } from '../../platform/commandRunner';
 import { errorIcon, errorItem, fixItem, offContractItem, pagingItem } from '../../platform/treeRows';
 import { fixRows } from '../../model/fixActions';
 import { idKey as key } from '../../model/ids';
-import { KnownIntegration, RepositoryState } from '../../model/repositoryCatalog';
+import { KnownIntegration } from '../../model/repositoryCatalog';
 import { RepositoryRows } from '../../model/repositoryRows';
 import { Services } from '../../platform/services';
 import { IntegrationNode, IntegrationsTreeNode, MessageNode, MoreNode, RepositoryNode } from '../../model/integrationNodes';
@@ -21,13 +21,9 @@ import { Commands } from '../../platform/commandIds';
 export const INTEGRATIONS_VIEW_ID = 'deploymentsExplorer.integrations';
 
 /**
- * Integrations (added, then discovered) and their repositories. Repositories
- * come from the shared RepositoryCatalog, fetched once per integration with
- * progress shown in the view; a failure becomes an error row, never an empty
- * branch. Repository rows come a page at a time (RepositoryRows: the first
- * 1,000, then a "Show 1,000 more…" row); they are plain objects built once,
- * when first shown, and their markdown tooltips only on hover
- * (resolveTreeItem), so integrations with 100k repositories stay cheap.
+ * Integrations (added, then discovered) and their repositories from the shared RepositoryCatalog,
+ * loaded with progress in the view; a failure becomes an error row, never an empty branch.
+ * Repository rows come a page at a time (RepositoryRows), their tooltips only on hover.
  */
 export class IntegrationsTreeProvider implements vscode.TreeDataProvider<IntegrationsTreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<IntegrationsTreeNode | undefined>();
@@ -37,7 +33,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   readonly onDidFailToLoad = this.loadFailed.event;
 
   private readonly integrationNodes = new Map<string, IntegrationNode>();
-  /** The rows of each listing, and so how many of them are shown: a refreshed listing starts again at one page. */
+  /** The rows of each listing: a refreshed listing starts again at one page. */
   private readonly repositoryRows = new WeakMap<readonly Repository[], RepositoryRows>();
   private readonly loadingInView = new Set<string>();
   private readonly pending = new Set<IntegrationNode | undefined>();
@@ -54,11 +50,10 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   }
 
   /**
-   * VS Code registers the rows of a branch when getChildren answers; refreshing
-   * that branch while its getChildren is still running makes it register the
-   * same IDs twice ("Element with id … is already registered"). So changes
-   * caused by a load the view itself started are not echoed back during it:
-   * the row is refreshed once, after its children were answered.
+   * VS Code registers the rows of a branch when getChildren answers; refreshing that branch while its
+   * getChildren is still running makes it register the same IDs twice ("Element with id … is already
+   * registered"). So a load the view itself started is not echoed back: the row is refreshed once,
+   * after its children were answered.
    */
   private onCatalogChange(integrationId: string | undefined): void {
     if (integrationId === undefined) return this.schedule(undefined);
@@ -83,9 +78,8 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   }
 
   /**
-   * Hands every pending change to VS Code now. TreeView.reveal waits for the
-   * refreshes it already knows of; one still held back here would run during
-   * the reveal and register rows twice.
+   * Hands every pending change to VS Code now. TreeView.reveal waits for the refreshes it already
+   * knows of; one still held back here would run during the reveal and register rows twice.
    */
   async settle(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -129,13 +123,12 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   }
 
   /**
-   * Loads the repositories if needed and finds the row whose URL matches (host case, `.git`, slashes
-   * ignored). A repository beyond the shown rows is shown first (the rows up to its page), and the
-   * integration's branch refreshed, so that TreeView.reveal finds it.
+   * Loads the repositories if needed and finds the row of this URL (RepositoryRows.find). A repository
+   * beyond the shown rows is shown first, and the branch refreshed, so that TreeView.reveal finds it.
    */
   async findRepositoryNode(integrationId: string, repositoryUrl: string): Promise<RepositoryNode | undefined> {
     await this.childrenOf(integrationId);
-    const rows = this.rowsOf(integrationId, this.services.catalog.state(integrationId));
+    const rows = this.rowsOf(integrationId);
     const shown = rows?.shown;
     const node = rows?.find(repositoryUrl);
     if (rows && rows.shown !== shown) this.refreshBranch(integrationId);
@@ -148,7 +141,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
    * does nothing. False when nothing more was shown.
    */
   showMore(integrationId: string, options: { all?: boolean; listing?: readonly Repository[] } = {}): boolean {
-    const rows = this.rowsOf(integrationId, this.services.catalog.state(integrationId));
+    const rows = this.rowsOf(integrationId);
     if (!rows || (options.listing && options.listing !== rows.repositories)) return false;
     const added = rows.showMore(options.all);
     if (added > 0) this.refreshBranch(integrationId);
@@ -160,14 +153,12 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     if (node) this.schedule(node);
   }
 
-  /** The rows of a loaded listing (created the first time they are asked for). */
-  private rowsOf(integrationId: string, state: RepositoryState): RepositoryRows | undefined {
+  /** The rows of the loaded listing (created the first time they are asked for). */
+  private rowsOf(integrationId: string): RepositoryRows | undefined {
+    const state = this.services.catalog.state(integrationId);
     if (state.status !== 'loaded') return undefined;
-    let rows = this.repositoryRows.get(state.repositories);
-    if (!rows) {
-      rows = new RepositoryRows(integrationId, state.repositories, state.invalid);
-      this.repositoryRows.set(state.repositories, rows);
-    }
+    const rows = this.repositoryRows.get(state.repositories) ?? new RepositoryRows(integrationId, state.repositories, state.invalid);
+    this.repositoryRows.set(state.repositories, rows);
     return rows;
   }
 
@@ -189,7 +180,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
       }
     }
     const state = catalog.state(id);
-    if (state.status !== 'error') return this.rowsOf(integrationId, state)?.children() ?? [];
+    if (state.status !== 'error') return this.rowsOf(integrationId)?.children() ?? [];
     return [
       { kind: 'message', role: 'error', integrationId, message: messageOf(state.error), error: state.error, id: `${id}/error` },
       ...fixRows(state.error, id).map((row) => ({ ...row, integrationId })),
