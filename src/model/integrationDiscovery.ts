@@ -34,11 +34,7 @@ function integrationsOf(uses: Map<string, string[]>): IntegrationsUsed {
   return { integrationIds: [...uses.keys()], codeHosts: Object.fromEntries(hosts) };
 }
 
-/**
- * The integrations some already-loaded deployments use, and the code host
- * their repository URLs name: what the Deployments view's pages reveal for
- * free, with no request of their own.
- */
+/** The integrations some already-loaded deployments use: what the Deployments view's pages reveal for free. */
 export function integrationsUsedBy(deployments: readonly Deployment[]): IntegrationsUsed {
   const uses = new Map<string, string[]>();
   collectUses(deployments, uses);

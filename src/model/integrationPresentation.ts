@@ -109,14 +109,11 @@ export function integrationTooltipMarkdown(
       : l10n.t('Discovered from existing deployments (not in settings; use “Add to My Integrations” to keep it).'),
   ];
   if (repositoryCount !== undefined) lines.push('', repositoryCountText(repositoryCount, locale));
-  if (integration.origin === 'discovered' && discovery) lines.push('', escapeMarkdown(discoveryAgeText(discovery.age, discovery.now, locale)));
+  if (discovery) lines.push('', escapeMarkdown(discoveryAgeText(discovery.age, discovery.now, locale)));
   return lines.join('\n');
 }
 
-/**
- * All six fields of the record, named in the words the rest of the interface uses ("Default
- * branch", "Integration ID": fieldNames.ts), values escaped: they come from the server.
- */
+/** All six fields of the record, named in the interface's words (fieldNames.ts), values escaped: they come from the server. */
 export function repositoryTooltipMarkdown(repository: Repository): string {
   const row = (field: keyof Repository) => `- **${escapeMarkdown(fieldWords(field))}:** ${escapeMarkdown(String(repository[field]))}`;
   const fields = ['name', 'owner', 'default_branch', 'url', 'id', 'host_integration_id'] as const;

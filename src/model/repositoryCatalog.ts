@@ -23,10 +23,8 @@ export interface DiscoveredSnapshot {
   scannedAt?: number;
 }
 
-/** When the discovered list was last refreshed, for the view to show. */
 export type DiscoveryAge = Pick<DiscoveredSnapshot, 'refreshedAt' | 'scannedAt'>;
 
-/** Where the catalog gets its client and the user's integrations: handed in by the platform. */
 interface RepositoryCatalogSource {
   client(): Promise<Pick<ControlPlaneClient, 'listRepositories'>>;
   addedIntegrations(): IntegrationSetting[];
@@ -55,9 +53,9 @@ export type RepositoryState =
   | { status: 'error'; error: unknown };
 
 /**
- * The integrations the user knows of (added in settings, or discovered from
- * deployments) and their repositories, each fetched once and cached until
- * invalidated. Shared by the tree, Find Repository and the create flow.
+ * The integrations the user knows of (added in settings, or discovered from deployments) and their
+ * repositories, each fetched once and cached until invalidated. Shared by the tree, Find Repository
+ * and the create flow.
  */
 export class RepositoryCatalog {
   private readonly states = new Map<string, RepositoryState>();
@@ -90,10 +88,8 @@ export class RepositoryCatalog {
   }
 
   /**
-   * Records integrations seen in deployments, with the code host their
-   * repository URLs name where known; answers how many were new. `scan`:
-   * they come from a full scan of every deployment (its time is kept).
-   * What changes is kept for the connection (see `discoveredStore`).
+   * Records integrations seen in deployments, with the code host their repository URLs name where
+   * known; answers how many were new. `scan`: from a full scan of every deployment (its time is kept).
    */
   addDiscovered(ids: Iterable<string>, codeHosts: Record<string, string> = {}, options: { scan?: boolean } = {}): number {
     const found = this.found();
@@ -122,7 +118,6 @@ export class RepositoryCatalog {
     this.changed.fire(undefined);
   }
 
-  /** When the discovered list last changed, and when it was last filled by a full scan. */
   discoveryAge(): DiscoveryAge {
     const { refreshedAt, scannedAt } = this.found();
     return { refreshedAt, scannedAt };
@@ -164,7 +159,6 @@ export class RepositoryCatalog {
     return { codeHost: loaded?.codeHost ?? this.found().hosts[key(integrationId)], owner: loaded?.owner };
   }
 
-  /** The code host of an integration (see facts). */
   codeHost(integrationId: string): string | undefined {
     return this.facts(integrationId).codeHost;
   }

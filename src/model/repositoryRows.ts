@@ -7,19 +7,16 @@ import { remoteKey } from './remoteUrls';
 
 /**
  * How many rows an expanded integration shows at first, and how many each "Show … more" row adds.
- * VS Code builds and sends a TreeItem for every child of an expanded branch to the renderer at
- * once, and keeps them all. 1,000 rows are a few milliseconds on both sides, yet more than anyone
- * reads by scrolling (Find Repository… searches them all); a much smaller page would make scrolling
- * a long list a click every screen or two.
+ * VS Code builds, sends and keeps a TreeItem for every child of an expanded branch: 1,000 are cheap,
+ * yet more than anyone reads by scrolling (Find Repository… searches them all), and a smaller page
+ * would make scrolling a long list a click every screen or two.
  */
 export const REPOSITORY_PAGE_SIZE = 1_000;
 
 /**
- * The rows of one integration's listing (sorted repositories, with its off-contract records among
- * them), shown a page at a time. A row's node is built the first time it is shown and kept, so the
- * rows already shown are the same objects with the same IDs when a page is added (VS Code keeps
- * selection and focus), and nothing is built for rows not shown. One per listing: a refreshed
- * listing gets a new one, which starts again at one page.
+ * The rows of one integration's listing, shown a page at a time. A row's node is built when first
+ * shown and kept: rows already shown stay the same objects with the same IDs when a page is added
+ * (VS Code keeps selection and focus). One per listing: a refreshed listing starts at one page.
  */
 export class RepositoryRows {
   /** Every repository, with the off-contract records in their places among them. */
@@ -45,15 +42,11 @@ export class RepositoryRows {
     this.prefix = `${key(integrationId)}/`;
   }
 
-  /** Rows shown now. */
   get shown(): number {
     return this.shownCount;
   }
 
-  /**
-   * What the integration's branch shows: the shown rows, then a "more" row while rows remain (or a
-   * note that there are none). The same array until the shown count changes.
-   */
+  /** The shown rows, then a "more" row while rows remain (or a note that there are none). The same array until more are shown. */
   children(): IntegrationsTreeNode[] {
     if (this.answer) return this.answer;
     const total = this.entries.length;
@@ -104,7 +97,6 @@ export class RepositoryRows {
     return added;
   }
 
-  /** Builds the nodes of the first `count` rows (or of all, when there are fewer). */
   private build(count: number): void {
     for (let row = this.built.length; row < Math.min(count, this.entries.length); row++) {
       const entry = this.entries[row];
@@ -132,10 +124,8 @@ export class RepositoryRows {
 }
 
 /**
- * The repositories with each off-contract record where its owner/name sorts (the catalog sorts the
- * listing that way, so a binary search finds the place), after the repositories of the same owner
- * and name; a record without an owner or name goes last. Records at the same place keep the
- * listing's order.
+ * The repositories with each off-contract record where its owner/name sorts (binary search: the catalog
+ * sorted the listing so), after equal ones; one without owner or name goes last. Ties keep listing order.
  */
 function withOffContract(repositories: readonly Repository[], invalid: readonly InvalidRepository[]): ReadonlyArray<Repository | InvalidRepository> {
   if (invalid.length === 0) return repositories;

@@ -7,9 +7,8 @@ import { SECTION } from './settings';
 const DISCOVERED_STATE = 'deploymentsExplorer.discoveredIntegrations';
 
 /**
- * The catalog, fed by the connection and the active profile's integrations, and kept in step with
- * both. Discovered integrations are kept per control plane in global state, with their age, so a
- * window start shows them without reading every deployment again.
+ * The catalog, fed by and kept in step with the connection and the active profile's integrations. Discovered
+ * integrations are kept per control plane, so a window start shows them without reading every deployment again.
  */
 export function createRepositoryCatalog(connection: ConnectionManager, context: vscode.ExtensionContext): RepositoryCatalog {
   const state = connection.scoped(context.globalState);

@@ -166,7 +166,9 @@ describe('integration and repository presentation', () => {
     assert.equal(isRepositoryNode(repository), false);
     assert.equal(integrationIdOf({ kind: 'integration', integration: { id: VALID, origin: 'added' } }), VALID);
     assert.equal(integrationIdOf(node), VALID);
-    assert.equal(integrationIdOf('text'), undefined);
+    assert.equal(integrationIdOf(VALID), VALID, 'a plain ID');
+    assert.equal(integrationIdOf(42), undefined);
+    assert.equal(integrationIdOf(null), undefined);
   });
 });
 

@@ -67,7 +67,7 @@ export function registerIntegrations(services: Services): IntegrationsFeatureApi
   // or every row, of that integration, in place. The view is told before the command returns, so
   // that a reveal right after it finds the new rows.
   const showMore = (all: boolean) => async (argument?: unknown) => {
-    const integrationId = typeof argument === 'string' ? argument : integrationIdOf(argument);
+    const integrationId = integrationIdOf(argument);
     const listing = (argument as Partial<MoreNode> | undefined)?.listing;
     const shown = !!integrationId && provider.showMore(integrationId, { all, listing });
     if (shown) await provider.settle();
@@ -79,9 +79,8 @@ export function registerIntegrations(services: Services): IntegrationsFeatureApi
   registerAddIntegration(services, reveal);
   registerIntegrationActions(services, reveal);
   registerFindRepository(services, reveal);
-  // No discovery runs on its own (a full scan pages through every deployment of the tenant): the
-  // Deployments view hands the integrations its loaded pages use to the catalog, which keeps them per
-  // connection; the full scan is the command "Discover Integrations from Deployments".
+  // No full scan runs on its own (it pages through every deployment of the tenant): the Deployments view
+  // hands the integrations its loaded pages use to the catalog.
   registerDiscoverIntegrations(services);
 
   return { provider, view, revealRepository: reveal };

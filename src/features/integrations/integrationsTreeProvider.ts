@@ -87,18 +87,10 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   }
 
   getTreeItem(node: IntegrationsTreeNode): vscode.TreeItem {
-    switch (node.kind) {
-      case 'integration':
-        return this.integrationItem(node.integration);
-      case 'repository':
-        return repositoryItem(node);
-      case 'message':
-        return messageItem(node);
-      case 'more':
-        return moreItem(node);
-      case 'fix':
-        return fixItem(node);
-    }
+    if (node.kind === 'integration') return this.integrationItem(node.integration);
+    if (node.kind === 'repository') return repositoryItem(node);
+    if (node.kind === 'message') return messageItem(node);
+    return node.kind === 'more' ? moreItem(node) : fixItem(node);
   }
 
   /** Tooltips of repository rows are built only when one is hovered. */
@@ -116,7 +108,6 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     return node.kind === 'integration' ? undefined : this.nodeFor(node.integrationId);
   }
 
-  /** The integration's row; undefined when the integration is not known. */
   nodeFor(integrationId: string): IntegrationNode | undefined {
     const known = this.services.catalog.find(integrationId);
     return known ? this.integrationNode(known) : undefined;
@@ -153,7 +144,6 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     if (node) this.schedule(node);
   }
 
-  /** The rows of the loaded listing (created the first time they are asked for). */
   private rowsOf(integrationId: string): RepositoryRows | undefined {
     const state = this.services.catalog.state(integrationId);
     if (state.status !== 'loaded') return undefined;
@@ -162,7 +152,6 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     return rows;
   }
 
-  /** The rows under an integration: its shown repositories (and a "more" row), or an error / empty row. */
   async childrenOf(integrationId: string): Promise<IntegrationsTreeNode[]> {
     const { catalog } = this.services;
     const id = key(integrationId);
@@ -238,7 +227,6 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   }
 }
 
-/** Built per row when VS Code asks: an expanded integration asks for every shown row. */
 function repositoryItem(node: RepositoryNode): vscode.TreeItem {
   const { repository } = node;
   const item = new vscode.TreeItem(repository.name, vscode.TreeItemCollapsibleState.None);
