@@ -22,9 +22,8 @@ export class RepositoryRows {
   /** Every repository, with the off-contract records in their places among them. */
   private readonly entries: ReadonlyArray<Repository | InvalidRepository>;
   private readonly offContract: ReadonlySet<Repository | InvalidRepository>;
-  private shownCount: number;
-  /** The nodes of the first rows, built so far. */
-  private readonly built: Array<RepositoryNode | MessageNode> = [];
+  /** The nodes of the rows shown. */
+  private readonly shownRows: Array<RepositoryNode | MessageNode> = [];
   private readonly prefix: string;
   /** How often each repository ID was built: tree-item IDs must be unique, so a repeat gets `#2`, `#3`… */
   private readonly idCounts = new Map<number, number>();
@@ -38,35 +37,34 @@ export class RepositoryRows {
   ) {
     this.entries = withOffContract(repositories, invalid);
     this.offContract = new Set(invalid);
-    this.shownCount = Math.min(REPOSITORY_PAGE_SIZE, this.entries.length);
     this.prefix = `${key(integrationId)}/`;
+    this.showUpTo(REPOSITORY_PAGE_SIZE);
   }
 
   get shown(): number {
-    return this.shownCount;
+    return this.shownRows.length;
   }
 
   /** The shown rows, then a "more" row while rows remain (or a note that there are none). The same array until more are shown. */
   children(): IntegrationsTreeNode[] {
     if (this.answer) return this.answer;
-    const total = this.entries.length;
+    const [shown, total] = [this.shownRows.length, this.entries.length];
     if (total === 0) {
       const message = l10n.t('No repositories visible through this integration');
       return (this.answer = [{ kind: 'message', role: 'empty', integrationId: this.integrationId, message, id: `${this.prefix}empty` }]);
     }
-    this.build(this.shownCount);
-    const answer: IntegrationsTreeNode[] = this.built.slice(0, this.shownCount);
-    if (this.shownCount < total) {
-      const next = Math.min(REPOSITORY_PAGE_SIZE, total - this.shownCount);
+    const answer: IntegrationsTreeNode[] = [...this.shownRows];
+    if (shown < total) {
       const { integrationId, repositories: listing } = this;
-      answer.push({ kind: 'more', integrationId, id: `${this.prefix}more`, shown: this.shownCount, next, total, listing });
+      const next = Math.min(REPOSITORY_PAGE_SIZE, total - shown);
+      answer.push({ kind: 'more', integrationId, id: `${this.prefix}more`, shown, next, total, listing });
     }
     return (this.answer = answer);
   }
 
   /** Shows the next page, or (`all`) every row; answers how many rows were added (0: all were shown). */
   showMore(all = false): number {
-    return this.showUpTo(all ? this.entries.length : this.shownCount + REPOSITORY_PAGE_SIZE);
+    return this.showUpTo(all ? this.entries.length : this.shownRows.length + REPOSITORY_PAGE_SIZE);
   }
 
   /**
@@ -84,24 +82,19 @@ export class RepositoryRows {
     }
     const row = this.urlIndex.get(urlKey(repositoryUrl));
     if (row === undefined) return undefined;
-    if (row >= this.shownCount) this.showUpTo(Math.ceil((row + 1) / REPOSITORY_PAGE_SIZE) * REPOSITORY_PAGE_SIZE);
-    this.build(row + 1);
-    return this.built[row] as RepositoryNode;
+    this.showUpTo(Math.ceil((row + 1) / REPOSITORY_PAGE_SIZE) * REPOSITORY_PAGE_SIZE);
+    return this.shownRows[row] as RepositoryNode;
   }
 
+  /** Builds the nodes of the rows up to `count` (or of all, when there are fewer); answers how many were added. */
   private showUpTo(count: number): number {
-    const added = Math.min(this.entries.length, count) - this.shownCount;
-    if (added <= 0) return 0;
-    this.shownCount += added;
-    this.answer = undefined;
-    return added;
-  }
-
-  private build(count: number): void {
-    for (let row = this.built.length; row < Math.min(count, this.entries.length); row++) {
+    const before = this.shownRows.length;
+    for (let row = before; row < Math.min(count, this.entries.length); row++) {
       const entry = this.entries[row];
-      this.built.push(this.offContract.has(entry) ? this.offContractNode(entry as InvalidRepository) : this.repositoryNode(entry as Repository));
+      this.shownRows.push(this.offContract.has(entry) ? this.offContractNode(entry as InvalidRepository) : this.repositoryNode(entry as Repository));
     }
+    if (this.shownRows.length > before) this.answer = undefined;
+    return this.shownRows.length - before;
   }
 
   private repositoryNode(repository: Repository): RepositoryNode {
