@@ -28,13 +28,16 @@ export type DiscoveryAge = Pick<DiscoveredSnapshot, 'refreshedAt' | 'scannedAt'>
 interface RepositoryCatalogSource {
   client(): Promise<Pick<ControlPlaneClient, 'listRepositories'>>;
   addedIntegrations(): IntegrationSetting[];
-  /** Keeps the discovered integrations of the current connection (base URL + tenant); none: kept in memory only. */
-  discoveredStore?: {
-    /** Which connection the store answers for now; its discovered integrations are read again when this changes. */
-    scope(): string;
-    load(): DiscoveredSnapshot | undefined;
-    save(snapshot: DiscoveredSnapshot): void;
-  };
+  /**
+   * Keeps the discovered integrations of the connection in effect (base URL + tenant): read on every use,
+   * it answers for another connection as soon as that is in effect. None: kept in memory only.
+   */
+  discoveredStore?: DiscoveredStore;
+}
+
+interface DiscoveredStore {
+  load(): DiscoveredSnapshot | undefined;
+  save(snapshot: DiscoveredSnapshot): void;
 }
 
 export interface KnownIntegration extends IntegrationSetting {
@@ -60,15 +63,17 @@ export type RepositoryState =
 export class RepositoryCatalog {
   private readonly states = new Map<string, RepositoryState>();
   private readonly inFlight = new Map<string, Promise<readonly Repository[]>>();
-  /** The discovered integrations of the connection the store answered for last (`scope`; undefined: not read yet). */
-  private discovered: { scope?: string; snapshot: DiscoveredSnapshot } = { snapshot: { ids: [], hosts: {} } };
+  private readonly store: DiscoveredStore;
   /** What a loaded listing says of its integration, worked out once per listing (see facts). */
   private readonly listingFacts = new WeakMap<readonly Repository[], IntegrationFacts>();
   private readonly changed = new Emitter<string | undefined>();
   /** Fires with an integration ID when its repositories changed, or undefined when the list did. */
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly source: RepositoryCatalogSource) {}
+  constructor(private readonly source: RepositoryCatalogSource) {
+    let kept: DiscoveredSnapshot | undefined;
+    this.store = source.discoveredStore ?? { load: () => kept, save: (snapshot) => (kept = snapshot) };
+  }
 
   /** The user's list of integrations changed (settings). */
   addedIntegrationsChanged(): void {
@@ -99,7 +104,7 @@ export class RepositoryCatalog {
     const refreshed = added.length > 0 || options.scan;
     if (!refreshed && JSON.stringify(hosts) === JSON.stringify(found.hosts)) return 0;
     const now = Date.now();
-    this.save({
+    this.store.save({
       ids: [...found.ids, ...added],
       hosts,
       refreshedAt: refreshed ? now : found.refreshedAt,
@@ -114,7 +119,7 @@ export class RepositoryCatalog {
     const id = key(integrationId);
     if (!found.ids.includes(id)) return;
     const { [id]: _host, ...hosts } = found.hosts;
-    this.save({ ...found, ids: found.ids.filter((other) => other !== id), hosts });
+    this.store.save({ ...found, ids: found.ids.filter((other) => other !== id), hosts });
     this.changed.fire(undefined);
   }
 
@@ -123,26 +128,13 @@ export class RepositoryCatalog {
     return { refreshedAt, scannedAt };
   }
 
-  /**
-   * The current connection's discovered integrations, read again whenever the store answers for
-   * another connection (checked on every use: a switch may be seen before its event).
-   */
+  /** The discovered integrations of the connection in effect, as stored (entries of another shape skipped). */
   private found(): DiscoveredSnapshot {
-    const store = this.source.discoveredStore;
-    const scope = store?.scope() ?? '';
-    if (this.discovered.scope !== scope) {
-      const stored = store?.load();
-      const ids = (stored?.ids ?? []).filter((id) => typeof id === 'string').map(key);
-      const hosts = Object.entries(stored?.hosts ?? {}).filter(([, host]) => typeof host === 'string');
-      const snapshot = { ids: [...new Set(ids)], hosts: Object.fromEntries(hosts.map(([id, host]) => [key(id), host])) };
-      this.discovered = { scope, snapshot: { ...snapshot, refreshedAt: stored?.refreshedAt, scannedAt: stored?.scannedAt } };
-    }
-    return this.discovered.snapshot;
-  }
-
-  private save(snapshot: DiscoveredSnapshot): void {
-    this.discovered = { ...this.discovered, snapshot };
-    this.source.discoveredStore?.save(snapshot);
+    const stored = this.store.load();
+    const ids = (stored?.ids ?? []).filter((id) => typeof id === 'string').map(key);
+    const hosts = Object.entries(stored?.hosts ?? {}).filter(([, host]) => typeof host === 'string');
+    const found = { ids: [...new Set(ids)], hosts: Object.fromEntries(hosts.map(([id, host]) => [key(id), host])) };
+    return { ...found, refreshedAt: stored?.refreshedAt, scannedAt: stored?.scannedAt };
   }
 
   /**
@@ -202,14 +194,10 @@ export class RepositoryCatalog {
     return load;
   }
 
-  /**
-   * Drops the repositories of one integration, or (the connection changed, or Refresh) of all and
-   * the discovered integrations too: those are read again on next use.
-   */
+  /** Drops the repositories of one integration, or of all. */
   invalidate(integrationId?: string): void {
     if (integrationId) return this.setState(key(integrationId), undefined);
     this.states.clear();
-    this.discovered = { snapshot: this.discovered.snapshot };
     this.changed.fire(undefined);
   }
 

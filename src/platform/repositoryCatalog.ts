@@ -16,7 +16,6 @@ export function createRepositoryCatalog(connection: ConnectionManager, context: 
     client: () => connection.getClient(),
     addedIntegrations: () => connection.profiles.integrations(),
     discoveredStore: {
-      scope: () => connection.controlPlane(),
       load: () => state.get<DiscoveredSnapshot>(DISCOVERED_STATE),
       save: (snapshot) => void state.update(DISCOVERED_STATE, snapshot),
     },

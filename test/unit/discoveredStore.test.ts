@@ -14,7 +14,6 @@ function catalogFor(store: Map<string, DiscoveredSnapshot>, connection: { key: s
     client: () => Promise.reject(new Error('no requests in this test')),
     addedIntegrations: () => [],
     discoveredStore: {
-      scope: () => connection.key,
       load: () => store.get(connection.key),
       save: (snapshot) => void store.set(connection.key, snapshot),
     },
@@ -54,14 +53,13 @@ describe('discovered integrations per connection', () => {
 
     // Another connection has its own list.
     connection.key = 'https://two|tenant';
-    later.invalidate();
     assert.deepEqual(later.integrations(), []);
     later.addDiscovered([B]);
     assert.deepEqual(store.get('https://two|tenant')?.ids, [B]);
     assert.deepEqual(store.get('https://one|')?.ids, [A]);
   });
 
-  it('reads the other connection’s integrations as soon as the store answers for it, even before invalidate()', () => {
+  it('reads the other connection’s integrations as soon as the store answers for it, without being told', () => {
     const store = new Map<string, DiscoveredSnapshot>([
       ['https://one|', { ids: [A], hosts: {} }],
       ['https://two|', { ids: [], hosts: {} }],

@@ -38,15 +38,10 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   private readonly loadingInView = new Set<string>();
   private readonly pending = new Set<IntegrationNode | undefined>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly disposables: vscode.Disposable[];
+  private readonly catalogSubscription: vscode.Disposable;
 
   constructor(private readonly services: Services) {
-    this.disposables = [
-      this.changed,
-      this.loadFailed,
-      services.catalog.onDidChange((integrationId) => this.onCatalogChange(integrationId)),
-      { dispose: () => clearTimeout(this.flushTimer) },
-    ];
+    this.catalogSubscription = services.catalog.onDidChange((integrationId) => this.onCatalogChange(integrationId));
   }
 
   /**
@@ -223,7 +218,8 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   }
 
   dispose(): void {
-    vscode.Disposable.from(...this.disposables).dispose();
+    clearTimeout(this.flushTimer);
+    vscode.Disposable.from(this.changed, this.loadFailed, this.catalogSubscription).dispose();
   }
 }
 
