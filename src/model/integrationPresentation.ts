@@ -73,8 +73,8 @@ export function mostCommonOwner(repositories: readonly Repository[]): string | u
 }
 
 /** "just now", "5 minutes ago", "3 hours ago", "2 days ago", in the user's language. */
-function timeAgo(then: number, now: number, locale: string | undefined): string {
-  const seconds = Math.max(0, Math.round((now - then) / 1000));
+function timeAgo(then: number, locale: string | undefined): string {
+  const seconds = Math.max(0, Math.round((Date.now() - then) / 1000));
   if (seconds < 60) return l10n.t('just now');
   const [count, unit]: [number, Intl.RelativeTimeFormatUnit] =
     seconds < 3600 ? [Math.floor(seconds / 60), 'minute'] : seconds < 86_400 ? [Math.floor(seconds / 3600), 'hour'] : [Math.floor(seconds / 86_400), 'day'];
@@ -82,12 +82,12 @@ function timeAgo(then: number, now: number, locale: string | undefined): string 
 }
 
 /** When the discovered list was refreshed, for a discovered integration's tooltip. */
-export function discoveryAgeText(age: DiscoveryAge, now: number, locale?: string): string {
+export function discoveryAgeText(age: DiscoveryAge, locale?: string): string {
   const refreshed =
-    age.refreshedAt !== undefined ? l10n.t('last refreshed {0}', timeAgo(age.refreshedAt, now, locale)) : l10n.t('not refreshed in this window');
+    age.refreshedAt !== undefined ? l10n.t('last refreshed {0}', timeAgo(age.refreshedAt, locale)) : l10n.t('not refreshed in this window');
   const scanned =
     age.scannedAt !== undefined
-      ? l10n.t('last full scan {0}', timeAgo(age.scannedAt, now, locale))
+      ? l10n.t('last full scan {0}', timeAgo(age.scannedAt, locale))
       : l10n.t('no full scan yet (run “Discover Integrations from Deployments”)');
   return l10n.t('Discovered list: {0}; {1}.', refreshed, scanned);
 }
@@ -95,7 +95,8 @@ export function discoveryAgeText(age: DiscoveryAge, now: number, locale?: string
 export function integrationTooltipMarkdown(
   integration: KnownIntegration,
   repositoryCount: number | undefined,
-  discovery?: { age: DiscoveryAge; now: number },
+  /** For a discovered integration: when the discovered list was refreshed. */
+  discovery?: DiscoveryAge,
   facts: IntegrationFacts = {},
   locale?: string,
 ): string {
@@ -109,7 +110,7 @@ export function integrationTooltipMarkdown(
       : l10n.t('Discovered from existing deployments (not in settings; use “Add to My Integrations” to keep it).'),
   ];
   if (repositoryCount !== undefined) lines.push('', repositoryCountText(repositoryCount, locale));
-  if (discovery) lines.push('', escapeMarkdown(discoveryAgeText(discovery.age, discovery.now, locale)));
+  if (discovery) lines.push('', escapeMarkdown(discoveryAgeText(discovery, locale)));
   return lines.join('\n');
 }
 

@@ -201,7 +201,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     const note = invalid === 1 ? vscode.l10n.t('1 does not match the API contract') : vscode.l10n.t('{0} do not match the API contract', invalid);
     const description = integrationDescription(integration, count, state.status === 'error', facts, vscode.env.language);
     item.description = [description, invalid > 0 ? note : ''].filter(Boolean).join(' · ');
-    const discovery = integration.origin === 'discovered' ? { age: catalog.discoveryAge(), now: Date.now() } : undefined;
+    const discovery = integration.origin === 'discovered' ? catalog.discoveryAge() : undefined;
     const tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count, discovery, facts, vscode.env.language));
     item.contextValue = `integration.${integration.origin}`;
     item.iconPath = new vscode.ThemeIcon(integration.origin === 'added' ? 'plug' : 'telescope');
