@@ -71,8 +71,7 @@ async function askForIntegration(draft: { id: string; label: string }): Promise<
     value: draft.label,
     ignoreFocusOut: true,
   });
-  if (label === undefined) return undefined;
-  return { id, label };
+  return label === undefined ? undefined : { id, label };
 }
 
 /**
