@@ -1,9 +1,5 @@
-/** A listener's handle; structurally a vscode.Disposable, so it can join `context.subscriptions`. */
-interface Subscription {
-  dispose(): void;
-}
-
-export type Event<T> = (listener: (value: T) => void) => Subscription;
+/** A subscription is structurally a vscode.Disposable, so it can join `context.subscriptions`. */
+export type Event<T> = (listener: (value: T) => void) => { dispose(): void };
 
 /** vscode.EventEmitter's shape without the `vscode` module, so model state is testable with node alone. */
 export class Emitter<T> {

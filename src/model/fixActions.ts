@@ -6,58 +6,40 @@
 import { AuthError, InvalidInputError, isControlPlaneError, NetworkError } from '../api/errors';
 
 export type FixAction =
-  | { readonly kind: 'retry' }
-  | { readonly kind: 'setApiKey' }
-  | { readonly kind: 'setTenant' }
+  | { readonly kind: 'retry' | 'setApiKey' | 'setTenant' | 'showLog' }
   /** `setting`: the one setting to change (full ID), when a single one is at fault. */
-  | { readonly kind: 'openSettings'; readonly setting?: string }
-  | { readonly kind: 'showLog' };
+  | { readonly kind: 'openSettings'; readonly setting?: string };
 
 export type FixActionKind = FixAction['kind'];
 
-const retry: FixAction = { kind: 'retry' };
-const setApiKey: FixAction = { kind: 'setApiKey' };
-const setTenant: FixAction = { kind: 'setTenant' };
-const showLog: FixAction = { kind: 'showLog' };
-const openSettings = (setting?: string): FixAction => (setting ? { kind: 'openSettings', setting } : { kind: 'openSettings' });
-
 /** The connection setting an invalid-input error names, by the parameter the client reports. */
-const SETTING_OF_PARAMETER: Record<string, string | undefined> = {
-  'base URL': 'deploymentsExplorer.baseUrl',
-  'CA file': 'deploymentsExplorer.caFile',
-  proxy: 'http.proxy',
-};
+const SETTING_OF_PARAMETER = new Map([
+  ['base URL', 'deploymentsExplorer.baseUrl'],
+  ['CA file', 'deploymentsExplorer.caFile'],
+  ['proxy', 'http.proxy'],
+]);
 
 /** The fixes for `error`, most likely first. */
 export function fixActionsFor(error: unknown): FixAction[] {
-  if (!isControlPlaneError(error)) return [showLog];
+  if (!isControlPlaneError(error)) return [{ kind: 'showLog' }];
   if (error instanceof AuthError) {
     // Not enabled for the organisation: another key or tenant will not help; the message says whom to ask.
-    if (error.notEnabled) return [showLog];
-    if (error.needsTenant) return [setTenant, setApiKey];
+    if (error.notEnabled) return [{ kind: 'showLog' }];
+    if (error.needsTenant) return [{ kind: 'setTenant' }, { kind: 'setApiKey' }];
     // 401: the key itself was not accepted; a tenant cannot fix that.
-    return error.status === 401 ? [setApiKey] : [setApiKey, setTenant];
+    return error.status === 401 ? [{ kind: 'setApiKey' }] : [{ kind: 'setApiKey' }, { kind: 'setTenant' }];
   }
   if (error instanceof InvalidInputError) {
-    return error.parameter in SETTING_OF_PARAMETER ? [openSettings(SETTING_OF_PARAMETER[error.parameter])] : [];
+    const setting = SETTING_OF_PARAMETER.get(error.parameter);
+    return setting ? [{ kind: 'openSettings', setting }] : [];
   }
-  if (isCertificateProblem(error)) return [openSettings('deploymentsExplorer.caFile'), retry, showLog];
-  switch (error.kind) {
-    case 'network':
-      return [retry, openSettings(), showLog];
-    case 'timeout':
-    case 'server':
-    case 'rateLimited':
-    case 'invalidResponse':
-      return [retry, showLog];
-    default:
-      return [showLog];
+  // A TLS certificate the client does not trust: the fix is the CA file (or, last, strict TLS off).
+  if (error instanceof NetworkError && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(`${error.code ?? ''} ${error.message}`)) {
+    return [{ kind: 'openSettings', setting: 'deploymentsExplorer.caFile' }, { kind: 'retry' }, { kind: 'showLog' }];
   }
-}
-
-/** A TLS certificate the client does not trust: the fix is the CA file (or, last, strict TLS off). */
-function isCertificateProblem(error: unknown): boolean {
-  return error instanceof NetworkError && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(`${error.code ?? ''} ${error.message}`);
+  if (error.kind === 'network') return [{ kind: 'retry' }, { kind: 'openSettings' }, { kind: 'showLog' }];
+  const transient = ['timeout', 'server', 'rateLimited', 'invalidResponse'].includes(error.kind);
+  return transient ? [{ kind: 'retry' }, { kind: 'showLog' }] : [{ kind: 'showLog' }];
 }
 
 /** Fixes that change the connection (key, tenant, settings): worth offering inside another flow. */
@@ -75,6 +57,6 @@ export interface FixRow {
 /** The fix rows of a failure, the same in every tree. Retry is the error row's own click, never a row. */
 export function fixRows(error: unknown, idPrefix: string): FixRow[] {
   return fixActionsFor(error)
-    .filter((action) => action.kind === 'setApiKey' || action.kind === 'setTenant' || (action.kind === 'openSettings' && !!action.setting))
+    .filter((action) => isConnectionFix(action) && (action.kind !== 'openSettings' || !!action.setting))
     .map((action) => ({ kind: 'fix', id: `${idPrefix}/fix/${action.kind}`, action }));
 }

@@ -3,68 +3,61 @@ import type { ControlPlaneClient, Deployment } from '../api';
 import { isUuid } from '../api/vocabulary';
 import { mostCommonHost } from './remoteUrls';
 
-export interface DiscoveryProgress {
-  pages: number;
-  deployments: number;
-  found: number;
-}
-
-export interface DiscoveryResult extends DiscoveryProgress {
+export interface IntegrationsUsed {
   /** Distinct integration IDs, in order of first use, lower case. */
   integrationIds: string[];
   /** Per integration ID, the host its deployments' repository URLs name most (e.g. `github.com`). */
   codeHosts: Record<string, string>;
+}
+
+export interface DiscoveryResult extends IntegrationsUsed {
+  pages: number;
+  deployments: number;
+  found: number;
   /** True when it stopped at `maxPages` although the server may have more. */
   truncated: boolean;
 }
 
-/** Adds the `source_config.integration_id` of each deployment to `into` (lower-cased; non-UUIDs skipped). */
-export function collectIntegrationIds(deployments: readonly Deployment[], into: Set<string>): void {
+/** Adds the deployments' `source_config.integration_id`s (lower case; non-UUIDs skipped), each with its deployments' repository URLs. */
+function collectUses(deployments: readonly Deployment[], into: Map<string, string[]>): void {
   for (const deployment of deployments) {
-    const id = deployment.source_config?.integration_id;
-    if (typeof id === 'string' && isUuid(id.trim())) into.add(id.trim().toLowerCase());
+    const id = deployment.source_config?.integration_id?.trim().toLowerCase();
+    if (!id || !isUuid(id)) continue;
+    const urls = into.get(id) ?? [];
+    into.set(id, urls);
+    if (deployment.source_config?.repo_url) urls.push(deployment.source_config.repo_url);
   }
 }
 
-/**
- * The integrations some already-loaded deployments use, and the code host
- * their repository URLs name: what the Deployments view's pages reveal for
- * free, with no request of their own.
- */
-export function integrationsUsedBy(deployments: readonly Deployment[]): { integrationIds: string[]; codeHosts: Record<string, string> } {
-  const ids = new Set<string>();
-  collectIntegrationIds(deployments, ids);
-  const urls = new Map<string, string[]>();
-  for (const deployment of deployments) {
-    const id = deployment.source_config?.integration_id?.trim().toLowerCase();
-    const url = deployment.source_config?.repo_url;
-    if (!id || !ids.has(id) || !url) continue;
-    if (!urls.has(id)) urls.set(id, []);
-    urls.get(id)!.push(url);
-  }
-  const hosts = [...urls].map(([id, list]) => [id, mostCommonHost(list)]).filter(([, host]) => host);
-  return { integrationIds: [...ids], codeHosts: Object.fromEntries(hosts) };
+function integrationsOf(uses: Map<string, string[]>): IntegrationsUsed {
+  const hosts = [...uses].map(([id, urls]) => [id, mostCommonHost(urls)]).filter(([, host]) => host);
+  return { integrationIds: [...uses.keys()], codeHosts: Object.fromEntries(hosts) };
+}
+
+/** The integrations some already-loaded deployments use: what the Deployments view's pages reveal for free. */
+export function integrationsUsedBy(deployments: readonly Deployment[]): IntegrationsUsed {
+  const uses = new Map<string, string[]>();
+  collectUses(deployments, uses);
+  return integrationsOf(uses);
 }
 
 /** Pages through every deployment (100 a page) and collects the integration IDs: the explicit full scan. */
 export async function discoverIntegrationIds(
   client: Pick<ControlPlaneClient, 'deploymentPages'>,
-  options: { signal?: AbortSignal; maxPages?: number; onProgress?: (progress: DiscoveryProgress) => void } = {},
+  options: { signal?: AbortSignal; maxPages?: number; onProgress?: (progress: { deployments: number; found: number }) => void } = {},
 ): Promise<DiscoveryResult> {
   const maxPages = options.maxPages ?? 200;
-  const read: Deployment[] = [];
-  const ids = new Set<string>();
-  let pages = 0;
-  let truncated = false;
+  const uses = new Map<string, string[]>();
+  let [pages, deployments, truncated] = [0, 0, false];
   for await (const page of client.deploymentPages({ limit: 100 }, { signal: options.signal })) {
     pages++;
-    read.push(...page.deployments);
-    collectIntegrationIds(page.deployments, ids);
-    options.onProgress?.({ pages, deployments: read.length, found: ids.size });
+    deployments += page.deployments.length;
+    collectUses(page.deployments, uses);
+    options.onProgress?.({ deployments, found: uses.size });
     if (pages >= maxPages && page.mayHaveMore) {
       truncated = true;
       break;
     }
   }
-  return { ...integrationsUsedBy(read), pages, deployments: read.length, found: ids.size, truncated };
+  return { ...integrationsOf(uses), pages, deployments, found: uses.size, truncated };
 }

@@ -36,10 +36,7 @@ export interface MessageNode {
 /** A fix beside an integration's error row (Set API Key…), as in every tree. */
 export type FixNode = FixRow & { readonly integrationId: string };
 
-/**
- * The last row of an integration whose rows are not all shown (they come a page at a time, see
- * RepositoryRows): "Show 1,000 more…". Activating it shows the next page.
- */
+/** The last row of an integration whose rows are not all shown (RepositoryRows): "Show 1,000 more…". */
 export interface MoreNode {
   readonly kind: 'more';
   readonly integrationId: string;
@@ -52,25 +49,16 @@ export interface MoreNode {
   readonly listing: readonly Repository[];
 }
 
-/**
- * True for a repository row of the Integrations tree (what menu commands on
- * repositories receive as their argument); read the record from `node.repository`.
- */
+/** True for a repository row (what menu commands on repositories receive as their argument). */
 export function isRepositoryNode(value: unknown): value is RepositoryNode {
   const node = value as Partial<RepositoryNode> | undefined;
   return node?.kind === 'repository' && typeof node.integrationId === 'string' && typeof node.repository === 'object' && node.repository !== null;
 }
 
-/** True for the "Show … more" row of an integration (what its commands receive as their argument). */
-export function isMoreNode(value: unknown): value is MoreNode {
-  const node = value as Partial<MoreNode> | undefined;
-  return node?.kind === 'more' && typeof node.integrationId === 'string';
-}
-
-/** The integration a row belongs to: its own ID for integration rows. */
+/** A command's argument → the integration ID: a plain ID (tests, other features), or the integration of a row. */
 export function integrationIdOf(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const node = value as { kind?: unknown; integration?: { id?: unknown }; integrationId?: unknown };
-  const id = node.kind === 'integration' ? node.integration?.id : node.integrationId;
+  if (typeof value === 'string') return value;
+  const node = value as { kind?: unknown; integration?: { id?: unknown }; integrationId?: unknown } | null | undefined;
+  const id = node?.kind === 'integration' ? node.integration?.id : node?.integrationId;
   return typeof id === 'string' ? id : undefined;
 }

@@ -1,13 +1,9 @@
-/**
- * How integrations and repositories read in the tree and the quick pick.
- * Pure (no vscode import) so it is unit-tested with node alone.
- */
+/** How integrations and repositories read in the tree and the quick pick. */
 import type { Repository } from '../api';
 import { fieldWords } from './fieldNames';
 import { shortId } from './ids';
 import { escapeMarkdown, formatCount, inLanguage } from './viewText';
 import * as l10n from '@vscode/l10n';
-import { remoteKey } from './remoteUrls';
 import type { DiscoveryAge, KnownIntegration } from './repositoryCatalog';
 
 /** What is known of an integration besides its settings entry (RepositoryCatalog.facts). */
@@ -68,22 +64,17 @@ export function integrationDescription(
 export function mostCommonOwner(repositories: readonly Repository[]): string | undefined {
   const counts = new Map<string, number>();
   let best: string | undefined;
-  let bestCount = 0;
   for (const { owner } of repositories) {
-    if (typeof owner !== 'string' || !owner.trim()) continue;
-    const count = (counts.get(owner) ?? 0) + 1;
-    counts.set(owner, count);
-    if (count > bestCount) {
-      best = owner;
-      bestCount = count;
-    }
+    if (!owner.trim()) continue;
+    counts.set(owner, (counts.get(owner) ?? 0) + 1);
+    if (counts.get(owner)! > (best === undefined ? 0 : counts.get(best)!)) best = owner;
   }
   return best;
 }
 
 /** "just now", "5 minutes ago", "3 hours ago", "2 days ago", in the user's language. */
-function timeAgo(then: number, now: number, locale: string | undefined): string {
-  const seconds = Math.max(0, Math.round((now - then) / 1000));
+function timeAgo(then: number, locale: string | undefined): string {
+  const seconds = Math.max(0, Math.round((Date.now() - then) / 1000));
   if (seconds < 60) return l10n.t('just now');
   const [count, unit]: [number, Intl.RelativeTimeFormatUnit] =
     seconds < 3600 ? [Math.floor(seconds / 60), 'minute'] : seconds < 86_400 ? [Math.floor(seconds / 3600), 'hour'] : [Math.floor(seconds / 86_400), 'day'];
@@ -91,12 +82,12 @@ function timeAgo(then: number, now: number, locale: string | undefined): string 
 }
 
 /** When the discovered list was refreshed, for a discovered integration's tooltip. */
-export function discoveryAgeText(age: DiscoveryAge, now: number, locale?: string): string {
+export function discoveryAgeText(age: DiscoveryAge, locale?: string): string {
   const refreshed =
-    age.refreshedAt !== undefined ? l10n.t('last refreshed {0}', timeAgo(age.refreshedAt, now, locale)) : l10n.t('not refreshed in this window');
+    age.refreshedAt !== undefined ? l10n.t('last refreshed {0}', timeAgo(age.refreshedAt, locale)) : l10n.t('not refreshed in this window');
   const scanned =
     age.scannedAt !== undefined
-      ? l10n.t('last full scan {0}', timeAgo(age.scannedAt, now, locale))
+      ? l10n.t('last full scan {0}', timeAgo(age.scannedAt, locale))
       : l10n.t('no full scan yet (run “Discover Integrations from Deployments”)');
   return l10n.t('Discovered list: {0}; {1}.', refreshed, scanned);
 }
@@ -104,7 +95,8 @@ export function discoveryAgeText(age: DiscoveryAge, now: number, locale?: string
 export function integrationTooltipMarkdown(
   integration: KnownIntegration,
   repositoryCount: number | undefined,
-  discovery?: { age: DiscoveryAge; now: number },
+  /** For a discovered integration: when the discovered list was refreshed. */
+  discovery?: DiscoveryAge,
   facts: IntegrationFacts = {},
   locale?: string,
 ): string {
@@ -118,31 +110,15 @@ export function integrationTooltipMarkdown(
       : l10n.t('Discovered from existing deployments (not in settings; use “Add to My Integrations” to keep it).'),
   ];
   if (repositoryCount !== undefined) lines.push('', repositoryCountText(repositoryCount, locale));
-  if (integration.origin === 'discovered' && discovery) lines.push('', escapeMarkdown(discoveryAgeText(discovery.age, discovery.now, locale)));
+  if (discovery) lines.push('', escapeMarkdown(discoveryAgeText(discovery, locale)));
   return lines.join('\n');
 }
 
-export function repositoryDescription(repository: Repository): string {
-  return `${repository.owner} · ${repository.default_branch}`;
-}
-
-/**
- * All six fields of the record, named in the words the rest of the interface uses ("Default
- * branch", "Integration ID": fieldNames.ts), values escaped: they come from the server.
- */
+/** All six fields of the record, named in the interface's words (fieldNames.ts), values escaped: they come from the server. */
 export function repositoryTooltipMarkdown(repository: Repository): string {
   const row = (field: keyof Repository) => `- **${escapeMarkdown(fieldWords(field))}:** ${escapeMarkdown(String(repository[field]))}`;
   const fields = ['name', 'owner', 'default_branch', 'url', 'id', 'host_integration_id'] as const;
   return [`**${escapeMarkdown(`${repository.owner}/${repository.name}`)}**`, '', ...fields.map(row)].join('\n');
-}
-
-/**
- * A repository URL reduced for comparison: scheme (https, ssh, scp-like
- * `git@host:owner/repo`), user, host case, a trailing `.git` and trailing
- * slashes do not matter. Text that is not a URL is compared trimmed.
- */
-export function normaliseRepositoryUrl(url: string): string {
-  return remoteKey(url) ?? url.trim();
 }
 
 /** The URL to hand to the browser, or a problem: only http(s) addresses are opened. */

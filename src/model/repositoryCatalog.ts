@@ -23,21 +23,21 @@ export interface DiscoveredSnapshot {
   scannedAt?: number;
 }
 
-/** When the discovered list was last refreshed, for the view to show. */
 export type DiscoveryAge = Pick<DiscoveredSnapshot, 'refreshedAt' | 'scannedAt'>;
 
-/** Where the catalog gets its client and the user's integrations: handed in by the platform. */
-export interface RepositoryCatalogSource {
+interface RepositoryCatalogSource {
   client(): Promise<Pick<ControlPlaneClient, 'listRepositories'>>;
   addedIntegrations(): IntegrationSetting[];
-  /** Keeps the discovered integrations of the current connection (base URL + tenant); none: kept in memory only. */
-  discoveredStore?: {
-    /** Which connection the store answers for now; its discovered integrations are read again when this changes. */
-    scope?(): string;
-    load(): DiscoveredSnapshot | undefined;
-    save(snapshot: DiscoveredSnapshot): void;
-  };
-  now?(): number;
+  /**
+   * Keeps the discovered integrations of the connection in effect (base URL + tenant): read on every use,
+   * it answers for another connection as soon as that is in effect. None: kept in memory only.
+   */
+  discoveredStore?: DiscoveredStore;
+}
+
+interface DiscoveredStore {
+  load(): DiscoveredSnapshot | undefined;
+  save(snapshot: DiscoveredSnapshot): void;
 }
 
 export interface KnownIntegration extends IntegrationSetting {
@@ -56,22 +56,24 @@ export type RepositoryState =
   | { status: 'error'; error: unknown };
 
 /**
- * The integrations the user knows of (added in settings, or discovered from
- * deployments) and their repositories, each fetched once and cached until
- * invalidated. Shared by the tree, Find Repository and the create flow.
+ * The integrations the user knows of (added in settings, or discovered from deployments) and their
+ * repositories, each fetched once and cached until invalidated. Shared by the tree, Find Repository
+ * and the create flow.
  */
 export class RepositoryCatalog {
   private readonly states = new Map<string, RepositoryState>();
   private readonly inFlight = new Map<string, Promise<readonly Repository[]>>();
-  /** The discovered integrations of the connection the store answered for last (`scope`; undefined: not read yet). */
-  private discovered: { scope?: string; snapshot: DiscoveredSnapshot } = { snapshot: { ids: [], hosts: {} } };
+  private readonly store: DiscoveredStore;
   /** What a loaded listing says of its integration, worked out once per listing (see facts). */
   private readonly listingFacts = new WeakMap<readonly Repository[], IntegrationFacts>();
   private readonly changed = new Emitter<string | undefined>();
   /** Fires with an integration ID when its repositories changed, or undefined when the list did. */
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly source: RepositoryCatalogSource) {}
+  constructor(private readonly source: RepositoryCatalogSource) {
+    let kept: DiscoveredSnapshot | undefined;
+    this.store = source.discoveredStore ?? { load: () => kept, save: (snapshot) => (kept = snapshot) };
+  }
 
   /** The user's list of integrations changed (settings). */
   addedIntegrationsChanged(): void {
@@ -91,10 +93,8 @@ export class RepositoryCatalog {
   }
 
   /**
-   * Records integrations seen in deployments, with the code host their
-   * repository URLs name where known; answers how many were new. `scan`:
-   * they come from a full scan of every deployment (its time is kept).
-   * What changes is kept for the connection (see `discoveredStore`).
+   * Records integrations seen in deployments, with the code host their repository URLs name where
+   * known; answers how many were new. `scan`: from a full scan of every deployment (its time is kept).
    */
   addDiscovered(ids: Iterable<string>, codeHosts: Record<string, string> = {}, options: { scan?: boolean } = {}): number {
     const found = this.found();
@@ -103,8 +103,8 @@ export class RepositoryCatalog {
     const hosts = { ...found.hosts, ...Object.fromEntries(Object.entries(codeHosts).map(([id, host]) => [key(id), host])) };
     const refreshed = added.length > 0 || options.scan;
     if (!refreshed && JSON.stringify(hosts) === JSON.stringify(found.hosts)) return 0;
-    const now = this.source.now?.() ?? Date.now();
-    this.save({
+    const now = Date.now();
+    this.store.save({
       ids: [...found.ids, ...added],
       hosts,
       refreshedAt: refreshed ? now : found.refreshedAt,
@@ -119,41 +119,22 @@ export class RepositoryCatalog {
     const id = key(integrationId);
     if (!found.ids.includes(id)) return;
     const { [id]: _host, ...hosts } = found.hosts;
-    this.save({ ...found, ids: found.ids.filter((other) => other !== id), hosts });
+    this.store.save({ ...found, ids: found.ids.filter((other) => other !== id), hosts });
     this.changed.fire(undefined);
   }
 
-  /** When the discovered list last changed, and when it was last filled by a full scan. */
   discoveryAge(): DiscoveryAge {
     const { refreshedAt, scannedAt } = this.found();
     return { refreshedAt, scannedAt };
   }
 
-  /** The connection changed: its own discovered integrations are read on next use. */
-  connectionChanged(): void {
-    this.discovered = { snapshot: this.discovered.snapshot };
-  }
-
-  /**
-   * The current connection's discovered integrations, read again whenever the store answers for
-   * another connection (checked on every use: a switch may be seen before its event).
-   */
+  /** The discovered integrations of the connection in effect, as stored (entries of another shape skipped). */
   private found(): DiscoveredSnapshot {
-    const store = this.source.discoveredStore;
-    const scope = store?.scope?.() ?? '';
-    if (this.discovered.scope !== scope) {
-      const stored = store?.load();
-      const ids = (stored?.ids ?? []).filter((id) => typeof id === 'string').map(key);
-      const hosts = Object.entries(stored?.hosts ?? {}).filter(([, host]) => typeof host === 'string');
-      const snapshot = { ids: [...new Set(ids)], hosts: Object.fromEntries(hosts.map(([id, host]) => [key(id), host])) };
-      this.discovered = { scope, snapshot: { ...snapshot, refreshedAt: stored?.refreshedAt, scannedAt: stored?.scannedAt } };
-    }
-    return this.discovered.snapshot;
-  }
-
-  private save(snapshot: DiscoveredSnapshot): void {
-    this.discovered = { ...this.discovered, snapshot };
-    this.source.discoveredStore?.save(snapshot);
+    const stored = this.store.load();
+    const ids = (stored?.ids ?? []).filter((id) => typeof id === 'string').map(key);
+    const hosts = Object.entries(stored?.hosts ?? {}).filter(([, host]) => typeof host === 'string');
+    const found = { ids: [...new Set(ids)], hosts: Object.fromEntries(hosts.map(([id, host]) => [key(id), host])) };
+    return { ...found, refreshedAt: stored?.refreshedAt, scannedAt: stored?.scannedAt };
   }
 
   /**
@@ -170,7 +151,6 @@ export class RepositoryCatalog {
     return { codeHost: loaded?.codeHost ?? this.found().hosts[key(integrationId)], owner: loaded?.owner };
   }
 
-  /** The code host of an integration (see facts). */
   codeHost(integrationId: string): string | undefined {
     return this.facts(integrationId).codeHost;
   }
@@ -199,18 +179,12 @@ export class RepositoryCatalog {
     const load = (async () => {
       this.setState(id, { status: 'loading' });
       try {
-        const client = await this.source.client();
-        const listing = await client.listRepositories(integrationId, { signal });
+        const listing = await (await this.source.client()).listRepositories(integrationId, { signal });
         const repositories = sortRepositories(listing.repositories);
         this.setState(id, { status: 'loaded', repositories, invalid: listing.invalid });
         return repositories;
       } catch (error) {
-        if (error instanceof CancelledError) {
-          this.states.delete(id);
-          this.changed.fire(id);
-        } else {
-          this.setState(id, { status: 'error', error });
-        }
+        this.setState(id, error instanceof CancelledError ? undefined : { status: 'error', error });
         throw error;
       } finally {
         this.inFlight.delete(id);
@@ -220,19 +194,17 @@ export class RepositoryCatalog {
     return load;
   }
 
-  /** Drops the cache of one integration, or of all. */
+  /** Drops the repositories of one integration, or of all. */
   invalidate(integrationId?: string): void {
-    if (integrationId) {
-      this.states.delete(key(integrationId));
-      this.changed.fire(key(integrationId));
-    } else {
-      this.states.clear();
-      this.changed.fire(undefined);
-    }
+    if (integrationId) return this.setState(key(integrationId), undefined);
+    this.states.clear();
+    this.changed.fire(undefined);
   }
 
-  private setState(id: string, state: RepositoryState): void {
-    this.states.set(id, state);
+  /** `undefined`: idle (nothing loaded). */
+  private setState(id: string, state: RepositoryState | undefined): void {
+    if (state) this.states.set(id, state);
+    else this.states.delete(id);
     this.changed.fire(id);
   }
 

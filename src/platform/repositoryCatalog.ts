@@ -7,9 +7,8 @@ import { SECTION } from './settings';
 const DISCOVERED_STATE = 'deploymentsExplorer.discoveredIntegrations';
 
 /**
- * The catalog, fed by the connection and the active profile's integrations, and kept in step with
- * both. Discovered integrations are kept per control plane in global state, with their age, so a
- * window start shows them without reading every deployment again.
+ * The catalog, fed by and kept in step with the connection and the active profile's integrations. Discovered
+ * integrations are kept per control plane, so a window start shows them without reading every deployment again.
  */
 export function createRepositoryCatalog(connection: ConnectionManager, context: vscode.ExtensionContext): RepositoryCatalog {
   const state = connection.scoped(context.globalState);
@@ -17,7 +16,6 @@ export function createRepositoryCatalog(connection: ConnectionManager, context: 
     client: () => connection.getClient(),
     addedIntegrations: () => connection.profiles.integrations(),
     discoveredStore: {
-      scope: () => connection.controlPlane(),
       load: () => state.get<DiscoveredSnapshot>(DISCOVERED_STATE),
       save: (snapshot) => void state.update(DISCOVERED_STATE, snapshot),
     },
@@ -25,10 +23,7 @@ export function createRepositoryCatalog(connection: ConnectionManager, context: 
   context.subscriptions.push(
     catalog,
     // Every reset, a profile switch included (the connection announces the switch just after this).
-    connection.onDidChange(() => {
-      catalog.connectionChanged();
-      catalog.invalidate();
-    }),
+    connection.onDidChange(() => catalog.invalidate()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(`${SECTION}.integrations`) || event.affectsConfiguration(`${SECTION}.profiles`)) catalog.addedIntegrationsChanged();
     }),

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { type Deployment, type Repository } from '../../src/api';
 import { ControlPlaneClient } from '../../src/api/client';
 import { parseIntegrationId, integrationIdProblem } from '../../src/model/integrationId';
-import { collectIntegrationIds, discoverIntegrationIds } from '../../src/model/integrationDiscovery';
+import { discoverIntegrationIds, integrationsUsedBy } from '../../src/model/integrationDiscovery';
 import { escapeMarkdown } from '../../src/model/viewText';
 import { RepositoryCatalog, sortRepositories } from '../../src/model/repositoryCatalog';
 import {
@@ -12,9 +12,7 @@ import {
   integrationTooltipMarkdown,
   isLabelFromFacts,
   mostCommonOwner,
-  normaliseRepositoryUrl,
   openableUrl,
-  repositoryDescription,
   repositoryTooltipMarkdown,
 } from '../../src/model/integrationPresentation';
 import { isRepositoryNode, integrationIdOf } from '../../src/model/integrationNodes';
@@ -119,8 +117,7 @@ describe('integration and repository presentation', () => {
     assert.equal(catalog.facts(VALID).owner, undefined, 'forgotten with the repositories');
   });
 
-  it('shows owner and default branch, and all six fields in the tooltip in the interface’s words, escaped', () => {
-    assert.equal(repositoryDescription(repository), 'acme · main');
+  it('shows all six fields in the tooltip in the interface’s words, escaped', () => {
     const tooltip = repositoryTooltipMarkdown(repository);
     assert.deepEqual(
       tooltip.split('\n').filter((line) => line.startsWith('- ')),
@@ -154,17 +151,6 @@ describe('integration and repository presentation', () => {
     );
   });
 
-  it('compares repository URLs ignoring host case, .git and trailing slashes', () => {
-    const base = normaliseRepositoryUrl('https://github.com/acme/web');
-    assert.equal(normaliseRepositoryUrl('https://GitHub.COM/acme/web.git'), base);
-    assert.equal(normaliseRepositoryUrl('https://github.com/acme/web/'), base);
-    assert.equal(normaliseRepositoryUrl(' https://github.com/acme/web.git/ '), base);
-    assert.equal(normaliseRepositoryUrl('git@github.com:acme/web.git'), base, 'scp-like ssh form');
-    assert.equal(normaliseRepositoryUrl('ssh://git@github.com/acme/web'), base, 'ssh:// form');
-    assert.notEqual(normaliseRepositoryUrl('https://github.com/acme/website'), base);
-    assert.notEqual(normaliseRepositoryUrl('https://gitlab.com/acme/web'), base);
-  });
-
   it('opens only http(s) repository URLs', () => {
     assert.deepEqual(openableUrl('https://github.com/acme/web'), { url: 'https://github.com/acme/web' });
     assert.match((openableUrl('javascript:alert(1)') as { problem: string }).problem, /not an http\(s\) address/);
@@ -180,13 +166,14 @@ describe('integration and repository presentation', () => {
     assert.equal(isRepositoryNode(repository), false);
     assert.equal(integrationIdOf({ kind: 'integration', integration: { id: VALID, origin: 'added' } }), VALID);
     assert.equal(integrationIdOf(node), VALID);
-    assert.equal(integrationIdOf('text'), undefined);
+    assert.equal(integrationIdOf(VALID), VALID, 'a plain ID');
+    assert.equal(integrationIdOf(42), undefined);
+    assert.equal(integrationIdOf(null), undefined);
   });
 });
 
 describe('integration discovery', () => {
   it('collects distinct integration IDs from deployments, skipping missing and malformed ones', () => {
-    const ids = new Set<string>();
     const deployments = [
       { source_config: { integration_id: VALID.toUpperCase() } },
       { source_config: { integration_id: VALID } },
@@ -194,8 +181,7 @@ describe('integration discovery', () => {
       {},
       { source_config: { integration_id: 'not-a-uuid' } },
     ] as unknown as Deployment[];
-    collectIntegrationIds(deployments, ids);
-    assert.deepEqual([...ids], [VALID]);
+    assert.deepEqual(integrationsUsedBy(deployments), { integrationIds: [VALID], codeHosts: {} });
   });
 
   let standIn: StandIn;

@@ -259,7 +259,12 @@ describe('Integrations tree', () => {
     const parent = provider.getParent(found);
     assert.ok(parent);
     assert.equal(provider.getTreeItem(parent).label, 'acme-github');
+    for (const form of ['https://GitHub.COM/acme/web.git', ' https://github.com/acme/web/ ', 'ssh://git@github.com/acme/web']) {
+      assert.equal(await provider.findRepositoryNode(ACME, form), found, form);
+    }
     assert.equal(await provider.findRepositoryNode(ACME, 'https://github.com/acme/unknown'), undefined);
+    assert.equal(await provider.findRepositoryNode(ACME, 'https://github.com/acme/website'), undefined);
+    assert.equal(await provider.findRepositoryNode(ACME, 'https://gitlab.com/acme/web'), undefined);
   });
 
   it('shows a repository that does not match the API contract marked, in its place, and says why it cannot be used', async () => {
@@ -461,6 +466,30 @@ describe('Integrations tree', () => {
       const found = await provider.findRepositoryNode(ACME, 'https://github.com/acme/service-2400');
       assert.equal(found, all[2403]);
     });
+  });
+
+  it('Add Integration…: a failed check offers Add Anyway, Edit (the inputs again, with what was typed) and the connection’s fixes', async () => {
+    const NEW = '11111111-2222-4333-8444-555555555555';
+    const { services } = setUpFeature({ repositories: { [NEW]: new AuthError(403, 'Forbidden') } });
+    const typed: Array<string | undefined> = [];
+    Object.assign(fake.window, {
+      showInputBox: async (options: { value?: string }) => {
+        typed.push(options.value);
+        return undefined;
+      },
+    });
+    fake.window.answer = () => 'Edit';
+    assert.equal(await fake.commands.executeCommand('deploymentsExplorer.addIntegration', NEW, 'new'), undefined);
+    const [asked] = fake.window.messages;
+    assert.equal(asked.level, 'error');
+    assert.match(asked.message, /^Integration 11111111-2222-4333-8444-555555555555 could not be checked: Access denied \(HTTP 403\)/);
+    assert.deepEqual(asked.actions, ['Add Anyway', 'Edit', 'Set API Key…', 'Set Tenant ID…']);
+    assert.deepEqual(typed, [NEW], 'Edit asks for the ID again, filled with what was given; closing it adds nothing');
+    assert.deepEqual(services.connection.profiles.integrations(), [], 'nothing saved');
+
+    fake.window.answer = () => 'Add Anyway';
+    assert.deepEqual(await fake.commands.executeCommand('deploymentsExplorer.addIntegration', NEW, 'new'), { id: NEW, label: 'new', verified: false });
+    assert.deepEqual(services.connection.profiles.integrations(), [{ id: NEW, label: 'new' }]);
   });
 
   it('marks a collapsed integration whose last load failed', async () => {

@@ -10,28 +10,21 @@ import { Commands } from '../../platform/commandIds';
 interface AddIntegrationResult {
   id: string;
   label?: string;
-  /** False when it was saved although the probe failed ("Add Anyway"). */
+  /** False when it was saved although the check failed ("Add Anyway"). */
   verified: boolean;
 }
 
 /**
- * "Add Integration…": an ID (validated as typed), an optional label, a probe
- * with the repository listing, then settings. A failed probe keeps what was
- * typed: "Edit" goes back to the inputs, "Add Anyway" saves it unverified.
- * Tests pass the ID and label as arguments instead of typing them.
+ * "Add Integration…": an ID (validated as typed), an optional label, a check with the repository
+ * listing, then settings. A failed check keeps what was typed: "Edit" goes back to the inputs, "Add
+ * Anyway" saves it unverified. Tests pass the ID and label as arguments instead of typing them.
  */
-export function registerAddIntegration(services: Services, reveal: (integrationId: string) => Promise<void>): void {
+export function registerAddIntegration(services: Services, reveal: (integrationId: string) => Promise<unknown>): void {
   services.commands.register(
     Commands.addIntegration,
     async (idArgument?: unknown, labelArgument?: unknown): Promise<AddIntegrationResult | undefined> => {
-      let draft = { id: typeof idArgument === 'string' ? idArgument : '', label: typeof labelArgument === 'string' ? labelArgument : '' };
-      let prompt = typeof idArgument !== 'string';
-      for (;;) {
-        if (prompt) {
-          const typed = await askForIntegration(draft);
-          if (!typed) return undefined;
-          draft = typed;
-        }
+      const given = { id: typeof idArgument === 'string' ? idArgument : '', label: typeof labelArgument === 'string' ? labelArgument : '' };
+      for (let draft = typeof idArgument === 'string' ? given : await askForIntegration(given); draft; draft = await askForIntegration(draft)) {
         const parsed = parseIntegrationId(draft.id);
         if ('problem' in parsed) throw new InvalidInputError('integration ID', parsed.problem);
         const setting: IntegrationSetting = draft.label.trim() ? { id: parsed.id, label: draft.label.trim() } : { id: parsed.id };
@@ -43,21 +36,15 @@ export function registerAddIntegration(services: Services, reveal: (integrationI
           return { ...setting, verified: services.catalog.state(parsed.id).status === 'loaded' };
         }
 
-        const probe = await probeIntegration(services, parsed.id);
-        if (probe === 'cancelled') return undefined;
-        if (probe !== 'ok') {
-          const choice = await askAfterFailedProbe(services, parsed.id, probe.error);
-          if (choice === 'Edit') {
-            prompt = true;
-            continue;
-          }
-          if (choice !== 'Add Anyway') return undefined;
-        }
+        const check = await checkIntegration(services, parsed.id);
+        if (check === 'edit') continue;
+        if (!check) return undefined;
         await services.connection.profiles.setIntegrations([...services.connection.profiles.integrations(), setting]);
-        services.log.info(`Integration ${parsed.id} added${probe === 'ok' ? '' : ' without a successful check'}`);
+        services.log.info(`Integration ${parsed.id} added${check === 'ok' ? '' : ' without a successful check'}`);
         await reveal(parsed.id);
-        return { ...setting, verified: probe === 'ok' };
+        return { ...setting, verified: check === 'ok' };
       }
+      return undefined;
     },
   );
 }
@@ -84,12 +71,14 @@ async function askForIntegration(draft: { id: string; label: string }): Promise<
     value: draft.label,
     ignoreFocusOut: true,
   });
-  if (label === undefined) return undefined;
-  return { id, label };
+  return label === undefined ? undefined : { id, label };
 }
 
-/** Lists the repositories once (the result lands in the shared cache the tree uses). */
-async function probeIntegration(services: Services, integrationId: string): Promise<'ok' | 'cancelled' | { error: unknown }> {
+/**
+ * Lists the repositories once (the result lands in the shared cache the tree uses). A failure asks
+ * what to do: Add Anyway, Edit, or a fix of the connection (then Edit). Undefined: cancelled.
+ */
+async function checkIntegration(services: Services, integrationId: string): Promise<'ok' | 'addAnyway' | 'edit' | undefined> {
   services.catalog.invalidate(integrationId);
   try {
     await services.commands.withProgress(vscode.l10n.t('Checking integration {0}…', integrationId), (signal) =>
@@ -97,26 +86,14 @@ async function probeIntegration(services: Services, integrationId: string): Prom
     );
     return 'ok';
   } catch (error) {
-    if (isCancellation(error)) return 'cancelled';
-    return { error };
+    if (isCancellation(error)) return undefined;
+    const message = messageOf(error);
+    services.log.warn(`Integration ${integrationId} could not be checked: ${message}`);
+    const addAnyway = vscode.l10n.t('Add Anyway');
+    const edit = vscode.l10n.t('Edit');
+    const text = vscode.l10n.t('Integration {0} could not be checked: {1}', integrationId, message.split('\n').join(' '));
+    const choice = await services.commands.ask(text, fixActionsFor(error).filter(isConnectionFix), addAnyway, edit);
+    if (typeof choice === 'object') await services.commands.runAction(choice);
+    return typeof choice === 'object' || choice === edit ? 'edit' : choice === addAnyway ? 'addAnyway' : undefined;
   }
-}
-
-async function askAfterFailedProbe(services: Services, integrationId: string, error: unknown): Promise<'Edit' | 'Add Anyway' | undefined> {
-  const message = messageOf(error);
-  services.log.warn(`Integration ${integrationId} could not be checked: ${message}`);
-  const fixes = fixActionsFor(error).filter(isConnectionFix);
-  const addAnyway = vscode.l10n.t('Add Anyway');
-  const edit = vscode.l10n.t('Edit');
-  const choice = await services.commands.ask(
-    vscode.l10n.t('Integration {0} could not be checked: {1}', integrationId, message.split('\n').join(' ')),
-    fixes,
-    addAnyway,
-    edit,
-  );
-  if (typeof choice === 'object') {
-    await services.commands.runAction(choice);
-    return 'Edit';
-  }
-  return choice === addAnyway ? 'Add Anyway' : choice === edit ? 'Edit' : undefined;
 }

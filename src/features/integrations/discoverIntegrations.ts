@@ -4,16 +4,14 @@ import { discoverIntegrationIds, DiscoveryResult } from '../../model/integration
 import { Commands } from '../../platform/commandIds';
 
 /**
- * "Discover Integrations from Deployments": pages through every deployment
- * (progress with a count, cancellable) and adds the integrations they use to
- * the catalog as discovered. It runs only when asked: on its own the view
- * only shows what the Deployments view's loaded pages reveal (no requests).
- * Answers what it found, and (`added`) how many were not known before.
+ * "Discover Integrations from Deployments": pages through every deployment (progress with a count,
+ * cancellable) and adds the integrations they use to the catalog as discovered. Answers what it
+ * found, and (`added`) how many were not known before.
  */
 export function registerDiscoverIntegrations(services: Services): void {
   let running: Promise<DiscoveryResult & { added: number }> | undefined;
 
-  const discover = (): Promise<DiscoveryResult & { added: number }> =>
+  const discover = () =>
     services.commands.withProgress(vscode.l10n.t('Discovering integrations from deployments'), async (signal, progress) => {
       const client = await services.connection.getClient();
       const result = await discoverIntegrationIds(client, {

@@ -12,10 +12,9 @@ interface RepositoryPick extends vscode.QuickPickItem {
 }
 
 /**
- * "Find Repository…": one quick pick over every known integration's
- * repositories. Cached lists show at once; the others are fetched while the
- * pick is open (busy, with progress), failures appear as items that reveal
- * the error row. Choosing a repository reveals its row in the tree.
+ * "Find Repository…": one quick pick over every known integration's repositories. Cached lists show
+ * at once; the others are fetched while the pick is open (busy, with progress), failures appear as
+ * items that reveal the error row. Choosing a repository reveals its row in the tree.
  */
 export function registerFindRepository(services: Services, reveal: (integrationId: string, repositoryUrl?: string) => Promise<boolean>): void {
   const { catalog } = services;
@@ -24,11 +23,8 @@ export function registerFindRepository(services: Services, reveal: (integrationI
     if (integrations.length === 0) {
       const add = vscode.l10n.t('Add Integration…');
       const discover = vscode.l10n.t('Discover');
-      const choice = await vscode.window.showInformationMessage(
-        vscode.l10n.t('No integrations yet: add one, or discover the ones your deployments use.'),
-        add,
-        discover,
-      );
+      const text = vscode.l10n.t('No integrations yet: add one, or discover the ones your deployments use.');
+      const choice = await vscode.window.showInformationMessage(text, add, discover);
       if (choice) await vscode.commands.executeCommand(choice === add ? Commands.addIntegration : Commands.discoverIntegrations);
       return;
     }

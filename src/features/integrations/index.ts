@@ -5,7 +5,7 @@ import { registerDiscoverIntegrations } from './discoverIntegrations';
 import { registerFindRepository } from './findRepository';
 import { registerIntegrationActions } from './integrationActions';
 import { INTEGRATIONS_VIEW_ID, IntegrationsTreeProvider } from './integrationsTreeProvider';
-import { IntegrationsTreeNode, integrationIdOf, isMoreNode } from '../../model/integrationNodes';
+import { IntegrationsTreeNode, integrationIdOf, MoreNode } from '../../model/integrationNodes';
 import { Commands } from '../../platform/commandIds';
 import { certificatesMark } from '../../platform/connection';
 
@@ -42,49 +42,46 @@ export function registerIntegrations(services: Services): IntegrationsFeatureApi
     }),
   );
 
-  const revealIntegration = async (integrationId: string): Promise<void> => {
-    const node = provider.nodeFor(integrationId);
-    if (!node) return;
+  /**
+   * Reveals the repository's row, or (none asked for, or not found) the integration's, which shows why
+   * (e.g. its error row). False when the integration, or the repository asked for, is not there.
+   */
+  const reveal = async (integrationId: string, repositoryUrl?: string): Promise<boolean> => {
+    const integration = provider.nodeFor(integrationId);
+    if (!integration) return false;
+    const repository = repositoryUrl === undefined ? undefined : await provider.findRepositoryNode(integrationId, repositoryUrl);
+    await provider.settle();
+    if (repository) {
+      await view.reveal(repository, { select: true, focus: true });
+      return true;
+    }
     try {
-      await provider.settle();
-      await view.reveal(node, { select: true, focus: false, expand: true });
+      await view.reveal(integration, { select: true, focus: false, expand: true });
     } catch (error) {
       services.log.warn(`Could not reveal integration ${integrationId}: ${String(error)}`);
     }
-  };
-
-  const revealRepository = async (integrationId: string, repositoryUrl?: string): Promise<boolean> => {
-    if (!provider.nodeFor(integrationId)) return false;
-    const node = repositoryUrl === undefined ? undefined : await provider.findRepositoryNode(integrationId, repositoryUrl);
-    // No repository asked for, or not found: the integration's row (which shows why, e.g. its error row).
-    if (!node) {
-      await revealIntegration(integrationId);
-      return repositoryUrl === undefined;
-    }
-    await provider.settle();
-    await view.reveal(node, { select: true, focus: true });
-    return true;
+    return repositoryUrl === undefined;
   };
 
   // The "Show 1,000 more…" row (its click, and its inline and context-menu Show All): the next page,
   // or every row, of that integration, in place. The view is told before the command returns, so
   // that a reveal right after it finds the new rows.
   const showMore = (all: boolean) => async (argument?: unknown) => {
-    const integrationId = typeof argument === 'string' ? argument : integrationIdOf(argument);
-    const shown = !!integrationId && provider.showMore(integrationId, { all, listing: isMoreNode(argument) ? argument.listing : undefined });
+    const integrationId = integrationIdOf(argument);
+    const listing = (argument as Partial<MoreNode> | undefined)?.listing;
+    const shown = !!integrationId && provider.showMore(integrationId, { all, listing });
     if (shown) await provider.settle();
     return shown;
   };
   commands.register(Commands.showMoreRepositories, showMore(false));
   commands.register(Commands.showAllRepositories, showMore(true));
 
-  registerAddIntegration(services, revealIntegration);
-  registerIntegrationActions(services, revealIntegration);
-  registerFindRepository(services, revealRepository);
-  // No discovery runs on its own (a full scan pages through every deployment of the tenant): the
-  // Deployments view hands the integrations its loaded pages use to the catalog, which keeps them per
-  // connection; the full scan is the command "Discover Integrations from Deployments".
+  registerAddIntegration(services, reveal);
+  registerIntegrationActions(services, reveal);
+  registerFindRepository(services, reveal);
+  // No full scan runs on its own (it pages through every deployment of the tenant): the Deployments view
+  // hands the integrations its loaded pages use to the catalog.
   registerDiscoverIntegrations(services);
 
-  return { provider, view, revealRepository: (integrationId, repositoryUrl) => revealRepository(integrationId, repositoryUrl) };
+  return { provider, view, revealRepository: reveal };
 }

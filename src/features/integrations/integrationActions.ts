@@ -5,9 +5,8 @@ import { openableUrl } from '../../model/integrationPresentation';
 import { copyAndSay } from '../../platform/clipboard';
 import { Commands } from '../../platform/commandIds';
 
-/** A tree element or a plain ID (tests, other features) → the integration ID. */
 function integrationIdArgument(argument: unknown): string {
-  const id = typeof argument === 'string' ? argument : integrationIdOf(argument);
+  const id = integrationIdOf(argument);
   if (!id) throw new Error(vscode.l10n.t('Choose an integration in the Integrations view first.'));
   return id;
 }
@@ -18,7 +17,7 @@ function repositoryArgument(argument: unknown) {
 }
 
 /** The actions on integration rows (remove, promote, refresh, copy) and on repository rows (copy URL, open in the browser). */
-export function registerIntegrationActions(services: Services, reveal: (integrationId: string) => Promise<void>): void {
+export function registerIntegrationActions(services: Services, reveal: (integrationId: string) => Promise<unknown>): void {
   const { commands, catalog, log } = services;
   const { profiles } = services.connection;
 

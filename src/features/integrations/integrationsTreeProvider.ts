@@ -5,7 +5,7 @@ import { isCancellation } from '../../platform/commandRunner';
 import { errorIcon, errorItem, fixItem, offContractItem, pagingItem } from '../../platform/treeRows';
 import { fixRows } from '../../model/fixActions';
 import { idKey as key } from '../../model/ids';
-import { KnownIntegration, RepositoryState } from '../../model/repositoryCatalog';
+import { KnownIntegration } from '../../model/repositoryCatalog';
 import { RepositoryRows } from '../../model/repositoryRows';
 import { Services } from '../../platform/services';
 import { IntegrationNode, IntegrationsTreeNode, MessageNode, MoreNode, RepositoryNode } from '../../model/integrationNodes';
@@ -14,7 +14,6 @@ import {
   integrationDescription,
   integrationLabel,
   integrationTooltipMarkdown,
-  repositoryDescription,
   repositoryTooltipMarkdown,
 } from '../../model/integrationPresentation';
 import { Commands } from '../../platform/commandIds';
@@ -22,13 +21,9 @@ import { Commands } from '../../platform/commandIds';
 export const INTEGRATIONS_VIEW_ID = 'deploymentsExplorer.integrations';
 
 /**
- * Integrations (added, then discovered) and their repositories. Repositories
- * come from the shared RepositoryCatalog, fetched once per integration with
- * progress shown in the view; a failure becomes an error row, never an empty
- * branch. Repository rows come a page at a time (RepositoryRows: the first
- * 1,000, then a "Show 1,000 more…" row); they are plain objects built once,
- * when first shown, and their markdown tooltips only on hover
- * (resolveTreeItem), so integrations with 100k repositories stay cheap.
+ * Integrations (added, then discovered) and their repositories from the shared RepositoryCatalog,
+ * loaded with progress in the view; a failure becomes an error row, never an empty branch.
+ * Repository rows come a page at a time (RepositoryRows), their tooltips only on hover.
  */
 export class IntegrationsTreeProvider implements vscode.TreeDataProvider<IntegrationsTreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<IntegrationsTreeNode | undefined>();
@@ -38,28 +33,22 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   readonly onDidFailToLoad = this.loadFailed.event;
 
   private readonly integrationNodes = new Map<string, IntegrationNode>();
-  /** The rows of each listing, and so how many of them are shown: a refreshed listing starts again at one page. */
+  /** The rows of each listing: a refreshed listing starts again at one page. */
   private readonly repositoryRows = new WeakMap<readonly Repository[], RepositoryRows>();
   private readonly loadingInView = new Set<string>();
   private readonly pending = new Set<IntegrationNode | undefined>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly disposables: vscode.Disposable[];
+  private readonly catalogSubscription: vscode.Disposable;
 
   constructor(private readonly services: Services) {
-    this.disposables = [
-      this.changed,
-      this.loadFailed,
-      services.catalog.onDidChange((integrationId) => this.onCatalogChange(integrationId)),
-      { dispose: () => clearTimeout(this.flushTimer) },
-    ];
+    this.catalogSubscription = services.catalog.onDidChange((integrationId) => this.onCatalogChange(integrationId));
   }
 
   /**
-   * VS Code registers the rows of a branch when getChildren answers; refreshing
-   * that branch while its getChildren is still running makes it register the
-   * same IDs twice ("Element with id … is already registered"). So changes
-   * caused by a load the view itself started are not echoed back during it:
-   * the row is refreshed once, after its children were answered.
+   * VS Code registers the rows of a branch when getChildren answers; refreshing that branch while its
+   * getChildren is still running makes it register the same IDs twice ("Element with id … is already
+   * registered"). So a load the view itself started is not echoed back: the row is refreshed once,
+   * after its children were answered.
    */
   private onCatalogChange(integrationId: string | undefined): void {
     if (integrationId === undefined) return this.schedule(undefined);
@@ -84,9 +73,8 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   }
 
   /**
-   * Hands every pending change to VS Code now. TreeView.reveal waits for the
-   * refreshes it already knows of; one still held back here would run during
-   * the reveal and register rows twice.
+   * Hands every pending change to VS Code now. TreeView.reveal waits for the refreshes it already
+   * knows of; one still held back here would run during the reveal and register rows twice.
    */
   async settle(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -94,18 +82,10 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   }
 
   getTreeItem(node: IntegrationsTreeNode): vscode.TreeItem {
-    switch (node.kind) {
-      case 'integration':
-        return this.integrationItem(node.integration);
-      case 'repository':
-        return repositoryItem(node);
-      case 'message':
-        return messageItem(node);
-      case 'more':
-        return moreItem(node);
-      case 'fix':
-        return fixItem(node);
-    }
+    if (node.kind === 'integration') return this.integrationItem(node.integration);
+    if (node.kind === 'repository') return repositoryItem(node);
+    if (node.kind === 'message') return messageItem(node);
+    return node.kind === 'more' ? moreItem(node) : fixItem(node);
   }
 
   /** Tooltips of repository rows are built only when one is hovered. */
@@ -123,20 +103,18 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     return node.kind === 'integration' ? undefined : this.nodeFor(node.integrationId);
   }
 
-  /** The integration's row; undefined when the integration is not known. */
   nodeFor(integrationId: string): IntegrationNode | undefined {
     const known = this.services.catalog.find(integrationId);
     return known ? this.integrationNode(known) : undefined;
   }
 
   /**
-   * Loads the repositories if needed and finds the row whose URL matches (host case, `.git`, slashes
-   * ignored). A repository beyond the shown rows is shown first (the rows up to its page), and the
-   * integration's branch refreshed, so that TreeView.reveal finds it.
+   * Loads the repositories if needed and finds the row of this URL (RepositoryRows.find). A repository
+   * beyond the shown rows is shown first, and the branch refreshed, so that TreeView.reveal finds it.
    */
   async findRepositoryNode(integrationId: string, repositoryUrl: string): Promise<RepositoryNode | undefined> {
     await this.childrenOf(integrationId);
-    const rows = this.rowsOf(integrationId, this.services.catalog.state(integrationId));
+    const rows = this.rowsOf(integrationId);
     const shown = rows?.shown;
     const node = rows?.find(repositoryUrl);
     if (rows && rows.shown !== shown) this.refreshBranch(integrationId);
@@ -149,7 +127,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
    * does nothing. False when nothing more was shown.
    */
   showMore(integrationId: string, options: { all?: boolean; listing?: readonly Repository[] } = {}): boolean {
-    const rows = this.rowsOf(integrationId, this.services.catalog.state(integrationId));
+    const rows = this.rowsOf(integrationId);
     if (!rows || (options.listing && options.listing !== rows.repositories)) return false;
     const added = rows.showMore(options.all);
     if (added > 0) this.refreshBranch(integrationId);
@@ -161,18 +139,14 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     if (node) this.schedule(node);
   }
 
-  /** The rows of a loaded listing (created the first time they are asked for). */
-  private rowsOf(integrationId: string, state: RepositoryState): RepositoryRows | undefined {
+  private rowsOf(integrationId: string): RepositoryRows | undefined {
+    const state = this.services.catalog.state(integrationId);
     if (state.status !== 'loaded') return undefined;
-    let rows = this.repositoryRows.get(state.repositories);
-    if (!rows) {
-      rows = new RepositoryRows(integrationId, state.repositories, state.invalid);
-      this.repositoryRows.set(state.repositories, rows);
-    }
+    const rows = this.repositoryRows.get(state.repositories) ?? new RepositoryRows(integrationId, state.repositories, state.invalid);
+    this.repositoryRows.set(state.repositories, rows);
     return rows;
   }
 
-  /** The rows under an integration: its shown repositories (and a "more" row), or an error / empty row. */
   async childrenOf(integrationId: string): Promise<IntegrationsTreeNode[]> {
     const { catalog } = this.services;
     const id = key(integrationId);
@@ -190,7 +164,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
       }
     }
     const state = catalog.state(id);
-    if (state.status !== 'error') return this.rowsOf(integrationId, state)?.children() ?? [];
+    if (state.status !== 'error') return this.rowsOf(integrationId)?.children() ?? [];
     return [
       { kind: 'message', role: 'error', integrationId, message: messageOf(state.error), error: state.error, id: `${id}/error` },
       ...fixRows(state.error, id).map((row) => ({ ...row, integrationId })),
@@ -227,7 +201,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     const note = invalid === 1 ? vscode.l10n.t('1 does not match the API contract') : vscode.l10n.t('{0} do not match the API contract', invalid);
     const description = integrationDescription(integration, count, state.status === 'error', facts, vscode.env.language);
     item.description = [description, invalid > 0 ? note : ''].filter(Boolean).join(' · ');
-    const discovery = integration.origin === 'discovered' ? { age: catalog.discoveryAge(), now: Date.now() } : undefined;
+    const discovery = integration.origin === 'discovered' ? catalog.discoveryAge() : undefined;
     const tooltip = new vscode.MarkdownString(integrationTooltipMarkdown(integration, count, discovery, facts, vscode.env.language));
     item.contextValue = `integration.${integration.origin}`;
     item.iconPath = new vscode.ThemeIcon(integration.origin === 'added' ? 'plug' : 'telescope');
@@ -244,16 +218,16 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   }
 
   dispose(): void {
-    vscode.Disposable.from(...this.disposables).dispose();
+    clearTimeout(this.flushTimer);
+    vscode.Disposable.from(this.changed, this.loadFailed, this.catalogSubscription).dispose();
   }
 }
 
-/** Built per row when VS Code asks: an expanded integration asks for every shown row. */
 function repositoryItem(node: RepositoryNode): vscode.TreeItem {
   const { repository } = node;
   const item = new vscode.TreeItem(repository.name, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.description = repositoryDescription(repository);
+  item.description = `${repository.owner} · ${repository.default_branch}`;
   item.contextValue = 'repository';
   item.iconPath = new vscode.ThemeIcon('repo');
   item.accessibilityInformation = {
