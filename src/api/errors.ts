@@ -1,36 +1,15 @@
 import * as l10n from '@vscode/l10n';
-import { clip, MAX_QUOTE_LENGTH, quote, Redactor, tidyMessage } from './text';
+import { clip, quote, Redactor, tidyMessage } from './text';
 
 /**
- * One error class per failure class. Every message is meant to be shown to a
- * person as it is: it says what went wrong; the UI adds the next step. Each
- * is one whole sentence (or more) through the translator hook `t`, with the
- * values as `{0}`-style arguments, so a translation can order them as its
- * language needs.
- *
- * Every message is at most 1,500 characters, keeps only line breaks among
- * control characters, and, once `sealError` has run where the error is made,
- * holds neither the API key nor any 12-character piece of it, in any string
- * the error keeps (message, stack, detail, issues, snippet, …).
+ * One error class per failure class. Every message is a whole sentence meant to be shown as it is
+ * (the UI adds the next step), at most 1,500 characters, and, once `sealError` has run where the
+ * error is made, free of the API key and of any 12-character piece of it, in every string it keeps.
  */
-
-export type ControlPlaneErrorKind =
-  | 'auth'
-  | 'notFound'
-  | 'validation'
-  | 'rateLimited'
-  | 'server'
-  | 'http'
-  | 'network'
-  | 'timeout'
-  | 'cancelled'
-  | 'invalidResponse'
-  | 'schema'
-  | 'invalidInput';
 
 /** What every error class has in common; use the `ControlPlaneError` union to narrow on `kind`. */
 export abstract class ControlPlaneErrorBase extends Error {
-  abstract readonly kind: ControlPlaneErrorKind;
+  abstract readonly kind: string;
   /** HTTP status, where the server answered. */
   readonly status?: number;
 
@@ -41,58 +20,29 @@ export abstract class ControlPlaneErrorBase extends Error {
   }
 }
 
-/** Why a 401/403 was refused, as far as the server's detail tells. */
-export type AuthProblem =
-  /** 401: no key, or a key the server does not know. */
-  | 'notAuthenticated'
-  /** 403: the key is refused for this request. */
-  | 'accessDenied'
-  /** 403 asking for a workspace/tenant (organisation-scoped keys). */
-  | 'needsTenant'
-  /** 403: the feature is not enabled (or available) for the organisation; another key will not help. */
-  | 'notEnabled';
-
 const NOT_ENABLED = /\b(?:not|isn't)\s+(?:been\s+)?(?:enabled|available|activated|included)\b|\bdisabled\b|\bdoes(?:\s+not|n't)\s+have\b/i;
 const FOR_ORGANISATION = /organi[sz]ation|\borg\b|\bplan\b|subscription|\bfeature\b/i;
-
-/** A 403 detail saying the feature is off for the organisation (not a key problem). */
-function isNotEnabledDetail(detail: string | undefined): boolean {
-  return !!detail && NOT_ENABLED.test(detail) && FOR_ORGANISATION.test(detail);
-}
 
 /** 401 or 403. `detail` is the server's own explanation (quoted, redacted). */
 export class AuthError extends ControlPlaneErrorBase {
   readonly kind = 'auth';
-  readonly problem: AuthProblem;
+  /** A 403 saying the feature is not enabled for the organisation: another key will not help. */
+  readonly notEnabled: boolean;
+  /** A 403 asking for a workspace/tenant to be named (organisation-scoped keys). */
+  readonly needsTenant: boolean;
   constructor(
     status: number,
     readonly detail: string | undefined,
   ) {
-    const problem: AuthProblem =
-      status !== 403
-        ? 'notAuthenticated'
-        : isNotEnabledDetail(detail)
-          ? 'notEnabled'
-          : detail && /workspace|tenant/i.test(detail)
-            ? 'needsTenant'
-            : 'accessDenied';
-    super(authMessage(status, problem, detail), status);
-    this.problem = problem;
-  }
-
-  /** The server asks for a workspace/tenant to be named (organisation-scoped keys). */
-  get needsTenant(): boolean {
-    return this.problem === 'needsTenant';
-  }
-
-  /** A 403 saying the feature is not enabled for the organisation: not a key problem. */
-  get notEnabled(): boolean {
-    return this.problem === 'notEnabled';
+    const notEnabled = status === 403 && !!detail && NOT_ENABLED.test(detail) && FOR_ORGANISATION.test(detail);
+    super(authMessage(status, notEnabled, detail), status);
+    this.notEnabled = notEnabled;
+    this.needsTenant = status === 403 && !notEnabled && !!detail && /workspace|tenant/i.test(detail);
   }
 }
 
-function authMessage(status: number, problem: AuthProblem, detail: string | undefined): string {
-  if (problem === 'notEnabled') {
+function authMessage(status: number, notEnabled: boolean, detail: string | undefined): string {
+  if (notEnabled) {
     return l10n.t(
       'This is not enabled for your organisation (HTTP 403): {0}. A different API key will not help; ask an administrator of the organisation.',
       detail ?? '',
@@ -125,17 +75,20 @@ export interface ValidationIssue {
 /** 422 (or 400 with a detail list): the server names what it refused. */
 export class RequestValidationError extends ControlPlaneErrorBase {
   readonly kind = 'validation';
+  readonly issues: readonly ValidationIssue[];
   /** How many issues the server named; `issues` keeps at most the first 100. */
   readonly issueCount: number;
   constructor(status: number, issues: readonly ValidationIssue[], issueCount = issues.length) {
     const shown = issues.slice(0, SHOWN_ISSUES);
-    const lines = shown.map((issue) => (issue.loc ? `${issue.loc}: ${issue.msg}` : issue.msg)).join('\n') + andMore(issueCount - shown.length);
+    const lines = shown.map(issueLine).join('\n') + andMore(issueCount - shown.length);
     super(l10n.t('The server refused the request (HTTP {0}):\n{1}', status, lines), status);
     this.issues = issues.slice(0, KEPT_ISSUES);
     this.issueCount = Math.max(issueCount, this.issues.length);
   }
-  readonly issues: readonly ValidationIssue[];
 }
+
+/** A server's issue as one line: `loc: msg`, or the `msg` alone. */
+export const issueLine = ({ loc, msg }: ValidationIssue): string => (loc ? `${loc}: ${msg}` : msg);
 
 const SHOWN_ISSUES = 10;
 /** Issues an error keeps (and reads from a server's answer); the rest are counted. */
@@ -313,7 +266,6 @@ export type ControlPlaneError =
   | SchemaError
   | InvalidInputError;
 
-
 export function isControlPlaneError(error: unknown): error is ControlPlaneError {
   return error instanceof ControlPlaneErrorBase;
 }
@@ -321,10 +273,8 @@ export function isControlPlaneError(error: unknown): error is ControlPlaneError 
 const sealed = new WeakSet<object>();
 
 /**
- * Makes an error safe to show and to serialise, once, where it is made: every
- * string it keeps (message, stack, detail, issues, snippet, content type, …)
- * is redacted (whole key and any 12-character piece of it), stripped of
- * control characters and bounded. Answers the same error.
+ * Makes an error safe to show and to serialise, once, where it is made: every string it keeps
+ * (message, stack, detail, issues, …) redacted, stripped of control characters and bounded.
  */
 export function sealError<T extends ControlPlaneErrorBase>(error: T, redactor: Redactor): T {
   if (sealed.has(error)) return error;
@@ -350,10 +300,8 @@ export function sealError<T extends ControlPlaneErrorBase>(error: T, redactor: R
 }
 
 function cleanValue(value: unknown, redactor: Redactor, depth: number): unknown {
-  if (typeof value === 'string') return quote(redactor.text(redactor.whole(clip(value, 20_000))), MAX_QUOTE_LENGTH);
+  if (typeof value === 'string') return quote(redactor.text(redactor.whole(clip(value, 20_000))));
   if (!value || typeof value !== 'object' || depth > 2) return value;
   if (Array.isArray(value)) return value.slice(0, KEPT_ISSUES).map((item) => cleanValue(item, redactor, depth + 1));
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) copy[key] = cleanValue(item, redactor, depth + 1);
-  return copy;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cleanValue(item, redactor, depth + 1)]));
 }

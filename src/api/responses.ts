@@ -3,6 +3,7 @@ import {
   ControlPlaneError,
   HttpError,
   InvalidResponseError,
+  issueLine,
   KEPT_ISSUES,
   NotFoundError,
   RateLimitedError,
@@ -32,8 +33,7 @@ export function parseJsonBody(response: RawResponse, redactor: Redactor): unknow
   try {
     return JSON.parse(response.text);
   } catch {
-    const { snippet, binary } = bodyQuote(response, redactor);
-    throw new InvalidResponseError(response.status, headerQuote(response.contentType, redactor), snippet, binary);
+    throw notJson(response, redactor);
   }
 }
 
@@ -51,10 +51,7 @@ export function errorFromResponse(response: RawResponse, what: string, redactor:
   const issues = body === undefined ? undefined : validationIssues(body, redactor);
   if ((status === 422 || status === 400) && issues) return new RequestValidationError(status, issues.issues, issues.count);
   if (status >= 500) {
-    if (body === undefined && (response.binary || looksLikeHtml(response))) {
-      const quoted = bodyQuote(response, redactor);
-      return new InvalidResponseError(status, headerQuote(response.contentType, redactor), quoted.snippet, quoted.binary);
-    }
+    if (body === undefined && (response.binary || looksLikeHtml(response))) return notJson(response, redactor);
     return new ServerError(status, detail);
   }
   if (status === 422) return new RequestValidationError(status, [{ loc: '', msg: detail ?? l10n.t('invalid request') }]);
@@ -106,7 +103,7 @@ function detailText(body: unknown, redactor: Redactor): string | undefined {
     }
     const issues = validationIssues(current, redactor);
     if (issues) {
-      const shown = issues.issues.slice(0, 5).map((issue) => (issue.loc ? `${issue.loc}: ${issue.msg}` : issue.msg));
+      const shown = issues.issues.slice(0, 5).map(issueLine);
       return shown.join('; ') + (issues.count > shown.length ? `; ${l10n.t('…and {0} more', issues.count - shown.length)}` : '');
     }
     if (next === undefined) return undefined;
@@ -124,16 +121,9 @@ function validationIssues(body: unknown, redactor: Redactor): { issues: Validati
     if (typeof entry === 'string') return { loc: '', msg: serverQuote(entry, redactor, MAX_ISSUE_MSG) };
     if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return { loc: '', msg: redactor.text(shortJson(entry)) };
     const item = entry as Record<string, unknown>;
-    const loc = Array.isArray(item.loc)
-      ? item.loc
-          .slice(0, 12)
-          .map((part) => (typeof part === 'string' ? part : typeof part === 'number' ? String(part) : shortJson(part, 60)))
-          .join('.')
-      : item.loc === undefined || item.loc === null
-        ? ''
-        : typeof item.loc === 'string'
-          ? item.loc
-          : shortJson(item.loc, 60);
+    const part = (value: unknown) => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : shortJson(value, 60));
+    const path = Array.isArray(item.loc) ? item.loc.slice(0, 12) : item.loc === undefined || item.loc === null ? [] : [item.loc];
+    const loc = path.map(part).join('.');
     const msg = typeof item.msg === 'string' ? item.msg : shortJson(item.msg ?? entry);
     return { loc: serverQuote(loc, redactor, MAX_ISSUE_LOC), msg: serverQuote(msg, redactor, MAX_ISSUE_MSG) || shortJson(entry) };
   });
@@ -151,9 +141,9 @@ function looksLikeHtml(response: RawResponse): boolean {
   return /html/i.test(response.contentType ?? '') || /^\s*</.test(response.text);
 }
 
-function bodyQuote(response: RawResponse, redactor: Redactor): { snippet: string; binary: boolean } {
-  if (response.binary) return { snippet: binaryQuote(response), binary: true };
-  return { snippet: snippetOf(redactor.whole(response.text)), binary: false };
+function notJson(response: RawResponse, redactor: Redactor): InvalidResponseError {
+  const snippet = response.binary ? binaryQuote(response) : snippetOf(redactor.whole(response.text));
+  return new InvalidResponseError(response.status, headerQuote(response.contentType, redactor), snippet, response.binary);
 }
 
 function binaryQuote(response: RawResponse): string {
@@ -169,8 +159,7 @@ function serverQuote(text: string, redactor: Redactor, max = 300): string {
 /** An echoed header (content type, location): short, one line, key-free. */
 function headerQuote(value: string | undefined, redactor: Redactor, max = 100): string | undefined {
   if (value === undefined) return undefined;
-  const quoted = serverQuote(value, redactor, max);
-  return quoted || undefined;
+  return serverQuote(value, redactor, max) || undefined;
 }
 
 /** A short, single-line, tag-free excerpt of a body, for messages. */

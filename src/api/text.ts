@@ -1,39 +1,32 @@
 /**
- * Hygiene for every text the client shows that came from a server or a
- * caller: short, single-line where quoted, free of control characters and
- * broken Unicode, and never the API key. Pure, no vscode.
+ * Hygiene for every text the client shows that came from a server or a caller: short, single-line
+ * where quoted, free of control characters and broken Unicode, and never the API key.
  */
 import * as l10n from '@vscode/l10n';
 
-/** No error message is longer than this. */
 const MAX_MESSAGE_LENGTH = 1500;
-/** A quoted piece of server text (a detail, a header, a body excerpt). */
-export const MAX_QUOTE_LENGTH = 300;
+const MAX_QUOTE_LENGTH = 300;
 /** A run of this many characters of the key is treated as the key. */
 const KEY_PIECE_LENGTH = 12;
 /** Shorter secrets are not searched for (they would match ordinary words). */
 const MIN_SECRET_LENGTH = 6;
 const REDACTED = '[redacted]';
 
-// C0 (except \n, which separates the lines of a message), DEL, C1, U+FFFD
-// (what undecodable bytes became) and lone surrogates.
-const UNSAFE_IN_MESSAGE =
-  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const UNSAFE_IN_QUOTE =
-  /[\u0000-\u001f\u007f-\u009f\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// C0 (except \n, which separates the lines of a message; a quote folds it with the other white
+// space), DEL, C1, U+FFFD (what undecodable bytes became) and lone surrogates.
+const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Server text made fit to quote on one line: control characters become spaces, runs of space one. */
 export function quote(text: string, max = MAX_QUOTE_LENGTH): string {
   // Bound the work first: only the start of a huge text can be shown anyway.
   const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  return clip(head.replace(UNSAFE_IN_QUOTE, ' ').replace(/\s+/g, ' ').trim(), max);
+  return clip(head.replace(UNSAFE, ' ').replace(/\s+/g, ' ').trim(), max);
 }
 
 /** A whole message: keeps its line breaks, drops other control characters, at most `max` characters. */
 export function tidyMessage(text: string, max = MAX_MESSAGE_LENGTH): string {
   const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  const clean = head.replace(/\r\n?/g, '\n').replace(UNSAFE_IN_MESSAGE, ' ');
-  return clip(clean, max);
+  return clip(head.replace(/\r\n?/g, '\n').replace(UNSAFE, ' '), max);
 }
 
 /** Cuts to `max` characters with an ellipsis, never between the halves of a surrogate pair. */
@@ -59,51 +52,36 @@ const MAX_ITEMS = 5;
 
 function render(value: unknown, depth: number): string {
   if (value === null || value === undefined) return 'null';
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value.length > 60 ? clip(value, 60) : value);
-    case 'number':
-    case 'boolean':
-      return String(value);
-    case 'bigint':
-      return value.toString();
-    case 'object':
-      break;
-    default:
-      return typeof value;
+  if (typeof value === 'string') return JSON.stringify(clip(value, 60));
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value !== 'object') return typeof value;
+  const array = Array.isArray(value);
+  // One key more than shown says whether there are more; a huge value is never walked whole.
+  const keys: string[] = array ? Object.keys(value.slice(0, MAX_ITEMS + 1)) : [];
+  if (!array) {
+    for (const key in value) {
+      if (Object.hasOwn(value, key)) keys.push(key);
+      if (keys.length > MAX_ITEMS) break;
+    }
   }
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    if (depth >= MAX_DEPTH) return '[…]';
-    const parts = value.slice(0, MAX_ITEMS).map((item) => render(item, depth + 1));
-    if (value.length > MAX_ITEMS) parts.push('…');
-    return `[${parts.join(',')}]`;
-  }
-  const keys: string[] = [];
-  for (const key in value as Record<string, unknown>) {
-    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
-    keys.push(key);
-    if (keys.length > MAX_ITEMS) break;
-  }
-  if (keys.length === 0) return '{}';
-  if (depth >= MAX_DEPTH) return '{…}';
-  const parts = keys
-    .slice(0, MAX_ITEMS)
-    .map((key) => `${JSON.stringify(clip(key, 40))}:${render((value as Record<string, unknown>)[key], depth + 1)}`);
+  const [open, close] = array ? ['[', ']'] : ['{', '}'];
+  if (keys.length === 0) return open + close;
+  if (depth >= MAX_DEPTH) return `${open}…${close}`;
+  const parts = keys.slice(0, MAX_ITEMS).map((key) => {
+    const item = render((value as Record<string, unknown>)[key], depth + 1);
+    return array ? item : `${JSON.stringify(clip(key, 40))}:${item}`;
+  });
   if (keys.length > MAX_ITEMS) parts.push('…');
-  return `{${parts.join(',')}}`;
+  return `${open}${parts.join(',')}${close}`;
 }
 
 /** What a caller passed, for an invalid-input message: short, typed, never "[object Object]". */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return `“${quote(value, 80)}”`;
-  if (value === null) return 'null';
-  if (value === undefined) return l10n.t('nothing');
-  if (typeof value === 'function') return l10n.t('a function');
-  if (Array.isArray(value)) return l10n.t('a list {0}', shortJson(value, 80));
-  if (typeof value === 'object') return l10n.t('an object {0}', shortJson(value, 80));
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  return typeof value;
+  if (Array.isArray(value)) return l10n.t('a list {0}', shortJson(value, 80));
+  if (value && typeof value === 'object') return l10n.t('an object {0}', shortJson(value, 80));
+  return describeKind(value);
 }
 
 /**
@@ -111,24 +89,18 @@ export function describeValue(value: unknown): string {
  * ("a number", "null", "an array", "nothing"): for a field of a record, which may be a secret.
  */
 export function describeKind(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return l10n.t('nothing');
-  switch (typeof value) {
-    case 'string':
-      return l10n.t('a string');
-    case 'number':
-      return Number.isNaN(value) ? 'NaN' : l10n.t('a number');
-    case 'bigint':
-      return l10n.t('a number');
-    case 'boolean':
-      return l10n.t('a boolean');
-    case 'function':
-      return l10n.t('a function');
-    case 'object':
-      return Array.isArray(value) ? l10n.t('an array') : l10n.t('an object');
-    default:
-      return typeof value;
-  }
+  if (value === null || Number.isNaN(value)) return String(value);
+  if (Array.isArray(value)) return l10n.t('an array');
+  const kinds: Record<string, () => string> = {
+    undefined: () => l10n.t('nothing'),
+    string: () => l10n.t('a string'),
+    number: () => l10n.t('a number'),
+    bigint: () => l10n.t('a number'),
+    boolean: () => l10n.t('a boolean'),
+    function: () => l10n.t('a function'),
+    object: () => l10n.t('an object'),
+  };
+  return kinds[typeof value]?.() ?? typeof value;
 }
 
 /**
@@ -154,10 +126,6 @@ export class Redactor {
     }
   }
 
-  get active(): boolean {
-    return this.secrets.length > 0;
-  }
-
   /** Whole-key redaction: cheap enough for a whole body. */
   whole(text: string): string {
     let result = text;
@@ -169,7 +137,7 @@ export class Redactor {
 
   /** Whole keys and key pieces. Meant for bounded texts (messages, quotes): it looks at every position. */
   text(text: string): string {
-    if (!this.active) return text;
+    if (this.secrets.length === 0) return text;
     const whole = this.whole(text);
     if (this.pieces.size === 0 || whole.length < KEY_PIECE_LENGTH) return whole;
     let result = '';
