@@ -22,28 +22,8 @@ export interface DeploymentQuery extends DeploymentFilters {
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-function validateLimit(limit: unknown): number {
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw new InvalidInputError('limit', l10n.t('must be a whole number from 1 to {0}, got {1}', MAX_PAGE_SIZE, describeValue(limit)));
-  }
-  return limit;
-}
-
-function validateOffset(offset: unknown): number {
-  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) {
-    throw new InvalidInputError('offset', l10n.t('must be a whole number of 0 or more, got {0}', describeValue(offset)));
-  }
-  return offset;
-}
-
-/**
- * Checks a list of identifiers for a comma-separated parameter and returns the
- * trimmed, non-empty items. Names the first bad item.
- */
-export function validateIdList(
-  parameter: 'deployment_ids' | 'tag_value_ids',
-  items: readonly string[],
-): string[] {
+/** Checks a list of identifiers for a comma-separated parameter; answers the trimmed, non-empty items. Names the first bad item. */
+export function validateIdList(parameter: 'deployment_ids' | 'tag_value_ids', items: readonly string[]): string[] {
   if (!Array.isArray(items)) {
     throw new InvalidInputError(parameter, l10n.t('must be a list of identifiers, got {0}', describeValue(items)));
   }
@@ -92,16 +72,18 @@ export function validateObjectArgument(parameter: string, value: unknown): void 
   }
 }
 
-/**
- * Builds the query string of `GET /v2/deployments`. Empty filters are
- * omitted; invalid values are refused before any request is made.
- */
-export function buildDeploymentSearchParams(query: DeploymentQuery): URLSearchParams {
+/** Builds the query string of `GET /v2/deployments`. Empty filters are omitted; invalid values are refused before any request. */
+export function buildDeploymentSearchParams(query: DeploymentQuery = {}): URLSearchParams {
   validateObjectArgument('query', query);
-  query = query ?? {};
-  const params = new URLSearchParams();
-  params.set('limit', String(validateLimit(query.limit ?? DEFAULT_PAGE_SIZE)));
-  params.set('offset', String(validateOffset(query.offset ?? 0)));
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const offset = query.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new InvalidInputError('limit', l10n.t('must be a whole number from 1 to {0}, got {1}', MAX_PAGE_SIZE, describeValue(limit)));
+  }
+  if (!Number.isInteger(offset) || offset < 0) {
+    throw new InvalidInputError('offset', l10n.t('must be a whole number of 0 or more, got {0}', describeValue(offset)));
+  }
+  const params = new URLSearchParams({ limit: String(limit), offset: String(offset) });
 
   const text = (name: string, value: string | undefined) => {
     if (value === undefined || value === null) return;
