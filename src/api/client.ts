@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import * as z from 'zod';
 import * as l10n from '@vscode/l10n';
 import { InvalidInputError, RecordProblem, SchemaError } from './errors';
 import { ConnectionOptions, HttpTransport } from './http';
@@ -12,20 +12,15 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/**
- * A listed record that does not match the API contract. It is kept as the
- * server sent it (not validated, not copied), so its details and JSON can
- * still be shown; `problems` name each field path.
- */
+/** A listed record that does not match the API contract, kept as the server sent it (not copied) to be shown as such. */
 interface OffContractRecord {
   /** Position in the server's answer (0-based). */
   readonly index: number;
   /** The record as received. Its fields are not to be trusted. */
   readonly raw: unknown;
   readonly problems: readonly RecordProblem[];
-  /** The record's `id` when it is a non-empty string (even one that is not a UUID). */
+  /** The record's `id` when it is a non-empty string (even one that is not a UUID), and its `name` when a string. */
   readonly id?: string;
-  /** The record's `name` when it is a string, for a label. */
   readonly name?: string;
 }
 
@@ -38,26 +33,22 @@ export interface InvalidRepository extends OffContractRecord {
   readonly reason: string;
 }
 
+/** The records that match the contract and those that do not, each in the server's order. */
 export interface RepositoryListing {
-  /** The records that match the contract, in the server's order. */
   repositories: Repository[];
-  /** The records that do not, in the server's order. */
   invalid: InvalidRepository[];
 }
 
 export interface DeploymentPage {
-  /** The records that match the contract, in the server's order. */
+  /** The records that match the contract and those that do not (shown as such, never dropped), each in the server's order. */
   deployments: Deployment[];
-  /** The records that do not: shown as such, never dropped silently. */
   invalid: InvalidDeployment[];
-  /** The offset this page was requested with. */
   requestedOffset: number;
   limit: number;
   /** The response `offset`: pass it verbatim to get the next page. An opaque cursor: it need not grow. */
   nextOffset: number;
-  /** False once an end rule applies (see `PageEnd`). */
+  /** False once an end rule applies; `end` says which. */
   mayHaveMore: boolean;
-  /** Which end rule applied, when one did. */
   end?: PageEnd;
 }
 
@@ -67,10 +58,6 @@ export class ControlPlaneClient {
 
   constructor(options: ConnectionOptions) {
     this.http = new HttpTransport(options);
-  }
-
-  get baseUrl(): string {
-    return this.http.baseUrl;
   }
 
   /** The repositories of an integration; records off the contract are listed apart, with their problems. */
@@ -83,7 +70,7 @@ export class ControlPlaneClient {
         signal: signalOf(options),
         what: l10n.t('Integration {0}', id),
       });
-      const body = parseJsonBody(response, this.http.secrets);
+      const body = parseJsonBody(response, this.http.redactor);
       if (!Array.isArray(body)) {
         throw new SchemaError(l10n.t('The repository listing'), [{ path: '', message: l10n.t('expected an array, got {0}', answerKind(body)) }]);
       }
@@ -120,7 +107,7 @@ export class ControlPlaneClient {
         signal: signalOf(options),
         what: l10n.t('The deployment listing'),
       });
-      const body = parseJsonBody(response, this.http.secrets);
+      const body = parseJsonBody(response, this.http.redactor);
       const listing = listingSchema.safeParse(body);
       if (!listing.success) {
         const problems = Array.isArray(body)
@@ -173,7 +160,7 @@ export class ControlPlaneClient {
         signal: signalOf(options),
         what: l10n.t('The deployment-creation endpoint'),
       });
-      const created = deploymentSchema.safeParse(parseJsonBody(response, this.http.secrets));
+      const created = deploymentSchema.safeParse(parseJsonBody(response, this.http.redactor));
       if (!created.success) throw new SchemaError(l10n.t('The created deployment'), problemsOf(created.error));
       return created.data;
     } catch (error) {
@@ -216,34 +203,20 @@ function splitRecords<T extends z.ZodType>(schema: T, records: readonly unknown[
 }
 
 function identity(raw: unknown): { id?: string; name?: string } {
-  const record = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
-  return {
-    id: typeof record.id === 'string' && record.id ? record.id : undefined,
-    name: typeof record.name === 'string' ? record.name : undefined,
-  };
+  const { id, name } = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  return { id: typeof id === 'string' && id ? id : undefined, name: typeof name === 'string' ? name : undefined };
 }
 
-/** zod's issues (worded by the schemas) as problems, each with its field path from `root`. */
-function problemsOf(error: z.ZodError, root = ''): RecordProblem[] {
-  return error.issues.map((issue) => ({ path: formatPath(root, issue.path), message: issue.message }));
-}
-
-/** `source_config.resource_spec.cpu`, `secrets[0].value` */
-function formatPath(root: string, path: readonly PropertyKey[]): string {
-  let text = root;
-  for (const part of path) {
-    if (typeof part === 'number') text += `[${part}]`;
-    else text += text ? `.${String(part)}` : String(part);
-  }
-  return text;
+/** zod's issues (worded by the schemas) as problems, each with its field path from `root` (`secrets[0].value`). */
+function problemsOf(error: z.ZodError, root: readonly string[] = []): RecordProblem[] {
+  return error.issues.map((issue) => ({ path: z.core.toDotPath([...root, ...issue.path]), message: issue.message }));
 }
 
 const checkedSpecs = new WeakMap<object, readonly RecordProblem[]>();
 
 /**
- * Validates the `resource_spec` of a listed deployment in full (listings check
- * only that it is an object). Answers the problems, each with its field path;
- * empty when it matches the contract or is absent. Cached per record.
+ * The problems of a listed deployment's `resource_spec`, validated in full (a listing checks only
+ * that it is an object); empty when it matches the contract or is absent. Cached per record.
  */
 export function resourceSpecProblems(deployment: Deployment): readonly RecordProblem[] {
   const spec = deployment.source_config?.resource_spec;
@@ -251,7 +224,7 @@ export function resourceSpecProblems(deployment: Deployment): readonly RecordPro
   let problems = checkedSpecs.get(spec);
   if (!problems) {
     const result = resourceSpecSchema.safeParse(spec);
-    problems = result.success ? [] : problemsOf(result.error, 'source_config.resource_spec');
+    problems = result.success ? [] : problemsOf(result.error, ['source_config', 'resource_spec']);
     checkedSpecs.set(spec, problems);
   }
   return problems;

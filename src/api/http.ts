@@ -81,17 +81,13 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Same-origin redirects followed for one GET. */
 const MAX_REDIRECTS = 5;
 /**
- * How long an idle connection is kept for reuse. Servers commonly close idle
- * keep-alive connections after 5 s (node's and uvicorn's default) without a
- * `Keep-Alive` header; a request sent on a connection the server is closing
- * fails, and a POST must not be retried. So stay well under 5 s; a
- * `Keep-Alive: timeout=` answer shortens it further (undici honours it).
+ * How long an idle connection is kept for reuse. Servers commonly close idle keep-alive connections
+ * after 5 s (node's and uvicorn's default) without a `Keep-Alive` header; a request sent on a
+ * connection the server is closing fails, and a POST must not be retried. So stay well under 5 s (a
+ * `Keep-Alive: timeout=` answer shortens it further; undici honours it).
  */
 const KEEP_ALIVE_MS = 4_000;
-/** Bodies larger than this, on the wire or decompressed (a compression bomb), are refused. */
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-const noopLogger: Logger = { info() {}, warn() {} };
 
 type Decoder = (body: Buffer, limits: { maxOutputLength: number }) => Promise<Buffer>;
 const gunzip: Decoder = promisify(zlib.gunzip);
@@ -113,32 +109,30 @@ const decoders: Record<string, Decoder> = {
 };
 
 /**
- * One dispatcher (proxy, CA, TLS) per connection; every request has a timeout
- * and can be cancelled. Only GETs are retried: a POST may have taken effect
- * even when its answer was lost.
+ * One dispatcher (proxy, CA, TLS) per connection; every request has a timeout and can be cancelled.
+ * Only GETs are retried: a POST may have taken effect even when its answer was lost.
  */
 export class HttpTransport {
-  private readonly base: URL;
+  /** The base URL without a trailing slash. */
+  private readonly base: string;
   private readonly headers: Record<string, string>;
   private readonly dispatcher: Dispatcher;
   private readonly timeoutMs: number;
   private readonly retry: Required<RetryOptions>;
   private readonly logger: Logger;
-  private readonly redactor: Redactor;
+  /** The redactor of this connection's secrets. */
+  readonly redactor: Redactor;
   private readonly maxBytes: number;
   private readonly signal: AbortSignal | undefined;
 
   constructor(options: ConnectionOptions) {
     this.base = parseBaseUrl(options.baseUrl);
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.retry = {
-      maxAttempts: options.retry?.maxAttempts ?? 3,
-      baseDelayMs: options.retry?.baseDelayMs ?? 300,
-      maxRetryAfterMs: options.retry?.maxRetryAfterMs ?? 10_000,
-    };
-    this.logger = options.logger ?? noopLogger;
+    this.retry = { maxAttempts: 3, baseDelayMs: 300, maxRetryAfterMs: 10_000, ...options.retry };
+    this.logger = options.logger ?? { info() {}, warn() {} };
     this.redactor = new Redactor([options.apiKey]);
-    this.maxBytes = options.maxResponseBytes ?? MAX_BODY_BYTES;
+    // Bodies larger than this, on the wire or decompressed (a compression bomb), are refused.
+    this.maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
     this.signal = options.signal;
     this.headers = {
       accept: 'application/json',
@@ -152,15 +146,12 @@ export class HttpTransport {
     this.dispatcher = createDispatcher(this.base, options);
   }
 
-  get baseUrl(): string {
-    return this.base.href.replace(/\/$/, '');
-  }
-
   /** Sends the request and answers the raw 2xx response, or throws a ControlPlaneError. */
   async send(req: HttpRequest): Promise<RawResponse> {
     // The caller's signal and the connection's: either cancels the request and any wait for a retry.
     const cancel = AbortSignal.any([req.signal, this.signal].filter((signal) => signal !== undefined));
-    let url = this.urlFor(req.path, req.query);
+    const search = req.query?.toString();
+    let url = new URL(`${this.base}${req.path}${search ? `?${search}` : ''}`);
     const idempotent = req.method === 'GET';
     let redirects = 0;
     for (let attempt = 1; ; attempt++) {
@@ -170,7 +161,7 @@ export class HttpTransport {
       } catch (error) {
         const mapped = this.seal(error as ControlPlaneError);
         if (idempotent && attempt < this.retry.maxAttempts && mapped instanceof NetworkError && RESET_CODES.has(mapped.code ?? '')) {
-          await this.backoff(req, attempt, this.backoffDelay(attempt), mapped.message, cancel);
+          await this.backoff(req, attempt, undefined, mapped.message, cancel);
           continue;
         }
         throw mapped;
@@ -178,7 +169,7 @@ export class HttpTransport {
       if (response.status >= 200 && response.status < 300) return response;
 
       if (REDIRECT_STATUSES.has(response.status) && response.location !== undefined) {
-        const target = this.redirectTarget(url, response.location);
+        const target = URL.canParse(response.location, url.href) ? new URL(response.location, url) : undefined;
         const sameOrigin = target !== undefined && target.origin === url.origin;
         if (idempotent && sameOrigin && redirects < MAX_REDIRECTS) {
           redirects++;
@@ -200,10 +191,8 @@ export class HttpTransport {
       const error = this.seal(errorFromResponse(response, req.what, this.redactor));
       if (idempotent && attempt < this.retry.maxAttempts && RETRYABLE_STATUSES.has(response.status)) {
         const asked = parseRetryAfter(response.retryAfter);
-        if (asked !== undefined && asked > this.retry.maxRetryAfterMs) {
-          throw error;
-        }
-        await this.backoff(req, attempt, asked ?? this.backoffDelay(attempt), error.message, cancel);
+        if (asked !== undefined && asked > this.retry.maxRetryAfterMs) throw error;
+        await this.backoff(req, attempt, asked, error.message, cancel);
         continue;
       }
       throw error;
@@ -217,19 +206,6 @@ export class HttpTransport {
   /** Redacts and bounds every string of a client error, once, where it is made. Other values pass through. */
   seal<T>(error: T): T {
     return error instanceof ControlPlaneErrorBase ? (sealError(error, this.redactor) as T) : error;
-  }
-
-  /** The redactor of this connection's secrets. */
-  get secrets(): Redactor {
-    return this.redactor;
-  }
-
-  private redirectTarget(from: URL, location: string): URL | undefined {
-    try {
-      return new URL(location, from);
-    } catch {
-      return undefined;
-    }
   }
 
   private async once(req: HttpRequest, url: URL, cancel: AbortSignal): Promise<RawResponse> {
@@ -287,18 +263,15 @@ export class HttpTransport {
         this.logger.warn(`${target} timed out after ${this.timeoutMs} ms`);
         throw new TimeoutError(this.timeoutMs);
       }
-      const mapped = networkError(this.baseUrl, error);
+      const mapped = networkError(this.base, error);
       this.logger.warn(`${target} failed: ${this.redactor.text(mapped.message)}`);
       throw mapped;
     }
   }
 
-  private backoffDelay(attempt: number): number {
-    const exponential = this.retry.baseDelayMs * 2 ** (attempt - 1);
-    return Math.round(exponential * (0.75 + Math.random() * 0.5));
-  }
-
-  private async backoff(req: HttpRequest, attempt: number, delayMs: number, reason: string, cancel: AbortSignal): Promise<void> {
+  /** Waits before retry `attempt`: what the server asked for, else an exponential delay with jitter. */
+  private async backoff(req: HttpRequest, attempt: number, asked: number | undefined, reason: string, cancel: AbortSignal): Promise<void> {
+    const delayMs = asked ?? Math.round(this.retry.baseDelayMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5));
     this.logger.warn(
       `${req.method} ${req.path}: ${this.redactor.text(reason.split('\n')[0])} — retry ${attempt} of ${this.retry.maxAttempts - 1} in ${delayMs} ms`,
     );
@@ -307,11 +280,6 @@ export class HttpTransport {
     } catch {
       throw new CancelledError();
     }
-  }
-
-  private urlFor(path: string, query?: URLSearchParams): URL {
-    const search = query?.toString();
-    return new URL(`${this.base.href.replace(/\/+$/, '')}${path}${search ? `?${search}` : ''}`);
   }
 
   /**
@@ -343,17 +311,17 @@ export class HttpTransport {
   }
 }
 
-function parseBaseUrl(baseUrl: string): URL {
+/** The base URL without its query, fragment and trailing slashes. */
+function parseBaseUrl(baseUrl: string): string {
   const problem = baseUrlProblem(baseUrl);
   if (problem) throw new InvalidInputError('base URL', problem);
   const url = new URL(baseUrl.trim());
   url.search = '';
   url.hash = '';
-  url.pathname = url.pathname.replace(/\/+$/, '') || '/';
-  return url;
+  return url.href.replace(/\/+$/, '');
 }
 
-function createDispatcher(base: URL, options: ConnectionOptions): Dispatcher {
+function createDispatcher(base: string, options: ConnectionOptions): Dispatcher {
   const tls: { rejectUnauthorized: boolean; ca?: string[] } = { rejectUnauthorized: options.strictSSL !== false };
   if (options.caFile?.trim()) {
     let extra: string;
@@ -367,7 +335,7 @@ function createDispatcher(base: URL, options: ConnectionOptions): Dispatcher {
   // Requests go to one origin only (redirects stay on it), so one proxy serves both schemes.
   const env = options.env ?? process.env;
   const fromEnv =
-    base.protocol === 'https:' ? (env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
+    base.startsWith('https:') ? (env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
   const proxy = options.proxyUrl?.trim() || fromEnv?.trim() || '';
   const noProxy = [options.noProxy, env.NO_PROXY ?? env.no_proxy].filter(Boolean).join(',');
   try {
