@@ -3,7 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { InvalidInputError, RecordProblem, SchemaError } from './errors';
 import { ConnectionOptions, HttpTransport } from './http';
 import { PageEnd, pageEnd, PageWalk } from './pagination';
-import { buildDeploymentSearchParams, DEFAULT_PAGE_SIZE, DeploymentQuery, validateIntegrationId, validateObjectArgument } from './query';
+import { buildDeploymentSearchParams, DeploymentQuery, validateIntegrationId, validateObjectArgument } from './query';
 import { parseJsonBody } from './responses';
 import { Deployment, deploymentSchema, deploymentSummarySchema, listingSchema, Repository, repositorySchema, resourceSpecSchema } from './schemas';
 import { describeKind, describeValue } from './text';
@@ -128,31 +128,22 @@ export class ControlPlaneClient {
 
   /** Every page from `query.offset` on, until an end rule applies (see `PageEnd`). */
   async *deploymentPages(query: DeploymentQuery = {}, options: CallOptions = {}): AsyncGenerator<DeploymentPage> {
-    try {
-      validateObjectArgument('query', query);
-    } catch (error) {
-      throw this.http.seal(error);
-    }
     const walk = new PageWalk();
-    let offset = query?.offset ?? 0;
-    const limit = query?.limit ?? DEFAULT_PAGE_SIZE;
+    // The first call checks the query; the next ones change only its offset.
+    let page = await this.listDeployments(query, options);
     for (;;) {
-      const page = await this.listDeployments({ ...query, limit, offset }, options);
-      const end = walk.endOfPage(page);
-      page.end = end;
-      page.mayHaveMore = end === undefined;
+      page.end = walk.endOfPage(page);
+      page.mayHaveMore = page.end === undefined;
       yield page;
       if (!page.mayHaveMore) return;
-      offset = page.nextOffset;
+      page = await this.listDeployments({ ...query, limit: page.limit, offset: page.nextOffset }, options);
     }
   }
 
   /** `POST /v2/deployments`; never retried. Answers the created record. */
   async createDeployment(body: Record<string, unknown>, options: CallOptions = {}): Promise<Deployment> {
     try {
-      if (!body || typeof body !== 'object' || Array.isArray(body)) {
-        throw new InvalidInputError('body', l10n.t('must be an object, got {0}', describeValue(body)));
-      }
+      validateObjectArgument('body', body, { required: true });
       const response = await this.http.send({
         method: 'POST',
         path: '/v2/deployments',

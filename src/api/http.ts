@@ -140,9 +140,7 @@ export class HttpTransport {
       'user-agent': options.userAgent ?? 'deployments-explorer',
     };
     if (options.apiKey) this.headers[(options.apiKeyHeader || 'X-Api-Key').toLowerCase()] = options.apiKey;
-    if (options.tenantId?.trim()) {
-      this.headers[(options.tenantHeader || 'X-Tenant-Id').toLowerCase()] = options.tenantId.trim();
-    }
+    if (options.tenantId?.trim()) this.headers[(options.tenantHeader || 'X-Tenant-Id').toLowerCase()] = options.tenantId.trim();
     this.dispatcher = createDispatcher(this.base, options);
   }
 
@@ -212,16 +210,11 @@ export class HttpTransport {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const started = Date.now();
     const target = `${req.method} ${url.pathname}${url.search}`;
+    const body = req.body === undefined ? undefined : jsonBody(req.body);
     try {
-      const headers = { ...this.headers };
-      let body: string | undefined;
-      if (req.body !== undefined) {
-        headers['content-type'] = 'application/json';
-        body = jsonBody(req.body);
-      }
       const res = await request(url, {
         method: req.method,
-        headers,
+        headers: body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' },
         body,
         signal: AbortSignal.any([cancel, timeout]),
         dispatcher: this.dispatcher,
@@ -282,18 +275,10 @@ export class HttpTransport {
     }
   }
 
-  /**
-   * Undoes `Content-Encoding` (several in order). A body that cannot be
-   * decompressed, or has an encoding we do not know, is kept as it came.
-   */
+  /** Undoes `Content-Encoding`, several in order; keeps a body it cannot decompress, or in an unknown encoding, as it came. */
   private async decompress(body: Buffer, encoding: string | undefined, target: string, tooLarge: () => ControlPlaneErrorBase): Promise<Buffer> {
     if (!encoding || body.length === 0) return body;
-    const codings = encoding
-      .toLowerCase()
-      .split(',')
-      .map((coding) => coding.trim())
-      .filter((coding) => coding && coding !== 'identity')
-      .reverse();
+    const codings = encoding.trim().toLowerCase().split(/\s*,\s*/).filter((coding) => coding && coding !== 'identity').reverse();
     const unknown = codings.find((coding) => !Object.hasOwn(decoders, coding));
     if (unknown !== undefined) {
       this.logger.warn(`${target}: unknown content encoding ${quote(unknown, 40)}; body kept as it came`);

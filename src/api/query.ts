@@ -64,9 +64,9 @@ export function validateIntegrationId(integrationId: string): string {
   return trimmed;
 }
 
-/** A JavaScript caller's query or options argument: an object, or nothing. */
-export function validateObjectArgument(parameter: string, value: unknown): void {
-  if (value === undefined) return;
+/** A JavaScript caller's object argument (a query, options, a body): an object, or nothing unless `required`. */
+export function validateObjectArgument(parameter: string, value: unknown, { required = false } = {}): void {
+  if (value === undefined && !required) return;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new InvalidInputError(parameter, l10n.t('must be an object, got {0}', describeValue(value)));
   }

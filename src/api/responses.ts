@@ -30,11 +30,9 @@ export interface RawResponse {
 
 /** Parses a JSON body, or explains that it is not JSON. */
 export function parseJsonBody(response: RawResponse, redactor: Redactor): unknown {
-  try {
-    return JSON.parse(response.text);
-  } catch {
-    throw notJson(response, redactor);
-  }
+  const body = tryParse(response.text);
+  if (body === undefined) throw notJson(response, redactor);
+  return body;
 }
 
 /** Turns a non-success answer into the error of its class. */
@@ -59,14 +57,15 @@ export function errorFromResponse(response: RawResponse, what: string, redactor:
 }
 
 /** `Retry-After` as seconds or an HTTP date, in milliseconds. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(value: string | undefined): number | undefined {
   if (!value) return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
   const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
+/** The JSON value of a body, or undefined when it has none. */
 function tryParse(text: string): unknown {
   if (!text.trim()) return undefined;
   try {
@@ -158,8 +157,7 @@ function serverQuote(text: string, redactor: Redactor, max = 300): string {
 
 /** An echoed header (content type, location): short, one line, key-free. */
 function headerQuote(value: string | undefined, redactor: Redactor, max = 100): string | undefined {
-  if (value === undefined) return undefined;
-  return serverQuote(value, redactor, max) || undefined;
+  return value ? serverQuote(value, redactor, max) || undefined : undefined;
 }
 
 /** A short, single-line, tag-free excerpt of a body, for messages. */
