@@ -170,17 +170,13 @@ export class CancelledError extends ControlPlaneErrorBase {
   }
 }
 
-/**
- * A body that is not JSON: typically an HTML error page from a proxy or
- * gateway. `snippet` is a short excerpt, or "binary data (N bytes)".
- */
+/** A body that is not JSON (typically a proxy's HTML error page). `snippet` is an excerpt, or "binary data (N bytes)" when `binary`. */
 export class InvalidResponseError extends ControlPlaneErrorBase {
   readonly kind = 'invalidResponse';
   constructor(
     status: number,
     readonly contentType: string | undefined,
     readonly snippet: string,
-    /** True when the body is not text: `snippet` then says "binary data (N bytes)". */
     readonly binary = false,
   ) {
     // "HTTP 502, text/html": a status and a media type, the same in every language.
@@ -197,9 +193,8 @@ export class InvalidResponseError extends ControlPlaneErrorBase {
 }
 
 /**
- * Where a record departs from the API contract: the field's path from the record
- * (`source_config.repo_url`, `secrets[0].value`; empty for the record itself) and what is wrong, in
- * words that never repeat the value received.
+ * Where a record departs from the API contract: the field's path (`secrets[0].value`; empty for the
+ * record itself) and what is wrong, in words that never repeat the value received.
  */
 export interface RecordProblem {
   readonly path: string;
@@ -222,10 +217,8 @@ export class SchemaError extends ControlPlaneErrorBase {
 }
 
 /**
- * A value refused before any request is sent; names the parameter. `parameter` is an identifier
- * (the fixes are chosen by it): an API parameter (`limit`, `integration_id`, …) or a JavaScript
- * argument (`options`, `body`, …) is shown as it is, a setting (`base URL`, `CA file`, `proxy`,
- * `integration ID`) in the user's language. `problem` is a translated clause.
+ * A value refused before any request is sent. `parameter` is an identifier (the fixes are chosen by
+ * it): an API parameter or a JavaScript argument is shown as it is, a setting in the user's language.
  */
 export class InvalidInputError extends ControlPlaneErrorBase {
   readonly kind = 'invalidInput';
@@ -284,18 +277,10 @@ export function sealError<T extends ControlPlaneErrorBase>(error: T, redactor: R
     if (key === 'name' || key === 'kind') continue;
     record[key] = cleanValue(record[key], redactor, 0);
   }
-  const original = error.message;
-  const message = tidyMessage(redactor.text(redactor.whole(original)));
-  const stack = typeof error.stack === 'string' ? error.stack : '';
-  const head = original ? `${error.name}: ${original}` : error.name;
-  const frames = stack.startsWith(head)
-    ? stack.slice(head.length)
-    : `\n${stack
-        .split('\n')
-        .filter((line) => /^\s+at /.test(line))
-        .join('\n')}`;
-  error.message = message;
-  error.stack = `${error.name}: ${message}${redactor.text(clip(frames, 4000))}`;
+  error.message = tidyMessage(redactor.text(redactor.whole(error.message)));
+  // The stack's frames under the sealed message: the stack's own head repeats the message as it was.
+  const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  error.stack = `${error.name}: ${error.message}\n${redactor.text(clip(frames.join('\n'), 4000))}`;
   return error;
 }
 

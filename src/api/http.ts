@@ -130,7 +130,7 @@ export class HttpTransport {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.retry = { maxAttempts: 3, baseDelayMs: 300, maxRetryAfterMs: 10_000, ...options.retry };
     this.logger = options.logger ?? { info() {}, warn() {} };
-    this.redactor = new Redactor([options.apiKey]);
+    this.redactor = new Redactor(options.apiKey);
     // Bodies larger than this, on the wire or decompressed (a compression bomb), are refused.
     this.maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
     this.signal = options.signal;

@@ -10,16 +10,11 @@ import type { DeploymentPage } from './client';
  */
 export type PageEnd = 'empty' | 'short' | 'cycle' | 'noNewRecords';
 
-export interface PageFacts {
-  requestedOffset: number;
-  limit: number;
-  /** Records in the page, matching the contract or not. */
-  count: number;
-  nextOffset: number;
-}
-
-/** The end rules one page shows on its own (empty, short, or the offset it was requested with). Undefined while more may exist. */
-export function pageEnd(page: PageFacts): PageEnd | undefined {
+/**
+ * The end rules one page shows on its own (empty, short, or the offset it was requested with); `count`
+ * counts its records matching the contract or not. Undefined while more may exist.
+ */
+export function pageEnd(page: { requestedOffset: number; limit: number; count: number; nextOffset: number }): PageEnd | undefined {
   if (page.count === 0) return 'empty';
   if (page.count < page.limit) return 'short';
   return page.nextOffset === page.requestedOffset ? 'cycle' : undefined;

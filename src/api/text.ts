@@ -39,9 +39,8 @@ export function clip(text: string, max: number): string {
 }
 
 /**
- * Any JSON value as short JSON, depth- and breadth-bounded, so a value nested
- * thousands of levels deep or a megabyte long renders in bounded time and
- * never throws. For non-string parts of server messages (never "[object Object]").
+ * Any JSON value as short JSON, depth- and breadth-bounded, so a value nested thousands of levels deep
+ * or a megabyte long renders in bounded time: for non-string parts of server messages.
  */
 export function shortJson(value: unknown, max = 120): string {
   return quote(render(value, 0), max);
@@ -104,23 +103,16 @@ export function describeKind(value: unknown): string {
 }
 
 /**
- * Removes secrets (the API key) from text: the whole key wherever it occurs,
- * and any run of `KEY_PIECE_LENGTH` or more of its characters, so a key that
- * an earlier clip cut short is caught too.
+ * Removes the API key from text: the whole key wherever it occurs, and any run of `KEY_PIECE_LENGTH`
+ * or more of its characters, so a key that an earlier clip cut short is caught too.
  */
 export class Redactor {
   private readonly secrets: string[];
   private readonly pieces = new Set<string>();
 
-  constructor(secrets: readonly (string | undefined)[]) {
-    const found = new Set<string>();
-    for (const secret of secrets) {
-      if (!secret || secret.length < MIN_SECRET_LENGTH) continue;
-      found.add(secret);
-      const encoded = encodeURIComponent(secret);
-      if (encoded !== secret) found.add(encoded);
-    }
-    this.secrets = [...found].sort((a, b) => b.length - a.length);
+  constructor(key: string | undefined) {
+    // URL-encoded too (a server may echo it in a URL), the longer first.
+    this.secrets = key && key.length >= MIN_SECRET_LENGTH ? [...new Set([encodeURIComponent(key), key])] : [];
     for (const secret of this.secrets) {
       for (let i = 0; i + KEY_PIECE_LENGTH <= secret.length; i++) this.pieces.add(secret.slice(i, i + KEY_PIECE_LENGTH));
     }
@@ -128,35 +120,23 @@ export class Redactor {
 
   /** Whole-key redaction: cheap enough for a whole body. */
   whole(text: string): string {
-    let result = text;
-    for (const secret of this.secrets) {
-      if (result.includes(secret)) result = result.split(secret).join(REDACTED);
-    }
-    return result;
+    return this.secrets.reduce((result, secret) => result.replaceAll(secret, REDACTED), text);
   }
 
   /** Whole keys and key pieces. Meant for bounded texts (messages, quotes): it looks at every position. */
   text(text: string): string {
-    if (this.secrets.length === 0) return text;
     const whole = this.whole(text);
-    if (this.pieces.size === 0 || whole.length < KEY_PIECE_LENGTH) return whole;
-    let result = '';
-    let copiedTo = 0;
-    let coveredTo = -1;
-    let runStart = -1;
-    for (let i = 0; i + KEY_PIECE_LENGTH <= whole.length; i++) {
-      if (!this.pieces.has(whole.slice(i, i + KEY_PIECE_LENGTH))) continue;
-      if (i > coveredTo) {
-        if (runStart >= 0) {
-          result += whole.slice(copiedTo, runStart) + REDACTED;
-          copiedTo = coveredTo;
-        }
-        runStart = i;
-      }
-      coveredTo = i + KEY_PIECE_LENGTH;
+    // Every character inside a piece of the key is hidden; each run of them becomes one [redacted].
+    const hidden = new Uint8Array(whole.length);
+    for (let i = 0; this.pieces.size > 0 && i + KEY_PIECE_LENGTH <= whole.length; i++) {
+      if (this.pieces.has(whole.slice(i, i + KEY_PIECE_LENGTH))) hidden.fill(1, i, i + KEY_PIECE_LENGTH);
     }
-    if (runStart < 0) return whole;
-    result += whole.slice(copiedTo, runStart) + REDACTED;
-    return result + whole.slice(coveredTo);
+    if (!hidden.includes(1)) return whole;
+    let result = '';
+    for (let i = 0; i < whole.length; i++) {
+      if (!hidden[i]) result += whole[i];
+      else if (!hidden[i - 1]) result += REDACTED;
+    }
+    return result;
   }
 }
