@@ -75,19 +75,12 @@ export class ControlPlaneClient {
         throw new SchemaError(l10n.t('The repository listing'), [{ path: '', message: l10n.t('expected an array, got {0}', answerKind(body)) }]);
       }
       const { valid: repositories, invalid: offContractRecords } = splitRecords(repositorySchema, body);
-      const invalid = offContractRecords.map(
-        (record): InvalidRepository => ({
-          ...record,
-          usableForCreate: false,
-          reason: l10n.t(
-            'It does not match the API contract ({0}), so it cannot be used to create a deployment.',
-            record.problems
-              .slice(0, 3)
-              .map(({ path, message }) => `${path || l10n.t('(the record)')}: ${message}`)
-              .join('; ') + (record.problems.length > 3 ? '; …' : ''),
-          ),
-        }),
-      );
+      const invalid = offContractRecords.map((record): InvalidRepository => {
+        const shown = record.problems.slice(0, 3).map(({ path, message }) => `${path || l10n.t('(the record)')}: ${message}`);
+        const problems = shown.join('; ') + (record.problems.length > 3 ? '; …' : '');
+        const reason = l10n.t('It does not match the API contract ({0}), so it cannot be used to create a deployment.', problems);
+        return { ...record, usableForCreate: false, reason };
+      });
       return { repositories, invalid };
     } catch (error) {
       throw this.http.seal(error);

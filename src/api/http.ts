@@ -21,12 +21,6 @@ import { baseUrlProblem, withoutUserInfo } from './baseUrl';
 import { errorFromResponse, parseRetryAfter, RawResponse } from './responses';
 import { quote, Redactor } from './text';
 
-/** Where the transport says what it did (the extension's log). */
-export interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
-}
-
 export interface RetryOptions {
   /** Tries in all, the first included. Default 3. */
   maxAttempts?: number;
@@ -59,7 +53,8 @@ export interface ConnectionOptions {
   retry?: RetryOptions;
   /** Answers larger than this (after decompression) are refused, not read on. Default 64 MiB. */
   maxResponseBytes?: number;
-  logger?: Logger;
+  /** Where the transport says what it did (the extension's log). */
+  logger?: Pick<Console, 'info' | 'warn'>;
   /** Environment to read HTTP(S)_PROXY and NO_PROXY from; defaults to `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Aborts every request of this connection (each then throws CancelledError), e.g. once the connection is replaced. */
@@ -119,7 +114,7 @@ export class HttpTransport {
   private readonly dispatcher: Dispatcher;
   private readonly timeoutMs: number;
   private readonly retry: Required<RetryOptions>;
-  private readonly logger: Logger;
+  private readonly logger: Pick<Console, 'info' | 'warn'>;
   /** The redactor of this connection's secrets. */
   readonly redactor: Redactor;
   private readonly maxBytes: number;
@@ -308,14 +303,11 @@ function parseBaseUrl(baseUrl: string): string {
 
 function createDispatcher(base: string, options: ConnectionOptions): Dispatcher {
   const tls: { rejectUnauthorized: boolean; ca?: string[] } = { rejectUnauthorized: options.strictSSL !== false };
-  if (options.caFile?.trim()) {
-    let extra: string;
-    try {
-      extra = readFileSync(options.caFile.trim(), 'utf8');
-    } catch (error) {
-      throw new InvalidInputError('CA file', l10n.t('cannot read {0}: {1}', options.caFile, (error as Error).message));
-    }
-    tls.ca = [...rootCertificates, extra];
+  const caFile = options.caFile?.trim() ?? '';
+  try {
+    if (caFile) tls.ca = [...rootCertificates, readFileSync(caFile, 'utf8')];
+  } catch (error) {
+    throw new InvalidInputError('CA file', l10n.t('cannot read {0}: {1}', caFile, (error as Error).message));
   }
   // Requests go to one origin only (redirects stay on it), so one proxy serves both schemes.
   const env = options.env ?? process.env;

@@ -94,21 +94,15 @@ export function buildDeploymentSearchParams(query: DeploymentQuery = {}): URLSea
   text('status', query.status);
   text('image_version', query.imageVersion);
 
-  if (query.remoteReconciled !== undefined && query.remoteReconciled !== null) {
-    if (typeof query.remoteReconciled !== 'boolean') {
-      throw new InvalidInputError('remote_reconciled', l10n.t('must be true or false, got {0}', describeValue(query.remoteReconciled)));
-    }
-    params.set('remote_reconciled', String(query.remoteReconciled));
+  const { remoteReconciled: reconciled, deploymentType: type } = query;
+  if (reconciled !== undefined && reconciled !== null && typeof reconciled !== 'boolean') {
+    throw new InvalidInputError('remote_reconciled', l10n.t('must be true or false, got {0}', describeValue(reconciled)));
   }
-  if (query.deploymentType !== undefined && query.deploymentType !== null) {
-    if (!(DEPLOYMENT_TYPES as readonly string[]).includes(query.deploymentType)) {
-      throw new InvalidInputError(
-        'deployment_type',
-        l10n.t('must be one of {0}, got {1}', DEPLOYMENT_TYPES.join(', '), describeValue(query.deploymentType)),
-      );
-    }
-    params.set('deployment_type', query.deploymentType);
+  if (typeof reconciled === 'boolean') params.set('remote_reconciled', String(reconciled));
+  if (type !== undefined && type !== null && !(DEPLOYMENT_TYPES as readonly string[]).includes(type)) {
+    throw new InvalidInputError('deployment_type', l10n.t('must be one of {0}, got {1}', DEPLOYMENT_TYPES.join(', '), describeValue(type)));
   }
+  if (type) params.set('deployment_type', type);
   const list = (name: 'deployment_ids' | 'tag_value_ids', items: readonly string[] | undefined) => {
     if (items === undefined || items === null) return;
     const cleaned = validateIdList(name, items);
