@@ -130,10 +130,8 @@ function validationIssues(body: unknown, redactor: Redactor): { issues: Validati
 }
 
 function textDetail(response: RawResponse, redactor: Redactor): string | undefined {
-  if (response.binary) return binaryQuote(response);
-  if (!response.text.trim()) return undefined;
-  if (looksLikeHtml(response)) return snippetOf(redactor.whole(response.text));
-  return serverQuote(response.text, redactor);
+  if (!response.binary && !response.text.trim()) return undefined;
+  return response.binary || looksLikeHtml(response) ? excerpt(response, redactor) : serverQuote(response.text, redactor);
 }
 
 function looksLikeHtml(response: RawResponse): boolean {
@@ -141,31 +139,25 @@ function looksLikeHtml(response: RawResponse): boolean {
 }
 
 function notJson(response: RawResponse, redactor: Redactor): InvalidResponseError {
-  const snippet = response.binary ? binaryQuote(response) : snippetOf(redactor.whole(response.text));
+  const snippet = excerpt(response, redactor);
   return new InvalidResponseError(response.status, headerQuote(response.contentType, redactor), snippet, response.binary);
 }
 
-function binaryQuote(response: RawResponse): string {
-  return l10n.t('binary data ({0} bytes)', response.bytes);
+/** A body for a message: "binary data (N bytes)", or a short tag-free excerpt (an HTML page's title if it has one). */
+function excerpt(response: RawResponse, redactor: Redactor): string {
+  if (response.binary) return l10n.t('binary data ({0} bytes)', response.bytes);
+  const head = redactor.whole(response.text).slice(0, 200_000);
+  const title = /<title[^>]*>([^<]{0,2000})<\/title>/i.exec(head)?.[1];
+  const text = title ?? head.slice(0, 20_000);
+  return quote(text.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' '), 160);
 }
 
 /** Server text for a message: whole-key redaction before any clipping, then key pieces after. */
 function serverQuote(text: string, redactor: Redactor, max = 300): string {
-  const head = text.length > 100_000 ? text.slice(0, 100_000) : text;
-  return redactor.text(quote(redactor.whole(head), max));
+  return redactor.text(quote(redactor.whole(text.slice(0, 100_000)), max));
 }
 
 /** An echoed header (content type, location): short, one line, key-free. */
 function headerQuote(value: string | undefined, redactor: Redactor, max = 100): string | undefined {
   return value ? serverQuote(value, redactor, max) || undefined : undefined;
-}
-
-/** A short, single-line, tag-free excerpt of a body, for messages. */
-function snippetOf(text: string): string {
-  const head = text.length > 200_000 ? text.slice(0, 200_000) : text;
-  const title = /<title[^>]*>([^<]{0,2000})<\/title>/i.exec(head)?.[1];
-  const plain = (title ?? head.slice(0, 20_000))
-    .replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ')
-    .replace(/<[^>]+>/g, ' ');
-  return quote(plain, 160);
 }

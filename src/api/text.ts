@@ -4,8 +4,6 @@
  */
 import * as l10n from '@vscode/l10n';
 
-const MAX_MESSAGE_LENGTH = 1500;
-const MAX_QUOTE_LENGTH = 300;
 /** A run of this many characters of the key is treated as the key. */
 const KEY_PIECE_LENGTH = 12;
 /** Shorter secrets are not searched for (they would match ordinary words). */
@@ -17,14 +15,14 @@ const REDACTED = '[redacted]';
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Server text made fit to quote on one line: control characters become spaces, runs of space one. */
-export function quote(text: string, max = MAX_QUOTE_LENGTH): string {
+export function quote(text: string, max = 300): string {
   // Bound the work first: only the start of a huge text can be shown anyway.
   const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
   return clip(head.replace(UNSAFE, ' ').replace(/\s+/g, ' ').trim(), max);
 }
 
 /** A whole message: keeps its line breaks, drops other control characters, at most `max` characters. */
-export function tidyMessage(text: string, max = MAX_MESSAGE_LENGTH): string {
+export function tidyMessage(text: string, max = 1500): string {
   const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
   return clip(head.replace(/\r\n?/g, '\n').replace(UNSAFE, ' '), max);
 }
@@ -89,17 +87,13 @@ export function describeValue(value: unknown): string {
  */
 export function describeKind(value: unknown): string {
   if (value === null || Number.isNaN(value)) return String(value);
+  if (value === undefined) return l10n.t('nothing');
   if (Array.isArray(value)) return l10n.t('an array');
-  const kinds: Record<string, () => string> = {
-    undefined: () => l10n.t('nothing'),
-    string: () => l10n.t('a string'),
-    number: () => l10n.t('a number'),
-    bigint: () => l10n.t('a number'),
-    boolean: () => l10n.t('a boolean'),
-    function: () => l10n.t('a function'),
-    object: () => l10n.t('an object'),
-  };
-  return kinds[typeof value]?.() ?? typeof value;
+  if (typeof value === 'string') return l10n.t('a string');
+  if (typeof value === 'number' || typeof value === 'bigint') return l10n.t('a number');
+  if (typeof value === 'boolean') return l10n.t('a boolean');
+  if (typeof value === 'function') return l10n.t('a function');
+  return typeof value === 'object' ? l10n.t('an object') : typeof value;
 }
 
 /**
