@@ -196,20 +196,13 @@ function problemsOf(error: z.ZodError, root: readonly string[] = []): RecordProb
   return error.issues.map((issue) => ({ path: z.core.toDotPath([...root, ...issue.path]), message: issue.message }));
 }
 
-const checkedSpecs = new WeakMap<object, readonly RecordProblem[]>();
-
 /**
- * The problems of a listed deployment's `resource_spec`, validated in full (a listing checks only
- * that it is an object); empty when it matches the contract or is absent. Cached per record.
+ * The problems of a listed deployment's `resource_spec`, validated in full when it is shown (a listing
+ * checks only that it is an object); empty when it matches the contract or is absent.
  */
 export function resourceSpecProblems(deployment: Deployment): readonly RecordProblem[] {
   const spec = deployment.source_config?.resource_spec;
-  if (!spec || typeof spec !== 'object') return [];
-  let problems = checkedSpecs.get(spec);
-  if (!problems) {
-    const result = resourceSpecSchema.safeParse(spec);
-    problems = result.success ? [] : problemsOf(result.error, ['source_config', 'resource_spec']);
-    checkedSpecs.set(spec, problems);
-  }
-  return problems;
+  if (!spec) return [];
+  const result = resourceSpecSchema.safeParse(spec);
+  return result.success ? [] : problemsOf(result.error, ['source_config', 'resource_spec']);
 }

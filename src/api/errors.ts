@@ -7,16 +7,16 @@ import { clip, quote, Redactor, tidyMessage } from './text';
  * error is made, free of the API key and of any 12-character piece of it, in every string it keeps.
  */
 
-/** What every error class has in common; use the `ControlPlaneError` union to narrow on `kind`. */
+/** What every error class has in common (`status` where the server answered); narrow on `kind` through the `ControlPlaneError` union. */
 export abstract class ControlPlaneErrorBase extends Error {
   abstract readonly kind: string;
-  /** HTTP status, where the server answered. */
-  readonly status?: number;
 
-  constructor(message: string, status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(tidyMessage(message));
     this.name = new.target.name;
-    this.status = status;
   }
 }
 

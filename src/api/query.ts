@@ -85,15 +85,13 @@ export function buildDeploymentSearchParams(query: DeploymentQuery = {}): URLSea
   }
   const params = new URLSearchParams({ limit: String(limit), offset: String(offset) });
 
-  const text = (name: string, value: string | undefined) => {
-    if (value === undefined || value === null) return;
-    if (typeof value !== 'string') throw new InvalidInputError(name, l10n.t('must be text, got {0}', describeValue(value)));
-    if (value.trim() !== '') params.set(name, value);
-  };
-  text('name_contains', query.nameContains);
-  text('status', query.status);
-  text('image_version', query.imageVersion);
-
+  const texts = [['name_contains', query.nameContains], ['status', query.status], ['image_version', query.imageVersion]] as const;
+  for (const [name, value] of texts) {
+    if (value !== undefined && value !== null && typeof value !== 'string') {
+      throw new InvalidInputError(name, l10n.t('must be text, got {0}', describeValue(value)));
+    }
+    if (value?.trim()) params.set(name, value);
+  }
   const { remoteReconciled: reconciled, deploymentType: type } = query;
   if (reconciled !== undefined && reconciled !== null && typeof reconciled !== 'boolean') {
     throw new InvalidInputError('remote_reconciled', l10n.t('must be true or false, got {0}', describeValue(reconciled)));
@@ -103,13 +101,10 @@ export function buildDeploymentSearchParams(query: DeploymentQuery = {}): URLSea
     throw new InvalidInputError('deployment_type', l10n.t('must be one of {0}, got {1}', DEPLOYMENT_TYPES.join(', '), describeValue(type)));
   }
   if (type) params.set('deployment_type', type);
-  const list = (name: 'deployment_ids' | 'tag_value_ids', items: readonly string[] | undefined) => {
-    if (items === undefined || items === null) return;
-    const cleaned = validateIdList(name, items);
+  for (const [name, items] of [['tag_value_ids', query.tagValueIds], ['deployment_ids', query.deploymentIds]] as const) {
+    const cleaned = items === undefined || items === null ? [] : validateIdList(name, items);
     if (cleaned.length > 0) params.set(name, cleaned.join(','));
-  };
-  list('tag_value_ids', query.tagValueIds);
-  list('deployment_ids', query.deploymentIds);
+  }
   return params;
 }
 
