@@ -160,12 +160,9 @@ export class ControlPlaneClient {
 /** The call's options checked (an object, or nothing), and their signal, checked too. */
 function signalOf(options: CallOptions | undefined): AbortSignal | undefined {
   validateObjectArgument('options', options);
-  const signal = options?.signal;
-  if (signal === undefined || signal === null) return undefined;
-  if (typeof (signal as AbortSignal).aborted !== 'boolean' || typeof (signal as AbortSignal).addEventListener !== 'function') {
-    throw new InvalidInputError('signal', l10n.t('must be an AbortSignal, got {0}', describeValue(signal)));
-  }
-  return signal;
+  const signal: unknown = options?.signal;
+  if (signal === undefined || signal === null || signal instanceof AbortSignal) return signal ?? undefined;
+  throw new InvalidInputError('signal', l10n.t('must be an AbortSignal, got {0}', describeValue(signal)));
 }
 
 /** What a whole answer was, without its content (records may hold secrets): "a list of 2 records", "a string". */

@@ -263,15 +263,11 @@ export function isControlPlaneError(error: unknown): error is ControlPlaneError 
   return error instanceof ControlPlaneErrorBase;
 }
 
-const sealed = new WeakSet<object>();
-
 /**
- * Makes an error safe to show and to serialise, once, where it is made: every string it keeps
- * (message, stack, detail, issues, …) redacted, stripped of control characters and bounded.
+ * Makes an error safe to show and to serialise where it is made (sealing it again changes nothing):
+ * every string it keeps (message, stack, detail, issues, …) redacted, stripped of control characters and bounded.
  */
 export function sealError<T extends ControlPlaneErrorBase>(error: T, redactor: Redactor): T {
-  if (sealed.has(error)) return error;
-  sealed.add(error);
   const record = error as unknown as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     if (key === 'name' || key === 'kind') continue;

@@ -263,11 +263,7 @@ export class HttpTransport {
     this.logger.warn(
       `${req.method} ${req.path}: ${this.redactor.text(reason.split('\n')[0])} — retry ${attempt} of ${this.retry.maxAttempts - 1} in ${delayMs} ms`,
     );
-    try {
-      await sleep(delayMs, undefined, { signal: cancel });
-    } catch {
-      throw new CancelledError();
-    }
+    await sleep(delayMs, undefined, { signal: cancel }).catch(() => Promise.reject(new CancelledError()));
   }
 
   /** Undoes `Content-Encoding`, several in order; keeps a body it cannot decompress, or in an unknown encoding, as it came. */
@@ -296,9 +292,7 @@ function parseBaseUrl(baseUrl: string): string {
   const problem = baseUrlProblem(baseUrl);
   if (problem) throw new InvalidInputError('base URL', problem);
   const url = new URL(baseUrl.trim());
-  url.search = '';
-  url.hash = '';
-  return url.href.replace(/\/+$/, '');
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 function createDispatcher(base: string, options: ConnectionOptions): Dispatcher {

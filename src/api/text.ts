@@ -17,14 +17,12 @@ const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\ufffd]|[\ud800-\udbff](
 /** Server text made fit to quote on one line: control characters become spaces, runs of space one. */
 export function quote(text: string, max = 300): string {
   // Bound the work first: only the start of a huge text can be shown anyway.
-  const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  return clip(head.replace(UNSAFE, ' ').replace(/\s+/g, ' ').trim(), max);
+  return clip(text.slice(0, max * 4).replace(UNSAFE, ' ').replace(/\s+/g, ' ').trim(), max);
 }
 
 /** A whole message: keeps its line breaks, drops other control characters, at most `max` characters. */
 export function tidyMessage(text: string, max = 1500): string {
-  const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  return clip(head.replace(/\r\n?/g, '\n').replace(UNSAFE, ' '), max);
+  return clip(text.slice(0, max * 4).replace(/\r\n?/g, '\n').replace(UNSAFE, ' '), max);
 }
 
 /** Cuts to `max` characters with an ellipsis, never between the halves of a surrogate pair. */
