@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import * as l10n from '@vscode/l10n';
-import { InvalidInputError, RecordProblem, SchemaError } from './errors';
+import { InvalidInputError, RecordProblem, SchemaError, sealError } from './errors';
 import { ConnectionOptions, HttpTransport } from './http';
 import { PageEnd, pageEnd, PageWalk } from './pagination';
 import { buildDeploymentSearchParams, DeploymentQuery, validateIntegrationId, validateObjectArgument } from './query';
@@ -83,7 +83,7 @@ export class ControlPlaneClient {
       });
       return { repositories, invalid };
     } catch (error) {
-      throw this.http.seal(error);
+      throw sealError(error, this.http.redactor);
     }
   }
 
@@ -115,7 +115,7 @@ export class ControlPlaneClient {
       const end = pageEnd({ requestedOffset, limit, count: resources.length, nextOffset });
       return { deployments, invalid, requestedOffset, limit, nextOffset, mayHaveMore: end === undefined, end };
     } catch (error) {
-      throw this.http.seal(error);
+      throw sealError(error, this.http.redactor);
     }
   }
 
@@ -148,7 +148,7 @@ export class ControlPlaneClient {
       if (!created.success) throw new SchemaError(l10n.t('The created deployment'), problemsOf(created.error));
       return created.data;
     } catch (error) {
-      throw this.http.seal(error);
+      throw sealError(error, this.http.redactor);
     }
   }
 

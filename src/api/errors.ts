@@ -3,8 +3,8 @@ import { clip, quote, Redactor, tidyMessage } from './text';
 
 /**
  * One error class per failure class. Every message is a whole sentence meant to be shown as it is
- * (the UI adds the next step), at most 1,500 characters, and, once `sealError` has run where the
- * error is made, free of the API key and of any 12-character piece of it, in every string it keeps.
+ * (the UI adds the next step), at most 1,500 characters, and, once `sealError` has run as it leaves
+ * the client, free of the API key and of any 12-character piece of it, in every string it keeps.
  */
 
 /** What every error class has in common (`status` where the server answered); narrow on `kind` through the `ControlPlaneError` union. */
@@ -264,10 +264,12 @@ export function isControlPlaneError(error: unknown): error is ControlPlaneError 
 }
 
 /**
- * Makes an error safe to show and to serialise where it is made (sealing it again changes nothing):
- * every string it keeps (message, stack, detail, issues, …) redacted, stripped of control characters and bounded.
+ * Makes a client error safe to show and to serialise as it leaves the client: every string it keeps
+ * (message, stack, detail, issues, …) redacted, stripped of control characters and bounded. Answers
+ * anything else as it is.
  */
-export function sealError<T extends ControlPlaneErrorBase>(error: T, redactor: Redactor): T {
+export function sealError<T>(error: T, redactor: Redactor): T {
+  if (!(error instanceof ControlPlaneErrorBase)) return error;
   const record = error as unknown as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     if (key === 'name' || key === 'kind') continue;

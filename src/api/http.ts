@@ -13,7 +13,6 @@ import {
   InvalidInputError,
   InvalidResponseError,
   NetworkError,
-  sealError,
   TimeoutError,
 } from './errors';
 import * as l10n from '@vscode/l10n';
@@ -152,12 +151,11 @@ export class HttpTransport {
       try {
         response = await this.once(req, url, cancel);
       } catch (error) {
-        const mapped = this.seal(error as ControlPlaneError);
-        if (idempotent && attempt < this.retry.maxAttempts && mapped instanceof NetworkError && RESET_CODES.has(mapped.code ?? '')) {
-          await this.backoff(req, attempt, undefined, mapped.message, cancel);
+        if (idempotent && attempt < this.retry.maxAttempts && error instanceof NetworkError && RESET_CODES.has(error.code ?? '')) {
+          await this.backoff(req, attempt, undefined, error.message, cancel);
           continue;
         }
-        throw mapped;
+        throw error;
       }
       if (response.status >= 200 && response.status < 300) return response;
 
@@ -178,10 +176,10 @@ export class HttpTransport {
             : !sameOrigin
               ? l10n.t('another origin than {0}; the API key is not sent there', url.origin)
               : l10n.t('more than {0} redirects', MAX_REDIRECTS);
-        throw this.seal(new HttpError(response.status, why, this.redactor.text(quote(this.redactor.whole(target?.href ?? response.location), 200))));
+        throw new HttpError(response.status, why, this.redactor.text(quote(this.redactor.whole(target?.href ?? response.location), 200)));
       }
 
-      const error = this.seal(errorFromResponse(response, req.what, this.redactor));
+      const error = errorFromResponse(response, req.what, this.redactor);
       if (idempotent && attempt < this.retry.maxAttempts && RETRYABLE_STATUSES.has(response.status)) {
         const asked = parseRetryAfter(response.retryAfter);
         if (asked !== undefined && asked > this.retry.maxRetryAfterMs) throw error;
@@ -194,11 +192,6 @@ export class HttpTransport {
 
   close(): Promise<void> {
     return this.dispatcher.close();
-  }
-
-  /** Redacts and bounds every string of a client error, once, where it is made. Other values pass through. */
-  seal<T>(error: T): T {
-    return error instanceof ControlPlaneErrorBase ? (sealError(error, this.redactor) as T) : error;
   }
 
   private async once(req: HttpRequest, url: URL, cancel: AbortSignal): Promise<RawResponse> {
