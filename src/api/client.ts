@@ -109,11 +109,10 @@ export class ControlPlaneClient {
         throw new SchemaError(l10n.t('The deployment listing'), problems);
       }
       const { resources, offset: nextOffset } = listing.data;
-      const { valid, invalid } = splitRecords(deploymentSummarySchema, resources);
       // A listed record's resource_spec is checked when it is shown (resourceSpecProblems).
-      const deployments = valid as Deployment[];
+      const { valid, invalid } = splitRecords(deploymentSummarySchema, resources);
       const end = pageEnd({ requestedOffset, limit, count: resources.length, nextOffset });
-      return { deployments, invalid, requestedOffset, limit, nextOffset, mayHaveMore: end === undefined, end };
+      return { deployments: valid as Deployment[], invalid, requestedOffset, limit, nextOffset, mayHaveMore: end === undefined, end };
     } catch (error) {
       throw sealError(error, this.http.redactor);
     }

@@ -107,14 +107,12 @@ const decoders: Record<string, Decoder> = {
  * Only GETs are retried: a POST may have taken effect even when its answer was lost.
  */
 export class HttpTransport {
-  /** The base URL without a trailing slash. */
   private readonly base: string;
   private readonly headers: Record<string, string>;
   private readonly dispatcher: Dispatcher;
   private readonly timeoutMs: number;
   private readonly retry: Required<RetryOptions>;
   private readonly logger: Pick<Console, 'info' | 'warn'>;
-  /** The redactor of this connection's secrets. */
   readonly redactor: Redactor;
   private readonly maxBytes: number;
   private readonly signal: AbortSignal | undefined;
@@ -220,8 +218,7 @@ export class HttpTransport {
         chunks.push(chunk);
       }
       const raw = Buffer.concat(chunks, size);
-      const encoding = headerValue(res.headers['content-encoding']);
-      const bytes = await this.decompress(raw, encoding, target, tooLarge);
+      const bytes = await this.decompress(raw, headerValue(res.headers['content-encoding']), target, tooLarge);
       this.logger.info(
         `${target} → ${res.statusCode} (${Date.now() - started} ms${bytes !== raw ? `, ${raw.length} → ${bytes.length} bytes` : ''})`,
       );
@@ -350,14 +347,11 @@ const networkReasons = (): Record<string, string> => ({
   ENETUNREACH: l10n.t('the network is unreachable'),
 });
 
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 4; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== 'UND_ERR_ABORTED') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
+/** The code of an error or of its causes, four deep. */
+function errorCode(error: unknown, depth = 0): string | undefined {
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: unknown };
+  if (typeof code === 'string' && code !== 'UND_ERR_ABORTED') return code;
+  return cause && depth < 3 ? errorCode(cause, depth + 1) : undefined;
 }
 
 function formatBytes(bytes: number): string {

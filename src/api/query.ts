@@ -47,10 +47,7 @@ export function validateIdList(parameter: 'deployment_ids' | 'tag_value_ids', it
 
 /** Splits user input such as "a, b ,c" into items. */
 export function splitIdList(text: string): string[] {
-  return text
-    .split(/[\s,]+/)
-    .map((item) => item.trim())
-    .filter((item) => item.length > 0);
+  return text.split(/[\s,]+/).filter((item) => item.length > 0);
 }
 
 export function validateIntegrationId(integrationId: string): string {

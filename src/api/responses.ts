@@ -67,7 +67,6 @@ export function parseRetryAfter(value: string | undefined): number | undefined {
 
 /** The JSON value of a body, or undefined when it has none. */
 function tryParse(text: string): unknown {
-  if (!text.trim()) return undefined;
   try {
     return JSON.parse(text);
   } catch {

@@ -28,9 +28,7 @@ export function tidyMessage(text: string, max = 1500): string {
 /** Cuts to `max` characters with an ellipsis, never between the halves of a surrogate pair. */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
-  let end = max - 1;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
+  const end = /[\ud800-\udbff]/.test(text.charAt(max - 2)) ? max - 2 : max - 1;
   return `${text.slice(0, end)}…`;
 }
 
