@@ -2,9 +2,8 @@ import * as l10n from '@vscode/l10n';
 import { quote } from './text';
 
 /**
- * Why `text` cannot be the base URL of a control plane, or undefined when it can: the one check of a
- * base URL, for what the user types, the profiles setting and the client. A user name or password
- * typed into the URL is never repeated.
+ * Why `text` cannot be the base URL of a control plane, or undefined when it can: the one check, for
+ * what the user types, the profiles setting and the client. A user name or password is never repeated.
  */
 export function baseUrlProblem(text: string): string | undefined {
   const trimmed = text.trim();

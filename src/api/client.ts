@@ -1,9 +1,9 @@
-import type * as z from 'zod';
+import * as z from 'zod';
 import * as l10n from '@vscode/l10n';
-import { InvalidInputError, RecordProblem, SchemaError } from './errors';
+import { InvalidInputError, RecordProblem, SchemaError, sealError } from './errors';
 import { ConnectionOptions, HttpTransport } from './http';
 import { PageEnd, pageEnd, PageWalk } from './pagination';
-import { buildDeploymentSearchParams, DEFAULT_PAGE_SIZE, DeploymentQuery, validateIntegrationId, validateObjectArgument } from './query';
+import { buildDeploymentSearchParams, DeploymentQuery, validateIntegrationId, validateObjectArgument } from './query';
 import { parseJsonBody } from './responses';
 import { Deployment, deploymentSchema, deploymentSummarySchema, listingSchema, Repository, repositorySchema, resourceSpecSchema } from './schemas';
 import { describeKind, describeValue } from './text';
@@ -12,20 +12,15 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/**
- * A listed record that does not match the API contract. It is kept as the
- * server sent it (not validated, not copied), so its details and JSON can
- * still be shown; `problems` name each field path.
- */
+/** A listed record that does not match the API contract, kept as the server sent it (not copied) to be shown as such. */
 interface OffContractRecord {
   /** Position in the server's answer (0-based). */
   readonly index: number;
   /** The record as received. Its fields are not to be trusted. */
   readonly raw: unknown;
   readonly problems: readonly RecordProblem[];
-  /** The record's `id` when it is a non-empty string (even one that is not a UUID). */
+  /** The record's `id` when it is a non-empty string (even one that is not a UUID), and its `name` when a string. */
   readonly id?: string;
-  /** The record's `name` when it is a string, for a label. */
   readonly name?: string;
 }
 
@@ -38,26 +33,22 @@ export interface InvalidRepository extends OffContractRecord {
   readonly reason: string;
 }
 
+/** The records that match the contract and those that do not, each in the server's order. */
 export interface RepositoryListing {
-  /** The records that match the contract, in the server's order. */
   repositories: Repository[];
-  /** The records that do not, in the server's order. */
   invalid: InvalidRepository[];
 }
 
 export interface DeploymentPage {
-  /** The records that match the contract, in the server's order. */
+  /** The records that match the contract and those that do not (shown as such, never dropped), each in the server's order. */
   deployments: Deployment[];
-  /** The records that do not: shown as such, never dropped silently. */
   invalid: InvalidDeployment[];
-  /** The offset this page was requested with. */
   requestedOffset: number;
   limit: number;
   /** The response `offset`: pass it verbatim to get the next page. An opaque cursor: it need not grow. */
   nextOffset: number;
-  /** False once an end rule applies (see `PageEnd`). */
+  /** False once an end rule applies; `end` says which. */
   mayHaveMore: boolean;
-  /** Which end rule applied, when one did. */
   end?: PageEnd;
 }
 
@@ -67,10 +58,6 @@ export class ControlPlaneClient {
 
   constructor(options: ConnectionOptions) {
     this.http = new HttpTransport(options);
-  }
-
-  get baseUrl(): string {
-    return this.http.baseUrl;
   }
 
   /** The repositories of an integration; records off the contract are listed apart, with their problems. */
@@ -83,27 +70,20 @@ export class ControlPlaneClient {
         signal: signalOf(options),
         what: l10n.t('Integration {0}', id),
       });
-      const body = parseJsonBody(response, this.http.secrets);
+      const body = parseJsonBody(response, this.http.redactor);
       if (!Array.isArray(body)) {
         throw new SchemaError(l10n.t('The repository listing'), [{ path: '', message: l10n.t('expected an array, got {0}', answerKind(body)) }]);
       }
       const { valid: repositories, invalid: offContractRecords } = splitRecords(repositorySchema, body);
-      const invalid = offContractRecords.map(
-        (record): InvalidRepository => ({
-          ...record,
-          usableForCreate: false,
-          reason: l10n.t(
-            'It does not match the API contract ({0}), so it cannot be used to create a deployment.',
-            record.problems
-              .slice(0, 3)
-              .map(({ path, message }) => `${path || l10n.t('(the record)')}: ${message}`)
-              .join('; ') + (record.problems.length > 3 ? '; …' : ''),
-          ),
-        }),
-      );
+      const invalid = offContractRecords.map((record): InvalidRepository => {
+        const shown = record.problems.slice(0, 3).map(({ path, message }) => `${path || l10n.t('(the record)')}: ${message}`);
+        const problems = shown.join('; ') + (record.problems.length > 3 ? '; …' : '');
+        const reason = l10n.t('It does not match the API contract ({0}), so it cannot be used to create a deployment.', problems);
+        return { ...record, usableForCreate: false, reason };
+      });
       return { repositories, invalid };
     } catch (error) {
-      throw this.http.seal(error);
+      throw sealError(error, this.http.redactor);
     }
   }
 
@@ -120,7 +100,7 @@ export class ControlPlaneClient {
         signal: signalOf(options),
         what: l10n.t('The deployment listing'),
       });
-      const body = parseJsonBody(response, this.http.secrets);
+      const body = parseJsonBody(response, this.http.redactor);
       const listing = listingSchema.safeParse(body);
       if (!listing.success) {
         const problems = Array.isArray(body)
@@ -129,43 +109,33 @@ export class ControlPlaneClient {
         throw new SchemaError(l10n.t('The deployment listing'), problems);
       }
       const { resources, offset: nextOffset } = listing.data;
-      const { valid, invalid } = splitRecords(deploymentSummarySchema, resources);
       // A listed record's resource_spec is checked when it is shown (resourceSpecProblems).
-      const deployments = valid as Deployment[];
+      const { valid, invalid } = splitRecords(deploymentSummarySchema, resources);
       const end = pageEnd({ requestedOffset, limit, count: resources.length, nextOffset });
-      return { deployments, invalid, requestedOffset, limit, nextOffset, mayHaveMore: end === undefined, end };
+      return { deployments: valid as Deployment[], invalid, requestedOffset, limit, nextOffset, mayHaveMore: end === undefined, end };
     } catch (error) {
-      throw this.http.seal(error);
+      throw sealError(error, this.http.redactor);
     }
   }
 
   /** Every page from `query.offset` on, until an end rule applies (see `PageEnd`). */
   async *deploymentPages(query: DeploymentQuery = {}, options: CallOptions = {}): AsyncGenerator<DeploymentPage> {
-    try {
-      validateObjectArgument('query', query);
-    } catch (error) {
-      throw this.http.seal(error);
-    }
     const walk = new PageWalk();
-    let offset = query?.offset ?? 0;
-    const limit = query?.limit ?? DEFAULT_PAGE_SIZE;
+    // The first call checks the query; the next ones change only its offset.
+    let page = await this.listDeployments(query, options);
     for (;;) {
-      const page = await this.listDeployments({ ...query, limit, offset }, options);
-      const end = walk.endOfPage(page);
-      page.end = end;
-      page.mayHaveMore = end === undefined;
+      page.end = walk.endOfPage(page);
+      page.mayHaveMore = page.end === undefined;
       yield page;
       if (!page.mayHaveMore) return;
-      offset = page.nextOffset;
+      page = await this.listDeployments({ ...query, limit: page.limit, offset: page.nextOffset }, options);
     }
   }
 
   /** `POST /v2/deployments`; never retried. Answers the created record. */
   async createDeployment(body: Record<string, unknown>, options: CallOptions = {}): Promise<Deployment> {
     try {
-      if (!body || typeof body !== 'object' || Array.isArray(body)) {
-        throw new InvalidInputError('body', l10n.t('must be an object, got {0}', describeValue(body)));
-      }
+      validateObjectArgument('body', body, { required: true });
       const response = await this.http.send({
         method: 'POST',
         path: '/v2/deployments',
@@ -173,11 +143,11 @@ export class ControlPlaneClient {
         signal: signalOf(options),
         what: l10n.t('The deployment-creation endpoint'),
       });
-      const created = deploymentSchema.safeParse(parseJsonBody(response, this.http.secrets));
+      const created = deploymentSchema.safeParse(parseJsonBody(response, this.http.redactor));
       if (!created.success) throw new SchemaError(l10n.t('The created deployment'), problemsOf(created.error));
       return created.data;
     } catch (error) {
-      throw this.http.seal(error);
+      throw sealError(error, this.http.redactor);
     }
   }
 
@@ -189,12 +159,9 @@ export class ControlPlaneClient {
 /** The call's options checked (an object, or nothing), and their signal, checked too. */
 function signalOf(options: CallOptions | undefined): AbortSignal | undefined {
   validateObjectArgument('options', options);
-  const signal = options?.signal;
-  if (signal === undefined || signal === null) return undefined;
-  if (typeof (signal as AbortSignal).aborted !== 'boolean' || typeof (signal as AbortSignal).addEventListener !== 'function') {
-    throw new InvalidInputError('signal', l10n.t('must be an AbortSignal, got {0}', describeValue(signal)));
-  }
-  return signal;
+  const signal: unknown = options?.signal;
+  if (signal === undefined || signal === null || signal instanceof AbortSignal) return signal ?? undefined;
+  throw new InvalidInputError('signal', l10n.t('must be an AbortSignal, got {0}', describeValue(signal)));
 }
 
 /** What a whole answer was, without its content (records may hold secrets): "a list of 2 records", "a string". */
@@ -216,43 +183,22 @@ function splitRecords<T extends z.ZodType>(schema: T, records: readonly unknown[
 }
 
 function identity(raw: unknown): { id?: string; name?: string } {
-  const record = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
-  return {
-    id: typeof record.id === 'string' && record.id ? record.id : undefined,
-    name: typeof record.name === 'string' ? record.name : undefined,
-  };
+  const { id, name } = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  return { id: typeof id === 'string' && id ? id : undefined, name: typeof name === 'string' ? name : undefined };
 }
 
-/** zod's issues (worded by the schemas) as problems, each with its field path from `root`. */
-function problemsOf(error: z.ZodError, root = ''): RecordProblem[] {
-  return error.issues.map((issue) => ({ path: formatPath(root, issue.path), message: issue.message }));
+/** zod's issues (worded by the schemas) as problems, each with its field path from `root` (`secrets[0].value`). */
+function problemsOf(error: z.ZodError, root: readonly string[] = []): RecordProblem[] {
+  return error.issues.map((issue) => ({ path: z.core.toDotPath([...root, ...issue.path]), message: issue.message }));
 }
-
-/** `source_config.resource_spec.cpu`, `secrets[0].value` */
-function formatPath(root: string, path: readonly PropertyKey[]): string {
-  let text = root;
-  for (const part of path) {
-    if (typeof part === 'number') text += `[${part}]`;
-    else text += text ? `.${String(part)}` : String(part);
-  }
-  return text;
-}
-
-const checkedSpecs = new WeakMap<object, readonly RecordProblem[]>();
 
 /**
- * Validates the `resource_spec` of a listed deployment in full (listings check
- * only that it is an object). Answers the problems, each with its field path;
- * empty when it matches the contract or is absent. Cached per record.
+ * The problems of a listed deployment's `resource_spec`, validated in full when it is shown (a listing
+ * checks only that it is an object); empty when it matches the contract or is absent.
  */
 export function resourceSpecProblems(deployment: Deployment): readonly RecordProblem[] {
   const spec = deployment.source_config?.resource_spec;
-  if (!spec || typeof spec !== 'object') return [];
-  let problems = checkedSpecs.get(spec);
-  if (!problems) {
-    const result = resourceSpecSchema.safeParse(spec);
-    problems = result.success ? [] : problemsOf(result.error, 'source_config.resource_spec');
-    checkedSpecs.set(spec, problems);
-  }
-  return problems;
+  if (!spec) return [];
+  const result = resourceSpecSchema.safeParse(spec);
+  return result.success ? [] : problemsOf(result.error, ['source_config', 'resource_spec']);
 }

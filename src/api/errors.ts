@@ -1,98 +1,48 @@
 import * as l10n from '@vscode/l10n';
-import { clip, MAX_QUOTE_LENGTH, quote, Redactor, tidyMessage } from './text';
+import { clip, quote, Redactor, tidyMessage } from './text';
 
 /**
- * One error class per failure class. Every message is meant to be shown to a
- * person as it is: it says what went wrong; the UI adds the next step. Each
- * is one whole sentence (or more) through the translator hook `t`, with the
- * values as `{0}`-style arguments, so a translation can order them as its
- * language needs.
- *
- * Every message is at most 1,500 characters, keeps only line breaks among
- * control characters, and, once `sealError` has run where the error is made,
- * holds neither the API key nor any 12-character piece of it, in any string
- * the error keeps (message, stack, detail, issues, snippet, …).
+ * One error class per failure class. Every message is a whole sentence meant to be shown as it is
+ * (the UI adds the next step), at most 1,500 characters, and, once `sealError` has run as it leaves
+ * the client, free of the API key and of any 12-character piece of it, in every string it keeps.
  */
 
-export type ControlPlaneErrorKind =
-  | 'auth'
-  | 'notFound'
-  | 'validation'
-  | 'rateLimited'
-  | 'server'
-  | 'http'
-  | 'network'
-  | 'timeout'
-  | 'cancelled'
-  | 'invalidResponse'
-  | 'schema'
-  | 'invalidInput';
-
-/** What every error class has in common; use the `ControlPlaneError` union to narrow on `kind`. */
+/** What every error class has in common (`status` where the server answered); narrow on `kind` through the `ControlPlaneError` union. */
 export abstract class ControlPlaneErrorBase extends Error {
-  abstract readonly kind: ControlPlaneErrorKind;
-  /** HTTP status, where the server answered. */
-  readonly status?: number;
+  abstract readonly kind: string;
 
-  constructor(message: string, status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(tidyMessage(message));
     this.name = new.target.name;
-    this.status = status;
   }
 }
-
-/** Why a 401/403 was refused, as far as the server's detail tells. */
-export type AuthProblem =
-  /** 401: no key, or a key the server does not know. */
-  | 'notAuthenticated'
-  /** 403: the key is refused for this request. */
-  | 'accessDenied'
-  /** 403 asking for a workspace/tenant (organisation-scoped keys). */
-  | 'needsTenant'
-  /** 403: the feature is not enabled (or available) for the organisation; another key will not help. */
-  | 'notEnabled';
 
 const NOT_ENABLED = /\b(?:not|isn't)\s+(?:been\s+)?(?:enabled|available|activated|included)\b|\bdisabled\b|\bdoes(?:\s+not|n't)\s+have\b/i;
 const FOR_ORGANISATION = /organi[sz]ation|\borg\b|\bplan\b|subscription|\bfeature\b/i;
 
-/** A 403 detail saying the feature is off for the organisation (not a key problem). */
-function isNotEnabledDetail(detail: string | undefined): boolean {
-  return !!detail && NOT_ENABLED.test(detail) && FOR_ORGANISATION.test(detail);
-}
-
 /** 401 or 403. `detail` is the server's own explanation (quoted, redacted). */
 export class AuthError extends ControlPlaneErrorBase {
   readonly kind = 'auth';
-  readonly problem: AuthProblem;
+  /** A 403 saying the feature is not enabled for the organisation: another key will not help. */
+  readonly notEnabled: boolean;
+  /** A 403 asking for a workspace/tenant to be named (organisation-scoped keys). */
+  readonly needsTenant: boolean;
   constructor(
     status: number,
     readonly detail: string | undefined,
   ) {
-    const problem: AuthProblem =
-      status !== 403
-        ? 'notAuthenticated'
-        : isNotEnabledDetail(detail)
-          ? 'notEnabled'
-          : detail && /workspace|tenant/i.test(detail)
-            ? 'needsTenant'
-            : 'accessDenied';
-    super(authMessage(status, problem, detail), status);
-    this.problem = problem;
-  }
-
-  /** The server asks for a workspace/tenant to be named (organisation-scoped keys). */
-  get needsTenant(): boolean {
-    return this.problem === 'needsTenant';
-  }
-
-  /** A 403 saying the feature is not enabled for the organisation: not a key problem. */
-  get notEnabled(): boolean {
-    return this.problem === 'notEnabled';
+    const notEnabled = status === 403 && !!detail && NOT_ENABLED.test(detail) && FOR_ORGANISATION.test(detail);
+    super(authMessage(status, notEnabled, detail), status);
+    this.notEnabled = notEnabled;
+    this.needsTenant = status === 403 && !notEnabled && !!detail && /workspace|tenant/i.test(detail);
   }
 }
 
-function authMessage(status: number, problem: AuthProblem, detail: string | undefined): string {
-  if (problem === 'notEnabled') {
+function authMessage(status: number, notEnabled: boolean, detail: string | undefined): string {
+  if (notEnabled) {
     return l10n.t(
       'This is not enabled for your organisation (HTTP 403): {0}. A different API key will not help; ask an administrator of the organisation.',
       detail ?? '',
@@ -125,17 +75,20 @@ export interface ValidationIssue {
 /** 422 (or 400 with a detail list): the server names what it refused. */
 export class RequestValidationError extends ControlPlaneErrorBase {
   readonly kind = 'validation';
+  readonly issues: readonly ValidationIssue[];
   /** How many issues the server named; `issues` keeps at most the first 100. */
   readonly issueCount: number;
   constructor(status: number, issues: readonly ValidationIssue[], issueCount = issues.length) {
     const shown = issues.slice(0, SHOWN_ISSUES);
-    const lines = shown.map((issue) => (issue.loc ? `${issue.loc}: ${issue.msg}` : issue.msg)).join('\n') + andMore(issueCount - shown.length);
+    const lines = shown.map(issueLine).join('\n') + andMore(issueCount - shown.length);
     super(l10n.t('The server refused the request (HTTP {0}):\n{1}', status, lines), status);
     this.issues = issues.slice(0, KEPT_ISSUES);
     this.issueCount = Math.max(issueCount, this.issues.length);
   }
-  readonly issues: readonly ValidationIssue[];
 }
+
+/** A server's issue as one line: `loc: msg`, or the `msg` alone. */
+export const issueLine = ({ loc, msg }: ValidationIssue): string => (loc ? `${loc}: ${msg}` : msg);
 
 const SHOWN_ISSUES = 10;
 /** Issues an error keeps (and reads from a server's answer); the rest are counted. */
@@ -217,17 +170,13 @@ export class CancelledError extends ControlPlaneErrorBase {
   }
 }
 
-/**
- * A body that is not JSON: typically an HTML error page from a proxy or
- * gateway. `snippet` is a short excerpt, or "binary data (N bytes)".
- */
+/** A body that is not JSON (typically a proxy's HTML error page). `snippet` is an excerpt, or "binary data (N bytes)" when `binary`. */
 export class InvalidResponseError extends ControlPlaneErrorBase {
   readonly kind = 'invalidResponse';
   constructor(
     status: number,
     readonly contentType: string | undefined,
     readonly snippet: string,
-    /** True when the body is not text: `snippet` then says "binary data (N bytes)". */
     readonly binary = false,
   ) {
     // "HTTP 502, text/html": a status and a media type, the same in every language.
@@ -244,9 +193,8 @@ export class InvalidResponseError extends ControlPlaneErrorBase {
 }
 
 /**
- * Where a record departs from the API contract: the field's path from the record
- * (`source_config.repo_url`, `secrets[0].value`; empty for the record itself) and what is wrong, in
- * words that never repeat the value received.
+ * Where a record departs from the API contract: the field's path (`secrets[0].value`; empty for the
+ * record itself) and what is wrong, in words that never repeat the value received.
  */
 export interface RecordProblem {
   readonly path: string;
@@ -269,10 +217,8 @@ export class SchemaError extends ControlPlaneErrorBase {
 }
 
 /**
- * A value refused before any request is sent; names the parameter. `parameter` is an identifier
- * (the fixes are chosen by it): an API parameter (`limit`, `integration_id`, …) or a JavaScript
- * argument (`options`, `body`, …) is shown as it is, a setting (`base URL`, `CA file`, `proxy`,
- * `integration ID`) in the user's language. `problem` is a translated clause.
+ * A value refused before any request is sent. `parameter` is an identifier (the fixes are chosen by
+ * it): an API parameter or a JavaScript argument is shown as it is, a setting in the user's language.
  */
 export class InvalidInputError extends ControlPlaneErrorBase {
   readonly kind = 'invalidInput';
@@ -313,47 +259,32 @@ export type ControlPlaneError =
   | SchemaError
   | InvalidInputError;
 
-
 export function isControlPlaneError(error: unknown): error is ControlPlaneError {
   return error instanceof ControlPlaneErrorBase;
 }
 
-const sealed = new WeakSet<object>();
-
 /**
- * Makes an error safe to show and to serialise, once, where it is made: every
- * string it keeps (message, stack, detail, issues, snippet, content type, …)
- * is redacted (whole key and any 12-character piece of it), stripped of
- * control characters and bounded. Answers the same error.
+ * Makes a client error safe to show and to serialise as it leaves the client: every string it keeps
+ * (message, stack, detail, issues, …) redacted, stripped of control characters and bounded. Answers
+ * anything else as it is.
  */
-export function sealError<T extends ControlPlaneErrorBase>(error: T, redactor: Redactor): T {
-  if (sealed.has(error)) return error;
-  sealed.add(error);
+export function sealError<T>(error: T, redactor: Redactor): T {
+  if (!(error instanceof ControlPlaneErrorBase)) return error;
   const record = error as unknown as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     if (key === 'name' || key === 'kind') continue;
     record[key] = cleanValue(record[key], redactor, 0);
   }
-  const original = error.message;
-  const message = tidyMessage(redactor.text(redactor.whole(original)));
-  const stack = typeof error.stack === 'string' ? error.stack : '';
-  const head = original ? `${error.name}: ${original}` : error.name;
-  const frames = stack.startsWith(head)
-    ? stack.slice(head.length)
-    : `\n${stack
-        .split('\n')
-        .filter((line) => /^\s+at /.test(line))
-        .join('\n')}`;
-  error.message = message;
-  error.stack = `${error.name}: ${message}${redactor.text(clip(frames, 4000))}`;
+  error.message = tidyMessage(redactor.text(redactor.whole(error.message)));
+  // The stack's frames under the sealed message: the stack's own head repeats the message as it was.
+  const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  error.stack = `${error.name}: ${error.message}\n${redactor.text(clip(frames.join('\n'), 4000))}`;
   return error;
 }
 
 function cleanValue(value: unknown, redactor: Redactor, depth: number): unknown {
-  if (typeof value === 'string') return quote(redactor.text(redactor.whole(clip(value, 20_000))), MAX_QUOTE_LENGTH);
+  if (typeof value === 'string') return quote(redactor.text(redactor.whole(clip(value, 20_000))));
   if (!value || typeof value !== 'object' || depth > 2) return value;
   if (Array.isArray(value)) return value.slice(0, KEPT_ISSUES).map((item) => cleanValue(item, redactor, depth + 1));
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) copy[key] = cleanValue(item, redactor, depth + 1);
-  return copy;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cleanValue(item, redactor, depth + 1)]));
 }

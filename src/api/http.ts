@@ -13,19 +13,12 @@ import {
   InvalidInputError,
   InvalidResponseError,
   NetworkError,
-  sealError,
   TimeoutError,
 } from './errors';
 import * as l10n from '@vscode/l10n';
 import { baseUrlProblem, withoutUserInfo } from './baseUrl';
 import { errorFromResponse, parseRetryAfter, RawResponse } from './responses';
 import { quote, Redactor } from './text';
-
-/** Where the transport says what it did (the extension's log). */
-export interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
-}
 
 export interface RetryOptions {
   /** Tries in all, the first included. Default 3. */
@@ -59,7 +52,8 @@ export interface ConnectionOptions {
   retry?: RetryOptions;
   /** Answers larger than this (after decompression) are refused, not read on. Default 64 MiB. */
   maxResponseBytes?: number;
-  logger?: Logger;
+  /** Where the transport says what it did (the extension's log). */
+  logger?: Pick<Console, 'info' | 'warn'>;
   /** Environment to read HTTP(S)_PROXY and NO_PROXY from; defaults to `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Aborts every request of this connection (each then throws CancelledError), e.g. once the connection is replaced. */
@@ -81,17 +75,13 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Same-origin redirects followed for one GET. */
 const MAX_REDIRECTS = 5;
 /**
- * How long an idle connection is kept for reuse. Servers commonly close idle
- * keep-alive connections after 5 s (node's and uvicorn's default) without a
- * `Keep-Alive` header; a request sent on a connection the server is closing
- * fails, and a POST must not be retried. So stay well under 5 s; a
- * `Keep-Alive: timeout=` answer shortens it further (undici honours it).
+ * How long an idle connection is kept for reuse. Servers commonly close idle keep-alive connections
+ * after 5 s (node's and uvicorn's default) without a `Keep-Alive` header; a request sent on a
+ * connection the server is closing fails, and a POST must not be retried. So stay well under 5 s (a
+ * `Keep-Alive: timeout=` answer shortens it further; undici honours it).
  */
 const KEEP_ALIVE_MS = 4_000;
-/** Bodies larger than this, on the wire or decompressed (a compression bomb), are refused. */
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-const noopLogger: Logger = { info() {}, warn() {} };
 
 type Decoder = (body: Buffer, limits: { maxOutputLength: number }) => Promise<Buffer>;
 const gunzip: Decoder = promisify(zlib.gunzip);
@@ -113,32 +103,28 @@ const decoders: Record<string, Decoder> = {
 };
 
 /**
- * One dispatcher (proxy, CA, TLS) per connection; every request has a timeout
- * and can be cancelled. Only GETs are retried: a POST may have taken effect
- * even when its answer was lost.
+ * One dispatcher (proxy, CA, TLS) per connection; every request has a timeout and can be cancelled.
+ * Only GETs are retried: a POST may have taken effect even when its answer was lost.
  */
 export class HttpTransport {
-  private readonly base: URL;
+  private readonly base: string;
   private readonly headers: Record<string, string>;
   private readonly dispatcher: Dispatcher;
   private readonly timeoutMs: number;
   private readonly retry: Required<RetryOptions>;
-  private readonly logger: Logger;
-  private readonly redactor: Redactor;
+  private readonly logger: Pick<Console, 'info' | 'warn'>;
+  readonly redactor: Redactor;
   private readonly maxBytes: number;
   private readonly signal: AbortSignal | undefined;
 
   constructor(options: ConnectionOptions) {
     this.base = parseBaseUrl(options.baseUrl);
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.retry = {
-      maxAttempts: options.retry?.maxAttempts ?? 3,
-      baseDelayMs: options.retry?.baseDelayMs ?? 300,
-      maxRetryAfterMs: options.retry?.maxRetryAfterMs ?? 10_000,
-    };
-    this.logger = options.logger ?? noopLogger;
-    this.redactor = new Redactor([options.apiKey]);
-    this.maxBytes = options.maxResponseBytes ?? MAX_BODY_BYTES;
+    this.retry = { maxAttempts: 3, baseDelayMs: 300, maxRetryAfterMs: 10_000, ...options.retry };
+    this.logger = options.logger ?? { info() {}, warn() {} };
+    this.redactor = new Redactor(options.apiKey);
+    // Bodies larger than this, on the wire or decompressed (a compression bomb), are refused.
+    this.maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
     this.signal = options.signal;
     this.headers = {
       accept: 'application/json',
@@ -146,21 +132,16 @@ export class HttpTransport {
       'user-agent': options.userAgent ?? 'deployments-explorer',
     };
     if (options.apiKey) this.headers[(options.apiKeyHeader || 'X-Api-Key').toLowerCase()] = options.apiKey;
-    if (options.tenantId?.trim()) {
-      this.headers[(options.tenantHeader || 'X-Tenant-Id').toLowerCase()] = options.tenantId.trim();
-    }
+    if (options.tenantId?.trim()) this.headers[(options.tenantHeader || 'X-Tenant-Id').toLowerCase()] = options.tenantId.trim();
     this.dispatcher = createDispatcher(this.base, options);
-  }
-
-  get baseUrl(): string {
-    return this.base.href.replace(/\/$/, '');
   }
 
   /** Sends the request and answers the raw 2xx response, or throws a ControlPlaneError. */
   async send(req: HttpRequest): Promise<RawResponse> {
     // The caller's signal and the connection's: either cancels the request and any wait for a retry.
     const cancel = AbortSignal.any([req.signal, this.signal].filter((signal) => signal !== undefined));
-    let url = this.urlFor(req.path, req.query);
+    const search = req.query?.toString();
+    let url = new URL(`${this.base}${req.path}${search ? `?${search}` : ''}`);
     const idempotent = req.method === 'GET';
     let redirects = 0;
     for (let attempt = 1; ; attempt++) {
@@ -168,17 +149,16 @@ export class HttpTransport {
       try {
         response = await this.once(req, url, cancel);
       } catch (error) {
-        const mapped = this.seal(error as ControlPlaneError);
-        if (idempotent && attempt < this.retry.maxAttempts && mapped instanceof NetworkError && RESET_CODES.has(mapped.code ?? '')) {
-          await this.backoff(req, attempt, this.backoffDelay(attempt), mapped.message, cancel);
+        if (idempotent && attempt < this.retry.maxAttempts && error instanceof NetworkError && RESET_CODES.has(error.code ?? '')) {
+          await this.backoff(req, attempt, undefined, error.message, cancel);
           continue;
         }
-        throw mapped;
+        throw error;
       }
       if (response.status >= 200 && response.status < 300) return response;
 
       if (REDIRECT_STATUSES.has(response.status) && response.location !== undefined) {
-        const target = this.redirectTarget(url, response.location);
+        const target = URL.canParse(response.location, url.href) ? new URL(response.location, url) : undefined;
         const sameOrigin = target !== undefined && target.origin === url.origin;
         if (idempotent && sameOrigin && redirects < MAX_REDIRECTS) {
           redirects++;
@@ -194,16 +174,14 @@ export class HttpTransport {
             : !sameOrigin
               ? l10n.t('another origin than {0}; the API key is not sent there', url.origin)
               : l10n.t('more than {0} redirects', MAX_REDIRECTS);
-        throw this.seal(new HttpError(response.status, why, this.redactor.text(quote(this.redactor.whole(target?.href ?? response.location), 200))));
+        throw new HttpError(response.status, why, this.redactor.text(quote(this.redactor.whole(target?.href ?? response.location), 200)));
       }
 
-      const error = this.seal(errorFromResponse(response, req.what, this.redactor));
+      const error = errorFromResponse(response, req.what, this.redactor);
       if (idempotent && attempt < this.retry.maxAttempts && RETRYABLE_STATUSES.has(response.status)) {
         const asked = parseRetryAfter(response.retryAfter);
-        if (asked !== undefined && asked > this.retry.maxRetryAfterMs) {
-          throw error;
-        }
-        await this.backoff(req, attempt, asked ?? this.backoffDelay(attempt), error.message, cancel);
+        if (asked !== undefined && asked > this.retry.maxRetryAfterMs) throw error;
+        await this.backoff(req, attempt, asked, error.message, cancel);
         continue;
       }
       throw error;
@@ -214,38 +192,15 @@ export class HttpTransport {
     return this.dispatcher.close();
   }
 
-  /** Redacts and bounds every string of a client error, once, where it is made. Other values pass through. */
-  seal<T>(error: T): T {
-    return error instanceof ControlPlaneErrorBase ? (sealError(error, this.redactor) as T) : error;
-  }
-
-  /** The redactor of this connection's secrets. */
-  get secrets(): Redactor {
-    return this.redactor;
-  }
-
-  private redirectTarget(from: URL, location: string): URL | undefined {
-    try {
-      return new URL(location, from);
-    } catch {
-      return undefined;
-    }
-  }
-
   private async once(req: HttpRequest, url: URL, cancel: AbortSignal): Promise<RawResponse> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const started = Date.now();
     const target = `${req.method} ${url.pathname}${url.search}`;
+    const body = req.body === undefined ? undefined : jsonBody(req.body);
     try {
-      const headers = { ...this.headers };
-      let body: string | undefined;
-      if (req.body !== undefined) {
-        headers['content-type'] = 'application/json';
-        body = jsonBody(req.body);
-      }
       const res = await request(url, {
         method: req.method,
-        headers,
+        headers: body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' },
         body,
         signal: AbortSignal.any([cancel, timeout]),
         dispatcher: this.dispatcher,
@@ -263,8 +218,7 @@ export class HttpTransport {
         chunks.push(chunk);
       }
       const raw = Buffer.concat(chunks, size);
-      const encoding = headerValue(res.headers['content-encoding']);
-      const bytes = await this.decompress(raw, encoding, target, tooLarge);
+      const bytes = await this.decompress(raw, headerValue(res.headers['content-encoding']), target, tooLarge);
       this.logger.info(
         `${target} → ${res.statusCode} (${Date.now() - started} ms${bytes !== raw ? `, ${raw.length} → ${bytes.length} bytes` : ''})`,
       );
@@ -287,45 +241,25 @@ export class HttpTransport {
         this.logger.warn(`${target} timed out after ${this.timeoutMs} ms`);
         throw new TimeoutError(this.timeoutMs);
       }
-      const mapped = networkError(this.baseUrl, error);
+      const mapped = networkError(this.base, error);
       this.logger.warn(`${target} failed: ${this.redactor.text(mapped.message)}`);
       throw mapped;
     }
   }
 
-  private backoffDelay(attempt: number): number {
-    const exponential = this.retry.baseDelayMs * 2 ** (attempt - 1);
-    return Math.round(exponential * (0.75 + Math.random() * 0.5));
-  }
-
-  private async backoff(req: HttpRequest, attempt: number, delayMs: number, reason: string, cancel: AbortSignal): Promise<void> {
+  /** Waits before retry `attempt`: what the server asked for, else an exponential delay with jitter. */
+  private async backoff(req: HttpRequest, attempt: number, asked: number | undefined, reason: string, cancel: AbortSignal): Promise<void> {
+    const delayMs = asked ?? Math.round(this.retry.baseDelayMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5));
     this.logger.warn(
       `${req.method} ${req.path}: ${this.redactor.text(reason.split('\n')[0])} — retry ${attempt} of ${this.retry.maxAttempts - 1} in ${delayMs} ms`,
     );
-    try {
-      await sleep(delayMs, undefined, { signal: cancel });
-    } catch {
-      throw new CancelledError();
-    }
+    await sleep(delayMs, undefined, { signal: cancel }).catch(() => Promise.reject(new CancelledError()));
   }
 
-  private urlFor(path: string, query?: URLSearchParams): URL {
-    const search = query?.toString();
-    return new URL(`${this.base.href.replace(/\/+$/, '')}${path}${search ? `?${search}` : ''}`);
-  }
-
-  /**
-   * Undoes `Content-Encoding` (several in order). A body that cannot be
-   * decompressed, or has an encoding we do not know, is kept as it came.
-   */
+  /** Undoes `Content-Encoding`, several in order; keeps a body it cannot decompress, or in an unknown encoding, as it came. */
   private async decompress(body: Buffer, encoding: string | undefined, target: string, tooLarge: () => ControlPlaneErrorBase): Promise<Buffer> {
     if (!encoding || body.length === 0) return body;
-    const codings = encoding
-      .toLowerCase()
-      .split(',')
-      .map((coding) => coding.trim())
-      .filter((coding) => coding && coding !== 'identity')
-      .reverse();
+    const codings = encoding.trim().toLowerCase().split(/\s*,\s*/).filter((coding) => coding && coding !== 'identity').reverse();
     const unknown = codings.find((coding) => !Object.hasOwn(decoders, coding));
     if (unknown !== undefined) {
       this.logger.warn(`${target}: unknown content encoding ${quote(unknown, 40)}; body kept as it came`);
@@ -343,31 +277,26 @@ export class HttpTransport {
   }
 }
 
-function parseBaseUrl(baseUrl: string): URL {
+/** The base URL without its query, fragment and trailing slashes. */
+function parseBaseUrl(baseUrl: string): string {
   const problem = baseUrlProblem(baseUrl);
   if (problem) throw new InvalidInputError('base URL', problem);
   const url = new URL(baseUrl.trim());
-  url.search = '';
-  url.hash = '';
-  url.pathname = url.pathname.replace(/\/+$/, '') || '/';
-  return url;
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
-function createDispatcher(base: URL, options: ConnectionOptions): Dispatcher {
+function createDispatcher(base: string, options: ConnectionOptions): Dispatcher {
   const tls: { rejectUnauthorized: boolean; ca?: string[] } = { rejectUnauthorized: options.strictSSL !== false };
-  if (options.caFile?.trim()) {
-    let extra: string;
-    try {
-      extra = readFileSync(options.caFile.trim(), 'utf8');
-    } catch (error) {
-      throw new InvalidInputError('CA file', l10n.t('cannot read {0}: {1}', options.caFile, (error as Error).message));
-    }
-    tls.ca = [...rootCertificates, extra];
+  const caFile = options.caFile?.trim() ?? '';
+  try {
+    if (caFile) tls.ca = [...rootCertificates, readFileSync(caFile, 'utf8')];
+  } catch (error) {
+    throw new InvalidInputError('CA file', l10n.t('cannot read {0}: {1}', caFile, (error as Error).message));
   }
   // Requests go to one origin only (redirects stay on it), so one proxy serves both schemes.
   const env = options.env ?? process.env;
   const fromEnv =
-    base.protocol === 'https:' ? (env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
+    base.startsWith('https:') ? (env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
   const proxy = options.proxyUrl?.trim() || fromEnv?.trim() || '';
   const noProxy = [options.noProxy, env.NO_PROXY ?? env.no_proxy].filter(Boolean).join(',');
   try {
@@ -418,14 +347,11 @@ const networkReasons = (): Record<string, string> => ({
   ENETUNREACH: l10n.t('the network is unreachable'),
 });
 
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 4; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== 'UND_ERR_ABORTED') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
+/** The code of an error or of its causes, four deep. */
+function errorCode(error: unknown, depth = 0): string | undefined {
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: unknown };
+  if (typeof code === 'string' && code !== 'UND_ERR_ABORTED') return code;
+  return cause && depth < 3 ? errorCode(cause, depth + 1) : undefined;
 }
 
 function formatBytes(bytes: number): string {

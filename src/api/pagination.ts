@@ -1,70 +1,52 @@
+import type { DeploymentPage } from './client';
+
 /**
- * Why a page is the last. The response has no total and no "last page" flag,
- * and its `offset` is an opaque cursor (it need not grow: 0 → 5000 → 300 is
- * legal), so a listing ends on:
+ * Why a page is the last. The response has no total and no "last page" flag, and its `offset` is an
+ * opaque cursor (it need not grow: 0 → 5000 → 300 is legal), so a listing ends on:
  * - `empty`: a page with no records;
  * - `short`: fewer records than the limit;
  * - `cycle`: the response offset is one this listing already requested;
- * - `noNewRecords`: a full page holding no record the listing has not seen
- *   already (a server that ignores `offset`).
+ * - `noNewRecords`: a full page holding no record the listing has not seen (a server that ignores `offset`).
  */
 export type PageEnd = 'empty' | 'short' | 'cycle' | 'noNewRecords';
 
-export interface PageFacts {
-  requestedOffset: number;
-  limit: number;
-  /** Records in the page, matching the contract or not. */
-  count: number;
-  nextOffset: number;
-}
-
 /**
- * The end rules one page shows on its own (empty, short, or a response
- * offset equal to the one requested). Undefined while more pages may exist.
+ * The end rules one page shows on its own (empty, short, or the offset it was requested with); `count`
+ * counts its records matching the contract or not. Undefined while more may exist.
  */
-export function pageEnd(page: PageFacts): PageEnd | undefined {
+export function pageEnd(page: { requestedOffset: number; limit: number; count: number; nextOffset: number }): PageEnd | undefined {
   if (page.count === 0) return 'empty';
   if (page.count < page.limit) return 'short';
   return page.nextOffset === page.requestedOffset ? 'cycle' : undefined;
 }
 
 /**
- * The end rules across the pages of one listing: remembers the offsets
- * requested and the records seen. One per listing (a refresh starts anew).
- * The client's page iterator and the view's list both use it.
+ * The end rules across the pages of one listing: remembers the offsets requested and the records
+ * seen. One per listing (a refresh starts anew); the client's page iterator and the view's list use it.
  */
 export class PageWalk {
   private readonly requested = new Set<number>();
   private readonly seen = new Set<string>();
 
-  /** Applies every end rule to a page just received; `keys` are its records' `recordKey`s. */
-  end(page: PageFacts, keys: Iterable<string | undefined>): PageEnd | undefined {
+  /** Applies every end rule to a page just received, its records matching the contract or not. */
+  endOfPage(page: Pick<DeploymentPage, 'requestedOffset' | 'limit' | 'nextOffset' | 'deployments' | 'invalid'>): PageEnd | undefined {
     this.requested.add(page.requestedOffset);
     let fresh = false;
-    for (const key of keys) {
-      if (key === undefined) fresh = true;
-      else if (!this.seen.has(key)) {
-        this.seen.add(key);
-        fresh = true;
-      }
+    for (const record of [...page.deployments, ...page.invalid.map((invalid) => invalid.raw)]) {
+      const key = recordKey(record);
+      if (key === undefined || !this.seen.has(key)) fresh = true;
+      if (key !== undefined) this.seen.add(key);
     }
-    const single = pageEnd(page);
-    if (single) return single;
+    const end = pageEnd({ ...page, count: page.deployments.length + page.invalid.length });
+    if (end) return end;
     if (this.requested.has(page.nextOffset)) return 'cycle';
     return fresh ? undefined : 'noNewRecords';
-  }
-
-  /** `end` for a listed page of deployments: its facts and record keys (valid or not) taken from the page. */
-  endOfPage(page: ListedPage): PageEnd | undefined {
-    const { requestedOffset, limit, nextOffset, deployments, invalid } = page;
-    return this.end({ requestedOffset, limit, count: deployments.length + invalid.length, nextOffset }, pageKeys(page));
   }
 }
 
 /**
- * What identifies a listed record for the "no new record" rule: its `id`,
- * else its name and creation time; undefined (always counted as new) when it
- * has neither. Reads two or three fields; no serialisation.
+ * What identifies a listed record for the "no new record" rule: its `id`, else its name and
+ * creation time; undefined (always counted as new) when it has neither.
  */
 function recordKey(record: unknown): string | undefined {
   if (!record || typeof record !== 'object') return undefined;
@@ -72,21 +54,4 @@ function recordKey(record: unknown): string | undefined {
   if (typeof id === 'string' && id) return `id:${id.trim().toLowerCase()}`;
   if (typeof name === 'string' && name) return `name:${name}\u0000${typeof createdAt === 'string' ? createdAt : ''}`;
   return undefined;
-}
-
-/** What `PageWalk.endOfPage` reads of a page. */
-interface ListedPage {
-  requestedOffset: number;
-  limit: number;
-  nextOffset: number;
-  deployments: readonly unknown[];
-  invalid: ReadonlyArray<{ raw: unknown }>;
-}
-
-/** The keys of every record of a page, matching the contract or not, for the "no new record" rule. */
-function pageKeys(page: Pick<ListedPage, 'deployments' | 'invalid'>): (string | undefined)[] {
-  const keys: (string | undefined)[] = [];
-  for (const deployment of page.deployments) keys.push(recordKey(deployment));
-  for (const record of page.invalid) keys.push(recordKey(record.raw));
-  return keys;
 }

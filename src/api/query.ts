@@ -22,28 +22,8 @@ export interface DeploymentQuery extends DeploymentFilters {
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-function validateLimit(limit: unknown): number {
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw new InvalidInputError('limit', l10n.t('must be a whole number from 1 to {0}, got {1}', MAX_PAGE_SIZE, describeValue(limit)));
-  }
-  return limit;
-}
-
-function validateOffset(offset: unknown): number {
-  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) {
-    throw new InvalidInputError('offset', l10n.t('must be a whole number of 0 or more, got {0}', describeValue(offset)));
-  }
-  return offset;
-}
-
-/**
- * Checks a list of identifiers for a comma-separated parameter and returns the
- * trimmed, non-empty items. Names the first bad item.
- */
-export function validateIdList(
-  parameter: 'deployment_ids' | 'tag_value_ids',
-  items: readonly string[],
-): string[] {
+/** Checks a list of identifiers for a comma-separated parameter; answers the trimmed, non-empty items. Names the first bad item. */
+export function validateIdList(parameter: 'deployment_ids' | 'tag_value_ids', items: readonly string[]): string[] {
   if (!Array.isArray(items)) {
     throw new InvalidInputError(parameter, l10n.t('must be a list of identifiers, got {0}', describeValue(items)));
   }
@@ -67,10 +47,7 @@ export function validateIdList(
 
 /** Splits user input such as "a, b ,c" into items. */
 export function splitIdList(text: string): string[] {
-  return text
-    .split(/[\s,]+/)
-    .map((item) => item.trim())
-    .filter((item) => item.length > 0);
+  return text.split(/[\s,]+/).filter((item) => item.length > 0);
 }
 
 export function validateIntegrationId(integrationId: string): string {
@@ -84,56 +61,47 @@ export function validateIntegrationId(integrationId: string): string {
   return trimmed;
 }
 
-/** A JavaScript caller's query or options argument: an object, or nothing. */
-export function validateObjectArgument(parameter: string, value: unknown): void {
-  if (value === undefined) return;
+/** A JavaScript caller's object argument (a query, options, a body): an object, or nothing unless `required`. */
+export function validateObjectArgument(parameter: string, value: unknown, { required = false } = {}): void {
+  if (value === undefined && !required) return;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new InvalidInputError(parameter, l10n.t('must be an object, got {0}', describeValue(value)));
   }
 }
 
-/**
- * Builds the query string of `GET /v2/deployments`. Empty filters are
- * omitted; invalid values are refused before any request is made.
- */
-export function buildDeploymentSearchParams(query: DeploymentQuery): URLSearchParams {
+/** Builds the query string of `GET /v2/deployments`. Empty filters are omitted; invalid values are refused before any request. */
+export function buildDeploymentSearchParams(query: DeploymentQuery = {}): URLSearchParams {
   validateObjectArgument('query', query);
-  query = query ?? {};
-  const params = new URLSearchParams();
-  params.set('limit', String(validateLimit(query.limit ?? DEFAULT_PAGE_SIZE)));
-  params.set('offset', String(validateOffset(query.offset ?? 0)));
-
-  const text = (name: string, value: string | undefined) => {
-    if (value === undefined || value === null) return;
-    if (typeof value !== 'string') throw new InvalidInputError(name, l10n.t('must be text, got {0}', describeValue(value)));
-    if (value.trim() !== '') params.set(name, value);
-  };
-  text('name_contains', query.nameContains);
-  text('status', query.status);
-  text('image_version', query.imageVersion);
-
-  if (query.remoteReconciled !== undefined && query.remoteReconciled !== null) {
-    if (typeof query.remoteReconciled !== 'boolean') {
-      throw new InvalidInputError('remote_reconciled', l10n.t('must be true or false, got {0}', describeValue(query.remoteReconciled)));
-    }
-    params.set('remote_reconciled', String(query.remoteReconciled));
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const offset = query.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new InvalidInputError('limit', l10n.t('must be a whole number from 1 to {0}, got {1}', MAX_PAGE_SIZE, describeValue(limit)));
   }
-  if (query.deploymentType !== undefined && query.deploymentType !== null) {
-    if (!(DEPLOYMENT_TYPES as readonly string[]).includes(query.deploymentType)) {
-      throw new InvalidInputError(
-        'deployment_type',
-        l10n.t('must be one of {0}, got {1}', DEPLOYMENT_TYPES.join(', '), describeValue(query.deploymentType)),
-      );
-    }
-    params.set('deployment_type', query.deploymentType);
+  if (!Number.isInteger(offset) || offset < 0) {
+    throw new InvalidInputError('offset', l10n.t('must be a whole number of 0 or more, got {0}', describeValue(offset)));
   }
-  const list = (name: 'deployment_ids' | 'tag_value_ids', items: readonly string[] | undefined) => {
-    if (items === undefined || items === null) return;
-    const cleaned = validateIdList(name, items);
+  const params = new URLSearchParams({ limit: String(limit), offset: String(offset) });
+
+  const texts = [['name_contains', query.nameContains], ['status', query.status], ['image_version', query.imageVersion]] as const;
+  for (const [name, value] of texts) {
+    if (value !== undefined && value !== null && typeof value !== 'string') {
+      throw new InvalidInputError(name, l10n.t('must be text, got {0}', describeValue(value)));
+    }
+    if (value?.trim()) params.set(name, value);
+  }
+  const { remoteReconciled: reconciled, deploymentType: type } = query;
+  if (reconciled !== undefined && reconciled !== null && typeof reconciled !== 'boolean') {
+    throw new InvalidInputError('remote_reconciled', l10n.t('must be true or false, got {0}', describeValue(reconciled)));
+  }
+  if (typeof reconciled === 'boolean') params.set('remote_reconciled', String(reconciled));
+  if (type !== undefined && type !== null && !(DEPLOYMENT_TYPES as readonly string[]).includes(type)) {
+    throw new InvalidInputError('deployment_type', l10n.t('must be one of {0}, got {1}', DEPLOYMENT_TYPES.join(', '), describeValue(type)));
+  }
+  if (type) params.set('deployment_type', type);
+  for (const [name, items] of [['tag_value_ids', query.tagValueIds], ['deployment_ids', query.deploymentIds]] as const) {
+    const cleaned = items === undefined || items === null ? [] : validateIdList(name, items);
     if (cleaned.length > 0) params.set(name, cleaned.join(','));
-  };
-  list('tag_value_ids', query.tagValueIds);
-  list('deployment_ids', query.deploymentIds);
+  }
   return params;
 }
 

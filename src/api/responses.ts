@@ -3,6 +3,7 @@ import {
   ControlPlaneError,
   HttpError,
   InvalidResponseError,
+  issueLine,
   KEPT_ISSUES,
   NotFoundError,
   RateLimitedError,
@@ -29,12 +30,9 @@ export interface RawResponse {
 
 /** Parses a JSON body, or explains that it is not JSON. */
 export function parseJsonBody(response: RawResponse, redactor: Redactor): unknown {
-  try {
-    return JSON.parse(response.text);
-  } catch {
-    const { snippet, binary } = bodyQuote(response, redactor);
-    throw new InvalidResponseError(response.status, headerQuote(response.contentType, redactor), snippet, binary);
-  }
+  const body = tryParse(response.text);
+  if (body === undefined) throw notJson(response, redactor);
+  return body;
 }
 
 /** Turns a non-success answer into the error of its class. */
@@ -51,10 +49,7 @@ export function errorFromResponse(response: RawResponse, what: string, redactor:
   const issues = body === undefined ? undefined : validationIssues(body, redactor);
   if ((status === 422 || status === 400) && issues) return new RequestValidationError(status, issues.issues, issues.count);
   if (status >= 500) {
-    if (body === undefined && (response.binary || looksLikeHtml(response))) {
-      const quoted = bodyQuote(response, redactor);
-      return new InvalidResponseError(status, headerQuote(response.contentType, redactor), quoted.snippet, quoted.binary);
-    }
+    if (body === undefined && (response.binary || looksLikeHtml(response))) return notJson(response, redactor);
     return new ServerError(status, detail);
   }
   if (status === 422) return new RequestValidationError(status, [{ loc: '', msg: detail ?? l10n.t('invalid request') }]);
@@ -62,16 +57,16 @@ export function errorFromResponse(response: RawResponse, what: string, redactor:
 }
 
 /** `Retry-After` as seconds or an HTTP date, in milliseconds. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(value: string | undefined): number | undefined {
   if (!value) return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
   const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
+/** The JSON value of a body, or undefined when it has none. */
 function tryParse(text: string): unknown {
-  if (!text.trim()) return undefined;
   try {
     return JSON.parse(text);
   } catch {
@@ -106,7 +101,7 @@ function detailText(body: unknown, redactor: Redactor): string | undefined {
     }
     const issues = validationIssues(current, redactor);
     if (issues) {
-      const shown = issues.issues.slice(0, 5).map((issue) => (issue.loc ? `${issue.loc}: ${issue.msg}` : issue.msg));
+      const shown = issues.issues.slice(0, 5).map(issueLine);
       return shown.join('; ') + (issues.count > shown.length ? `; ${l10n.t('…and {0} more', issues.count - shown.length)}` : '');
     }
     if (next === undefined) return undefined;
@@ -124,16 +119,9 @@ function validationIssues(body: unknown, redactor: Redactor): { issues: Validati
     if (typeof entry === 'string') return { loc: '', msg: serverQuote(entry, redactor, MAX_ISSUE_MSG) };
     if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return { loc: '', msg: redactor.text(shortJson(entry)) };
     const item = entry as Record<string, unknown>;
-    const loc = Array.isArray(item.loc)
-      ? item.loc
-          .slice(0, 12)
-          .map((part) => (typeof part === 'string' ? part : typeof part === 'number' ? String(part) : shortJson(part, 60)))
-          .join('.')
-      : item.loc === undefined || item.loc === null
-        ? ''
-        : typeof item.loc === 'string'
-          ? item.loc
-          : shortJson(item.loc, 60);
+    const part = (value: unknown) => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : shortJson(value, 60));
+    const path = Array.isArray(item.loc) ? item.loc.slice(0, 12) : item.loc === undefined || item.loc === null ? [] : [item.loc];
+    const loc = path.map(part).join('.');
     const msg = typeof item.msg === 'string' ? item.msg : shortJson(item.msg ?? entry);
     return { loc: serverQuote(loc, redactor, MAX_ISSUE_LOC), msg: serverQuote(msg, redactor, MAX_ISSUE_MSG) || shortJson(entry) };
   });
@@ -141,44 +129,34 @@ function validationIssues(body: unknown, redactor: Redactor): { issues: Validati
 }
 
 function textDetail(response: RawResponse, redactor: Redactor): string | undefined {
-  if (response.binary) return binaryQuote(response);
-  if (!response.text.trim()) return undefined;
-  if (looksLikeHtml(response)) return snippetOf(redactor.whole(response.text));
-  return serverQuote(response.text, redactor);
+  if (!response.binary && !response.text.trim()) return undefined;
+  return response.binary || looksLikeHtml(response) ? excerpt(response, redactor) : serverQuote(response.text, redactor);
 }
 
 function looksLikeHtml(response: RawResponse): boolean {
   return /html/i.test(response.contentType ?? '') || /^\s*</.test(response.text);
 }
 
-function bodyQuote(response: RawResponse, redactor: Redactor): { snippet: string; binary: boolean } {
-  if (response.binary) return { snippet: binaryQuote(response), binary: true };
-  return { snippet: snippetOf(redactor.whole(response.text)), binary: false };
+function notJson(response: RawResponse, redactor: Redactor): InvalidResponseError {
+  const snippet = excerpt(response, redactor);
+  return new InvalidResponseError(response.status, headerQuote(response.contentType, redactor), snippet, response.binary);
 }
 
-function binaryQuote(response: RawResponse): string {
-  return l10n.t('binary data ({0} bytes)', response.bytes);
+/** A body for a message: "binary data (N bytes)", or a short tag-free excerpt (an HTML page's title if it has one). */
+function excerpt(response: RawResponse, redactor: Redactor): string {
+  if (response.binary) return l10n.t('binary data ({0} bytes)', response.bytes);
+  const head = redactor.whole(response.text).slice(0, 200_000);
+  const title = /<title[^>]*>([^<]{0,2000})<\/title>/i.exec(head)?.[1];
+  const text = title ?? head.slice(0, 20_000);
+  return quote(text.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' '), 160);
 }
 
 /** Server text for a message: whole-key redaction before any clipping, then key pieces after. */
 function serverQuote(text: string, redactor: Redactor, max = 300): string {
-  const head = text.length > 100_000 ? text.slice(0, 100_000) : text;
-  return redactor.text(quote(redactor.whole(head), max));
+  return redactor.text(quote(redactor.whole(text.slice(0, 100_000)), max));
 }
 
 /** An echoed header (content type, location): short, one line, key-free. */
 function headerQuote(value: string | undefined, redactor: Redactor, max = 100): string | undefined {
-  if (value === undefined) return undefined;
-  const quoted = serverQuote(value, redactor, max);
-  return quoted || undefined;
-}
-
-/** A short, single-line, tag-free excerpt of a body, for messages. */
-function snippetOf(text: string): string {
-  const head = text.length > 200_000 ? text.slice(0, 200_000) : text;
-  const title = /<title[^>]*>([^<]{0,2000})<\/title>/i.exec(head)?.[1];
-  const plain = (title ?? head.slice(0, 20_000))
-    .replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ')
-    .replace(/<[^>]+>/g, ' ');
-  return quote(plain, 160);
+  return value ? serverQuote(value, redactor, max) || undefined : undefined;
 }

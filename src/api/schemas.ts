@@ -3,10 +3,9 @@ import * as l10n from '@vscode/l10n';
 import { describeKind } from './text';
 import { uuidPattern } from './vocabulary';
 
-// The contract does not show which deployment fields are required, and
-// FastAPI-style servers send `null` for absent optional values, so every
-// deployment field accepts null or absence. Objects are loose: fields the
-// contract does not name are kept, never stripped.
+// The contract does not show which deployment fields are required, and FastAPI-style servers send
+// `null` for absent optional values, so every deployment field accepts null or absence. Objects are
+// loose: fields the contract does not name are kept, never stripped.
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
 
 // Problems are worded here, through zod's own error customisation, so that they can be translated
@@ -181,10 +180,9 @@ export const deploymentSchema = object({
 });
 
 /**
- * What a listing validates per record: every field, except that the deep `resource_spec` is only
- * checked to be an object here. It is validated in full by `resourceSpecProblems` when it is first
- * shown: checking it on every listed record would cost more than the rest of the page, for content
- * most rows never display.
+ * What a listing validates per record: every field, but the deep `resource_spec` only as an object;
+ * `resourceSpecProblems` checks it in full when it is first shown. Checking it on every listed record
+ * would cost more than the rest of the page, for content most rows never display.
  */
 export const deploymentSummarySchema = deploymentSchema.extend({
   source_config: optional(sourceConfigSchema.extend({ resource_spec: optional(looseRecord) })),

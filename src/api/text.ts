@@ -1,54 +1,40 @@
 /**
- * Hygiene for every text the client shows that came from a server or a
- * caller: short, single-line where quoted, free of control characters and
- * broken Unicode, and never the API key. Pure, no vscode.
+ * Hygiene for every text the client shows that came from a server or a caller: short, single-line
+ * where quoted, free of control characters and broken Unicode, and never the API key.
  */
 import * as l10n from '@vscode/l10n';
 
-/** No error message is longer than this. */
-const MAX_MESSAGE_LENGTH = 1500;
-/** A quoted piece of server text (a detail, a header, a body excerpt). */
-export const MAX_QUOTE_LENGTH = 300;
 /** A run of this many characters of the key is treated as the key. */
 const KEY_PIECE_LENGTH = 12;
 /** Shorter secrets are not searched for (they would match ordinary words). */
 const MIN_SECRET_LENGTH = 6;
 const REDACTED = '[redacted]';
 
-// C0 (except \n, which separates the lines of a message), DEL, C1, U+FFFD
-// (what undecodable bytes became) and lone surrogates.
-const UNSAFE_IN_MESSAGE =
-  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const UNSAFE_IN_QUOTE =
-  /[\u0000-\u001f\u007f-\u009f\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// C0 (except \n, which separates the lines of a message; a quote folds it with the other white
+// space), DEL, C1, U+FFFD (what undecodable bytes became) and lone surrogates.
+const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Server text made fit to quote on one line: control characters become spaces, runs of space one. */
-export function quote(text: string, max = MAX_QUOTE_LENGTH): string {
+export function quote(text: string, max = 300): string {
   // Bound the work first: only the start of a huge text can be shown anyway.
-  const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  return clip(head.replace(UNSAFE_IN_QUOTE, ' ').replace(/\s+/g, ' ').trim(), max);
+  return clip(text.slice(0, max * 4).replace(UNSAFE, ' ').replace(/\s+/g, ' ').trim(), max);
 }
 
 /** A whole message: keeps its line breaks, drops other control characters, at most `max` characters. */
-export function tidyMessage(text: string, max = MAX_MESSAGE_LENGTH): string {
-  const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  const clean = head.replace(/\r\n?/g, '\n').replace(UNSAFE_IN_MESSAGE, ' ');
-  return clip(clean, max);
+export function tidyMessage(text: string, max = 1500): string {
+  return clip(text.slice(0, max * 4).replace(/\r\n?/g, '\n').replace(UNSAFE, ' '), max);
 }
 
 /** Cuts to `max` characters with an ellipsis, never between the halves of a surrogate pair. */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
-  let end = max - 1;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
+  const end = /[\ud800-\udbff]/.test(text.charAt(max - 2)) ? max - 2 : max - 1;
   return `${text.slice(0, end)}…`;
 }
 
 /**
- * Any JSON value as short JSON, depth- and breadth-bounded, so a value nested
- * thousands of levels deep or a megabyte long renders in bounded time and
- * never throws. For non-string parts of server messages (never "[object Object]").
+ * Any JSON value as short JSON, depth- and breadth-bounded, so a value nested thousands of levels deep
+ * or a megabyte long renders in bounded time: for non-string parts of server messages.
  */
 export function shortJson(value: unknown, max = 120): string {
   return quote(render(value, 0), max);
@@ -59,51 +45,36 @@ const MAX_ITEMS = 5;
 
 function render(value: unknown, depth: number): string {
   if (value === null || value === undefined) return 'null';
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value.length > 60 ? clip(value, 60) : value);
-    case 'number':
-    case 'boolean':
-      return String(value);
-    case 'bigint':
-      return value.toString();
-    case 'object':
-      break;
-    default:
-      return typeof value;
+  if (typeof value === 'string') return JSON.stringify(clip(value, 60));
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value !== 'object') return typeof value;
+  const array = Array.isArray(value);
+  // One key more than shown says whether there are more; a huge value is never walked whole.
+  const keys: string[] = array ? Object.keys(value.slice(0, MAX_ITEMS + 1)) : [];
+  if (!array) {
+    for (const key in value) {
+      if (Object.hasOwn(value, key)) keys.push(key);
+      if (keys.length > MAX_ITEMS) break;
+    }
   }
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    if (depth >= MAX_DEPTH) return '[…]';
-    const parts = value.slice(0, MAX_ITEMS).map((item) => render(item, depth + 1));
-    if (value.length > MAX_ITEMS) parts.push('…');
-    return `[${parts.join(',')}]`;
-  }
-  const keys: string[] = [];
-  for (const key in value as Record<string, unknown>) {
-    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
-    keys.push(key);
-    if (keys.length > MAX_ITEMS) break;
-  }
-  if (keys.length === 0) return '{}';
-  if (depth >= MAX_DEPTH) return '{…}';
-  const parts = keys
-    .slice(0, MAX_ITEMS)
-    .map((key) => `${JSON.stringify(clip(key, 40))}:${render((value as Record<string, unknown>)[key], depth + 1)}`);
+  const [open, close] = array ? ['[', ']'] : ['{', '}'];
+  if (keys.length === 0) return open + close;
+  if (depth >= MAX_DEPTH) return `${open}…${close}`;
+  const parts = keys.slice(0, MAX_ITEMS).map((key) => {
+    const item = render((value as Record<string, unknown>)[key], depth + 1);
+    return array ? item : `${JSON.stringify(clip(key, 40))}:${item}`;
+  });
   if (keys.length > MAX_ITEMS) parts.push('…');
-  return `{${parts.join(',')}}`;
+  return `${open}${parts.join(',')}${close}`;
 }
 
 /** What a caller passed, for an invalid-input message: short, typed, never "[object Object]". */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return `“${quote(value, 80)}”`;
-  if (value === null) return 'null';
-  if (value === undefined) return l10n.t('nothing');
-  if (typeof value === 'function') return l10n.t('a function');
-  if (Array.isArray(value)) return l10n.t('a list {0}', shortJson(value, 80));
-  if (typeof value === 'object') return l10n.t('an object {0}', shortJson(value, 80));
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  return typeof value;
+  if (Array.isArray(value)) return l10n.t('a list {0}', shortJson(value, 80));
+  if (value && typeof value === 'object') return l10n.t('an object {0}', shortJson(value, 80));
+  return describeKind(value);
 }
 
 /**
@@ -111,84 +82,51 @@ export function describeValue(value: unknown): string {
  * ("a number", "null", "an array", "nothing"): for a field of a record, which may be a secret.
  */
 export function describeKind(value: unknown): string {
-  if (value === null) return 'null';
+  if (value === null || Number.isNaN(value)) return String(value);
   if (value === undefined) return l10n.t('nothing');
-  switch (typeof value) {
-    case 'string':
-      return l10n.t('a string');
-    case 'number':
-      return Number.isNaN(value) ? 'NaN' : l10n.t('a number');
-    case 'bigint':
-      return l10n.t('a number');
-    case 'boolean':
-      return l10n.t('a boolean');
-    case 'function':
-      return l10n.t('a function');
-    case 'object':
-      return Array.isArray(value) ? l10n.t('an array') : l10n.t('an object');
-    default:
-      return typeof value;
-  }
+  if (Array.isArray(value)) return l10n.t('an array');
+  if (typeof value === 'string') return l10n.t('a string');
+  if (typeof value === 'number' || typeof value === 'bigint') return l10n.t('a number');
+  if (typeof value === 'boolean') return l10n.t('a boolean');
+  if (typeof value === 'function') return l10n.t('a function');
+  return typeof value === 'object' ? l10n.t('an object') : typeof value;
 }
 
 /**
- * Removes secrets (the API key) from text: the whole key wherever it occurs,
- * and any run of `KEY_PIECE_LENGTH` or more of its characters, so a key that
- * an earlier clip cut short is caught too.
+ * Removes the API key from text: the whole key wherever it occurs, and any run of `KEY_PIECE_LENGTH`
+ * or more of its characters, so a key that an earlier clip cut short is caught too.
  */
 export class Redactor {
   private readonly secrets: string[];
   private readonly pieces = new Set<string>();
 
-  constructor(secrets: readonly (string | undefined)[]) {
-    const found = new Set<string>();
-    for (const secret of secrets) {
-      if (!secret || secret.length < MIN_SECRET_LENGTH) continue;
-      found.add(secret);
-      const encoded = encodeURIComponent(secret);
-      if (encoded !== secret) found.add(encoded);
-    }
-    this.secrets = [...found].sort((a, b) => b.length - a.length);
+  constructor(key: string | undefined) {
+    // URL-encoded too (a server may echo it in a URL), the longer first.
+    this.secrets = key && key.length >= MIN_SECRET_LENGTH ? [...new Set([encodeURIComponent(key), key])] : [];
     for (const secret of this.secrets) {
       for (let i = 0; i + KEY_PIECE_LENGTH <= secret.length; i++) this.pieces.add(secret.slice(i, i + KEY_PIECE_LENGTH));
     }
   }
 
-  get active(): boolean {
-    return this.secrets.length > 0;
-  }
-
   /** Whole-key redaction: cheap enough for a whole body. */
   whole(text: string): string {
-    let result = text;
-    for (const secret of this.secrets) {
-      if (result.includes(secret)) result = result.split(secret).join(REDACTED);
-    }
-    return result;
+    return this.secrets.reduce((result, secret) => result.replaceAll(secret, REDACTED), text);
   }
 
   /** Whole keys and key pieces. Meant for bounded texts (messages, quotes): it looks at every position. */
   text(text: string): string {
-    if (!this.active) return text;
     const whole = this.whole(text);
-    if (this.pieces.size === 0 || whole.length < KEY_PIECE_LENGTH) return whole;
-    let result = '';
-    let copiedTo = 0;
-    let coveredTo = -1;
-    let runStart = -1;
-    for (let i = 0; i + KEY_PIECE_LENGTH <= whole.length; i++) {
-      if (!this.pieces.has(whole.slice(i, i + KEY_PIECE_LENGTH))) continue;
-      if (i > coveredTo) {
-        if (runStart >= 0) {
-          result += whole.slice(copiedTo, runStart) + REDACTED;
-          copiedTo = coveredTo;
-        }
-        runStart = i;
-      }
-      coveredTo = i + KEY_PIECE_LENGTH;
+    // Every character inside a piece of the key is hidden; each run of them becomes one [redacted].
+    const hidden = new Uint8Array(whole.length);
+    for (let i = 0; this.pieces.size > 0 && i + KEY_PIECE_LENGTH <= whole.length; i++) {
+      if (this.pieces.has(whole.slice(i, i + KEY_PIECE_LENGTH))) hidden.fill(1, i, i + KEY_PIECE_LENGTH);
     }
-    if (runStart < 0) return whole;
-    result += whole.slice(copiedTo, runStart) + REDACTED;
-    return result + whole.slice(coveredTo);
+    if (!hidden.includes(1)) return whole;
+    let result = '';
+    for (let i = 0; i < whole.length; i++) {
+      if (!hidden[i]) result += whole[i];
+      else if (!hidden[i - 1]) result += REDACTED;
+    }
+    return result;
   }
 }

@@ -1,7 +1,4 @@
-/**
- * The contract's plain values (no zod), so settings, filters and views can use
- * them without loading the schemas: those are built when the first client is.
- */
+/** The contract's plain values, for settings, filters and views that must not load the zod schemas. */
 export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string): boolean => uuidPattern.test(value);
 
