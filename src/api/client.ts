@@ -143,9 +143,10 @@ export class ControlPlaneClient {
         signal: signalOf(options),
         what: l10n.t('The deployment-creation endpoint'),
       });
-      const created = deploymentSchema.safeParse(parseJsonBody(response, this.http.redactor));
-      if (!created.success) throw new SchemaError(l10n.t('The created deployment'), problemsOf(created.error));
-      return created.data;
+      const created = parseJsonBody(response, this.http.redactor);
+      const checked = deploymentSchema.safeParse(created);
+      if (!checked.success) throw new SchemaError(l10n.t('The created deployment'), problemsOf(checked.error));
+      return created as Deployment;
     } catch (error) {
       throw sealError(error, this.http.redactor);
     }
@@ -170,13 +171,13 @@ function answerKind(body: unknown): string {
   return body.length === 1 ? l10n.t('a list of 1 record') : l10n.t('a list of {0} records', body.length);
 }
 
-/** The records that match the schema and the others with their problems, both in the server's order. */
+/** The records that match the schema, as the server sent them, and the others with their problems; both in the server's order. */
 function splitRecords<T extends z.ZodType>(schema: T, records: readonly unknown[]): { valid: z.infer<T>[]; invalid: OffContractRecord[] } {
   const valid: z.infer<T>[] = [];
   const invalid: OffContractRecord[] = [];
   records.forEach((raw, index) => {
     const result = schema.safeParse(raw);
-    if (result.success) valid.push(result.data);
+    if (result.success) valid.push(raw as z.infer<T>);
     else invalid.push({ index, raw, problems: problemsOf(result.error), ...identity(raw) });
   });
   return { valid, invalid };

@@ -4,8 +4,9 @@ import { describeKind } from './text';
 import { uuidPattern } from './vocabulary';
 
 // The contract does not show which deployment fields are required, and FastAPI-style servers send
-// `null` for absent optional values, so every deployment field accepts null or absence. Objects are
-// loose: fields the contract does not name are kept, never stripped.
+// `null` for absent optional values, so every deployment field accepts null or absence. The schemas
+// check the fields the contract names; the client keeps each record as the server sent it (its other
+// fields included), so zod's output, which would strip them, is not used.
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
 
 // Problems are worded here, through zod's own error customisation, so that they can be translated
@@ -26,7 +27,7 @@ const integer = () =>
     },
   });
 const array = <T extends z.ZodType>(element: T) => z.array(element, expected(() => l10n.t('an array')));
-const object = <T extends z.core.$ZodLooseShape>(shape: T) => z.looseObject(shape, expected(() => l10n.t('an object')));
+const object = <T extends z.core.$ZodLooseShape>(shape: T) => z.object(shape, expected(() => l10n.t('an object')));
 const looseRecord = z.record(z.string(), z.unknown(), expected(() => l10n.t('an object')));
 const uuidString = string().regex(uuidPattern, { error: () => l10n.t('expected a UUID') });
 
@@ -196,9 +197,11 @@ export const listingSchema = object({
     .min(0, { error: () => l10n.t('expected a whole number of 0 or more, got a negative number') }),
 });
 
-export type Repository = z.infer<typeof repositorySchema>;
-export type Deployment = z.infer<typeof deploymentSchema>;
-export type ResourceSpec = z.infer<typeof resourceSpecSchema>;
-export type Container = z.infer<typeof containerSchema>;
-export type Mount = z.infer<typeof mountSchema>;
-export type Volume = z.infer<typeof volumeSchema>;
+/** A record as the server sent it: the fields the contract names, as checked, and any others. */
+type AsSent<T> = T & { [field: string]: unknown };
+export type Repository = AsSent<z.infer<typeof repositorySchema>>;
+export type Deployment = AsSent<z.infer<typeof deploymentSchema>>;
+export type ResourceSpec = AsSent<z.infer<typeof resourceSpecSchema>>;
+export type Container = AsSent<z.infer<typeof containerSchema>>;
+export type Mount = AsSent<z.infer<typeof mountSchema>>;
+export type Volume = AsSent<z.infer<typeof volumeSchema>>;

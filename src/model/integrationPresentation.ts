@@ -116,8 +116,8 @@ export function integrationTooltipMarkdown(
 
 /** All six fields of the record, named in the interface's words (fieldNames.ts), values escaped: they come from the server. */
 export function repositoryTooltipMarkdown(repository: Repository): string {
-  const row = (field: keyof Repository) => `- **${escapeMarkdown(fieldWords(field))}:** ${escapeMarkdown(String(repository[field]))}`;
   const fields = ['name', 'owner', 'default_branch', 'url', 'id', 'host_integration_id'] as const;
+  const row = (field: (typeof fields)[number]) => `- **${escapeMarkdown(fieldWords(field))}:** ${escapeMarkdown(String(repository[field]))}`;
   return [`**${escapeMarkdown(`${repository.owner}/${repository.name}`)}**`, '', ...fields.map(row)].join('\n');
 }
 
