@@ -42,6 +42,7 @@ const { DeploymentList } = require('../src/model/deploymentList') as typeof impo
 const { DeploymentsTreeProvider } = require('../src/features/deployments/deploymentsTreeProvider') as typeof import('../src/features/deployments/deploymentsTreeProvider');
 const { IntegrationsTreeProvider } = require('../src/features/integrations/integrationsTreeProvider') as typeof import('../src/features/integrations/integrationsTreeProvider');
 const { RepositoryCatalog } = require('../src/model/repositoryCatalog') as typeof import('../src/model/repositoryCatalog');
+const { DeploymentIndexes } = require('../src/model/deploymentIndex') as typeof import('../src/model/deploymentIndex');
 const { simulateWindowStart } = require('../test/unit/helpers/windowStart') as typeof import('../test/unit/helpers/windowStart');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -327,7 +328,7 @@ async function repositoryFigures(count: number, targets: { expand: number; nextP
       client: async () => ({ listRepositories: async () => ({ repositories, invalid: [] }) }),
       addedIntegrations: () => [{ id: integrationId }],
     });
-    const services = { catalog } as unknown as ConstructorParameters<typeof IntegrationsTreeProvider>[0];
+    const services = { catalog, deploymentIndex: new DeploymentIndexes(() => 'bench|') } as unknown as ConstructorParameters<typeof IntegrationsTreeProvider>[0];
     const provider = new IntegrationsTreeProvider(services);
     collectGarbage(); // earlier runs' garbage is not this run's cost
     const cpu = process.cpuUsage();

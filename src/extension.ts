@@ -6,6 +6,7 @@ import { ProfileStore } from './platform/profileStore';
 import { registerProfiles } from './features/profiles';
 import { ConnectionManager } from './platform/connection';
 import { createRepositoryCatalog } from './platform/repositoryCatalog';
+import { createDeploymentIndex } from './platform/deploymentIndex';
 import { Services } from './platform/services';
 import { ViewMessages } from './platform/viewMessages';
 import { registerDeployments } from './features/deployments';
@@ -32,7 +33,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const catalog = createRepositoryCatalog(connection, context);
   const commands = new CommandRunner(context, log);
 
-  const services: Services = { context, log, connection, commands, catalog, messages: new ViewMessages() };
+  const deploymentIndex = createDeploymentIndex(connection, context);
+  const services: Services = { context, log, connection, commands, catalog, deploymentIndex, messages: new ViewMessages() };
   registerConnectionCommands(services);
   const integrations = registerIntegrations(services);
   const deployments = registerDeployments(services, integrations);

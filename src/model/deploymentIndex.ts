@@ -1,5 +1,6 @@
 import type { Deployment, DeploymentPage } from '../api';
 import { CancelledError } from '../api/errors';
+import type { ListChange } from './deploymentList';
 import { Emitter } from './events';
 import { idKey } from './ids';
 import { GitRemote, matchRemotes, remoteKey } from './remoteUrls';
@@ -56,7 +57,7 @@ export interface RemoteDeployments<G extends GitRemote = GitRemote> {
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
 /** The entry of a record, or undefined for a record without an ID (it cannot be kept up to date). */
-export function indexEntry(record: Deployment): IndexedDeployment | undefined {
+function indexEntry(record: Deployment): IndexedDeployment | undefined {
   const id = text(record.id);
   if (!id) return undefined;
   return {
@@ -89,6 +90,7 @@ export class DeploymentIndex {
   /** Entries grouped by repository URL, and usage by repository, built when first asked after a change. */
   private byUrl: Map<string, IndexedDeployment[]> | undefined;
   private usageByKey: Map<string, RepositoryUsage> | undefined;
+  private usageChanges = 0;
   private readonly changed = new Emitter<void>();
   readonly onDidChange = this.changed.event;
 
@@ -99,6 +101,11 @@ export class DeploymentIndex {
   /** A scan finished or stopped at the limit: the index answers for the control plane (or its first records). */
   get built(): boolean {
     return this.state.phase === 'complete' || this.state.phase === 'capped';
+  }
+
+  /** Bumped whenever what `usage` answers may have changed (not by a status change, say). */
+  get usageVersion(): number {
+    return this.usageChanges;
   }
 
   get size(): number {
@@ -122,6 +129,7 @@ export class DeploymentIndex {
       const key = idKey(entry.id);
       const known = this.entries.get(key);
       if (known && sameEntry(known, entry)) continue;
+      if (known?.repoUrl !== entry.repoUrl || known?.type !== entry.type) this.usageChanges++;
       this.entries.set(key, entry);
       changed = true;
     }
@@ -133,6 +141,7 @@ export class DeploymentIndex {
   remove(ids: Iterable<string>): boolean {
     let changed = false;
     for (const id of ids) changed = this.entries.delete(idKey(id)) || changed;
+    if (changed) this.usageChanges++;
     if (changed) this.touch();
     return changed;
   }
@@ -141,6 +150,7 @@ export class DeploymentIndex {
   startScan(fresh: boolean): void {
     if (fresh) {
       this.entries.clear();
+      this.usageChanges++;
       this.state = { phase: 'scanning', looked: 0, nextOffset: 0 };
     } else {
       this.state = { ...this.state, phase: 'scanning', error: undefined };
@@ -156,6 +166,7 @@ export class DeploymentIndex {
 
   endScan(phase: Exclude<ScanPhase, 'none' | 'scanning'>, error?: unknown): void {
     this.state = { ...this.state, phase, error };
+    this.usageChanges++;
     this.changed.fire();
   }
 
@@ -289,6 +300,12 @@ export class DeploymentIndexes {
     this.current().update(records);
   }
 
+  /** What the Deployments view's list loaded or changed: its records that match the contract. */
+  listChanged(change: ListChange): void {
+    if (change.kind === 'appended') this.recordsListed(change.added.filter((item) => !item.invalid).map((item) => item.deployment));
+    else if ((change.kind === 'inserted' || change.kind === 'updated') && !change.item.invalid) this.recordsListed([change.item.deployment]);
+  }
+
   /** Deployments the current control plane no longer lists. */
   recordsGone(ids: readonly string[]): void {
     this.current().remove(ids);
@@ -298,6 +315,11 @@ export class DeploymentIndexes {
   usage(url: string): RepositoryUsage | undefined {
     const index = this.current();
     return index.built ? index.usage(url) : undefined;
+  }
+
+  /** Changes whenever what `usage` answers may have changed, on this control plane or by a switch to another. */
+  usageVersion(): string {
+    return `${this.plane()} ${this.current().usageVersion}`;
   }
 
   /** Another control plane came into effect. */

@@ -7,6 +7,7 @@ import { fixRows } from '../../model/fixActions';
 import { idKey as key } from '../../model/ids';
 import { KnownIntegration, RepositoryState } from '../../model/repositoryCatalog';
 import { RepositoryRows } from '../../model/repositoryRows';
+import { RepositoryUsage, usageWords } from '../../model/deploymentIndex';
 import { Services } from '../../platform/services';
 import { IntegrationNode, IntegrationsTreeNode, MessageNode, MoreNode, RepositoryNode } from '../../model/integrationNodes';
 import { formatCount } from '../../model/viewText';
@@ -43,6 +44,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   private readonly loadingInView = new Set<string>();
   private readonly pending = new Set<IntegrationNode | undefined>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private usageVersion = '';
   private readonly disposables: vscode.Disposable[];
 
   constructor(private readonly services: Services) {
@@ -50,6 +52,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
       this.changed,
       this.loadFailed,
       services.catalog.onDidChange((integrationId) => this.onCatalogChange(integrationId)),
+      services.deploymentIndex.onDidChange(() => this.onIndexChange()),
       { dispose: () => clearTimeout(this.flushTimer) },
     ];
   }
@@ -66,6 +69,14 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     const id = key(integrationId);
     if (this.loadingInView.has(id) || this.services.catalog.state(id).status === 'loading') return;
     this.refreshBranch(id);
+  }
+
+  /** Repository rows say how many deployments use them (This Workspace's index): redrawn when those counts may change. */
+  private onIndexChange(): void {
+    const version = this.services.deploymentIndex.usageVersion();
+    if (version === this.usageVersion) return;
+    this.usageVersion = version;
+    this.schedule(undefined);
   }
 
   /** Coalesces change events of one tick into one refresh each. */
@@ -98,7 +109,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
       case 'integration':
         return this.integrationItem(node.integration);
       case 'repository':
-        return repositoryItem(node);
+        return repositoryItem(node, this.services.deploymentIndex.usage(node.repository.url));
       case 'message':
         return messageItem(node);
       case 'more':
@@ -249,15 +260,18 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
 }
 
 /** Built per row when VS Code asks: an expanded integration asks for every shown row. */
-function repositoryItem(node: RepositoryNode): vscode.TreeItem {
+function repositoryItem(node: RepositoryNode, usage: RepositoryUsage | undefined): vscode.TreeItem {
   const { repository } = node;
   const item = new vscode.TreeItem(repository.name, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.description = repositoryDescription(repository);
+  const deployed = usage && vscode.l10n.t('deployed: {0}', usageWords(usage));
+  item.description = deployed ? `${repositoryDescription(repository)} · ${deployed}` : repositoryDescription(repository);
   item.contextValue = 'repository';
   item.iconPath = new vscode.ThemeIcon('repo');
   item.accessibilityInformation = {
-    label: vscode.l10n.t('Repository {0}/{1}, default branch {2}', repository.owner, repository.name, repository.default_branch),
+    label: [vscode.l10n.t('Repository {0}/{1}, default branch {2}', repository.owner, repository.name, repository.default_branch), deployed]
+      .filter(Boolean)
+      .join(', '),
   };
   return item;
 }
