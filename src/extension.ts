@@ -12,6 +12,7 @@ import { ViewMessages } from './platform/viewMessages';
 import { registerDeployments } from './features/deployments';
 import { registerIntegrations } from './features/integrations';
 import { registerWatch } from './features/watch';
+import { registerWorkspace } from './features/workspace';
 import * as l10n from '@vscode/l10n';
 
 /** What activate() returns: used by the extension-host tests. */
@@ -20,6 +21,7 @@ export type ExtensionApi = {
   integrations: ReturnType<typeof registerIntegrations>;
   deployments: ReturnType<typeof registerDeployments>;
   watch: ReturnType<typeof registerWatch>;
+  workspace: ReturnType<typeof registerWorkspace>;
 };
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
@@ -40,12 +42,14 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const deployments = registerDeployments(services, integrations);
   const watch = registerWatch(services, deployments);
   registerCreateDeployment(services, deployments, watch);
+  const workspace = registerWorkspace(services, deployments);
   registerProfiles(services, [
     { view: integrations.view as vscode.TreeView<unknown>, title: vscode.l10n.t('Integrations') },
     { view: deployments.treeView as vscode.TreeView<unknown>, title: vscode.l10n.t('Deployments') },
+    { view: workspace.provider.treeView as vscode.TreeView<unknown>, title: vscode.l10n.t('This Workspace') },
   ]);
   log.info(`Deployments Explorer ${context.extension.packageJSON.version} activated (activate() took ${(performance.now() - started).toFixed(1)} ms)`);
-  return { services, integrations, deployments, watch };
+  return { services, integrations, deployments, watch, workspace };
 }
 
 export function deactivate(): void {}

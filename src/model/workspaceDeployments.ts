@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { IndexedDeployment } from './deploymentIndex';
 import { normaliseDeploymentName } from './createPayload';
+import { normaliseRemoteUrl } from './remoteUrls';
 import { formatCount } from './viewText';
 
 /**
@@ -29,7 +30,7 @@ export function parseRef(ref: string | undefined): DeployedRef {
 }
 
 /** One key per ref, whatever way it was written: the view groups deployments by it. */
-export function refKey(ref: DeployedRef): string {
+function refKey(ref: DeployedRef): string {
   switch (ref.kind) {
     case 'branch':
       return `branch:${ref.name}`;
@@ -60,7 +61,7 @@ export function refLabel(ref: DeployedRef): string {
 }
 
 /** The revision that resolves `ref` in a clone (`^{commit}` peels an annotated tag); undefined for none. */
-export function localRevision(ref: DeployedRef): string | undefined {
+function localRevision(ref: DeployedRef): string | undefined {
   switch (ref.kind) {
     case 'branch':
       return `refs/heads/${ref.name}`;
@@ -75,8 +76,16 @@ export function localRevision(ref: DeployedRef): string | undefined {
   }
 }
 
-/** Deployments grouped by the ref they deploy, groups in the order their first deployment comes. */
-export function groupByRef(deployments: readonly IndexedDeployment[]): Array<{ ref: DeployedRef; key: string; deployments: IndexedDeployment[] }> {
+const KIND_ORDER: ReadonlyArray<DeployedRef['kind']> = ['branch', 'tag', 'commit', 'other', 'none'];
+
+/**
+ * Deployments grouped by the ref they deploy: the checked-out branch first, then branches, tags,
+ * commits and other refs, each by name; in a group, deployments by name.
+ */
+export function groupByRef(
+  deployments: readonly IndexedDeployment[],
+  checkedOut?: string,
+): Array<{ ref: DeployedRef; key: string; deployments: IndexedDeployment[] }> {
   const groups = new Map<string, { ref: DeployedRef; key: string; deployments: IndexedDeployment[] }>();
   for (const deployment of deployments) {
     const ref = parseRef(deployment.ref);
@@ -85,7 +94,11 @@ export function groupByRef(deployments: readonly IndexedDeployment[]): Array<{ r
     if (group) group.deployments.push(deployment);
     else groups.set(key, { ref, key, deployments: [deployment] });
   }
-  return [...groups.values()];
+  const { compare } = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+  const rank = (ref: DeployedRef) => (ref.kind === 'branch' && ref.name === checkedOut ? -1 : KIND_ORDER.indexOf(ref.kind));
+  const sorted = [...groups.values()].sort((a, b) => rank(a.ref) - rank(b.ref) || compare(refLabel(a.ref), refLabel(b.ref)));
+  for (const group of sorted) group.deployments.sort((a, b) => compare(a.name ?? a.id, b.name ?? b.id));
+  return sorted;
 }
 
 /** A commit as the view lists it. */
@@ -106,9 +119,9 @@ export interface CommitGraph {
 }
 
 /** How many commits not yet deployed the view lists under a deployment. */
-export const LISTED_COMMITS = 50;
+const LISTED_COMMITS = 50;
 /** Counted up to this many; beyond, "more than". */
-export const COUNTED_COMMITS = 1000;
+const COUNTED_COMMITS = 1000;
 
 /**
  * The deployed commit against the local one:
@@ -212,4 +225,17 @@ export function commitStateHint(state: CommitState): string | undefined {
 /** A deployment name for `branch` of `repository` that passes the contract's name rules: `shop-feature-login`. */
 export function branchDeploymentName(repository: string, branch: string): string {
   return normaliseDeploymentName(`${repository}-${branch}`) || normaliseDeploymentName(branch) || 'branch-deployment';
+}
+
+/**
+ * The code host's page of a commit of the repository at `repositoryUrl` (ssh and scp-like URLs
+ * become https): `/commit/<hash>` as GitHub, GitLab, Gitea and Azure DevOps have it, Bitbucket's
+ * `/commits/<hash>`; undefined when the URL names no host.
+ */
+export function commitWebUrl(repositoryUrl: string, hash: string): string | undefined {
+  const remote = normaliseRemoteUrl(repositoryUrl);
+  if (!remote) return undefined;
+  const scheme = /^http:\/\//i.test(repositoryUrl.trim()) ? 'http' : 'https';
+  const base = `${scheme}://${remote.host}/${remote.path}`;
+  return /(^|\.)bitbucket\./i.test(remote.host) ? `${base}/commits/${hash}` : `${base}/commit/${hash}`;
 }

@@ -71,9 +71,11 @@ export async function gitApi(): Promise<GitApi | undefined> {
 export async function onGitChange(listener: () => void): Promise<vscode.Disposable> {
   const exports = await gitExtension().catch(() => undefined);
   if (!exports) return new vscode.Disposable(() => undefined);
-  const watched = new Map<GitRepository, vscode.Disposable>();
+  // By root: the API hands out a new object for a repository with every call and event.
+  const watched = new Map<string, vscode.Disposable>();
   const follow = (repository: GitRepository) => {
-    if (!watched.has(repository)) watched.set(repository, repository.state.onDidChange(listener));
+    const root = repository.rootUri.toString();
+    if (!watched.has(root)) watched.set(root, repository.state.onDidChange(listener));
   };
   let subscriptions: vscode.Disposable[] = [];
   // Again on each enablement change: a disabled extension has no API, an enabled one a new one.
@@ -90,8 +92,8 @@ export async function onGitChange(listener: () => void): Promise<vscode.Disposab
         listener();
       }),
       current.onDidCloseRepository((repository) => {
-        watched.get(repository)?.dispose();
-        watched.delete(repository);
+        watched.get(repository.rootUri.toString())?.dispose();
+        watched.delete(repository.rootUri.toString());
         listener();
       }),
     );
@@ -116,15 +118,19 @@ export async function repositoryOf(api: GitApi, folder: vscode.Uri): Promise<Git
   return (api.openRepository ? await withTimeout(api.openRepository(folder)).catch(() => null) : null) ?? undefined;
 }
 
-/** The repositories of the workspace folders: each folder's own, and those the git extension found inside them. */
+/**
+ * The repositories of the workspace folders: each folder's own, and those the git extension found
+ * inside them; each once (the API hands out a new object for a repository on every call).
+ */
 export async function workspaceRepositories(api: GitApi, folders: readonly vscode.Uri[]): Promise<GitRepository[]> {
-  const found = new Set<GitRepository>();
+  const found = new Map<string, GitRepository>();
+  const add = (repository: GitRepository) => found.set(repository.rootUri.toString(), found.get(repository.rootUri.toString()) ?? repository);
   for (const folder of folders) {
     const own = await repositoryOf(api, folder);
-    if (own) found.add(own);
-    for (const repository of api.repositories) if (isInside(repository.rootUri, folder)) found.add(repository);
+    if (own) add(own);
+    for (const repository of api.repositories) if (isInside(repository.rootUri, folder)) add(repository);
   }
-  return [...found];
+  return [...found.values()];
 }
 
 /** A repository's remotes, one entry per distinct fetch and push URL. */

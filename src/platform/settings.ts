@@ -12,6 +12,8 @@ export interface ExtensionSettings {
   discoverIntegrations: boolean;
   autoRefreshSeconds: number;
   webConsoleUrl: string;
+  /** How many deployments This Workspace looks at before it asks to go on. */
+  workspaceScanLimit: number;
 }
 
 export function readSettings(): ExtensionSettings {
@@ -22,6 +24,7 @@ export function readSettings(): ExtensionSettings {
     discoverIntegrations: config.get<boolean>('discoverIntegrations', true),
     autoRefreshSeconds: clampInt(config.get<number>('autoRefreshSeconds'), 0, 3600, 0),
     webConsoleUrl: config.get<string>('webConsoleUrl', '').trim(),
+    workspaceScanLimit: clampInt(config.get<number>('workspace.scanLimit'), 100, 1_000_000, 5000),
   };
 }
 

@@ -67,17 +67,24 @@ describe('parseRef: what a deployment ref names', () => {
     assert.deepEqual(parseRef('  '), { kind: 'none' });
   });
 
-  it('groups deployments by ref, whichever way the ref is written', () => {
-    const groups = groupByRef([
-      { id: '1', ref: 'main' },
-      { id: '2', ref: 'refs/tags/v1' },
-      { id: '3', ref: 'refs/heads/main' },
-      { id: '4' },
-    ]);
+  it('groups deployments by ref, whichever way the ref is written: the checked-out branch first, then by kind and name', () => {
+    const groups = groupByRef(
+      [
+        { id: '1', name: 'web-b', ref: 'main' },
+        { id: '2', ref: 'refs/tags/v1' },
+        { id: '3', name: 'web-a', ref: 'refs/heads/main' },
+        { id: '4' },
+        { id: '5', ref: 'develop' },
+        { id: '6', ref: 'release' },
+      ],
+      'release',
+    );
     assert.deepEqual(
       groups.map((group) => [refLabel(group.ref), group.deployments.map((d) => d.id)]),
       [
-        ['main', ['1', '3']],
+        ['release', ['6']],
+        ['develop', ['5']],
+        ['main', ['3', '1']],
         ['v1', ['2']],
         ['(no ref recorded)', ['4']],
       ],
