@@ -171,6 +171,15 @@ describe('This Workspace', function () {
     );
   });
 
+  it('the Integrations tree’s repository row says how it is deployed, from the same index, with no request of its own', async () => {
+    const node = await fx.api.integrations.provider.findRepositoryNode(INTEGRATION.id, REPOSITORY_URL);
+    assert.ok(node);
+    fx.standIn.reset();
+    const shown = fx.api.integrations.provider.getTreeItem(node);
+    assert.equal(shown.description, 'ws-test · main · deployed: 2 prod, 2 dev, dev_free');
+    assert.deepEqual(fx.standIn.requests, []);
+  });
+
   it('lists the commits not deployed, each opening in the git extension', async () => {
     const [repositoryRow] = await children();
     const [main] = await children(repositoryRow);
