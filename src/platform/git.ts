@@ -140,11 +140,16 @@ export function remotesOf(repository: GitRepository): GitRemote[] {
   );
 }
 
-/** What This Workspace asks of a repository's commits, through the git extension. */
+/** What This Workspace asks of a repository's commits, through the git extension; each revision is resolved once. */
 export function commitGraph(repository: GitRepository): CommitGraph {
+  const resolved = new Map<string, Promise<string | undefined>>();
   return {
-    // `^{commit}` peels an annotated tag to its commit, whose hash is what deployments record.
-    resolve: (revision) => repository.getCommit(`${revision}^{commit}`).then((commit) => commit.hash, () => undefined),
+    resolve: (revision) => {
+      let hash = resolved.get(revision);
+      // `^{commit}` peels an annotated tag to its commit, whose hash is what deployments record.
+      if (!hash) resolved.set(revision, (hash = repository.getCommit(`${revision}^{commit}`).then((commit) => commit.hash, () => undefined)));
+      return hash;
+    },
     mergeBase: (a, b) => repository.getMergeBase(a, b).catch(() => undefined),
     commitsBetween: async (from, to, max) => (await repository.log({ range: `${from}..${to}`, maxEntries: max })).slice(0, max),
   };

@@ -277,25 +277,26 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     // A branch only on the remote is compared with its remote-tracking branch, of the remote the deployments name.
     const remote = group.parent.remoteNames[0];
     const fallback = remote ? (branch: string) => `refs/remotes/${remote}/${branch}` : undefined;
-    return Promise.all(
-      group.deployments.map(async (entry) => {
-        const key = `${repository.rootUri.toString()}|${entry.ref}|${entry.commit}`;
-        let state = this.states.get(key);
-        if (!state) this.states.set(key, (state = compareDeployedCommit(entry, graph, fallback)));
-        return {
-          kind: 'workspaceDeployment' as const,
-          id: `${group.id}/${entry.id}`,
-          deploymentId: entry.id,
-          name: entry.name,
-          parent: group,
-          entry,
-          state: await state.catch((error): CommitState => {
-            this.services.log.warn(`This Workspace: could not compare the commit of ${entry.id}: ${messageOf(error)}`);
-            return { kind: 'noLocalRef', against: refLabel(group.ref) };
-          }),
-        };
-      }),
-    );
+    const rows: DeploymentRow[] = [];
+    // One after the other: each comparison starts git processes, and a group can hold many deployments.
+    for (const entry of group.deployments) {
+      const key = `${repository.rootUri.toString()}|${entry.ref}|${entry.commit}`;
+      let state = this.states.get(key);
+      if (!state) this.states.set(key, (state = compareDeployedCommit(entry, graph, fallback)));
+      rows.push({
+        kind: 'workspaceDeployment',
+        id: `${group.id}/${entry.id}`,
+        deploymentId: entry.id,
+        name: entry.name,
+        parent: group,
+        entry,
+        state: await state.catch((error): CommitState => {
+          this.services.log.warn(`This Workspace: could not compare the commit of ${entry.id}: ${messageOf(error)}`);
+          return { kind: 'noLocalRef', against: refLabel(group.ref) };
+        }),
+      });
+    }
+    return rows;
   }
 
   getTreeItem(element: WorkspaceElement): vscode.TreeItem {
@@ -376,6 +377,8 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
 
   /** Coalesces changes into one redraw; `always` false: only when git changed what the view shows. */
   private scheduleRefresh(always: boolean): void {
+    // Until the view first asks for rows there is nothing to redraw (and no reason to ask git anything).
+    if (!this.gitWatch) return;
     this.redrawAnyway ||= always;
     clearTimeout(this.refreshTimer);
     this.refreshTimer = setTimeout(() => void this.refreshIfChanged(), 100);
@@ -385,12 +388,14 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   private async refreshIfChanged(): Promise<void> {
     const always = this.redrawAnyway;
     this.redrawAnyway = false;
-    const api = await gitApi().catch(() => undefined);
-    const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri);
-    const now = signature(api ? (await workspaceRepositories(api, folders)).filter((repository) => remotesOf(repository).length > 0) : []);
-    const gitChanged = now !== this.gitSignature;
-    if (gitChanged) this.states.clear();
-    if (gitChanged || always) this.changed.fire(undefined);
+    if (!always) {
+      const api = await gitApi().catch(() => undefined);
+      const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri);
+      const now = signature(api ? (await workspaceRepositories(api, folders)).filter((repository) => remotesOf(repository).length > 0) : []);
+      if (now === this.gitSignature) return;
+      this.states.clear();
+    }
+    this.changed.fire(undefined);
   }
 
   private setContext(key: string, value: boolean): void {
