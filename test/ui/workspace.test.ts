@@ -9,9 +9,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { poll, uiEnv, Workbench } from './workbench';
+import { poll, uiEnv, VIEW_NAMES, Workbench } from './workbench';
 
-const VIEW = 'This Workspace';
+const VIEW = VIEW_NAMES.workspace;
 const REMOTE = 'https://github.com/acme-demo/shop';
 
 let wb: Workbench;
@@ -95,8 +95,8 @@ async function collapseView(name: string): Promise<void> {
 test('shows the deployments of this repository with their commits against the local ones', async () => {
   await wb.openDeploymentsContainer();
   await wb.waitForExtensionsActivated();
-  await collapseView('Integrations');
-  await collapseView('Deployments');
+  await collapseView(VIEW_NAMES.integrations);
+  await collapseView(VIEW_NAMES.deployments);
   await wb.expandView(VIEW);
   await wb.widenSidebar(620);
 
