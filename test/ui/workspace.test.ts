@@ -1,7 +1,8 @@
 // This Workspace in the real workbench: a folder that is a git repository (made by the test, its remote
 // a local bare repository reached through `pushInsteadOf`, the Git extension on through the folder's
 // settings) and stand-in deployments of its remote's URL carrying commits of its history: the four
-// commit states, the commits not deployed under a deployment, the picture for the README; and the
+// commit states, the commits not deployed under a deployment, the picture for the README; Deploy This
+// Branch… of a branch with an unpushed commit (the question, then the create flow pre-filled); and the
 // runner's own folder, which is no git repository, with its welcome view.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -122,6 +123,41 @@ test('shows the deployments of this repository with their commits against the lo
   assert.equal(await wb.rows(VIEW).filter({ hasText: 'Start the shop' }).count(), 0, 'the deployed commit is not listed as not deployed');
   await wb.page.mouse.move(900, 450);
   await wb.screenshot('view', { shows: [wb.view(VIEW), preview] });
+});
+
+test('Deploy This Branch… of a branch the code host does not have asks first, then opens the create flow pre-filled', async () => {
+  // A clone of a repository of the first configured integration, on a branch that was never pushed.
+  const integration = uiEnv().integrations[0];
+  const response = await standIn('GET', `/v1/integrations/forge/codehost/${integration.id}/repos`);
+  const [repository] = (await response.json()) as Array<{ name: string; owner: string; url: string }>;
+  const folder = path.join(root, repository.name);
+  fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+  fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'git.enabled': true }, null, 2));
+  git(folder, 'init', '-q', '-b', 'main');
+  git(folder, 'remote', 'add', 'origin', `${repository.url}.git`);
+  git(folder, 'checkout', '-q', '-b', 'feature/ui-cart');
+  fs.writeFileSync(path.join(folder, 'cart.txt'), 'a new cart\n');
+  git(folder, 'add', '-A');
+  git(folder, 'commit', '-q', '-m', 'Try a new cart');
+
+  await wb.close();
+  const url = new URL(uiEnv().workbenchUrl);
+  url.searchParams.set('folder', folder);
+  wb = await Workbench.open('workspace-branch', { url: url.toString() });
+  await wb.openDeploymentsContainer();
+  await wb.waitForExtensionsActivated();
+  await wb.runCommand('Deployments: Deploy This Branch…');
+  const dialog = wb.page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ state: 'visible', timeout: 60_000 });
+  assert.match((await dialog.textContent()) ?? '', /The branch feature\/ui-cart is not on the code host yet \(it has no upstream\)\./);
+  assert.match((await dialog.textContent()) ?? '', /what is not pushed would not be deployed/);
+  await dialog.locator('.monaco-button', { hasText: /^Deploy Anyway$/ }).click();
+  await wb.waitForNameStep(`${repository.owner}/${repository.name}`);
+  const input = wb.quickInput().locator('.quick-input-box input');
+  await wb.waitForInputValue(input, `${repository.name}-feature-ui-cart`.toLowerCase().replace(/[^a-z0-9-]+/g, '-'));
+  await input.press('Enter');
+  await wb.waitForInputValue(input, 'feature/ui-cart');
+  await wb.page.keyboard.press('Escape');
 });
 
 test('a folder that is not a git repository gets a welcome view offering Deploy This Workspace', async () => {
