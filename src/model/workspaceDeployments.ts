@@ -9,13 +9,11 @@ import { formatCount } from './viewText';
  * with the local one, and the words for both.
  */
 
-/** What `source_revision_config.repo_ref` names: `refs/heads/x` and `x` are the same branch. */
-export type DeployedRef =
-  | { kind: 'branch'; name: string }
-  | { kind: 'tag'; name: string }
-  | { kind: 'commit'; sha: string }
-  | { kind: 'other'; ref: string }
-  | { kind: 'none' };
+/**
+ * What `source_revision_config.repo_ref` names: `refs/heads/x` and `x` are the same branch; a full
+ * SHA is a commit (`name` lower case); `other` is any other `refs/…` as written.
+ */
+export type DeployedRef = { kind: 'branch' | 'tag' | 'commit' | 'other'; name: string } | { kind: 'none' };
 
 const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
 
@@ -24,56 +22,22 @@ export function parseRef(ref: string | undefined): DeployedRef {
   if (!value) return { kind: 'none' };
   if (value.startsWith('refs/heads/')) return { kind: 'branch', name: value.slice('refs/heads/'.length) };
   if (value.startsWith('refs/tags/')) return { kind: 'tag', name: value.slice('refs/tags/'.length) };
-  if (FULL_SHA.test(value)) return { kind: 'commit', sha: value.toLowerCase() };
-  if (value.startsWith('refs/')) return { kind: 'other', ref: value };
+  if (FULL_SHA.test(value)) return { kind: 'commit', name: value.toLowerCase() };
+  if (value.startsWith('refs/')) return { kind: 'other', name: value };
   return { kind: 'branch', name: value };
-}
-
-/** One key per ref, whatever way it was written: the view groups deployments by it. */
-function refKey(ref: DeployedRef): string {
-  switch (ref.kind) {
-    case 'branch':
-      return `branch:${ref.name}`;
-    case 'tag':
-      return `tag:${ref.name}`;
-    case 'commit':
-      return `commit:${ref.sha}`;
-    case 'other':
-      return `other:${ref.ref}`;
-    case 'none':
-      return 'none';
-  }
 }
 
 /** How a ref group is labelled: the branch or tag name, a short SHA, the ref as written. */
 export function refLabel(ref: DeployedRef): string {
-  switch (ref.kind) {
-    case 'branch':
-    case 'tag':
-      return ref.name;
-    case 'commit':
-      return ref.sha.slice(0, 8);
-    case 'other':
-      return ref.ref;
-    case 'none':
-      return l10n.t('(no ref recorded)');
-  }
+  if (ref.kind === 'none') return l10n.t('(no ref recorded)');
+  return ref.kind === 'commit' ? ref.name.slice(0, 8) : ref.name;
 }
 
-/** The revision that resolves `ref` in a clone (`^{commit}` peels an annotated tag); undefined for none. */
+/** The revision that resolves `ref` in a clone; undefined for none. */
 function localRevision(ref: DeployedRef): string | undefined {
-  switch (ref.kind) {
-    case 'branch':
-      return `refs/heads/${ref.name}`;
-    case 'tag':
-      return `refs/tags/${ref.name}`;
-    case 'commit':
-      return ref.sha;
-    case 'other':
-      return ref.ref;
-    case 'none':
-      return undefined;
-  }
+  if (ref.kind === 'branch') return `refs/heads/${ref.name}`;
+  if (ref.kind === 'tag') return `refs/tags/${ref.name}`;
+  return ref.kind === 'none' ? undefined : ref.name;
 }
 
 const KIND_ORDER: ReadonlyArray<DeployedRef['kind']> = ['branch', 'tag', 'commit', 'other', 'none'];
@@ -89,7 +53,8 @@ export function groupByRef(
   const groups = new Map<string, { ref: DeployedRef; key: string; deployments: IndexedDeployment[] }>();
   for (const deployment of deployments) {
     const ref = parseRef(deployment.ref);
-    const key = refKey(ref);
+    // One key per ref, whatever way it was written.
+    const key = ref.kind === 'none' ? 'none' : `${ref.kind}:${ref.name}`;
     const group = groups.get(key);
     if (group) group.deployments.push(deployment);
     else groups.set(key, { ref, key, deployments: [deployment] });

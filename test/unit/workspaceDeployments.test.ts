@@ -59,8 +59,8 @@ describe('parseRef: what a deployment ref names', () => {
 
   it('reads tags, full SHAs and other refs', () => {
     assert.deepEqual(parseRef('refs/tags/v1.2.0'), { kind: 'tag', name: 'v1.2.0' });
-    assert.deepEqual(parseRef('A'.repeat(40)), { kind: 'commit', sha: 'a'.repeat(40) });
-    assert.deepEqual(parseRef('refs/pull/7/head'), { kind: 'other', ref: 'refs/pull/7/head' });
+    assert.deepEqual(parseRef('A'.repeat(40)), { kind: 'commit', name: 'a'.repeat(40) });
+    assert.deepEqual(parseRef('refs/pull/7/head'), { kind: 'other', name: 'refs/pull/7/head' });
     // A short hex word is a branch name: only a full SHA is read as a commit.
     assert.deepEqual(parseRef('cafe1234'), { kind: 'branch', name: 'cafe1234' });
     assert.deepEqual(parseRef(undefined), { kind: 'none' });
