@@ -9,6 +9,8 @@
  *  - deployment rows: TreeItems of a 100-row page, appending a page at 10k and 50k loaded, lookup by ID;
  *  - 100k and 10k repositories of one integration: what expanding it costs (sort + the first page of
  *    rows and their TreeItems), and at 100k showing the next page;
+ *  - This Workspace's index: 10,000 records, in pre-parsed pages, into the index, then the deployments of
+ *    a workspace with 3 remotes;
  *  - the requests a window start sends (the release bundle activated against the stand-in);
  *  - the wire size of a 100-record page plain and compressed (the client sends Accept-Encoding:
  *    gzip, deflate, br and decompresses what comes back);
@@ -42,6 +44,7 @@ const { DeploymentList } = require('../src/model/deploymentList') as typeof impo
 const { DeploymentsTreeProvider } = require('../src/features/deployments/deploymentsTreeProvider') as typeof import('../src/features/deployments/deploymentsTreeProvider');
 const { IntegrationsTreeProvider } = require('../src/features/integrations/integrationsTreeProvider') as typeof import('../src/features/integrations/integrationsTreeProvider');
 const { RepositoryCatalog } = require('../src/model/repositoryCatalog') as typeof import('../src/model/repositoryCatalog');
+const { DeploymentIndex, DeploymentIndexes, scanDeployments } = require('../src/model/deploymentIndex') as typeof import('../src/model/deploymentIndex');
 const { simulateWindowStart } = require('../test/unit/helpers/windowStart') as typeof import('../test/unit/helpers/windowStart');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -335,7 +338,7 @@ async function repositoryFigures(count: number, targets: { expand: number; nextP
       client: async () => ({ listRepositories: async () => ({ repositories, invalid: [] }) }),
       addedIntegrations: () => [{ id: integrationId }],
     });
-    const services = { catalog } as unknown as ConstructorParameters<typeof IntegrationsTreeProvider>[0];
+    const services = { catalog, deploymentIndex: new DeploymentIndexes(() => 'bench|') } as unknown as ConstructorParameters<typeof IntegrationsTreeProvider>[0];
     const provider = new IntegrationsTreeProvider(services);
     collectGarbage(); // earlier runs' garbage is not this run's cost
     const cpu = process.cpuUsage();
@@ -376,6 +379,48 @@ async function repositoryFigures(count: number, targets: { expand: number; nextP
 }
 
 // ---------------------------------------------------------------- window start
+
+/**
+ * This Workspace's CPU work for a tenant of 10,000 deployments: every page of the scan (pre-parsed, as
+ * the client hands them over) into a fresh index, then the deployments of a workspace whose 3 remotes
+ * name two of the repositories (one as ssh, one as https with `.git`) and one the tenant does not use.
+ */
+async function workspaceIndexFigure(base: readonly Deployment[]): Promise<void> {
+  const records = deploymentRecords(base, 10_000);
+  const pages: DeploymentPage[] = [];
+  for (let offset = 0; offset < records.length; offset += 100) {
+    const deployments = records.slice(offset, offset + 100);
+    pages.push({ deployments, invalid: [], requestedOffset: offset, limit: 100, nextOffset: offset + 100, mayHaveMore: offset + 100 < records.length });
+  }
+  const urls = [...new Set(records.map((record) => record.source_config?.repo_url).filter((url): url is string => !!url))];
+  const ssh = urls[0].replace(/^https:\/\/([^/]+)\//, 'git@$1:');
+  const remotes = [
+    { name: 'origin', url: `${ssh}.git` },
+    { name: 'upstream', url: `${urls[1]}.git` },
+    { name: 'fork', url: 'https://github.com/someone-else/fork' },
+  ];
+  async function* replay() {
+    yield* pages;
+  }
+  const times: number[] = [];
+  let found = 0;
+  for (let run = 0; run < 15; run++) {
+    collectGarbage();
+    const started = process.hrtime.bigint();
+    const index = new DeploymentIndex();
+    index.startScan(true);
+    await scanDeployments(index, replay(), Infinity);
+    found = index.ofRemotes(remotes).reduce((sum, group) => sum + group.deployments.length, 0);
+    times.push(ms(started));
+  }
+  report({
+    name: 'This Workspace: index 10k records + 3 remotes',
+    value: median(times),
+    unit: 'ms',
+    target: 50,
+    detail: `100 pages of 100 into a fresh index, then the deployments of 3 remotes (${found} found among ${urls.length} repositories); median of 15`,
+  });
+}
 
 async function windowStartFigure(standIn: StandIn): Promise<void> {
   const start = await simulateWindowStart(standIn, { extensionModule: BUNDLE });
@@ -447,6 +492,7 @@ const GROUPS: Record<string, (standIn: StandIn) => Promise<void> | void> = {
   },
   rows: (standIn) => deploymentRowFigures(standIn.deployments as unknown as Deployment[]),
   vscode: realVsCodeFigures,
+  workspace: (standIn) => workspaceIndexFigure(standIn.deployments as unknown as Deployment[]),
   windowStart: windowStartFigure,
   wire: wireSizeFigure,
   watch: async () => {

@@ -47,6 +47,13 @@ export const Commands = {
   renameProfile: 'deploymentsExplorer.renameProfile',
   removeProfile: 'deploymentsExplorer.removeProfile',
   allowApiKeyForOrigin: 'deploymentsExplorer.allowApiKeyForOrigin',
+  refreshWorkspace: 'deploymentsExplorer.refreshWorkspace',
+  stopWorkspaceScan: 'deploymentsExplorer.stopWorkspaceScan',
+  continueWorkspaceScan: 'deploymentsExplorer.continueWorkspaceScan',
+  deployBranch: 'deploymentsExplorer.deployBranch',
+  revealDeployment: 'deploymentsExplorer.revealDeployment',
+  openCommit: 'deploymentsExplorer.openCommit',
+  openCommitOnCodeHost: 'deploymentsExplorer.openCommitOnCodeHost',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
