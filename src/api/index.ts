@@ -7,4 +7,5 @@ export type * from './http';
 export * from './pagination';
 export * from './query';
 export type * from './schemas';
+export type * from './trust';
 export * from './vocabulary';
