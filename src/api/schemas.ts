@@ -180,20 +180,13 @@ export const deploymentSchema = object({
   status: optional(string()),
 });
 
-/** Any object, checked without copying its fields (z.record copies every one). */
-const anyObject = z.custom<Record<string, unknown>>(
-  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-  expected(() => l10n.t('an object')),
-);
-
 /**
  * What a listing validates per record: every field, but the deep `resource_spec` only as an object;
  * `resourceSpecProblems` checks it in full when it is first shown. Checking it on every listed record
  * would cost more than the rest of the page, for content most rows never display.
  */
-
 export const deploymentSummarySchema = deploymentSchema.extend({
-  source_config: optional(sourceConfigSchema.extend({ resource_spec: optional(anyObject) })),
+  source_config: optional(sourceConfigSchema.extend({ resource_spec: optional(looseRecord) })),
 });
 
 /** The answer of `GET /v2/deployments`; its records are checked one by one (deploymentSummarySchema). */
