@@ -47,6 +47,7 @@ export const Commands = {
   renameProfile: 'deploymentsExplorer.renameProfile',
   removeProfile: 'deploymentsExplorer.removeProfile',
   allowApiKeyForOrigin: 'deploymentsExplorer.allowApiKeyForOrigin',
+  checkConnection: 'deploymentsExplorer.checkConnection',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -275,6 +275,12 @@ export class ConnectionManager implements vscode.Disposable {
     }
   }
 
+  /** What Check Connection tries: the options of the active profile's client (its key only where it may go), and the facts its report names. */
+  async checkTarget(): Promise<{ options: ConnectionOptions; profile: string; tenantId?: string; key: ResolvedConnection['key'] }> {
+    const { profile, effective, apiKey, key } = await this.resolve();
+    return { options: await this.clientOptions(effective, apiKey), profile: profile.name, tenantId: effective.tenantId?.trim() || undefined, key };
+  }
+
   private async reset(reason: string): Promise<void> {
     end(this.generation);
     this.generation = { abort: new AbortController() };
