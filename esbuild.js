@@ -10,11 +10,16 @@ const watch = process.argv.includes('--watch');
 const meta = process.argv.includes('--meta');
 
 /**
- * Loaded only with the API client (src/api/lazy.ts), not at activation: the extension's bundle leaves them
- * external, and each is bundled apart into dist/node_modules/<name>/index.js, where its `require('<name>')`
- * finds it. Tests (tsc's out/) use the project's node_modules.
+ * Loaded only with the API client (src/api/lazy.ts), not at activation, and each its own file:
+ * - undici, bundled into dist/node_modules/undici/index.js, where the extension's `require('undici')` finds it
+ *   (and VS Code sees a real require of it);
+ * - the zod schemas (src/api/schemas.ts with the parts of zod/mini they use), dist/schemas.js, where the
+ *   client's `require('./schemas')` finds it: bundled on its own, zod is tree-shaken to those parts.
+ * @vscode/l10n is shared by both bundles (its configuration is module state), so it is a library too.
+ * Tests (tsc's out/) use the project's node_modules and out/src/api/schemas.js.
  */
-const LIBRARIES = ['undici', 'zod'];
+const LIBRARIES = ['undici', '@vscode/l10n'];
+const SCHEMAS = './schemas';
 
 const common = {
   bundle: true,
@@ -25,6 +30,10 @@ const common = {
   sourcemap: !production,
   sourcesContent: false,
   logLevel: 'warning',
+  // jsonc-parser's "main" is a UMD build whose require()s esbuild cannot follow
+  // (the bundle would fail at run time with "Cannot find module './impl/format'"):
+  // prefer the ES module build packages offer.
+  mainFields: ['module', 'main'],
 };
 
 async function main() {
@@ -32,24 +41,27 @@ async function main() {
     ...common,
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
-    external: ['vscode', ...LIBRARIES],
-    // jsonc-parser's "main" is a UMD build whose require()s esbuild cannot follow
-    // (the bundle would fail at run time with "Cannot find module './impl/format'"):
-    // prefer the ES module build packages offer.
-    mainFields: ['module', 'main'],
+    external: ['vscode', SCHEMAS, ...LIBRARIES],
     metafile: meta,
+  });
+  const schemas = await esbuild.context({
+    ...common,
+    entryPoints: ['src/api/schemas.ts'],
+    outfile: 'dist/schemas.js',
+    external: LIBRARIES,
   });
   const libraries = await esbuild.context({
     ...common,
     entryPoints: LIBRARIES.map((name) => ({ in: name, out: `node_modules/${name}/index` })),
     outdir: 'dist',
   });
+  const contexts = [extension, schemas, libraries];
   if (watch) {
-    await Promise.all([extension.watch(), libraries.watch()]);
+    await Promise.all(contexts.map((context) => context.watch()));
     return;
   }
-  const [result] = await Promise.all([extension.rebuild(), libraries.rebuild()]);
-  await Promise.all([extension.dispose(), libraries.dispose(), writePayloadSchema()]);
+  const [result] = await Promise.all(contexts.map((context) => context.rebuild()));
+  await Promise.all([...contexts.map((context) => context.dispose()), writePayloadSchema()]);
   if (meta) fs.writeFileSync('dist/meta.json', JSON.stringify(result.metafile));
 }
 

@@ -6,11 +6,13 @@ import { ProfileStore } from './platform/profileStore';
 import { registerProfiles } from './features/profiles';
 import { ConnectionManager } from './platform/connection';
 import { createRepositoryCatalog } from './platform/repositoryCatalog';
+import { createDeploymentIndex } from './platform/deploymentIndex';
 import { Services } from './platform/services';
 import { ViewMessages } from './platform/viewMessages';
 import { registerDeployments } from './features/deployments';
 import { registerIntegrations } from './features/integrations';
 import { registerWatch } from './features/watch';
+import { registerWorkspace } from './features/workspace';
 import * as l10n from '@vscode/l10n';
 
 /** What activate() returns: used by the extension-host tests. */
@@ -27,18 +29,21 @@ export function activate(context: vscode.ExtensionContext) {
   const catalog = createRepositoryCatalog(connection, context);
   const commands = new CommandRunner(context, log);
 
-  const services: Services = { context, log, connection, commands, catalog, messages: new ViewMessages() };
+  const deploymentIndex = createDeploymentIndex(connection, context);
+  const services: Services = { context, log, connection, commands, catalog, deploymentIndex, messages: new ViewMessages() };
   registerConnectionCommands(services);
   const integrations = registerIntegrations(services);
   const deployments = registerDeployments(services, integrations);
   const watch = registerWatch(services, deployments);
   registerCreateDeployment(services, deployments, watch);
+  const workspace = registerWorkspace(services, deployments);
   registerProfiles(services, [
     { view: integrations.view as vscode.TreeView<unknown>, title: vscode.l10n.t('Integrations') },
     { view: deployments.treeView as vscode.TreeView<unknown>, title: vscode.l10n.t('Deployments') },
+    { view: workspace.provider.treeView as vscode.TreeView<unknown>, title: vscode.l10n.t('This Workspace') },
   ]);
   log.info(`Deployments Explorer ${context.extension.packageJSON.version} activated (activate() took ${(performance.now() - started).toFixed(1)} ms)`);
-  return { services, integrations, deployments, watch };
+  return { services, integrations, deployments, watch, workspace };
 }
 
 export function deactivate(): void {}

@@ -1,11 +1,10 @@
-import * as z from 'zod';
 import * as l10n from '@vscode/l10n';
 import { InvalidInputError, RecordProblem, SchemaError, sealError } from './errors';
 import { ConnectionOptions, HttpTransport } from './http';
 import { PageEnd, pageEnd, PageWalk } from './pagination';
 import { buildDeploymentSearchParams, DeploymentQuery, validateIntegrationId, validateObjectArgument } from './query';
 import { parseJsonBody } from './responses';
-import { Deployment, deploymentSchema, deploymentSummarySchema, listingSchema, Repository, repositorySchema, resourceSpecSchema } from './schemas';
+import { Deployment, deploymentSchema, deploymentSummarySchema, listingSchema, problemsOf, Repository, repositorySchema, resourceSpecSchema } from './schemas';
 import { describeKind, describeValue } from './text';
 
 export interface CallOptions {
@@ -74,7 +73,7 @@ export class ControlPlaneClient {
       if (!Array.isArray(body)) {
         throw new SchemaError(l10n.t('The repository listing'), [{ path: '', message: l10n.t('expected an array, got {0}', answerKind(body)) }]);
       }
-      const { valid: repositories, invalid: offContractRecords } = splitRecords(repositorySchema, body);
+      const { valid: repositories, invalid: offContractRecords } = splitRecords<Repository>(repositorySchema, body);
       const invalid = offContractRecords.map((record): InvalidRepository => {
         const shown = record.problems.slice(0, 3).map(({ path, message }) => `${path || l10n.t('(the record)')}: ${message}`);
         const problems = shown.join('; ') + (record.problems.length > 3 ? '; …' : '');
@@ -101,18 +100,13 @@ export class ControlPlaneClient {
         what: l10n.t('The deployment listing'),
       });
       const body = parseJsonBody(response, this.http.redactor);
-      const listing = listingSchema.safeParse(body);
-      if (!listing.success) {
-        const problems = Array.isArray(body)
-          ? [{ path: '', message: l10n.t('expected an object, got {0}', answerKind(body)) }]
-          : problemsOf(listing.error);
-        throw new SchemaError(l10n.t('The deployment listing'), problems);
-      }
-      const { resources, offset: nextOffset } = listing.data;
+      const envelope = Array.isArray(body) ? [{ path: '', message: l10n.t('expected an object, got {0}', answerKind(body)) }] : problemsOf(listingSchema, body);
+      if (envelope.length > 0) throw new SchemaError(l10n.t('The deployment listing'), envelope);
+      const { resources, offset: nextOffset } = body as { resources: unknown[]; offset: number };
       // A listed record's resource_spec is checked when it is shown (resourceSpecProblems).
-      const { valid, invalid } = splitRecords(deploymentSummarySchema, resources);
+      const { valid, invalid } = splitRecords<Deployment>(deploymentSummarySchema, resources);
       const end = pageEnd({ requestedOffset, limit, count: resources.length, nextOffset });
-      return { deployments: valid as Deployment[], invalid, requestedOffset, limit, nextOffset, mayHaveMore: end === undefined, end };
+      return { deployments: valid, invalid, requestedOffset, limit, nextOffset, mayHaveMore: end === undefined, end };
     } catch (error) {
       throw sealError(error, this.http.redactor);
     }
@@ -144,8 +138,8 @@ export class ControlPlaneClient {
         what: l10n.t('The deployment-creation endpoint'),
       });
       const created = parseJsonBody(response, this.http.redactor);
-      const checked = deploymentSchema.safeParse(created);
-      if (!checked.success) throw new SchemaError(l10n.t('The created deployment'), problemsOf(checked.error));
+      const problems = problemsOf(deploymentSchema, created);
+      if (problems.length > 0) throw new SchemaError(l10n.t('The created deployment'), problems);
       return created as Deployment;
     } catch (error) {
       throw sealError(error, this.http.redactor);
@@ -172,13 +166,13 @@ function answerKind(body: unknown): string {
 }
 
 /** The records that match the schema, as the server sent them, and the others with their problems; both in the server's order. */
-function splitRecords<T extends z.ZodType>(schema: T, records: readonly unknown[]): { valid: z.infer<T>[]; invalid: OffContractRecord[] } {
-  const valid: z.infer<T>[] = [];
+function splitRecords<T>(schema: Parameters<typeof problemsOf>[0], records: readonly unknown[]): { valid: T[]; invalid: OffContractRecord[] } {
+  const valid: T[] = [];
   const invalid: OffContractRecord[] = [];
   records.forEach((raw, index) => {
-    const result = schema.safeParse(raw);
-    if (result.success) valid.push(raw as z.infer<T>);
-    else invalid.push({ index, raw, problems: problemsOf(result.error), ...identity(raw) });
+    const problems = problemsOf(schema, raw);
+    if (problems.length === 0) valid.push(raw as T);
+    else invalid.push({ index, raw, problems, ...identity(raw) });
   });
   return { valid, invalid };
 }
@@ -188,11 +182,6 @@ function identity(raw: unknown): { id?: string; name?: string } {
   return { id: typeof id === 'string' && id ? id : undefined, name: typeof name === 'string' ? name : undefined };
 }
 
-/** zod's issues (worded by the schemas) as problems, each with its field path from `root` (`secrets[0].value`). */
-function problemsOf(error: z.ZodError, root: readonly string[] = []): RecordProblem[] {
-  return error.issues.map((issue) => ({ path: z.core.toDotPath([...root, ...issue.path]), message: issue.message }));
-}
-
 /**
  * The problems of a listed deployment's `resource_spec`, validated in full when it is shown (a listing
  * checks only that it is an object); empty when it matches the contract or is absent.
@@ -200,6 +189,5 @@ function problemsOf(error: z.ZodError, root: readonly string[] = []): RecordProb
 export function resourceSpecProblems(deployment: Deployment): readonly RecordProblem[] {
   const spec = deployment.source_config?.resource_spec;
   if (!spec) return [];
-  const result = resourceSpecSchema.safeParse(spec);
-  return result.success ? [] : problemsOf(result.error, ['source_config', 'resource_spec']);
+  return problemsOf(resourceSpecSchema, spec, ['source_config', 'resource_spec']);
 }

@@ -1,5 +1,7 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { toDotPath } from 'zod/v4/core';
 import * as l10n from '@vscode/l10n';
+import type { RecordProblem } from './errors';
 import { describeKind } from './text';
 import { uuidPattern } from './vocabulary';
 
@@ -7,7 +9,7 @@ import { uuidPattern } from './vocabulary';
 // `null` for absent optional values, so every deployment field accepts null or absence. The schemas
 // check the fields the contract names; the client keeps each record as the server sent it (its other
 // fields included), so zod's output, which would strip them, is not used.
-const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
+const optional = <T extends z.ZodMiniType>(schema: T) => z.nullish(schema);
 
 // Problems are worded here, through zod's own error customisation, so that they can be translated
 // and never repeat a value the server sent (it may be a secret): only the kind of value received.
@@ -26,10 +28,10 @@ const integer = () =>
       return l10n.t('expected {0}, got {1}', l10n.t('a whole number'), got);
     },
   });
-const array = <T extends z.ZodType>(element: T) => z.array(element, expected(() => l10n.t('an array')));
+const array = <T extends z.ZodMiniType>(element: T) => z.array(element, expected(() => l10n.t('an array')));
 const object = <T extends z.core.$ZodLooseShape>(shape: T) => z.object(shape, expected(() => l10n.t('an object')));
 const looseRecord = z.record(z.string(), z.unknown(), expected(() => l10n.t('an object')));
-const uuidString = string().regex(uuidPattern, { error: () => l10n.t('expected a UUID') });
+const uuidString = string().check(z.regex(uuidPattern, { error: () => l10n.t('expected a UUID') }));
 
 export const repositorySchema = object({
   host_integration_id: uuidString,
@@ -185,8 +187,8 @@ export const deploymentSchema = object({
  * `resourceSpecProblems` checks it in full when it is first shown. Checking it on every listed record
  * would cost more than the rest of the page, for content most rows never display.
  */
-export const deploymentSummarySchema = deploymentSchema.extend({
-  source_config: optional(sourceConfigSchema.extend({ resource_spec: optional(looseRecord) })),
+export const deploymentSummarySchema = z.extend(deploymentSchema, {
+  source_config: optional(z.extend(sourceConfigSchema, { resource_spec: optional(looseRecord) })),
 });
 
 /** The answer of `GET /v2/deployments`; its records are checked one by one (deploymentSummarySchema). */
@@ -194,8 +196,17 @@ export const listingSchema = object({
   resources: array(z.unknown()),
   offset: z
     .int({ error: (issue: RawIssue) => l10n.t('expected a whole number of 0 or more, got {0}', describeKind(issue.input)) })
-    .min(0, { error: () => l10n.t('expected a whole number of 0 or more, got a negative number') }),
+    .check(z.minimum(0, { error: () => l10n.t('expected a whole number of 0 or more, got a negative number') })),
 });
+
+/**
+ * Where `value` departs from `schema`, each problem at its field path from `root` (`secrets[0].value`) in
+ * the schemas' words; empty when it matches. zod's output is not used: records are kept as they came.
+ */
+export function problemsOf(schema: z.ZodMiniType, value: unknown, root: readonly string[] = []): RecordProblem[] {
+  const result = schema.safeParse(value);
+  return result.success ? [] : result.error.issues.map((issue) => ({ path: toDotPath([...root, ...issue.path]), message: issue.message }));
+}
 
 /** A record as the server sent it: the fields the contract names, as checked, and any others. */
 type AsSent<T> = T & { [field: string]: unknown };

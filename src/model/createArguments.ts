@@ -2,6 +2,7 @@ import type { Repository } from '../api';
 import { loadSchemas } from '../api/lazy';
 import { DeploymentType } from '../api/vocabulary';
 import { isDeploymentType } from './createPayload';
+import { problemLine } from './fieldNames';
 import * as l10n from '@vscode/l10n';
 
 /**
@@ -25,9 +26,8 @@ export interface CreateDeploymentOptions {
 export function readCreateArgument(argument: unknown): CreateDeploymentOptions | undefined {
   if (argument === undefined || argument === null) return undefined;
   if (typeof argument !== 'object') throw new Error(l10n.t('Create Deployment… needs a repository, not {0}.', typeof argument));
-  const { repositorySchema } = loadSchemas();
-  const direct = repositorySchema.safeParse(argument);
-  if (direct.success) return { repository: direct.data };
+  const { problemsOf, repositorySchema } = loadSchemas();
+  if (problemsOf(repositorySchema, argument).length === 0) return { repository: argument as Repository };
   const value = argument as Record<string, unknown>;
   // A repository row that does not match the API contract: say why it cannot be used.
   const offContract = value.offContract as { usableForCreate?: unknown; reason?: unknown } | undefined;
@@ -36,12 +36,11 @@ export function readCreateArgument(argument: unknown): CreateDeploymentOptions |
     // e.g. a URI from an editor menu or a row of another view: behave as from the palette.
     return undefined;
   }
-  const parsed = repositorySchema.safeParse(value.repository);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || l10n.t('(the record)')}: ${issue.message}`).join('; ');
-    throw new Error(l10n.t('Create Deployment… was given a repository record that is not usable: {0}', problems));
+  const problems = problemsOf(repositorySchema, value.repository);
+  if (problems.length > 0) {
+    throw new Error(l10n.t('Create Deployment… was given a repository record that is not usable: {0}', problems.map(problemLine).join('; ')));
   }
-  const options: CreateDeploymentOptions = { repository: parsed.data };
+  const options: CreateDeploymentOptions = { repository: value.repository as Repository };
   if (typeof value.name === 'string') options.name = value.name;
   if (typeof value.ref === 'string') options.ref = value.ref;
   if (value.deploymentType === null || isDeploymentType(value.deploymentType)) options.deploymentType = value.deploymentType;

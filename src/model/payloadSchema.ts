@@ -4,7 +4,7 @@
  * from the client. Generated at build time (esbuild.js writes dist/payload.schema.json); objects
  * stay open, because real servers need fields the contract does not show.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { DEPLOYMENT_TYPES } from '../api';
 import { deploymentSchema } from '../api/schemas';
 
@@ -23,8 +23,8 @@ const SERVER_FIELDS = {
 } as const;
 
 export function payloadJsonSchema(): Record<string, unknown> {
-  const body = deploymentSchema.omit(SERVER_FIELDS).extend({
-    deployment_type: z.enum(DEPLOYMENT_TYPES).nullish().describe('Deployment type: dev_free, dev or prod.'),
+  const body = z.extend(z.omit(deploymentSchema, SERVER_FIELDS), {
+    deployment_type: z.nullish(z.enum(DEPLOYMENT_TYPES)).register(z.globalRegistry, { description: 'Deployment type: dev_free, dev or prod.' }),
   });
   const schema = z.toJSONSchema(body, {
     io: 'input',

@@ -48,6 +48,13 @@ export const Commands = {
   removeProfile: 'deploymentsExplorer.removeProfile',
   allowApiKeyForOrigin: 'deploymentsExplorer.allowApiKeyForOrigin',
   checkConnection: 'deploymentsExplorer.checkConnection',
+  refreshWorkspace: 'deploymentsExplorer.refreshWorkspace',
+  stopWorkspaceScan: 'deploymentsExplorer.stopWorkspaceScan',
+  continueWorkspaceScan: 'deploymentsExplorer.continueWorkspaceScan',
+  deployBranch: 'deploymentsExplorer.deployBranch',
+  revealDeployment: 'deploymentsExplorer.revealDeployment',
+  openCommit: 'deploymentsExplorer.openCommit',
+  openCommitOnCodeHost: 'deploymentsExplorer.openCommitOnCodeHost',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

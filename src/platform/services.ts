@@ -3,6 +3,7 @@ import { CommandRunner } from './commandRunner';
 import { ConnectionManager } from './connection';
 import { ViewMessages } from './viewMessages';
 import { RepositoryCatalog } from '../model/repositoryCatalog';
+import { DeploymentIndexes } from '../model/deploymentIndex';
 import type { Deployment } from '../api';
 
 /** What every feature is built from; created once in activate(). */
@@ -12,6 +13,8 @@ export interface Services {
   connection: ConnectionManager;
   commands: CommandRunner;
   catalog: RepositoryCatalog;
+  /** Every deployment of the control plane in effect, in brief, once This Workspace has looked (platform/deploymentIndex.ts). */
+  deploymentIndex: DeploymentIndexes;
   /** The views' messages, written in parts by several features. */
   messages: ViewMessages;
 }
@@ -42,4 +45,19 @@ export interface WatchFeature {
   watchCreated(deployment: Deployment): void;
   /** Keeps a deployment in the status bar for this workspace. */
   pin(deployment: Deployment): void;
+}
+
+/**
+ * A row of another view that stands for a deployment it does not hold whole (This Workspace keeps
+ * only an index entry): the Deployments view's and the watch's row commands take it, and look the
+ * record up by ID.
+ */
+export interface DeploymentReference {
+  readonly deploymentId: string;
+  readonly name?: string;
+}
+
+export function deploymentReferenceOf(argument: unknown): DeploymentReference | undefined {
+  const id = (argument as Partial<DeploymentReference> | null | undefined)?.deploymentId;
+  return typeof id === 'string' && id ? (argument as DeploymentReference) : undefined;
 }

@@ -14,6 +14,7 @@ export function readSettings() {
     discoverIntegrations: config.get<boolean>('discoverIntegrations', true),
     autoRefreshSeconds: clampInt(config.get<number>('autoRefreshSeconds'), 0, 3600, 0),
     webConsoleUrl: config.get<string>('webConsoleUrl', '').trim(),
+    workspaceScanLimit: clampInt(config.get<number>('workspace.scanLimit'), 100, 1_000_000, 5000),
   };
 }
 

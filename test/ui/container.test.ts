@@ -1,5 +1,5 @@
 // The Deployments view container, opened from its activity-bar icon, shows
-// both of its views.
+// its views: Integrations and Deployments open, This Workspace collapsed under them.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { VIEW_NAMES, Workbench } from './workbench';
@@ -14,13 +14,15 @@ after(async () => {
   await wb?.close();
 });
 
-test('the Deployments container shows the Integrations and Deployments views', async () => {
+test('the Deployments container shows the Integrations and Deployments views, and This Workspace collapsed', async () => {
   const container = await wb.openDeploymentsContainer();
   assert.ok(await container.isVisible(), 'the Deployments container is not visible');
   await wb.view(VIEW_NAMES.integrations).waitFor({ state: 'visible' });
   await wb.view(VIEW_NAMES.deployments).waitFor({ state: 'visible' });
   const titles = await wb.viewTitles();
-  assert.deepEqual(titles, [VIEW_NAMES.integrations, VIEW_NAMES.deployments]);
+  assert.deepEqual(titles, [VIEW_NAMES.integrations, VIEW_NAMES.deployments, VIEW_NAMES.workspace]);
+  // Collapsed: its first rows cost a look through every deployment, which a window start must not send.
+  assert.equal(await wb.view(VIEW_NAMES.workspace).locator('.pane-header').first().getAttribute('aria-expanded'), 'false');
   await wb.waitForExtensionsActivated();
   // The views show what they load from the stand-in: a row for each integration the runner
   // configured (listing their repositories is the Integrations view's own test).

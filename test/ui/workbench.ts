@@ -22,7 +22,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 /** Title of the view container in the activity bar (package.json viewsContainers). */
 export const CONTAINER_TITLE = 'Deployments';
 export const CONTAINER_ID = 'deploymentsExplorer';
-export const VIEW_NAMES = { integrations: 'Integrations', deployments: 'Deployments' } as const;
+export const VIEW_NAMES = { integrations: 'Integrations', deployments: 'Deployments', workspace: 'This Workspace' } as const;
 
 export interface UiEnv {
   workbenchUrl: string;

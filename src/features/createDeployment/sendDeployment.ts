@@ -83,6 +83,7 @@ export async function announceCreated(
   deployment: Deployment,
 ): Promise<void> {
   const id = deployment.id ?? undefined;
+  services.deploymentIndex.recordsListed([deployment]);
   watch?.watchCreated(deployment);
   // Reveal first: it moves focus to the view, which would close a palette opened after the message.
   try {

@@ -2,19 +2,12 @@ import * as path from 'node:path';
 import vscode = require('vscode');
 import { GitRemote, parseGitConfig, parseGitDirFile } from '../../model/remoteUrls';
 import { messageOf } from '../../api/errors';
+import { gitApi, remotesOf, repositoryOf } from '../../platform/git';
 
 export interface FolderRemote extends GitRemote {
   /** The workspace folder (or repository root) the remote was read from. */
   folder: string;
 }
-
-/** The parts of the built-in git extension's API (v1) used here. */
-interface GitApi {
-  repositories: Array<{ rootUri: vscode.Uri; state: { remotes: Array<{ name: string; fetchUrl?: string; pushUrl?: string }> } }>;
-  openRepository?(root: vscode.Uri): Promise<GitApi['repositories'][number] | null>;
-}
-
-const GIT_API_TIMEOUT_MS = 5000;
 
 /**
  * The git remotes of the given folders: from VS Code's git extension when it
@@ -66,40 +59,17 @@ async function readText(uri: vscode.Uri): Promise<string> {
 }
 
 async function readGitExtensionRemotes(folders: readonly vscode.Uri[], log?: vscode.LogOutputChannel): Promise<FolderRemote[]> {
-  const extension = vscode.extensions.getExtension<{ enabled?: boolean; getAPI(version: 1): GitApi }>('vscode.git');
-  if (!extension) return [];
   try {
-    const exports = extension.isActive ? extension.exports : await withTimeout(extension.activate());
-    if (!exports || exports.enabled === false) return [];
-    const api = exports.getAPI(1);
+    const api = await gitApi();
+    if (!api) return [];
     const remotes: FolderRemote[] = [];
     for (const folder of folders) {
-      const repository =
-        api.repositories.find((candidate) => isInside(folder, candidate.rootUri)) ??
-        (api.openRepository ? await withTimeout(api.openRepository(folder)).catch(() => null) : null);
-      for (const remote of repository?.state.remotes ?? []) {
-        for (const url of new Set([remote.fetchUrl, remote.pushUrl])) {
-          if (url) remotes.push({ folder: folder.fsPath, name: remote.name, url });
-        }
-      }
+      const repository = await repositoryOf(api, folder);
+      if (repository) remotes.push(...remotesOf(repository).map((remote) => ({ ...remote, folder: folder.fsPath })));
     }
     return remotes;
   } catch (error) {
     log?.warn(`The git extension could not list remotes: ${messageOf(error)}`);
     return [];
   }
-}
-
-/** `folder` is the repository root or lies inside it. */
-function isInside(folder: vscode.Uri, root: vscode.Uri): boolean {
-  const relative = path.posix.relative(root.path, folder.path);
-  return folder.scheme === root.scheme && !relative.startsWith('..') && !path.posix.isAbsolute(relative);
-}
-
-function withTimeout<T>(promise: Thenable<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${GIT_API_TIMEOUT_MS / 1000} s`)), GIT_API_TIMEOUT_MS);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -3,7 +3,7 @@ import type { Deployment } from '../../api';
 import { DeploymentFilters } from '../../api/query';
 import { idKey } from '../../model/ids';
 import { customUrlOf, deploymentDescription, deploymentLabel, repositoryWebUrl, webConsoleUrl } from '../../model/deploymentPresentation';
-import { IntegrationsFeature, Services } from '../../platform/services';
+import { deploymentReferenceOf, IntegrationsFeature, Services } from '../../platform/services';
 import { LoadedDeployment } from '../../model/deploymentList';
 import { DeploymentJsonProvider } from './deploymentJson';
 import { DeploymentsController } from './deploymentsController';
@@ -28,6 +28,11 @@ export function registerDeploymentCommands(
     const [element] = controller.deploymentElements(arg);
     if (!element) throw new Error(vscode.l10n.t('Select a deployment in the Deployments view first.'));
     return element.item;
+  };
+  /** The same, also for a row of another view that names a deployment by ID (This Workspace): looked up when not loaded. */
+  const needRecord = async (arg: unknown): Promise<LoadedDeployment> => {
+    const reference = deploymentReferenceOf(arg);
+    return reference ? controller.lookup(reference.deploymentId) : need(arg);
   };
   const applyFilters = async (change: Partial<DeploymentFilters> | 'clear') => {
     if (change === 'clear') await controller.filters.clear();
@@ -65,8 +70,11 @@ export function registerDeploymentCommands(
     await applyFilters({ imageVersion });
   });
 
-  // A record given whole: the one just created, which the view's filters may leave out.
-  commands.register(Commands.showDeploymentJson, (arg?: unknown) => json.show(isRecordWithId(arg) ? { deployment: arg, key: idKey(arg.id) } : need(arg)));
+  commands.register(Commands.showDeploymentJson, async (arg?: unknown) => {
+    // A record given whole: the one just created, which the view's filters may leave out.
+    if (isRecordWithId(arg)) return json.show({ deployment: arg, key: idKey(arg.id) });
+    return json.show(await needRecord(arg));
+  });
 
   commands.register(Commands.copyDeploymentId, async (arg?: unknown, selected?: unknown) => {
     const rows = controller.deploymentElements(arg, selected);
@@ -107,7 +115,7 @@ export function registerDeploymentCommands(
   commands.register(Commands.openInWebConsole, async (arg?: unknown) => {
     const template = readSettings().webConsoleUrl;
     if (!template) throw new Error(vscode.l10n.t('Set deploymentsExplorer.webConsoleUrl to the address of a deployment in your web console first.'));
-    const target = webConsoleUrl(template, need(arg).deployment);
+    const target = webConsoleUrl(template, (await needRecord(arg)).deployment);
     if ('problem' in target) throw new Error(target.problem);
     return openExternal(target.url);
   });

@@ -3,7 +3,8 @@ import { messageOf } from '../../api/errors';
 import { isUuid } from '../../api/vocabulary';
 import { readSettings, SECTION } from '../../platform/settings';
 import { describeFilters, DeploymentFilterStore } from '../../model/deploymentFilters';
-import { DeploymentList, ListChange } from '../../model/deploymentList';
+import { DeploymentList, ListChange, LoadedDeployment } from '../../model/deploymentList';
+import { idKey } from '../../model/ids';
 import { integrationsUsedBy } from '../../model/integrationDiscovery';
 import { certificatesMark } from '../../platform/connection';
 import { Services } from '../../platform/services';
@@ -38,6 +39,7 @@ export class DeploymentsController implements vscode.Disposable {
       this.list.onDidChange((change) => {
         this.setContext('deploymentsExplorer.deploymentsEmpty', this.list.isEmpty);
         this.shareIntegrations(change);
+        services.deploymentIndex.listChanged(change);
         if (change.kind === 'appended' || change.kind === 'reset' || change.kind === 'status') this.showMessage();
       }),
       this.filters.onDidChange(() => this.showMessage()),
@@ -91,6 +93,20 @@ export class DeploymentsController implements vscode.Disposable {
       this.services.log.warn(`Could not reveal deployment ${id}: ${messageOf(error)}`);
     }
     return true;
+  }
+
+  /**
+   * The loaded record of `deploymentId`, or the record looked up by ID alone (the filters do not
+   * apply: a row of another view names it); throws when the control plane does not list it.
+   */
+  async lookup(deploymentId: string): Promise<LoadedDeployment> {
+    const loaded = this.list.find(deploymentId);
+    if (loaded && !loaded.invalid) return loaded;
+    const client = await this.services.connection.getClient();
+    const page = await client.listDeployments({ deploymentIds: [deploymentId.trim()], limit: 1, offset: 0 });
+    const record = page.deployments.find((d) => typeof d.id === 'string' && idKey(d.id) === idKey(deploymentId));
+    if (!record) throw new Error(vscode.l10n.t('Deployment {0} is no longer listed by the control plane.', deploymentId));
+    return { key: idKey(deploymentId), deployment: record };
   }
 
   /**

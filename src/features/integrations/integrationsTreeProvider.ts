@@ -7,6 +7,7 @@ import { fixRows } from '../../model/fixActions';
 import { idKey as key } from '../../model/ids';
 import { KnownIntegration } from '../../model/repositoryCatalog';
 import { RepositoryRows } from '../../model/repositoryRows';
+import { RepositoryUsage, usageWords } from '../../model/deploymentIndex';
 import { Services } from '../../platform/services';
 import { IntegrationNode, IntegrationsTreeNode, MessageNode, MoreNode, RepositoryNode } from '../../model/integrationNodes';
 import { formatCount } from '../../model/viewText';
@@ -39,9 +40,12 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   private readonly pending = new Set<IntegrationNode | undefined>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly catalogSubscription: vscode.Disposable;
+  private readonly indexSubscription: vscode.Disposable;
+  private usageVersion = '';
 
   constructor(private readonly services: Services) {
     this.catalogSubscription = services.catalog.onDidChange((integrationId) => this.onCatalogChange(integrationId));
+    this.indexSubscription = services.deploymentIndex.onDidChange(() => this.onIndexChange());
   }
 
   /**
@@ -55,6 +59,14 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     const id = key(integrationId);
     if (this.loadingInView.has(id) || this.services.catalog.state(id).status === 'loading') return;
     this.refreshBranch(id);
+  }
+
+  /** Repository rows say how many deployments use them (This Workspace's index): redrawn when those counts may change. */
+  private onIndexChange(): void {
+    const version = this.services.deploymentIndex.usageVersion();
+    if (version === this.usageVersion) return;
+    this.usageVersion = version;
+    this.schedule(undefined);
   }
 
   /** Coalesces change events of one tick into one refresh each. */
@@ -83,7 +95,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
 
   getTreeItem(node: IntegrationsTreeNode): vscode.TreeItem {
     if (node.kind === 'integration') return this.integrationItem(node.integration);
-    if (node.kind === 'repository') return repositoryItem(node);
+    if (node.kind === 'repository') return repositoryItem(node, this.services.deploymentIndex.usage(node.repository.url));
     if (node.kind === 'message') return messageItem(node);
     return node.kind === 'more' ? moreItem(node) : fixItem(node);
   }
@@ -219,19 +231,22 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
 
   dispose(): void {
     clearTimeout(this.flushTimer);
-    vscode.Disposable.from(this.changed, this.loadFailed, this.catalogSubscription).dispose();
+    vscode.Disposable.from(this.changed, this.loadFailed, this.catalogSubscription, this.indexSubscription).dispose();
   }
 }
 
-function repositoryItem(node: RepositoryNode): vscode.TreeItem {
+function repositoryItem(node: RepositoryNode, usage: RepositoryUsage | undefined): vscode.TreeItem {
   const { repository } = node;
   const item = new vscode.TreeItem(repository.name, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.description = `${repository.owner} · ${repository.default_branch}`;
+  const deployed = usage && vscode.l10n.t('deployed: {0}', usageWords(usage));
+  item.description = [`${repository.owner} · ${repository.default_branch}`, deployed].filter(Boolean).join(' · ');
   item.contextValue = 'repository';
   item.iconPath = new vscode.ThemeIcon('repo');
   item.accessibilityInformation = {
-    label: vscode.l10n.t('Repository {0}/{1}, default branch {2}', repository.owner, repository.name, repository.default_branch),
+    label: [vscode.l10n.t('Repository {0}/{1}, default branch {2}', repository.owner, repository.name, repository.default_branch), deployed]
+      .filter(Boolean)
+      .join(', '),
   };
   return item;
 }

@@ -4,7 +4,7 @@ import { DEFAULT_WATCH_INTERVALS, WatchNotice, WatchScheduler, WatchSettings } f
 import { statusWords } from '../../model/deploymentStatus';
 import { DEFAULT_IN_PROGRESS_STATUSES, entryLabel, readSavedEntries, sameId, WatchEntry } from '../../model/watchState';
 import { SECTION } from '../../platform/settings';
-import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
+import { deploymentReferenceOf, DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { describeEntry, WatchStatusBar } from './statusBar';
 import { Commands } from '../../platform/commandIds';
 
@@ -32,6 +32,7 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
       const client = await services.connection.getClient();
       const page = await client.listDeployments({ deploymentIds: ids, limit: ids.length, offset: 0 });
       deployments.applyRecords(page.deployments);
+      services.deploymentIndex.recordsListed(page.deployments);
       // A record off the API contract is still listed: followed by what the watch reads of it (read defensively, see
       // entryFields), never shown in the Deployments view in its place.
       const offContract = page.invalid.map(({ raw }) => raw).filter((raw): raw is Deployment => !!raw && typeof raw === 'object');
@@ -169,6 +170,7 @@ async function announce(services: Services, deployments: DeploymentsFeature, not
     case 'dropped': {
       const name = entryLabel(notice.entry);
       services.log.warn(`Watch: ${name} (${notice.entry.id}) is no longer listed; dropped`);
+      services.deploymentIndex.recordsGone([notice.entry.id]);
       void vscode.window.showWarningMessage(vscode.l10n.t('Deployment “{0}” is no longer listed, so it is no longer watched.', name));
       return;
     }
@@ -205,6 +207,8 @@ function deploymentOf(arg: unknown, deployments: DeploymentsFeature): Deployment
     return deployments.loadedRecords().find((d) => typeof d.id === 'string' && sameId(d.id, arg)) ?? { id: arg.trim() };
   }
   if (!arg || typeof arg !== 'object') return undefined;
+  const reference = deploymentReferenceOf(arg);
+  if (reference) return { id: reference.deploymentId, name: reference.name };
   const row = (arg as { item?: { deployment?: Deployment } }).item?.deployment;
   if (row && typeof row === 'object') return row;
   const record = arg as Deployment;

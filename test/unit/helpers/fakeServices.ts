@@ -8,6 +8,7 @@ import { ProfileStore } from '../../../src/platform/profileStore';
 import type { DeploymentsFeature, Services } from '../../../src/platform/services';
 import { ViewMessages } from '../../../src/platform/viewMessages';
 import { IntegrationSetting, RepositoryCatalog } from '../../../src/model/repositoryCatalog';
+import { DeploymentIndexes } from '../../../src/model/deploymentIndex';
 
 export interface FakeControlPlaneOptions {
   /** The integrations in settings. */
@@ -61,6 +62,7 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
     log: logChannel,
     commands: new CommandRunner(context as never, logChannel as never),
     catalog,
+    deploymentIndex: new DeploymentIndexes(() => `${profiles.active().baseUrl}|`),
     messages: new ViewMessages(),
     connection: {
       getClient: async () => client,

@@ -677,6 +677,7 @@ export class FakeWorkspace {
   readonly isTrusted = true;
   readonly onDidGrantWorkspaceTrust = new EventEmitter<void>().event;
   readonly workspaceFolders = undefined;
+  readonly onDidChangeWorkspaceFolders = new EventEmitter<unknown>().event;
   private readonly configurationChanged = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
   readonly onDidChangeConfiguration = this.configurationChanged.event;
   private readonly documentClosed = new EventEmitter<unknown>();

@@ -1,0 +1,490 @@
+import * as path from 'node:path';
+import vscode = require('vscode');
+import { messageOf } from '../../api/errors';
+import { DeploymentIndex, IndexedDeployment, scanDeployments } from '../../model/deploymentIndex';
+import { statusIcon } from '../../model/deploymentPresentation';
+import { statusWithRawValue, statusWords } from '../../model/deploymentStatus';
+import { fixRows, FixRow } from '../../model/fixActions';
+import { redactUserInfo } from '../../model/remoteUrls';
+import { formatCount, formatTime } from '../../model/viewText';
+import {
+  CommitState,
+  commitStateHint,
+  commitStateWords,
+  CommitSummary,
+  compareDeployedCommit,
+  DeployedRef,
+  groupByRef,
+  refLabel,
+} from '../../model/workspaceDeployments';
+import { Commands } from '../../platform/commandIds';
+import { isCancellation } from '../../platform/commandRunner';
+import { commitGraph, gitApi, GitRepository, onGitChange, remotesOf, workspaceRepositories } from '../../platform/git';
+import { DeploymentReference, Services } from '../../platform/services';
+import { readSettings } from '../../platform/settings';
+import { errorItem, fixItem, pagingItem } from '../../platform/treeRows';
+
+export const WORKSPACE_VIEW_ID = 'deploymentsExplorer.workspace';
+const NO_GIT_CONTEXT = 'deploymentsExplorer.workspaceNoGit';
+const SCANNING_CONTEXT = 'deploymentsExplorer.workspaceScanning';
+/** The scan asks for the largest page the contract allows. */
+const SCAN_PAGE_SIZE = 100;
+
+interface RepositoryElement {
+  readonly kind: 'repository';
+  readonly id: string;
+  readonly repository: GitRepository;
+  readonly deployments: readonly IndexedDeployment[];
+  /** The matching remotes, as `origin (https://…)`. */
+  readonly remotes: string;
+  /** The names of the matching remotes. */
+  readonly remoteNames: readonly string[];
+  /** The URL the deployments name, for links to the code host. */
+  readonly url: string;
+}
+interface RefElement {
+  readonly kind: 'ref';
+  readonly id: string;
+  readonly parent: RepositoryElement;
+  readonly ref: DeployedRef;
+  readonly deployments: readonly IndexedDeployment[];
+}
+/** A deployment row: the Deployments view's row commands take it (a DeploymentReference). */
+export interface DeploymentRow extends DeploymentReference {
+  readonly kind: 'workspaceDeployment';
+  readonly id: string;
+  readonly parent: RefElement;
+  readonly entry: IndexedDeployment;
+  readonly state: CommitState;
+}
+export interface CommitElement {
+  readonly kind: 'commit';
+  readonly id: string;
+  readonly parent: DeploymentRow;
+  readonly commit: CommitSummary;
+}
+type StatusElement = { readonly kind: 'scan'; readonly id: string } | { readonly kind: 'deployWorkspace'; readonly id: string } | FixRow;
+type MoreCommitsElement = { readonly kind: 'moreCommits'; readonly id: string; readonly parent: DeploymentRow; readonly count: string };
+export type WorkspaceElement = RepositoryElement | RefElement | DeploymentRow | CommitElement | MoreCommitsElement | StatusElement;
+
+/**
+ * This Workspace: for each git repository of the workspace whose remotes match deployments, its
+ * deployments grouped by ref, each with its commit against the local one, and under it the commits
+ * not yet deployed. The deployments come from the control plane's index, built by paging through
+ * every deployment when the view first asks for rows (never at activation: the view starts
+ * collapsed), with the view's progress bar, a row that stops it, and a limit it offers to go past.
+ */
+export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceElement>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<WorkspaceElement | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  readonly treeView: vscode.TreeView<WorkspaceElement>;
+  private readonly disposables: vscode.Disposable[] = [];
+  private scanAbort: AbortController | undefined;
+  private scanRun: Promise<void> | undefined;
+  /** Commit states by repository, ref and commit, until git or the index changes. */
+  private states = new Map<string, Promise<CommitState>>();
+  private roots: RepositoryElement[] = [];
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private gitSignature = '';
+  private redrawAnyway = false;
+  /** Git is followed from the first time the view shows, not from activation. */
+  private gitWatch: Promise<vscode.Disposable> | undefined;
+  private readonly contextValues = new Map<string, boolean>();
+
+  constructor(private readonly services: Services) {
+    this.treeView = vscode.window.createTreeView(WORKSPACE_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
+    this.disposables.push(
+      this.treeView,
+      this.changed,
+      services.deploymentIndex.onDidChange(() => this.scheduleRefresh(true)),
+      services.connection.onDidChange(() => {
+        // The old control plane's scan ends with its requests; its index stays for when it comes back.
+        this.scanAbort?.abort();
+        this.scheduleRefresh(true);
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleRefresh(true)),
+      { dispose: () => clearTimeout(this.refreshTimer) },
+    );
+  }
+
+  /** Refresh: the commits read again, the index rebuilt from the first page. */
+  async refresh(): Promise<void> {
+    this.states.clear();
+    this.scanAbort?.abort();
+    await this.scanRun;
+    await this.scan(true);
+  }
+
+  /** Stops the scan in flight; what it found stays, and it can go on from there. */
+  stopScan(): void {
+    this.scanAbort?.abort();
+  }
+
+  /** Goes on where the scan stopped, for as many deployments again as the limit. */
+  continueScan(): Promise<void> {
+    return this.scan(false);
+  }
+
+  /** The current control plane's index, built first when no scan has built it (the scan's progress shows in the view). */
+  async builtIndex(): Promise<DeploymentIndex> {
+    const index = this.services.deploymentIndex.current();
+    if (index.scan.phase === 'scanning') await this.scanRun;
+    else if (!index.built) await this.scan(index.scan.phase === 'none');
+    return this.services.deploymentIndex.current();
+  }
+
+  /** Reveals and selects the row of a deployment; false when the view does not show it. */
+  async reveal(deploymentId: string): Promise<boolean> {
+    await this.getChildren();
+    for (const repository of this.roots) {
+      for (const group of this.refGroups(repository)) {
+        const row = (await this.deploymentRows(group)).find((candidate) => candidate.deploymentId === deploymentId);
+        if (!row) continue;
+        await this.treeView.reveal(row, { select: true, focus: true, expand: false });
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private async scan(fresh: boolean): Promise<void> {
+    const index = this.services.deploymentIndex.current();
+    if (index.scan.phase === 'scanning') return this.scanRun;
+    const abort = new AbortController();
+    this.scanAbort = abort;
+    index.startScan(fresh);
+    const until = index.scan.looked + readSettings().workspaceScanLimit;
+    this.setContext(SCANNING_CONTEXT, true);
+    const run = async () => {
+      try {
+        const client = await this.services.connection.getClient();
+        const pages = client.deploymentPages({ limit: SCAN_PAGE_SIZE, offset: index.scan.nextOffset }, { signal: abort.signal });
+        const phase = await scanDeployments(index, pages, until);
+        this.services.log.info(`This Workspace: looked at ${index.scan.looked} deployments (${phase}), ${index.size} indexed`);
+        if (phase === 'failed') this.services.log.warn(`This Workspace: the scan failed: ${messageOf(index.scan.error)}`);
+      } catch (error) {
+        // No client (no key for this control plane, say): the view shows why, with its fixes.
+        index.endScan(isCancellation(error) ? 'stopped' : 'failed', isCancellation(error) ? undefined : error);
+      } finally {
+        if (this.scanAbort === abort) this.scanAbort = undefined;
+        if (this.services.deploymentIndex.current().scan.phase !== 'scanning') this.setContext(SCANNING_CONTEXT, false);
+      }
+    };
+    this.scanRun = Promise.resolve(vscode.window.withProgress({ location: { viewId: WORKSPACE_VIEW_ID } }, run));
+    return this.scanRun;
+  }
+
+  getParent(element: WorkspaceElement): WorkspaceElement | undefined {
+    return 'parent' in element ? element.parent : undefined;
+  }
+
+  async getChildren(element?: WorkspaceElement): Promise<WorkspaceElement[]> {
+    if (!element) return this.rootChildren();
+    switch (element.kind) {
+      case 'repository':
+        return this.refGroups(element);
+      case 'ref':
+        return this.deploymentRows(element);
+      case 'workspaceDeployment': {
+        if (element.state.kind !== 'behind') return [];
+        const commits: WorkspaceElement[] = element.state.commits.map((commit) => ({ kind: 'commit', id: `${element.id}/${commit.hash}`, parent: element, commit }));
+        const rest = element.state.count - element.state.commits.length;
+        if (rest > 0 || element.state.more) {
+          const count = formatCount(rest, vscode.env.language);
+          commits.push({ kind: 'moreCommits', id: `${element.id}/more`, parent: element, count: element.state.more ? vscode.l10n.t('more than {0}', count) : count });
+        }
+        return commits;
+      }
+      default:
+        return [];
+    }
+  }
+
+  private async rootChildren(): Promise<WorkspaceElement[]> {
+    const { services } = this;
+    this.services.messages.set(this.treeView, 'view', undefined);
+    if (!(await services.connection.isConfigured())) return [];
+    // A repository opened, HEAD moved, a remote added: redrawn when it changes what the view shows.
+    this.gitWatch ??= onGitChange(() => this.scheduleRefresh(false));
+    const api = await gitApi().catch((error) => {
+      services.log.warn(`This Workspace: the git extension is not available: ${messageOf(error)}`);
+      return undefined;
+    });
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri);
+    const repositories = api ? await workspaceRepositories(api, folders) : [];
+    const withRemotes = repositories.filter((repository) => remotesOf(repository).length > 0);
+    this.gitSignature = signature(withRemotes);
+    this.setContext(NO_GIT_CONTEXT, withRemotes.length === 0);
+    // No remote to look for: nothing to ask the control plane (the welcome view says so).
+    if (withRemotes.length === 0) return [];
+
+    const index = services.deploymentIndex.current();
+    if (index.scan.phase === 'none') void this.scan(true);
+    const roots: RepositoryElement[] = [];
+    for (const repository of withRemotes) {
+      const remotes = remotesOf(repository);
+      const matched = index.ofRemotes(remotes);
+      const deployments = matched.flatMap((group) => group.deployments);
+      if (deployments.length === 0) continue;
+      const named = matched.flatMap((group) => group.remotes);
+      roots.push({
+        kind: 'repository',
+        id: `repository:${repository.rootUri.toString()}`,
+        repository,
+        deployments,
+        remotes: [...new Set(named.map((remote) => `${remote.name} (${redactUserInfo(remote.url)})`))].join(', '),
+        remoteNames: [...new Set(named.map((remote) => remote.name))],
+        url: matched[0].url,
+      });
+    }
+    this.roots = roots;
+    const rows: WorkspaceElement[] = [...roots];
+    const { phase } = index.scan;
+    if (phase === 'failed') {
+      rows.push({ kind: 'scan', id: 'workspace:scan' }, ...fixRows(index.scan.error, 'workspace'));
+    } else if (phase !== 'complete') {
+      rows.push({ kind: 'scan', id: 'workspace:scan' });
+    }
+    if (roots.length === 0 && (phase === 'complete' || phase === 'capped')) {
+      this.services.messages.set(this.treeView, 'view', this.noMatchMessage(index, withRemotes));
+      rows.push({ kind: 'deployWorkspace', id: 'workspace:deployWorkspace' });
+    }
+    return rows;
+  }
+
+  /** Which remotes were looked for, among how many deployments. */
+  private noMatchMessage(index: DeploymentIndex, repositories: readonly GitRepository[]): string {
+    const remotes = [...new Set(repositories.flatMap((repository) => remotesOf(repository).map((remote) => `${remote.name} (${redactUserInfo(remote.url)})`)))];
+    const looked = formatCount(index.scan.looked, vscode.env.language);
+    return index.scan.phase === 'capped'
+      ? vscode.l10n.t('None of the first {0} deployments of this control plane comes from this workspace’s remotes: {1}.', looked, remotes.join(', '))
+      : vscode.l10n.t('None of the {0} deployments of this control plane comes from this workspace’s remotes: {1}.', looked, remotes.join(', '));
+  }
+
+  private refGroups(repository: RepositoryElement): RefElement[] {
+    return groupByRef(repository.deployments, repository.repository.state.HEAD?.name).map((group) => ({
+      kind: 'ref',
+      id: `${repository.id}/ref:${group.key}`,
+      parent: repository,
+      ref: group.ref,
+      deployments: group.deployments,
+    }));
+  }
+
+  private async deploymentRows(group: RefElement): Promise<DeploymentRow[]> {
+    const { repository } = group.parent;
+    const graph = commitGraph(repository);
+    // A branch only on the remote is compared with its remote-tracking branch, of the remote the deployments name.
+    const remote = group.parent.remoteNames[0];
+    const fallback = remote ? (branch: string) => `refs/remotes/${remote}/${branch}` : undefined;
+    const rows: DeploymentRow[] = [];
+    // One after the other: each comparison starts git processes, and a group can hold many deployments.
+    for (const entry of group.deployments) {
+      const key = `${repository.rootUri.toString()}|${entry.ref}|${entry.commit}`;
+      let state = this.states.get(key);
+      if (!state) this.states.set(key, (state = compareDeployedCommit(entry, graph, fallback)));
+      rows.push({
+        kind: 'workspaceDeployment',
+        id: `${group.id}/${entry.id}`,
+        deploymentId: entry.id,
+        name: entry.name,
+        parent: group,
+        entry,
+        state: await state.catch((error): CommitState => {
+          this.services.log.warn(`This Workspace: could not compare the commit of ${entry.id}: ${messageOf(error)}`);
+          return { kind: 'noLocalRef', against: refLabel(group.ref) };
+        }),
+      });
+    }
+    return rows;
+  }
+
+  getTreeItem(element: WorkspaceElement): vscode.TreeItem {
+    switch (element.kind) {
+      case 'repository':
+        return repositoryItem(element);
+      case 'ref':
+        return refItem(element);
+      case 'workspaceDeployment':
+        return deploymentItem(element);
+      case 'commit':
+        return commitItem(element);
+      case 'moreCommits': {
+        const item = new vscode.TreeItem(vscode.l10n.t('{0} more not deployed', element.count), vscode.TreeItemCollapsibleState.None);
+        item.id = element.id;
+        item.iconPath = new vscode.ThemeIcon('ellipsis');
+        return item;
+      }
+      case 'scan':
+        return this.scanItem();
+      case 'deployWorkspace': {
+        const item = new vscode.TreeItem(vscode.l10n.t('Deploy This Workspace…'), vscode.TreeItemCollapsibleState.None);
+        item.id = element.id;
+        item.iconPath = new vscode.ThemeIcon('cloud-upload');
+        item.command = { command: Commands.deployWorkspace, title: vscode.l10n.t('Deploy This Workspace…') };
+        return item;
+      }
+      case 'fix':
+        return fixItem(element);
+    }
+  }
+
+  /** The scan's row: how far it got, and the way on (stop it, go past the limit, go on, retry). */
+  private scanItem(): vscode.TreeItem {
+    const { scan } = this.services.deploymentIndex.current();
+    const looked = formatCount(scan.looked, vscode.env.language);
+    const limit = formatCount(readSettings().workspaceScanLimit, vscode.env.language);
+    const id = 'workspace:scan';
+    switch (scan.phase) {
+      case 'failed':
+        return errorItem({
+          id,
+          label: vscode.l10n.t("Couldn't look through the deployments: Retry"),
+          description: messageOf(scan.error).split('\n')[0],
+          error: scan.error,
+          command: { command: Commands.continueWorkspaceScan, title: vscode.l10n.t('Retry') },
+          contextValue: 'workspaceScanFailed',
+          accessibilityLabel: vscode.l10n.t('Looking through the deployments failed after {0}: {1}. Activate to retry.', looked, messageOf(scan.error)),
+        });
+      case 'capped':
+      case 'stopped': {
+        const label =
+          scan.phase === 'capped'
+            ? vscode.l10n.t('Looked at the first {0} deployments', looked)
+            : vscode.l10n.t('Stopped after {0} deployments', looked);
+        return pagingItem({
+          id,
+          label,
+          description: vscode.l10n.t('Look at {0} more…', limit),
+          tooltip: vscode.l10n.t('There may be more deployments, and some of them from this workspace. Click to look at {0} more.', limit),
+          command: { command: Commands.continueWorkspaceScan, title: vscode.l10n.t('Look at More Deployments') },
+          contextValue: 'workspaceScanMore',
+          accessibilityLabel: vscode.l10n.t('{0}. Activate to look at {1} more.', label, limit),
+        });
+      }
+      default:
+        return pagingItem({
+          id,
+          label: vscode.l10n.t('Looking through the deployments… {0} so far', looked),
+          description: vscode.l10n.t('click to stop'),
+          tooltip: vscode.l10n.t('The API cannot filter by repository, so every deployment is looked at once; the index is kept for this window.'),
+          command: { command: Commands.stopWorkspaceScan, title: vscode.l10n.t('Stop') },
+          contextValue: 'workspaceScanning',
+          accessibilityLabel: vscode.l10n.t('Looking through the deployments, {0} so far. Activate to stop.', looked),
+        });
+    }
+  }
+
+  /** Coalesces changes into one redraw; `always` false: only when git changed what the view shows. */
+  private scheduleRefresh(always: boolean): void {
+    // Until the view first asks for rows there is nothing to redraw (and no reason to ask git anything).
+    if (!this.gitWatch) return;
+    this.redrawAnyway ||= always;
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => void this.refreshIfChanged(), 100);
+  }
+
+  /** A saved file changes git's state too: the commits are compared again only when a repository, a HEAD or a remote changed. */
+  private async refreshIfChanged(): Promise<void> {
+    const always = this.redrawAnyway;
+    this.redrawAnyway = false;
+    if (!always) {
+      const api = await gitApi().catch(() => undefined);
+      const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri);
+      const now = signature(api ? (await workspaceRepositories(api, folders)).filter((repository) => remotesOf(repository).length > 0) : []);
+      if (now === this.gitSignature) return;
+      this.states.clear();
+    }
+    this.changed.fire(undefined);
+  }
+
+  private setContext(key: string, value: boolean): void {
+    if (this.contextValues.get(key) === value) return;
+    this.contextValues.set(key, value);
+    void vscode.commands.executeCommand('setContext', key, value);
+  }
+
+  dispose(): void {
+    this.scanAbort?.abort();
+    void this.gitWatch?.then((watch) => watch.dispose());
+    vscode.Disposable.from(...this.disposables).dispose();
+  }
+}
+
+/** What the view shows of git: which repositories, their HEADs and remotes. */
+function signature(repositories: readonly GitRepository[]): string {
+  return repositories
+    .map((repository) => {
+      const head = repository.state.HEAD;
+      return [repository.rootUri.toString(), head?.name, head?.commit, ...remotesOf(repository).map((remote) => `${remote.name}=${remote.url}`)].join(' ');
+    })
+    .join('\n');
+}
+
+function repositoryItem(element: RepositoryElement): vscode.TreeItem {
+  const item = new vscode.TreeItem(path.posix.basename(element.repository.rootUri.path), vscode.TreeItemCollapsibleState.Expanded);
+  item.id = element.id;
+  const count = element.deployments.length;
+  item.description = count === 1 ? vscode.l10n.t('1 deployment') : vscode.l10n.t('{0} deployments', count);
+  item.tooltip = vscode.l10n.t('{0}: deployments of {1}', element.repository.rootUri.fsPath, element.remotes);
+  item.iconPath = new vscode.ThemeIcon('repo');
+  item.contextValue = 'workspaceRepository';
+  return item;
+}
+
+function refItem(element: RefElement): vscode.TreeItem {
+  const { ref } = element;
+  const item = new vscode.TreeItem(refLabel(ref), vscode.TreeItemCollapsibleState.Expanded);
+  item.id = element.id;
+  const head = element.parent.repository.state.HEAD?.name;
+  const current = ref.kind === 'branch' && ref.name === head;
+  const kind = { branch: vscode.l10n.t('branch'), tag: vscode.l10n.t('tag'), commit: vscode.l10n.t('commit'), other: vscode.l10n.t('ref'), none: '' }[ref.kind];
+  item.description = [kind, current ? vscode.l10n.t('checked out') : ''].filter(Boolean).join(' · ');
+  item.iconPath = new vscode.ThemeIcon({ branch: 'git-branch', tag: 'tag', commit: 'git-commit', other: 'git-branch', none: 'question' }[ref.kind]);
+  item.contextValue = 'workspaceRef';
+  return item;
+}
+
+/** `name`, then `type · status in words · commit state`; its tooltip says what to do about the state. */
+function deploymentItem(row: DeploymentRow): vscode.TreeItem {
+  const { entry, state } = row;
+  const label = entry.name ?? entry.id;
+  const item = new vscode.TreeItem(label, state.kind === 'behind' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.id = row.id;
+  const words = commitStateWords(state, vscode.env.language);
+  item.description = [entry.type, statusWords(entry.status), words].filter(Boolean).join(' · ');
+  const icon = statusIcon(entry.status);
+  item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
+  const tooltip = new vscode.MarkdownString();
+  tooltip.appendMarkdown('**').appendText(label).appendMarkdown('**\n\n');
+  const lines: Array<[string, string | undefined]> = [
+    [vscode.l10n.t('ID'), entry.id],
+    [vscode.l10n.t('Type'), entry.type],
+    [vscode.l10n.t('Status'), statusWithRawValue(entry.status)],
+    [vscode.l10n.t('Ref'), entry.ref],
+    [vscode.l10n.t('Deployed commit'), entry.commit],
+    [vscode.l10n.t('Against your clone'), words],
+  ];
+  for (const [name, value] of lines) if (value) tooltip.appendText(`${name}: ${value}`).appendMarkdown('  \n');
+  const hint = commitStateHint(state);
+  if (hint) tooltip.appendMarkdown('\n').appendText(hint);
+  item.tooltip = tooltip;
+  item.contextValue = 'workspaceDeployment';
+  item.accessibilityInformation = { label: vscode.l10n.t('Deployment {0}, {1}', label, item.description), role: 'treeitem' };
+  return item;
+}
+
+function commitItem(element: CommitElement): vscode.TreeItem {
+  const { commit } = element;
+  const subject = commit.message.split('\n')[0];
+  const item = new vscode.TreeItem(subject, vscode.TreeItemCollapsibleState.None);
+  item.id = element.id;
+  const date = commit.authorDate ? formatTime(commit.authorDate.toISOString(), vscode.env.language) : undefined;
+  item.description = [commit.authorName, date].filter(Boolean).join(' · ');
+  item.tooltip = `${commit.hash}\n${commit.message}`;
+  item.iconPath = new vscode.ThemeIcon('git-commit');
+  item.command = { command: Commands.openCommit, title: vscode.l10n.t('Open Commit'), arguments: [element] };
+  item.contextValue = 'workspaceCommit';
+  item.accessibilityInformation = { label: vscode.l10n.t('Commit not deployed: {0}, {1}', subject, item.description) };
+  return item;
+}

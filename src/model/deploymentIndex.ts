@@ -1,0 +1,334 @@
+import type { Deployment, DeploymentPage } from '../api';
+import { CancelledError } from '../api/errors';
+import type { ListChange } from './deploymentList';
+import { Emitter } from './events';
+import { idKey } from './ids';
+import { GitRemote, matchRemotes, remoteKey } from './remoteUrls';
+import * as l10n from '@vscode/l10n';
+
+/**
+ * The index of a control plane's deployments that This Workspace and the Integrations tree read: the
+ * contract has no repository filter, so the deployments of a repository are found by paging through
+ * all of them once (scanDeployments) and keeping, per deployment, what telling them apart and
+ * comparing commits needs. Every listing, Create and watch tick updates it afterwards (update).
+ */
+
+/** What the index keeps of a deployment; never secrets. */
+export interface IndexedDeployment {
+  readonly id: string;
+  readonly name?: string;
+  readonly status?: string;
+  /** `deployment_type`: servers send it, the contract's record table does not name it. */
+  readonly type?: string;
+  readonly repoUrl?: string;
+  readonly ref?: string;
+  readonly commit?: string;
+}
+
+/**
+ * How far the scan got: `none` before the first; `capped` stopped at the limit with more to see;
+ * `stopped` cancelled (by the user, or a switch to another control plane); `failed` with `error`.
+ */
+export type ScanPhase = 'none' | 'scanning' | 'complete' | 'capped' | 'stopped' | 'failed';
+
+export interface ScanState {
+  readonly phase: ScanPhase;
+  /** Records the scan looked at, off-contract ones included. */
+  readonly looked: number;
+  /** Where the scan goes on: the last response's offset, verbatim. */
+  readonly nextOffset: number;
+  readonly error?: unknown;
+}
+
+/** A repository's deployments by type, for "deployed: prod, 2 dev". */
+export interface RepositoryUsage {
+  readonly total: number;
+  /** Count per `deployment_type`; '' for deployments without one. */
+  readonly types: ReadonlyMap<string, number>;
+}
+
+/** The deployments of one repository URL, and the workspace remotes that name it. */
+export interface RemoteDeployments<G extends GitRemote = GitRemote> {
+  readonly url: string;
+  readonly deployments: readonly IndexedDeployment[];
+  readonly remotes: readonly G[];
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+
+/** The entry of a record, or undefined for a record without an ID (it cannot be kept up to date). */
+function indexEntry(record: Deployment): IndexedDeployment | undefined {
+  const id = text(record.id);
+  if (!id) return undefined;
+  return {
+    id,
+    name: text(record.name),
+    status: text(record.status),
+    type: text((record as Record<string, unknown>).deployment_type),
+    repoUrl: text(record.source_config?.repo_url),
+    ref: text(record.source_revision_config?.repo_ref),
+    commit: text(record.source_revision_config?.repo_commit_sha),
+  };
+}
+
+function sameEntry(a: IndexedDeployment, b: IndexedDeployment): boolean {
+  return (
+    a.id === b.id &&
+    a.name === b.name &&
+    a.status === b.status &&
+    a.type === b.type &&
+    a.repoUrl === b.repoUrl &&
+    a.ref === b.ref &&
+    a.commit === b.commit
+  );
+}
+
+/** One control plane's index. Changes are announced once per update that changed something. */
+export class DeploymentIndex {
+  private readonly entries = new Map<string, IndexedDeployment>();
+  private state: ScanState = { phase: 'none', looked: 0, nextOffset: 0 };
+  /** Entries grouped by repository URL, and usage by repository, built when first asked after a change. */
+  private byUrl: Map<string, IndexedDeployment[]> | undefined;
+  private usageByKey: Map<string, RepositoryUsage> | undefined;
+  private usageChanges = 0;
+  private readonly changed = new Emitter<void>();
+  readonly onDidChange = this.changed.event;
+
+  get scan(): ScanState {
+    return this.state;
+  }
+
+  /** A scan finished or stopped at the limit: the index answers for the control plane (or its first records). */
+  get built(): boolean {
+    return this.state.phase === 'complete' || this.state.phase === 'capped';
+  }
+
+  /** Bumped whenever what `usage` answers may have changed (not by a status change, say). */
+  get usageVersion(): number {
+    return this.usageChanges;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(id: string): IndexedDeployment | undefined {
+    return this.entries.get(idKey(id));
+  }
+
+  /**
+   * Records just listed, created or checked by a watch tick: each replaces the entry of its ID (a
+   * field the newer record lacks is gone), or is added. Records without an ID are skipped. Answers
+   * whether anything changed.
+   */
+  update(records: Iterable<Deployment>): boolean {
+    let changed = false;
+    for (const record of records) {
+      const entry = indexEntry(record);
+      if (!entry) continue;
+      const key = idKey(entry.id);
+      const known = this.entries.get(key);
+      if (known && sameEntry(known, entry)) continue;
+      if (known?.repoUrl !== entry.repoUrl || known?.type !== entry.type) this.usageChanges++;
+      this.entries.set(key, entry);
+      changed = true;
+    }
+    if (changed) this.touch();
+    return changed;
+  }
+
+  /** Deployments the control plane no longer lists. */
+  remove(ids: Iterable<string>): boolean {
+    let changed = false;
+    for (const id of ids) changed = this.entries.delete(idKey(id)) || changed;
+    if (changed) this.usageChanges++;
+    if (changed) this.touch();
+    return changed;
+  }
+
+  /** A scan starts: from nothing (`fresh`, the entries are dropped), or where the last one stopped. */
+  startScan(fresh: boolean): void {
+    if (fresh) {
+      this.entries.clear();
+      this.usageChanges++;
+      this.state = { phase: 'scanning', looked: 0, nextOffset: 0 };
+    } else {
+      this.state = { ...this.state, phase: 'scanning', error: undefined };
+    }
+    this.touch();
+  }
+
+  /** A page of the scan: its records, and where the next one starts. */
+  addPage(page: Pick<DeploymentPage, 'deployments' | 'invalid' | 'nextOffset'>): void {
+    this.state = { ...this.state, looked: this.state.looked + page.deployments.length + page.invalid.length, nextOffset: page.nextOffset };
+    if (!this.update(page.deployments)) this.changed.fire();
+  }
+
+  endScan(phase: Exclude<ScanPhase, 'none' | 'scanning'>, error?: unknown): void {
+    this.state = { ...this.state, phase, error };
+    this.usageChanges++;
+    this.changed.fire();
+  }
+
+  /** Every entry, in no particular order. */
+  all(): IndexedDeployment[] {
+    return [...this.entries.values()];
+  }
+
+  /**
+   * The deployments whose repository URL names the same repository as one of `remotes`, per URL: the
+   * matching of Deploy This Workspace (https/ssh forms, host case, `.git`; exact paths first).
+   */
+  ofRemotes<G extends GitRemote>(remotes: readonly G[]): RemoteDeployments<G>[] {
+    const groups = [...this.groups()].map(([url, deployments]) => ({ url, deployments }));
+    return matchRemotes(remotes, groups).map(({ repository, remotes: named }) => ({ ...repository, remotes: named }));
+  }
+
+  /** How many deployments use the repository at `url`, by type; undefined when none does. No request: the index as it is. */
+  usage(url: string): RepositoryUsage | undefined {
+    if (!this.usageByKey) {
+      this.usageByKey = new Map();
+      for (const [repoUrl, deployments] of this.groups()) {
+        const key = remoteKey(repoUrl)?.toLowerCase();
+        if (!key) continue;
+        const known = this.usageByKey.get(key);
+        const types = new Map(known?.types ?? []);
+        for (const deployment of deployments) types.set(deployment.type ?? '', (types.get(deployment.type ?? '') ?? 0) + 1);
+        this.usageByKey.set(key, { total: (known?.total ?? 0) + deployments.length, types });
+      }
+    }
+    const key = remoteKey(url)?.toLowerCase();
+    return key === undefined ? undefined : this.usageByKey.get(key);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+
+  private groups(): Map<string, IndexedDeployment[]> {
+    if (!this.byUrl) {
+      this.byUrl = new Map();
+      for (const entry of this.entries.values()) {
+        if (!entry.repoUrl) continue;
+        const group = this.byUrl.get(entry.repoUrl);
+        if (group) group.push(entry);
+        else this.byUrl.set(entry.repoUrl, [entry]);
+      }
+    }
+    return this.byUrl;
+  }
+
+  private touch(): void {
+    this.byUrl = undefined;
+    this.usageByKey = undefined;
+    this.changed.fire();
+  }
+}
+
+/**
+ * Pages through the listing into `index` (the client's `deploymentPages`: limit, offsets verbatim
+ * and end rules are the client's) until it ends, or until `until` records were looked at (`capped`:
+ * the caller offers to go on). A cancellation leaves it `stopped`, any other failure `failed`;
+ * both keep what was found and where to go on.
+ */
+export async function scanDeployments(index: DeploymentIndex, pages: AsyncIterable<DeploymentPage>, until: number): Promise<ScanPhase> {
+  try {
+    for await (const page of pages) {
+      index.addPage(page);
+      if (!page.mayHaveMore) {
+        index.endScan('complete');
+        return 'complete';
+      }
+      if (index.scan.looked >= until) {
+        index.endScan('capped');
+        return 'capped';
+      }
+    }
+    index.endScan('complete');
+    return 'complete';
+  } catch (error) {
+    const phase = error instanceof CancelledError ? 'stopped' : 'failed';
+    index.endScan(phase, phase === 'failed' ? error : undefined);
+    return phase;
+  }
+}
+
+/** "prod, 2 dev, 1 without a type": the types users know first, then any other a server sends. */
+export function usageWords(usage: RepositoryUsage): string {
+  const order = ['prod', 'dev', 'dev_free'];
+  const types = [...usage.types.keys()].sort((a, b) => {
+    const rank = (type: string) => (type === '' ? order.length + 1 : order.includes(type) ? order.indexOf(type) : order.length);
+    return rank(a) - rank(b) || a.localeCompare(b);
+  });
+  return types
+    .map((type) => {
+      const count = usage.types.get(type)!;
+      if (type === '') return count === 1 ? l10n.t('1 without a type') : l10n.t('{0} without a type', count);
+      return count === 1 ? type : `${count} ${type}`;
+    })
+    .join(', ');
+}
+
+/**
+ * The index of each control plane, kept for the window: switching back to a control plane finds
+ * its index as it was. `plane` answers the control plane in effect (ConnectionManager.controlPlane).
+ */
+export class DeploymentIndexes {
+  private readonly byPlane = new Map<string, DeploymentIndex>();
+  private readonly changed = new Emitter<void>();
+  /** The index of the control plane in effect changed, or another control plane came into effect. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly plane: () => string) {}
+
+  /** The index of the control plane in effect. */
+  current(): DeploymentIndex {
+    const plane = this.plane();
+    let index = this.byPlane.get(plane);
+    if (!index) {
+      index = new DeploymentIndex();
+      index.onDidChange(() => {
+        if (this.byPlane.get(this.plane()) === index) this.changed.fire();
+      });
+      this.byPlane.set(plane, index);
+    }
+    return index;
+  }
+
+  /** Records just listed, created or checked: the current control plane's index takes them. */
+  recordsListed(records: readonly Deployment[]): void {
+    this.current().update(records);
+  }
+
+  /** What the Deployments view's list loaded or changed: its records that match the contract. */
+  listChanged(change: ListChange): void {
+    if (change.kind === 'appended') this.recordsListed(change.added.filter((item) => !item.invalid).map((item) => item.deployment));
+    else if ((change.kind === 'inserted' || change.kind === 'updated') && !change.item.invalid) this.recordsListed([change.item.deployment]);
+  }
+
+  /** Deployments the current control plane no longer lists. */
+  recordsGone(ids: readonly string[]): void {
+    this.current().remove(ids);
+  }
+
+  /** The deployments of a repository, by type, once the current control plane's index is built; no request. */
+  usage(url: string): RepositoryUsage | undefined {
+    const index = this.current();
+    return index.built ? index.usage(url) : undefined;
+  }
+
+  /** Changes whenever what `usage` answers may have changed, on this control plane or by a switch to another. */
+  usageVersion(): string {
+    return `${this.plane()} ${this.current().usageVersion}`;
+  }
+
+  /** Another control plane came into effect. */
+  planeChanged(): void {
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    for (const index of this.byPlane.values()) index.dispose();
+    this.changed.dispose();
+  }
+}

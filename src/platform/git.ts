@@ -1,0 +1,170 @@
+import * as path from 'node:path';
+import vscode = require('vscode');
+import type { GitRemote } from '../model/remoteUrls';
+import type { CommitGraph } from '../model/workspaceDeployments';
+
+/**
+ * The built-in git extension's API (v1), typed for what this extension uses of it: Deploy This
+ * Workspace (remotes) and This Workspace (branches, commits, push). No `git` process of our own.
+ */
+
+export interface GitBranch {
+  readonly name?: string;
+  readonly commit?: string;
+  readonly upstream?: { readonly remote: string; readonly name: string };
+  readonly ahead?: number;
+  readonly behind?: number;
+}
+
+export interface GitCommit {
+  readonly hash: string;
+  readonly message: string;
+  readonly authorName?: string;
+  readonly authorDate?: Date;
+}
+
+export interface GitRepository {
+  readonly rootUri: vscode.Uri;
+  readonly state: {
+    readonly HEAD: GitBranch | undefined;
+    readonly remotes: ReadonlyArray<{ readonly name: string; readonly fetchUrl?: string; readonly pushUrl?: string }>;
+    readonly onDidChange: vscode.Event<void>;
+  };
+  /** Rejects when the clone does not have the object. */
+  getCommit(ref: string): Promise<GitCommit>;
+  getMergeBase(ref1: string, ref2: string): Promise<string | undefined>;
+  /** With `range`, every commit of the range (the extension ignores `maxEntries` then). */
+  log(options?: { range?: string; maxEntries?: number }): Promise<GitCommit[]>;
+  push(remoteName?: string, branchName?: string, setUpstream?: boolean): Promise<void>;
+}
+
+export interface GitApi {
+  readonly repositories: readonly GitRepository[];
+  readonly onDidOpenRepository: vscode.Event<GitRepository>;
+  readonly onDidCloseRepository: vscode.Event<GitRepository>;
+  openRepository?(root: vscode.Uri): Promise<GitRepository | null>;
+}
+
+interface GitExtension {
+  readonly enabled: boolean;
+  readonly onDidChangeEnablement: vscode.Event<boolean>;
+  getAPI(version: 1): GitApi;
+}
+
+const GIT_API_TIMEOUT_MS = 5000;
+
+/** The git extension's exports, activated if needed; undefined when it is not installed. */
+async function gitExtension(): Promise<GitExtension | undefined> {
+  const extension = vscode.extensions.getExtension<GitExtension>('vscode.git');
+  if (!extension) return undefined;
+  return extension.isActive ? extension.exports : await withTimeout(extension.activate());
+}
+
+/** The git API; undefined when the git extension is missing or disabled (`git.enabled`). */
+export async function gitApi(): Promise<GitApi | undefined> {
+  const exports = await gitExtension();
+  if (!exports || exports.enabled === false) return undefined;
+  return exports.getAPI(1);
+}
+
+/** Calls `listener` when git is enabled or disabled, and when a repository opens, closes or changes (HEAD, remotes, refs). */
+export async function onGitChange(listener: () => void): Promise<vscode.Disposable> {
+  const exports = await gitExtension().catch(() => undefined);
+  if (!exports) return new vscode.Disposable(() => undefined);
+  // By root: the API hands out a new object for a repository with every call and event.
+  const watched = new Map<string, vscode.Disposable>();
+  const follow = (repository: GitRepository) => {
+    const root = repository.rootUri.toString();
+    if (!watched.has(root)) watched.set(root, repository.state.onDidChange(listener));
+  };
+  let subscriptions: vscode.Disposable[] = [];
+  // Again on each enablement change: a disabled extension has no API, an enabled one a new one.
+  const attach = () => {
+    vscode.Disposable.from(...subscriptions, ...watched.values()).dispose();
+    watched.clear();
+    subscriptions = [];
+    if (exports.enabled === false) return;
+    const current = exports.getAPI(1);
+    current.repositories.forEach(follow);
+    subscriptions.push(
+      current.onDidOpenRepository((repository) => {
+        follow(repository);
+        listener();
+      }),
+      current.onDidCloseRepository((repository) => {
+        watched.get(repository.rootUri.toString())?.dispose();
+        watched.delete(repository.rootUri.toString());
+        listener();
+      }),
+    );
+  };
+  attach();
+  const enablement = exports.onDidChangeEnablement(() => {
+    attach();
+    listener();
+  });
+  return new vscode.Disposable(() => {
+    enablement.dispose();
+    vscode.Disposable.from(...subscriptions, ...watched.values()).dispose();
+  });
+}
+
+/** The repository `folder` is in (or is the root of): one the extension knows, or opened for it; undefined when none. */
+export async function repositoryOf(api: GitApi, folder: vscode.Uri): Promise<GitRepository | undefined> {
+  const known = api.repositories
+    .filter((candidate) => isInside(folder, candidate.rootUri))
+    .sort((a, b) => b.rootUri.path.length - a.rootUri.path.length)[0];
+  if (known) return known;
+  return (api.openRepository ? await withTimeout(api.openRepository(folder)).catch(() => null) : null) ?? undefined;
+}
+
+/**
+ * The repositories of the workspace folders: each folder's own, and those the git extension found
+ * inside them; each once (the API hands out a new object for a repository on every call).
+ */
+export async function workspaceRepositories(api: GitApi, folders: readonly vscode.Uri[]): Promise<GitRepository[]> {
+  const found = new Map<string, GitRepository>();
+  const add = (repository: GitRepository) => found.set(repository.rootUri.toString(), found.get(repository.rootUri.toString()) ?? repository);
+  for (const folder of folders) {
+    const own = await repositoryOf(api, folder);
+    if (own) add(own);
+    for (const repository of api.repositories) if (isInside(repository.rootUri, folder)) add(repository);
+  }
+  return [...found.values()];
+}
+
+/** A repository's remotes, one entry per distinct fetch and push URL. */
+export function remotesOf(repository: GitRepository): GitRemote[] {
+  return repository.state.remotes.flatMap((remote) =>
+    [...new Set([remote.fetchUrl, remote.pushUrl])].flatMap((url) => (url ? [{ name: remote.name, url }] : [])),
+  );
+}
+
+/** What This Workspace asks of a repository's commits, through the git extension; each revision is resolved once. */
+export function commitGraph(repository: GitRepository): CommitGraph {
+  const resolved = new Map<string, Promise<string | undefined>>();
+  return {
+    resolve: (revision) => {
+      let hash = resolved.get(revision);
+      // `^{commit}` peels an annotated tag to its commit, whose hash is what deployments record.
+      if (!hash) resolved.set(revision, (hash = repository.getCommit(`${revision}^{commit}`).then((commit) => commit.hash, () => undefined)));
+      return hash;
+    },
+    mergeBase: (a, b) => repository.getMergeBase(a, b).catch(() => undefined),
+    commitsBetween: async (from, to, max) => (await repository.log({ range: `${from}..${to}`, maxEntries: max })).slice(0, max),
+  };
+}
+
+/** `inner` is `outer` or lies inside it. */
+function isInside(inner: vscode.Uri, outer: vscode.Uri): boolean {
+  const relative = path.posix.relative(outer.path, inner.path);
+  return inner.scheme === outer.scheme && !relative.startsWith('..') && !path.posix.isAbsolute(relative);
+}
+
+function withTimeout<T>(promise: Thenable<T>, ms = GIT_API_TIMEOUT_MS): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.resolve(Promise.race([promise, timeout])).finally(() => clearTimeout(timer));
+}
