@@ -151,15 +151,7 @@ export class HttpTransport {
   /** Sends the request and answers the raw 2xx response, or throws a ControlPlaneError. */
   async send(req: HttpRequest): Promise<RawResponse> {
     // The caller's signal and the connection's: either cancels the request and any wait for a retry.
-    const cancel = linkedAbort(req.signal, this.signal);
-    try {
-      return await this.attempts(req, cancel.signal);
-    } finally {
-      cancel.unlink();
-    }
-  }
-
-  private async attempts(req: HttpRequest, cancel: AbortSignal): Promise<RawResponse> {
+    const cancel = AbortSignal.any([req.signal, this.signal].filter((signal) => signal !== undefined));
     const search = req.query?.toString();
     let url = new URL(`${this.base}${req.path}${search ? `?${search}` : ''}`);
     const idempotent = req.method === 'GET';
@@ -213,12 +205,7 @@ export class HttpTransport {
   }
 
   private async once(req: HttpRequest, url: URL, cancel: AbortSignal): Promise<RawResponse> {
-    let timedOut = false;
-    const attempt = linkedAbort(cancel);
-    const timer = setTimeout(() => {
-      timedOut = true;
-      attempt.abort();
-    }, this.timeoutMs);
+    const timeout = AbortSignal.timeout(this.timeoutMs);
     const started = Date.now();
     const target = `${req.method} ${url.pathname}${url.search}`;
     const body = req.body === undefined ? undefined : jsonBody(req.body);
@@ -227,7 +214,7 @@ export class HttpTransport {
         method: req.method,
         headers: body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' },
         body,
-        signal: attempt.signal,
+        signal: AbortSignal.any([cancel, timeout]),
         dispatcher: this.dispatcher,
         headersTimeout: 0,
         bodyTimeout: 0,
@@ -235,7 +222,14 @@ export class HttpTransport {
       const contentType = headerValue(res.headers['content-type']);
       const tooLarge = () =>
         new InvalidResponseError(res.statusCode, contentType && quote(contentType, 100), l10n.t('more than {0}, not read', formatBytes(this.maxBytes)), true);
-      const raw = await readBody(res.body, this.maxBytes, tooLarge);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += chunk.length;
+        if (size > this.maxBytes) throw tooLarge();
+        chunks.push(chunk);
+      }
+      const raw = Buffer.concat(chunks, size);
       const bytes = await this.decompress(raw, headerValue(res.headers['content-encoding']), target, tooLarge);
       this.logger.info(
         `${target} → ${res.statusCode} (${Date.now() - started} ms${bytes !== raw ? `, ${raw.length} → ${bytes.length} bytes` : ''})`,
@@ -247,26 +241,21 @@ export class HttpTransport {
         location: headerValue(res.headers.location),
         text: bytes.toString('utf8'),
         bytes: bytes.length,
-        // A NUL byte or bytes that are not UTF-8: never quoted. Looked at only where a body would be quoted.
-        get binary() {
-          return bytes.includes(0) || !isUtf8(bytes);
-        },
+        // A NUL byte or bytes that are not UTF-8: never quoted.
+        binary: bytes.includes(0) || !isUtf8(bytes),
       };
     } catch (error) {
       if (cancel.aborted) {
         this.logger.info(`${target} cancelled`);
         throw new CancelledError();
       }
-      if (timedOut) {
+      if (timeout.aborted) {
         this.logger.warn(`${target} timed out after ${this.timeoutMs} ms`);
         throw new TimeoutError(this.timeoutMs);
       }
       const mapped = this.networkError(error);
       this.logger.warn(`${target} failed: ${this.redactor.text(mapped.message)}`);
       throw mapped;
-    } finally {
-      clearTimeout(timer);
-      attempt.unlink();
     }
   }
 
@@ -391,32 +380,3 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/**
- * A signal aborted as soon as any of `sources` is (at once if one already is); `unlink` stops listening to
- * them. Not `AbortSignal.any`: it costs tens of microseconds a request, and the long-lived connection signal
- * would keep every request's signal as a dependant until garbage collection.
- */
-function linkedAbort(...sources: (AbortSignal | undefined)[]): { signal: AbortSignal; abort(): void; unlink(): void } {
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  for (const source of sources) {
-    if (source?.aborted) abort();
-    else source?.addEventListener('abort', abort);
-  }
-  return { signal: controller.signal, abort, unlink: () => sources.forEach((source) => source?.removeEventListener('abort', abort)) };
-}
-
-/** The whole body, refused (`tooLarge`) as soon as it passes `maxBytes`. */
-function readBody(body: Dispatcher.ResponseData['body'], maxBytes: number, tooLarge: () => ControlPlaneErrorBase): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
-      else body.destroy(tooLarge());
-    });
-    body.once('error', reject);
-    body.once('end', () => resolve(Buffer.concat(chunks, size)));
-  });
-}
