@@ -8,6 +8,14 @@
 //    downloads it into .vscode-test/: where the VS Code download service can
 //    be reached (`npm run test:electron`).
 //
+// A test file with the line `// ext-runner: private-trust-store` runs in code-server launches of its own, one
+// whose system CA bundle holds a test CA and a control one whose bundle does not: each code-server runs in a
+// private mount namespace (unshare, as root) with a copy of the bundle bound over the system's, its trust
+// environment variables unset but NODE_EXTRA_CA_CERTS naming another test CA; the machine is never changed.
+// The test CAs are in the folder DE_TEST_PKI names (test/server/testCertificates.ts), DE_TRUST_STORE says
+// which bundle the launch has (`with-test-ca` / `without-test-ca`). Not run with --electron; skipped,
+// saying why, where unshare cannot be used.
+//
 // Usage: node scripts/run-extension-tests.mjs [--electron] [--skip-build] [--grep PATTERN]
 // Env:   DE_EXT_TEST_TIMEOUT_MS  overall limit (default 8 minutes)
 //        DE_VERBOSE=1            also print the workbench's own console noise (code-server)
@@ -15,6 +23,7 @@
 // Exit code: what the tests report (0 = all passed), 1 on a timeout or a
 // harness error (for --electron: VS Code could not be downloaded).
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,6 +54,20 @@ function sh(cmd, args) {
 // can be told apart from the workbench's own logging in the browser console.
 const MARK = '\u2063ext-test\u2063 ';
 
+/** A test file that needs a code-server with its own system trust store says so with this line. */
+const TRUST_STORE_MARKER = /^\/\/ ext-runner: private-trust-store$/m;
+const SYSTEM_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
+
+function findTests(dir) {
+  const found = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...findTests(full));
+    else if (entry.name.endsWith('.test.js')) found.push(full);
+  }
+  return found.sort();
+}
+
 /** Text of a console message without the workbench's `%c LEVEL` + style prefix. */
 function messageText(msg) {
   return msg.text().replace(/^%c\s*\w+\s+(?:color|background)[^ ]*: ?[^ ]+\s?/, '');
@@ -59,13 +82,90 @@ async function main() {
   const indexJs = path.join(ROOT, 'out', 'test', 'integration', 'index.js');
   if (!fs.existsSync(indexJs)) throw new Error(`${path.relative(ROOT, indexJs)} is missing (compile first)`);
   if (!fs.existsSync(path.join(ROOT, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing (node esbuild.js)');
-  const code = await (electron ? runInElectron(indexJs) : runInCodeServer(indexJs));
+  const files = findTests(path.dirname(indexJs));
+  const trustStoreFiles = files.filter((file) => TRUST_STORE_MARKER.test(fs.readFileSync(file, 'utf8')));
+  const plainFiles = files.filter((file) => !trustStoreFiles.includes(file));
+  let code;
+  if (electron) {
+    const names = trustStoreFiles.map((f) => path.basename(f)).join(', ');
+    if (names) log(`not run in Electron (they need a private trust store): ${names}`);
+    code = await runInElectron(indexJs, plainFiles);
+  } else {
+    // With --grep, a launch runs only for files whose text the pattern matches (the first one also when none does).
+    const matching = (list) => list.filter((file) => !grep || new RegExp(grep).test(fs.readFileSync(file, 'utf8')));
+    const wanted = matching(trustStoreFiles);
+    const results = [];
+    if (!wanted.length || matching(plainFiles).length) results.push(await runInCodeServer(indexJs, { files: plainFiles }));
+    if (wanted.length) results.push(...(await runTrustStoreLaunches(indexJs, wanted)));
+    code = results.some((result) => result.code !== 0) ? 1 : 0;
+    if (results.length !== 1) {
+      // The one line scripts/test-all.mjs reads (it takes the last): the sum of the launches.
+      const total = { passed: 0, failed: 0, pending: 0, files: 0 };
+      for (const { counts } of results) for (const key of Object.keys(total)) total[key] += counts?.[key] ?? 0;
+      if (results.some((result) => result.code !== 0 && !result.counts?.failed)) total.failed += 1;
+      console.log(`EXT-HOST-RESULT ${JSON.stringify(total)}`);
+    }
+  }
+  await runCleanups();
   log(`finished with exit code ${code} in ${Math.round((Date.now() - t0) / 1000)} s`);
   return code;
 }
 
+/**
+ * The trust-store files, in two code-server launches, each in a private mount namespace with its own copy of the
+ * system CA bundle over the system's: one that holds the test CA `system`, a control one that does not. The
+ * trust environment variables are unset for them, except NODE_EXTRA_CA_CERTS, which names the test CA `extra`.
+ */
+async function runTrustStoreLaunches(indexJs, files) {
+  const names = files.map((f) => path.basename(f)).join(', ');
+  const canUnshare = process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('unshare', ['--mount', 'true']).status === 0;
+  if (!canUnshare || !fs.existsSync(SYSTEM_BUNDLE)) {
+    log(`SKIPPED ${names}: a private trust store needs root and unshare --mount on Linux, and ${SYSTEM_BUNDLE}`);
+    return [];
+  }
+  const { makeAuthorities } = createRequire(import.meta.url)(path.join(ROOT, 'out', 'test', 'server', 'testCertificates.js'));
+  const pki = fs.mkdtempSync(path.join(os.tmpdir(), 'de-ext-pki-'));
+  const authorities = makeAuthorities(pki, ['system', 'extra', 'file', 'stranger']);
+  const systemBundle = fs.readFileSync(SYSTEM_BUNDLE, 'utf8');
+  const results = [];
+  try {
+    for (const store of ['with-test-ca', 'without-test-ca']) {
+      const bundle = path.join(pki, `bundle-${store}.crt`);
+      fs.writeFileSync(bundle, store === 'with-test-ca' ? `${systemBundle.trimEnd()}\n${authorities.system.cert}` : systemBundle);
+      log(`${names}: code-server with ${store === 'with-test-ca' ? 'the test CA in' : 'the control bundle (no test CA) as'} its system bundle`);
+      results.push(
+        await runInCodeServer(indexJs, {
+          files,
+          label: `ext-tests-${store}`,
+          prefix: ['unshare', '--mount', '--propagation', 'private', '--', 'sh', '-c', `mount --bind "$0" ${SYSTEM_BUNDLE} && exec "$@"`, bundle],
+          env: {
+            NODE_EXTRA_CA_CERTS: authorities.extra.certFile,
+            SSL_CERT_FILE: undefined,
+            SSL_CERT_DIR: undefined,
+            CURL_CA_BUNDLE: undefined,
+            NIX_SSL_CERT_FILE: undefined,
+            DE_TEST_PKI: pki,
+            DE_TRUST_STORE: store,
+          },
+          // What code-server's processes see at the bundle's path: the copy, not the machine's file.
+          check: (pid) => {
+            const seen = fs.readFileSync(`/proc/${pid}/root${SYSTEM_BUNDLE}`, 'utf8');
+            if (seen.includes(authorities.system.cert.trim()) !== (store === 'with-test-ca')) {
+              throw new HarnessError(`code-server's view of ${SYSTEM_BUNDLE} is not the ${store} bundle`);
+            }
+            if (fs.readFileSync(SYSTEM_BUNDLE, 'utf8') !== systemBundle) throw new HarnessError(`the machine's ${SYSTEM_BUNDLE} changed`);
+          },
+        }),
+      );
+    }
+  } finally {
+    fs.rmSync(pki, { recursive: true, force: true });
+  }
+  return results;
+}
+
 /** The same index in desktop VS Code, downloaded by @vscode/test-electron; a failed download says what to run instead. */
-async function runInElectron(indexJs) {
+async function runInElectron(indexJs, files) {
   const { downloadAndUnzipVSCode, runTests, TestRunFailedError } = await import('@vscode/test-electron');
   const version = process.env.VSCODE_TEST_VERSION || '1.100.3';
   let vscodeExecutablePath;
@@ -89,7 +189,7 @@ async function runInElectron(indexJs) {
     vscodeExecutablePath,
     extensionDevelopmentPath: ROOT,
     extensionTestsPath: indexJs,
-    extensionTestsEnv: { DE_REPO_ROOT: ROOT, ...(grep ? { DE_EXT_TEST_GREP: grep } : {}) },
+    extensionTestsEnv: { DE_REPO_ROOT: ROOT, DE_EXT_TEST_FILES: JSON.stringify(files), ...(grep ? { DE_EXT_TEST_GREP: grep } : {}) },
     launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
   }).then(
     () => 0,
@@ -106,23 +206,31 @@ async function runInElectron(indexJs) {
   }
 }
 
-/** code-server in headless chromium: the test output comes through the browser console. */
-async function runInCodeServer(indexJs) {
+/**
+ * `files` in code-server in headless chromium: the test output comes through the browser console. `prefix`, `env`
+ * and `check` (given code-server's pid before the workbench opens) are a launch's own. Answers the exit code and
+ * the test counts the extension host reported.
+ */
+async function runInCodeServer(indexJs, { files, label = 'ext-tests', prefix, env = {}, check }) {
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'de-ext-ws-'));
   fs.writeFileSync(path.join(workspace, 'README.md'), '# Extension-host test workspace\n');
 
   const cs = await startCodeServer({
-    label: 'ext-tests',
+    label,
     workspace,
     settings: { ...QUIET_SETTINGS },
+    prefix,
     env: {
       DE_EXT_HOST_ENV_PROBE: 'inherited',
       DE_EXT_TEST_MARK: MARK,
       DE_REPO_ROOT: ROOT,
+      DE_EXT_TEST_FILES: JSON.stringify(files),
       ...(grep ? { DE_EXT_TEST_GREP: grep } : {}),
+      ...env,
     },
   });
   log(`code-server ${cs.url} (pid/pgid ${cs.pid}) ready in ${cs.startupMs} ms`);
+  check?.(cs.pid);
 
   const browser = await launchBrowser();
   const context = await newOfflineContext(browser);
@@ -136,11 +244,12 @@ async function runInCodeServer(indexJs) {
   });
   const errors = []; // the workbench's error lines, shown when the run fails without a test result
   const boring = /Failed to load resource|gallery-disabled|ECONNREFUSED 127\.0\.0\.1:9\b/;
-  let sawResult = false;
+  let counts;
   page.on('console', (msg) => {
     const text = messageText(msg);
     if (text.startsWith(MARK)) {
-      if (text.includes('EXT-HOST-RESULT')) sawResult = true;
+      const result = /EXT-HOST-RESULT (\{.*\})/.exec(text);
+      if (result) counts = JSON.parse(result[1]);
       process.stdout.write(`${text.slice(MARK.length)}\n`);
     } else if (verbose) {
       process.stdout.write(`[workbench ${msg.type()}] ${text}\n`);
@@ -177,15 +286,16 @@ async function runInCodeServer(indexJs) {
   clearTimeout(timer);
   // Let the last console lines arrive.
   await new Promise((r) => setTimeout(r, 300));
-  if (code !== 0 && !sawResult) {
+  if (code !== 0 && !counts) {
     // No test result: the harness, the extension or index.js went wrong; show why.
     if (errors.length) console.error(`[ext-tests] last errors in the workbench console:\n${errors.join('\n')}`);
     const csLog = cs.log().split('\n').slice(-40).join('\n');
     console.error(`[ext-tests] last lines of code-server's log:\n${csLog}`);
   }
-  await runCleanups();
+  await browser.close();
+  await cs.stop();
   fs.rmSync(workspace, { recursive: true, force: true });
-  return code;
+  return { code, counts };
 }
 
 main().then(

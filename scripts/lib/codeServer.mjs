@@ -187,6 +187,8 @@ export async function killGroup(pgid, graceMs = 5000) {
  * @param {boolean} [o.keepDirs] keep the temp folders after stop (for debugging)
  * @param {boolean} [o.workspaceTrust] workspace trust on, as a user has it: no `--disable-workspace-trust`,
  *   and WORKSPACE_TRUST_SETTINGS over the user settings, so folders open in Restricted Mode until trusted
+ * @param {string[]} [o.prefix] a command that starts code-server's node after it (exec'ing it, so its pid stays the
+ *   group's), e.g. `unshare` for a private mount namespace
  */
 export async function startCodeServer(o) {
   const host = o.host || HOST;
@@ -210,7 +212,8 @@ export async function startCodeServer(o) {
     o.workspace,
   ];
   const logStream = fs.createWriteStream(dirs.log);
-  const child = spawn(process.execPath, args, { cwd: dirs.root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, ...commandArgs] = [...(o.prefix || []), process.execPath, ...args];
+  const child = spawn(command, commandArgs, { cwd: dirs.root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const pgid = child.pid;
   let exited = null;
   const exitPromise = new Promise((resolve) => child.on('exit', (code, signal) => { exited = { code, signal }; resolve(exited); }));

@@ -156,6 +156,31 @@ export class NetworkError extends ControlPlaneErrorBase {
   }
 }
 
+/**
+ * The proxy answered 407: it wants credentials, or refused those it was given. `proxy` is its URL without
+ * user name and password.
+ */
+export class ProxyAuthError extends ControlPlaneErrorBase {
+  readonly kind = 'proxyAuth';
+  constructor(
+    readonly proxy: string,
+    readonly credentialsSent: boolean,
+  ) {
+    super(
+      credentialsSent
+        ? l10n.t(
+            'The proxy {0} refused the credentials it was given (HTTP 407). Check the user name and password in the setting http.proxy, or the value of http.proxyAuthorization.',
+            proxy,
+          )
+        : l10n.t(
+            'The proxy {0} asks for credentials (HTTP 407). Give them in the setting http.proxy (http://user:password@host:port) or in http.proxyAuthorization.',
+            proxy,
+          ),
+      407,
+    );
+  }
+}
+
 export class TimeoutError extends ControlPlaneErrorBase {
   readonly kind = 'timeout';
   constructor(readonly timeoutMs: number) {
@@ -253,6 +278,7 @@ export type ControlPlaneError =
   | ServerError
   | HttpError
   | NetworkError
+  | ProxyAuthError
   | TimeoutError
   | CancelledError
   | InvalidResponseError

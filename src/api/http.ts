@@ -1,10 +1,8 @@
 import { isUtf8 } from 'node:buffer';
-import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { rootCertificates } from 'node:tls';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import {
   CancelledError,
   ControlPlaneError,
@@ -13,12 +11,15 @@ import {
   InvalidInputError,
   InvalidResponseError,
   NetworkError,
+  ProxyAuthError,
   TimeoutError,
 } from './errors';
 import * as l10n from '@vscode/l10n';
 import { baseUrlProblem, withoutUserInfo } from './baseUrl';
+import { proxyCredentials, proxyRoute, ProxyRoute, proxySecrets } from './proxy';
 import { errorFromResponse, parseRetryAfter, RawResponse } from './responses';
 import { quote, Redactor } from './text';
+import { certificateStores, SystemCertificates, trustContext } from './trust';
 
 export interface RetryOptions {
   /** Tries in all, the first included. Default 3. */
@@ -40,21 +41,27 @@ export interface ConnectionOptions {
   tenantHeader?: string;
   /** Per request, default 30 s. */
   timeoutMs?: number;
-  /** Explicit proxy; otherwise HTTPS_PROXY (for an https base URL) or HTTP_PROXY from `env`. */
+  /** Explicit proxy (VS Code's http.proxy; `user:password@` is sent to it); otherwise HTTPS_PROXY (for an https base URL) or HTTP_PROXY from `env`. */
   proxyUrl?: string;
-  /** Comma-separated hosts that bypass the proxy, in addition to NO_PROXY (matched by undici's EnvHttpProxyAgent). */
+  /** Sent to the proxy as its Proxy-Authorization header (VS Code's http.proxyAuthorization), instead of the proxy URL's user and password. */
+  proxyAuthorization?: string;
+  /** Comma-separated hosts that bypass the proxy, in addition to NO_PROXY (see proxyRoute). */
   noProxy?: string;
+  /** VS Code's http.proxySupport: `off` sends every request straight to the server, whatever proxy is set. */
+  proxySupport?: string;
   /** Verify TLS certificates. Default true. */
   strictSSL?: boolean;
-  /** Path of an extra PEM CA bundle to trust besides the built-in roots. */
+  /** Path of an extra PEM CA bundle to trust besides Node's roots, NODE_EXTRA_CA_CERTS and `systemCertificates`. */
   caFile?: string;
+  /** The operating system's trusted CA certificates (loadSystemCertificates): trusted too when given. */
+  systemCertificates?: SystemCertificates;
   userAgent?: string;
   retry?: RetryOptions;
   /** Answers larger than this (after decompression) are refused, not read on. Default 64 MiB. */
   maxResponseBytes?: number;
   /** Where the transport says what it did (the extension's log). */
   logger?: Pick<Console, 'info' | 'warn'>;
-  /** Environment to read HTTP(S)_PROXY and NO_PROXY from; defaults to `process.env`. */
+  /** Environment to read HTTP(S)_PROXY, NO_PROXY and NODE_EXTRA_CA_CERTS from; defaults to `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Aborts every request of this connection (each then throws CancelledError), e.g. once the connection is replaced. */
   signal?: AbortSignal;
@@ -116,13 +123,18 @@ export class HttpTransport {
   readonly redactor: Redactor;
   private readonly maxBytes: number;
   private readonly signal: AbortSignal | undefined;
+  /** Where the requests go: straight, or through which proxy (and why). */
+  readonly route: ProxyRoute;
+  private readonly proxyAuthorization: string | undefined;
 
   constructor(options: ConnectionOptions) {
     this.base = parseBaseUrl(options.baseUrl);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.retry = { maxAttempts: 3, baseDelayMs: 300, maxRetryAfterMs: 10_000, ...options.retry };
     this.logger = options.logger ?? { info() {}, warn() {} };
-    this.redactor = new Redactor(options.apiKey);
+    this.route = proxyRoute(new URL(this.base), options);
+    this.redactor = new Redactor(options.apiKey, ...proxySecrets(this.route.proxy, options.proxyAuthorization));
+    this.proxyAuthorization = options.proxyAuthorization?.trim() || undefined;
     // Bodies larger than this, on the wire or decompressed (a compression bomb), are refused.
     this.maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
     this.signal = options.signal;
@@ -133,7 +145,7 @@ export class HttpTransport {
     };
     if (options.apiKey) this.headers[(options.apiKeyHeader || 'X-Api-Key').toLowerCase()] = options.apiKey;
     if (options.tenantId?.trim()) this.headers[(options.tenantHeader || 'X-Tenant-Id').toLowerCase()] = options.tenantId.trim();
-    this.dispatcher = createDispatcher(this.base, options);
+    this.dispatcher = this.createDispatcher(options);
   }
 
   /** Sends the request and answers the raw 2xx response, or throws a ControlPlaneError. */
@@ -241,10 +253,37 @@ export class HttpTransport {
         this.logger.warn(`${target} timed out after ${this.timeoutMs} ms`);
         throw new TimeoutError(this.timeoutMs);
       }
-      const mapped = networkError(this.base, error);
+      const mapped = this.networkError(error);
       this.logger.warn(`${target} failed: ${this.redactor.text(mapped.message)}`);
       throw mapped;
     }
+  }
+
+  /**
+   * One dispatcher for the connection's one origin (redirects stay on it): a ProxyAgent tunnelling through the
+   * proxy of `route`, else an Agent; TLS trusts every store (certificateStores), for the proxy's certificate too.
+   */
+  private createDispatcher(options: ConnectionOptions): Dispatcher {
+    const secureContext = trustContext(certificateStores(options));
+    const tls = { rejectUnauthorized: options.strictSSL !== false, ...(secureContext && { secureContext }) };
+    const keepAlive = { keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000 };
+    const proxy = this.route.proxy;
+    if (!proxy) return new Agent({ ...keepAlive, connect: tls });
+    try {
+      return new ProxyAgent({ ...keepAlive, uri: proxy, token: this.proxyAuthorization, requestTls: tls, proxyTls: tls });
+    } catch (error) {
+      throw new InvalidInputError('proxy', l10n.t('“{0}” cannot be used: {1}', withoutUserInfo(proxy), (error as Error).message));
+    }
+  }
+
+  /** A failure below HTTP as the error of its class; the proxy's 407 to the tunnel is ProxyAuthError. */
+  private networkError(error: unknown): ControlPlaneError {
+    if (error instanceof ControlPlaneErrorBase) return error as ControlPlaneError;
+    // undici's words for a proxy that refused the tunnel: "Proxy response (407) !== 200 when HTTP Tunneling".
+    if (this.route.proxy && /\bProxy response \(407\)/.test((error as Error)?.message ?? '')) {
+      return new ProxyAuthError(withoutUserInfo(this.route.proxy), proxyCredentials(this.route.proxy, this.proxyAuthorization) !== 'none');
+    }
+    return networkError(this.base, error);
   }
 
   /** Waits before retry `attempt`: what the server asked for, else an exponential delay with jitter. */
@@ -285,47 +324,14 @@ function parseBaseUrl(baseUrl: string): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
-function createDispatcher(base: string, options: ConnectionOptions): Dispatcher {
-  const tls: { rejectUnauthorized: boolean; ca?: string[] } = { rejectUnauthorized: options.strictSSL !== false };
-  const caFile = options.caFile?.trim() ?? '';
-  try {
-    if (caFile) tls.ca = [...rootCertificates, readFileSync(caFile, 'utf8')];
-  } catch (error) {
-    throw new InvalidInputError('CA file', l10n.t('cannot read {0}: {1}', caFile, (error as Error).message));
-  }
-  // Requests go to one origin only (redirects stay on it), so one proxy serves both schemes.
-  const env = options.env ?? process.env;
-  const fromEnv =
-    base.startsWith('https:') ? (env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
-  const proxy = options.proxyUrl?.trim() || fromEnv?.trim() || '';
-  const noProxy = [options.noProxy, env.NO_PROXY ?? env.no_proxy].filter(Boolean).join(',');
-  try {
-    // Every option given, even empty: EnvHttpProxyAgent reads process.env only for those left out.
-    return new EnvHttpProxyAgent({
-      httpProxy: proxy,
-      httpsProxy: proxy,
-      // undici bypasses every host only when the whole list is `*`.
-      noProxy: noProxy.split(/[\s,]+/).includes('*') ? '*' : noProxy,
-      connect: tls,
-      requestTls: tls,
-      proxyTls: tls,
-      keepAliveTimeout: KEEP_ALIVE_MS,
-      keepAliveMaxTimeout: 60_000,
-    });
-  } catch (error) {
-    throw new InvalidInputError('proxy', l10n.t('“{0}” cannot be used: {1}', withoutUserInfo(proxy), (error as Error).message));
-  }
-}
-
 function networkError(target: string, error: unknown): ControlPlaneError {
-  if (error instanceof ControlPlaneErrorBase) return error as ControlPlaneError;
   const code = errorCode(error);
   const message = (error as Error)?.message ?? String(error);
   const reasons = networkReasons();
   let reason = code && Object.hasOwn(reasons, code) ? reasons[code] : undefined;
   if (!reason && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(`${code ?? ''} ${message}`)) {
     reason = l10n.t(
-      'the TLS certificate is not trusted ({0}); add its CA certificate in the setting deploymentsExplorer.caFile (or, only on a network you trust, turn off deploymentsExplorer.strictSSL)',
+      'the TLS certificate is not trusted ({0}); run “Check Connection” to see the certificate chain, and add its CA certificate in the setting deploymentsExplorer.caFile (or, only on a network you trust, turn off deploymentsExplorer.strictSSL)',
       message,
     );
   }
@@ -373,3 +379,4 @@ function jsonBody(value: unknown): string {
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
+

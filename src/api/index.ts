@@ -2,9 +2,11 @@
 // first asks for data): re-exporting their values here would make every importer of '../api' build
 // the schemas, and load zlib and the transport, at activation.
 export type * from './client';
+export type * from './connectionCheck';
 export * from './errors';
 export type * from './http';
 export * from './pagination';
 export * from './query';
 export type * from './schemas';
+export type * from './trust';
 export * from './vocabulary';

@@ -93,16 +93,18 @@ export function describeKind(value: unknown): string {
 }
 
 /**
- * Removes the API key from text: the whole key wherever it occurs, and any run of `KEY_PIECE_LENGTH`
- * or more of its characters, so a key that an earlier clip cut short is caught too.
+ * Removes secrets from text (the API key; a proxy's password and credentials): each whole wherever it
+ * occurs, and any run of `KEY_PIECE_LENGTH` or more of its characters, so a secret that an earlier clip
+ * cut short is caught too.
  */
 export class Redactor {
   private readonly secrets: string[];
   private readonly pieces = new Set<string>();
 
-  constructor(key: string | undefined) {
+  constructor(...keys: (string | undefined)[]) {
     // URL-encoded too (a server may echo it in a URL), the longer first.
-    this.secrets = key && key.length >= MIN_SECRET_LENGTH ? [...new Set([encodeURIComponent(key), key])] : [];
+    const secrets = keys.filter((key): key is string => !!key && key.length >= MIN_SECRET_LENGTH).flatMap((key) => [encodeURIComponent(key), key]);
+    this.secrets = [...new Set(secrets)].sort((a, b) => b.length - a.length);
     for (const secret of this.secrets) {
       for (let i = 0; i + KEY_PIECE_LENGTH <= secret.length; i++) this.pieces.add(secret.slice(i, i + KEY_PIECE_LENGTH));
     }

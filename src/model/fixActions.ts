@@ -6,7 +6,7 @@
 import { AuthError, InvalidInputError, isControlPlaneError, NetworkError } from '../api/errors';
 
 export type FixAction =
-  | { readonly kind: 'retry' | 'setApiKey' | 'setTenant' | 'showLog' }
+  | { readonly kind: 'retry' | 'setApiKey' | 'setTenant' | 'showLog' | 'checkConnection' }
   /** `setting`: the one setting to change (full ID), when a single one is at fault. */
   | { readonly kind: 'openSettings'; readonly setting?: string };
 
@@ -33,12 +33,17 @@ export function fixActionsFor(error: unknown): FixAction[] {
     const setting = SETTING_OF_PARAMETER.get(error.parameter);
     return setting ? [{ kind: 'openSettings', setting }] : [];
   }
+  // Where the network is at fault, Check Connection says which step fails and why.
+  const check: FixAction = { kind: 'checkConnection' };
+  // The proxy wants credentials: they go in http.proxy or http.proxyAuthorization (the query shows both).
+  if (error.kind === 'proxyAuth') return [{ kind: 'openSettings', setting: 'http.proxy' }, check, { kind: 'retry' }, { kind: 'showLog' }];
   // A TLS certificate the client does not trust: the fix is the CA file (or, last, strict TLS off).
   if (error instanceof NetworkError && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(`${error.code ?? ''} ${error.message}`)) {
-    return [{ kind: 'openSettings', setting: 'deploymentsExplorer.caFile' }, { kind: 'retry' }, { kind: 'showLog' }];
+    return [{ kind: 'openSettings', setting: 'deploymentsExplorer.caFile' }, check, { kind: 'retry' }, { kind: 'showLog' }];
   }
-  if (error.kind === 'network') return [{ kind: 'retry' }, { kind: 'openSettings' }, { kind: 'showLog' }];
-  const transient = ['timeout', 'server', 'rateLimited', 'invalidResponse'].includes(error.kind);
+  if (error.kind === 'network') return [{ kind: 'retry' }, check, { kind: 'openSettings' }, { kind: 'showLog' }];
+  if (error.kind === 'timeout' || error.kind === 'invalidResponse') return [{ kind: 'retry' }, check, { kind: 'showLog' }];
+  const transient = ['server', 'rateLimited'].includes(error.kind);
   return transient ? [{ kind: 'retry' }, { kind: 'showLog' }] : [{ kind: 'showLog' }];
 }
 
@@ -54,9 +59,12 @@ export interface FixRow {
   readonly action: FixAction;
 }
 
-/** The fix rows of a failure, the same in every tree. Retry is the error row's own click, never a row. */
+/**
+ * The fix rows of a failure, the same in every tree: the connection fixes of one thing, and Check Connection.
+ * Retry is the error row's own click, never a row.
+ */
 export function fixRows(error: unknown, idPrefix: string): FixRow[] {
   return fixActionsFor(error)
-    .filter((action) => isConnectionFix(action) && (action.kind !== 'openSettings' || !!action.setting))
+    .filter((action) => action.kind === 'checkConnection' || (isConnectionFix(action) && (action.kind !== 'openSettings' || !!action.setting)))
     .map((action) => ({ kind: 'fix', id: `${idPrefix}/fix/${action.kind}`, action }));
 }

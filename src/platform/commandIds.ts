@@ -47,6 +47,7 @@ export const Commands = {
   renameProfile: 'deploymentsExplorer.renameProfile',
   removeProfile: 'deploymentsExplorer.removeProfile',
   allowApiKeyForOrigin: 'deploymentsExplorer.allowApiKeyForOrigin',
+  checkConnection: 'deploymentsExplorer.checkConnection',
   refreshWorkspace: 'deploymentsExplorer.refreshWorkspace',
   stopWorkspaceScan: 'deploymentsExplorer.stopWorkspaceScan',
   continueWorkspaceScan: 'deploymentsExplorer.continueWorkspaceScan',

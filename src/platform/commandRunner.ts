@@ -12,6 +12,7 @@ function fixActionLabel(action: FixAction): string {
     setTenant: vscode.l10n.t('Set Tenant ID…'),
     openSettings: vscode.l10n.t('Open Settings'),
     showLog: vscode.l10n.t('Show Log'),
+    checkConnection: vscode.l10n.t('Check Connection'),
   };
   return labels[action.kind];
 }
@@ -20,7 +21,13 @@ function fixActionLabel(action: FixAction): string {
 export function fixActionCommand(action: FixAction): vscode.Command | undefined {
   const title = fixActionLabel(action);
   if (action.kind === 'openSettings') return { command: 'workbench.action.openSettings', title, arguments: [action.setting ?? SECTION] };
-  const command = { setApiKey: Commands.setApiKey, setTenant: Commands.setTenantId, showLog: Commands.showLog, retry: undefined }[action.kind];
+  const command = {
+    setApiKey: Commands.setApiKey,
+    setTenant: Commands.setTenantId,
+    showLog: Commands.showLog,
+    checkConnection: Commands.checkConnection,
+    retry: undefined,
+  }[action.kind];
   return command && { command, title };
 }
 

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import type { ConnectionOptions, ControlPlaneClient } from '../api';
-import { loadClient } from '../api/lazy';
+import { loadClient, loadTrust } from '../api/lazy';
 import { readSettings, SECTION } from './settings';
 import { signalFor, warnWithSettingsButton } from './commandRunner';
 import { ConnectionFields, controlPlaneKey, EffectiveConnection, isPlainHttpToRemote, keyDecision, originOf, Profile } from '../model/profileRules';
@@ -12,7 +12,15 @@ const WARNED_PLAIN_HTTP = 'deploymentsExplorer.warnedPlainHttp';
  * The settings the client is built from besides the profile: a change to any rebuilds it. (The profiles and the
  * connection settings reach it through the ProfileStore, which tells a new integration from a new URL.)
  */
-const CLIENT_SETTINGS = [`${SECTION}.requestTimeoutMs`, 'http.proxy', 'http.proxyStrictSSL', 'http.noProxy'];
+const CLIENT_SETTINGS = [
+  `${SECTION}.requestTimeoutMs`,
+  'http.proxy',
+  'http.proxyAuthorization',
+  'http.proxyStrictSSL',
+  'http.noProxy',
+  'http.proxySupport',
+  'http.systemCertificates',
+];
 
 /** What the connection resolves to, once per profile switch or settings change. */
 interface ResolvedConnection {
@@ -213,18 +221,23 @@ export class ConnectionManager implements vscode.Disposable {
     }
     const { effective } = resolved;
     // Every call of this client is cancelled with its generation.
-    const client = new (loadClient().ControlPlaneClient)({ ...this.clientOptions(effective, resolved.apiKey), signal: generation.abort.signal });
+    const client = new (loadClient().ControlPlaneClient)({ ...(await this.clientOptions(effective, resolved.apiKey)), signal: generation.abort.signal });
     this.warnAboutPlainHttp(effective.baseUrl, !!resolved.apiKey);
     this.warnAboutUncheckedCertificates();
     if (generation.abort.signal.aborted) void client.dispose().catch(() => undefined);
     return client;
   }
 
-  /** Options for a client of `fields` with `apiKey`; the tenant travels with the key: neither goes where the key may not. */
-  private clientOptions(fields: ConnectionFields, apiKey: string | undefined): ConnectionOptions {
+  /**
+   * Options for a client of `fields` with `apiKey`; the tenant travels with the key: neither goes where the key may
+   * not. VS Code's network settings apply as VS Code applies them to extensions; the OS's certificates are read
+   * (once) while http.systemCertificates is on.
+   */
+  private async clientOptions(fields: ConnectionFields, apiKey: string | undefined): Promise<ConnectionOptions> {
     const http = vscode.workspace.getConfiguration('http');
     const proxyStrictSSL = http.get<boolean>('proxyStrictSSL', true);
     const noProxy = http.get<string[]>('noProxy', []);
+    const systemCertificates = http.get<boolean>('systemCertificates', true) ? await loadTrust().loadSystemCertificates() : undefined;
     return {
       baseUrl: fields.baseUrl,
       apiKey,
@@ -233,9 +246,12 @@ export class ConnectionManager implements vscode.Disposable {
       tenantHeader: fields.tenantHeader,
       timeoutMs: readSettings().requestTimeoutMs,
       proxyUrl: http.get<string>('proxy', '') || undefined,
+      proxyAuthorization: http.get<string | null>('proxyAuthorization') || undefined,
       noProxy: Array.isArray(noProxy) ? noProxy.join(',') : undefined,
+      proxySupport: http.get<string>('proxySupport'),
       strictSSL: fields.strictSSL && proxyStrictSSL,
       caFile: fields.caFile || undefined,
+      systemCertificates,
       userAgent: `deployments-explorer/${this.context.extension.packageJSON.version} VSCode/${vscode.version}`,
       logger: this.log,
     };
@@ -249,7 +265,7 @@ export class ConnectionManager implements vscode.Disposable {
    */
   async checkKey(profile: Profile, apiKey: string, title: string): Promise<void> {
     const fields = profile.id === this.profiles.active().id ? this.profiles.effective(profile) : profile;
-    const client = new (loadClient().ControlPlaneClient)({ ...this.clientOptions(fields, apiKey), retry: { maxAttempts: 1 } });
+    const client = new (loadClient().ControlPlaneClient)({ ...(await this.clientOptions(fields, apiKey)), retry: { maxAttempts: 1 } });
     try {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) =>
         client.listDeployments({ limit: 1, offset: 0 }, { signal: signalFor(token) }),
@@ -257,6 +273,12 @@ export class ConnectionManager implements vscode.Disposable {
     } finally {
       void client.dispose().catch(() => undefined);
     }
+  }
+
+  /** What Check Connection tries: the options of the active profile's client (its key only where it may go), and the facts its report names. */
+  async checkTarget(): Promise<{ options: ConnectionOptions; profile: string; tenantId?: string; key: ResolvedConnection['key'] }> {
+    const { profile, effective, apiKey, key } = await this.resolve();
+    return { options: await this.clientOptions(effective, apiKey), profile: profile.name, tenantId: effective.tenantId?.trim() || undefined, key };
   }
 
   private async reset(reason: string): Promise<void> {

@@ -47,13 +47,14 @@ export function errorItem(row: {
   return item;
 }
 
-/** A fix beside an error row (Set API Key…, Set Tenant ID…, a named setting): a key, or a gear for a setting. */
+/** A fix beside an error row (Set API Key…, Set Tenant ID…, a named setting, Check Connection): a key, a gear for a setting, a pulse. */
 export function fixItem(row: FixRow): vscode.TreeItem {
   // Row fixes are never Retry, the one action without a command of its own.
   const command = fixActionCommand(row.action)!;
   const item = new vscode.TreeItem(command.title, vscode.TreeItemCollapsibleState.None);
   item.id = row.id;
-  item.iconPath = new vscode.ThemeIcon(row.action.kind === 'openSettings' ? 'gear' : 'key');
+  const { kind } = row.action;
+  item.iconPath = new vscode.ThemeIcon(kind === 'openSettings' ? 'gear' : kind === 'checkConnection' ? 'pulse' : 'key');
   item.command = command;
   item.contextValue = 'fix';
   item.accessibilityInformation = { label: command.title };

@@ -4,7 +4,7 @@
 // they were, since all suites share one VS Code), and polling.
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import { StandIn } from '../server/standIn';
+import { StandIn, type StandInOptions } from '../server/standIn';
 
 export const EXTENSION_ID = 'deployments-explorer.deployments-explorer';
 export const SECTION = 'deploymentsExplorer';
@@ -136,6 +136,8 @@ export interface SuiteFixture {
 export interface SuiteFixtureOptions {
   /** The API key the suite's stand-in accepts; the extension is given it through the Set API Key command. */
   key: string;
+  /** How the suite's stand-in listens (another loopback address, TLS), asked for in `before()`; default plain HTTP on 127.0.0.1. */
+  standIn?: () => Omit<StandInOptions, 'apiKey'>;
   /** The notification levels recorded instead of shown (default: all); one shown would wait for a click that never comes. */
   capture?: readonly MessageLevel[];
   /**
@@ -175,7 +177,7 @@ export function useSuiteFixture(options: SuiteFixtureOptions): SuiteFixture {
 
   before(async () => {
     api = await activateExtension();
-    standIn = await StandIn.start({ apiKey: options.key });
+    standIn = await StandIn.start({ ...options.standIn?.(), apiKey: options.key });
     fixture.messages.start();
     restores.push(() => fixture.messages.stop());
     const settings: Record<string, unknown> = { discoverIntegrations: false, ...options.settings?.(standIn), baseUrl: standIn.url };
@@ -196,4 +198,29 @@ export function useSuiteFixture(options: SuiteFixtureOptions): SuiteFixture {
   });
 
   return fixture;
+}
+
+/** Runs Check Connection and reads the report it opens (then closes it): what the command answered, and the text. */
+export async function checkConnectionReport(): Promise<{ ok: unknown; text: string }> {
+  const ok = await vscode.commands.executeCommand('deploymentsExplorer.checkConnection');
+  const text = await waitFor('the report', () => {
+    const document = vscode.window.activeTextEditor?.document;
+    return document?.isUntitled && document.languageId === 'markdown' && document.getText().startsWith('# Deployments Explorer: connection check')
+      ? document.getText()
+      : undefined;
+  });
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  return { ok, text };
+}
+
+/** A row as a test compares it: its label, its command and the command's arguments. */
+type ErrorRow = [label: string, command: string | undefined, args: unknown[]];
+
+/** The error row of a view and the rows after it: label, command and its arguments; the error's message from the tooltip, as text. */
+export function errorRows(items: vscode.TreeItem[]): { message: string; rows: ErrorRow[] } {
+  const index = items.findIndex((item) => item.iconPath instanceof vscode.ThemeIcon && item.iconPath.id === 'error');
+  if (index < 0) throw new Error(`no error row among ${items.map((item) => item.label).join(' | ')}`);
+  const message = (items[index].tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1');
+  const rows = items.slice(index).map((item) => [String(item.label), item.command?.command, item.command?.arguments ?? []] as ErrorRow);
+  return { message, rows };
 }

@@ -1,8 +1,9 @@
 /**
- * Local stand-in for the deployment control plane: real HTTP on 127.0.0.1, node built-ins only.
+ * Local stand-in for the deployment control plane: real HTTP (or HTTPS) on loopback, node built-ins only.
  * Behaviour the contract leaves open follows the public service (FastAPI-style errors, X-Api-Key, X-Tenant-Id).
  */
 import * as http from 'node:http';
+import * as https from 'node:https';
 import type { Socket } from 'node:net';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
@@ -35,6 +36,10 @@ export type { Deployment, Repository, SampleData, SampleIntegration } from './sa
 export interface StandInOptions {
   /** Default 0 = random free port. */
   port?: number;
+  /** The loopback address to listen on; default 127.0.0.1 (127.0.0.2 is not bypassed by VS Code's own proxy resolver). */
+  host?: string;
+  /** Serve HTTPS with this server certificate and key (PEM) instead of plain HTTP. */
+  tls?: { key: string; cert: string };
   /** Default 'dev-key'; null = no auth check. */
   apiKey?: string | null;
   /** Default 'x-api-key' (case-insensitive). */
@@ -159,6 +164,8 @@ export class StandIn {
   private readonly latencyMs: number;
   private readonly log: ((line: string) => void) | undefined;
   private boundPort = 0;
+  private readonly host: string;
+  private readonly scheme: 'http' | 'https';
   private closing: Promise<void> | undefined;
 
   static async start(options: StandInOptions = {}): Promise<StandIn> {
@@ -181,7 +188,10 @@ export class StandIn {
     this.integrations = data.integrations;
     this.deployments = data.deployments;
     if (options.largeIntegration) this.addIntegration({ repositoryCount: options.largeIntegration });
-    this.server = http.createServer((req, res) => this.handle(req, res));
+    this.host = options.host ?? '127.0.0.1';
+    this.scheme = options.tls ? 'https' : 'http';
+    const handle = (req: http.IncomingMessage, res: http.ServerResponse) => this.handle(req, res);
+    this.server = options.tls ? https.createServer(options.tls, handle) : http.createServer(handle);
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
@@ -197,7 +207,7 @@ export class StandIn {
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.boundPort}`;
+    return `${this.scheme}://${this.host}:${this.boundPort}`;
   }
 
   addFault(rule: FaultRule): void {
@@ -296,7 +306,7 @@ export class StandIn {
     return new Promise((resolve, reject) => {
       const onError = (err: Error): void => reject(err);
       this.server.once('error', onError);
-      this.server.listen(port, '127.0.0.1', () => {
+      this.server.listen(port, this.host, () => {
         this.server.off('error', onError);
         const address = this.server.address();
         this.boundPort = typeof address === 'object' && address ? address.port : port;

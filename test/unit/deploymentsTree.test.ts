@@ -198,15 +198,16 @@ describe('Deployments tree', () => {
     assert.deepEqual(server.offsets, [0, 3]);
   });
 
-  it('keeps the loaded rows when a page fails, and offers to retry that page', async () => {
+  it('keeps the loaded rows when a page fails, offers to retry that page, and to check the connection', async () => {
     const { provider, list, server } = setUp(7);
     provider.getChildren();
     await list.settled();
     server.failAt(3);
     await assert.rejects(list.loadMore(), /connection reset/);
     const rows = rowsOf(provider);
-    assert.deepEqual(rows.map((row) => row.label), ['app-0', 'app-1', 'app-2', "Couldn't load page 2: Retry"]);
-    assert.deepEqual(rows.at(-1), {
+    assert.deepEqual(rows.map((row) => row.label), ['app-0', 'app-1', 'app-2', "Couldn't load page 2: Retry", 'Check Connection']);
+    assert.equal(rows.at(-1)?.command, 'deploymentsExplorer.checkConnection');
+    assert.deepEqual(rows.at(-2), {
       label: "Couldn't load page 2: Retry",
       description: 'Cannot reach the control plane at https://api.example.com: connection reset',
       icon: 'error',
@@ -223,7 +224,7 @@ describe('Deployments tree', () => {
     server.failAt(0);
     provider.getChildren();
     await list.settled();
-    assert.deepEqual(labels(provider), ["Couldn't load deployments: Retry"]);
+    assert.deepEqual(labels(provider), ["Couldn't load deployments: Retry", 'Check Connection']);
   });
 
   it('says why the listing stopped when the server repeats an offset', async () => {

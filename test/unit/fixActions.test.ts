@@ -1,16 +1,32 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AuthError, InvalidInputError, NetworkError, SchemaError, ServerError, TimeoutError } from '../../src/api';
+import { AuthError, InvalidInputError, NetworkError, ProxyAuthError, SchemaError, ServerError, TimeoutError } from '../../src/api';
 import { fixActionsFor, fixRows, isConnectionFix } from '../../src/model/fixActions';
 
 const kinds = (error: unknown) => fixActionsFor(error).map((action) => action.kind);
 
 describe('fix actions', () => {
-  it('puts only fixes of one thing in tree rows', () => {
-    assert.deepEqual(fixRows(new NetworkError('http://127.0.0.1:9', 'ECONNREFUSED', 'connection refused'), 'view'), []);
+  it('puts only fixes of one thing, and Check Connection for the network, in tree rows', () => {
+    const check = { kind: 'fix', id: 'view/fix/checkConnection', action: { kind: 'checkConnection' } };
+    assert.deepEqual(fixRows(new NetworkError('http://127.0.0.1:9', 'ECONNREFUSED', 'connection refused'), 'view'), [check]);
     assert.deepEqual(fixRows(new AuthError(401, undefined), 'view'), [{ kind: 'fix', id: 'view/fix/setApiKey', action: { kind: 'setApiKey' } }]);
     assert.deepEqual(fixRows(new NetworkError('https://127.0.0.1:9', 'SELF_SIGNED_CERT_IN_CHAIN', 'untrusted'), 'view'), [
       { kind: 'fix', id: 'view/fix/openSettings', action: { kind: 'openSettings', setting: 'deploymentsExplorer.caFile' } },
+      check,
+    ]);
+    assert.deepEqual(fixRows(new ProxyAuthError('http://proxy.example:3128', false), 'view'), [
+      { kind: 'fix', id: 'view/fix/openSettings', action: { kind: 'openSettings', setting: 'http.proxy' } },
+      check,
+    ]);
+    assert.deepEqual(fixRows(new ServerError(502, undefined), 'view'), [], 'a failing server is not the network');
+  });
+
+  it('opens the proxy settings for a proxy that wants credentials, then offers Check Connection', () => {
+    assert.deepEqual(fixActionsFor(new ProxyAuthError('http://proxy.example:3128', true)), [
+      { kind: 'openSettings', setting: 'http.proxy' },
+      { kind: 'checkConnection' },
+      { kind: 'retry' },
+      { kind: 'showLog' },
     ]);
   });
 
@@ -36,7 +52,7 @@ describe('fix actions', () => {
   });
 
   it('offers Retry for transient failures and only the log for a contract mismatch or a bug', () => {
-    assert.deepEqual(kinds(new TimeoutError(1000)), ['retry', 'showLog']);
+    assert.deepEqual(kinds(new TimeoutError(1000)), ['retry', 'checkConnection', 'showLog']);
     assert.deepEqual(kinds(new ServerError(502, undefined)), ['retry', 'showLog']);
     assert.equal(kinds(new NetworkError('http://127.0.0.1:9', 'ECONNREFUSED', 'connection refused'))[0], 'retry');
     assert.deepEqual(kinds(new SchemaError('deployment listing', [{ path: 'resources', message: 'Required' }])), ['showLog']);

@@ -231,23 +231,29 @@ describe('Integrations tree', () => {
     );
   });
 
-  it('gives a settings fix a gear, as the Deployments view does, and a key fix a key', async () => {
+  it('gives a settings fix a gear, as the Deployments view does, a key fix a key, and Check Connection a pulse', async () => {
     const untrusted = new NetworkError('https://api.example.com', 'SELF_SIGNED_CERT_IN_CHAIN', 'self-signed certificate in certificate chain');
     const { provider } = setUp({ repositories: { [ACME]: untrusted } });
     const rows = await rowsOf(provider, await integrationNode(provider, 'acme-github'));
     assert.deepEqual(
       rows.slice(1).map((row) => [row.icon, row.contextValue]),
-      [['gear', 'fix']],
+      [
+        ['gear', 'fix'],
+        ['pulse', 'fix'],
+      ],
       JSON.stringify(rows),
     );
   });
 
-  it('shows other failures as one error row with the first line of the message', async () => {
+  it('shows other failures as one error row with the first line of the message, and Check Connection beside a network failure', async () => {
     const { provider } = setUp({ repositories: { [ACME]: new NetworkError('https://api.example.com', 'ECONNREFUSED', 'connection refused') } });
     const rows = await rowsOf(provider, await integrationNode(provider, 'acme-github'));
     assert.deepEqual(
       rows.map((row) => [row.label, row.description, row.icon]),
-      [['Cannot reach the control plane at https://api.example.com: connection refused (ECONNREFUSED).', 'click to retry', 'error']],
+      [
+        ['Cannot reach the control plane at https://api.example.com: connection refused (ECONNREFUSED).', 'click to retry', 'error'],
+        ['Check Connection', undefined, 'pulse'],
+      ],
     );
   });
 

@@ -5,9 +5,12 @@ import { originOf } from '../../model/profileRules';
 import { argumentOrInput } from '../../platform/commandRunner';
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';
+import { registerCheckConnection } from './checkConnection';
 
-/** Base URL, API key and tenant: the commands the welcome views and error actions point at. */
-export function registerConnectionCommands({ commands, connection, log }: Services): void {
+/** Base URL, API key and tenant, and Check Connection: the commands the welcome views and error actions point at. */
+export function registerConnectionCommands(services: Services): void {
+  const { commands, connection, log } = services;
+  registerCheckConnection(services);
   commands.register(Commands.setBaseUrl, async (value?: string) => {
     const url = await argumentOrInput(value, {
       title: vscode.l10n.t('Control-Plane Base URL'),

@@ -1,0 +1,269 @@
+import { lookup } from 'node:dns/promises';
+import { isIP, Socket } from 'node:net';
+import * as tls from 'node:tls';
+import * as l10n from '@vscode/l10n';
+import { baseUrlProblem, withoutUserInfo } from './baseUrl';
+import { ControlPlaneClient } from './client';
+import { CancelledError, InvalidInputError, isControlPlaneError, messageOf } from './errors';
+import type { ConnectionOptions } from './http';
+import { proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
+import { CertificateStore, certificateKey, certificateStores, trustContext } from './trust';
+
+/** Why a step failed: the system's error code when there is one, and its message (never a secret). */
+export interface StepFailure {
+  readonly code?: string;
+  readonly message: string;
+}
+
+/** One certificate the server presented (or the root that completed its chain), as a report shows it. */
+export interface ChainCertificate {
+  readonly subject: string;
+  readonly issuer: string;
+  readonly validTo: string;
+  readonly fingerprint256: string;
+  /** The trusted stores holding this very certificate. */
+  readonly inStores: readonly Pick<CertificateStore, 'kind' | 'source'>[];
+}
+
+/** What Check Connection found, step by step; a step that was not tried is absent. Holds no key and no proxy credential. */
+export interface ConnectionCheck {
+  readonly baseUrl: string;
+  /** Where requests go; `proxy` without user name and password. */
+  readonly route: ProxyRoute & { readonly credentials: 'proxyAuthorization' | 'url' | 'none' };
+  /** The trusted stores of CA certificates, and how many each holds. */
+  readonly trust: readonly (Pick<CertificateStore, 'kind' | 'source'> & { readonly count: number })[];
+  /** The scheme of a proxy the low-level steps (DNS, TCP, tunnel, TLS) cannot go through (SOCKS): they are not tried. */
+  readonly lowLevelSkipped?: string;
+  readonly dns?: { readonly host: string; readonly ms: number; readonly addresses?: readonly string[]; readonly failure?: StepFailure };
+  readonly connect?: { readonly address: string; readonly port: number; readonly ms: number; readonly failure?: StepFailure };
+  /** The proxy's answer to CONNECT host:port. */
+  readonly tunnel?: { readonly target: string; readonly ms: number; readonly status?: number; readonly failure?: StepFailure };
+  readonly tls?: {
+    readonly ms: number;
+    readonly protocol?: string;
+    /** The presented chain, leaf first, completed by the trusted root when there is one. */
+    readonly chain: readonly ChainCertificate[];
+    /** Why the chain or the name is not trusted (an OpenSSL or Node code); undefined when it is. */
+    readonly untrusted?: string;
+    /** False when strictSSL or http.proxyStrictSSL is off: the client does not check certificates. */
+    readonly checked: boolean;
+    readonly failure?: StepFailure;
+  };
+  /** One listing call (`limit=1`) through the client itself. */
+  readonly listing?: {
+    readonly ms: number;
+    readonly status?: number;
+    readonly records?: number;
+    /** The client's error: its kind and sealed message (key-free); `needsTenant`/`notEnabled` for a 403. */
+    readonly error?: { readonly kind: string; readonly message: string; readonly needsTenant?: boolean; readonly notEnabled?: boolean };
+  };
+}
+
+export type CheckStepName = 'dns' | 'connect' | 'tunnel' | 'tls' | 'listing';
+
+/**
+ * Tries the connection `options` describe, one step at a time, as the client would make it (the same proxy
+ * decision, the same trusted stores), and stops at the first step that fails: the name lookup, the TCP connection,
+ * the proxy's tunnel, the TLS handshake (reading the chain even when it is not trusted), then one listing call.
+ * `onStep` hears each step as it starts; `signal` cancels (CancelledError).
+ */
+export async function checkConnection(
+  options: ConnectionOptions,
+  onStep: (step: CheckStepName) => void = () => undefined,
+  signal?: AbortSignal,
+): Promise<ConnectionCheck> {
+  const problem = baseUrlProblem(options.baseUrl);
+  if (problem) throw new InvalidInputError('base URL', problem);
+  const base = new URL(options.baseUrl.trim());
+  const route = proxyRoute(base, options);
+  const credentials = route.proxy ? proxyCredentials(route.proxy, options.proxyAuthorization) : 'none';
+  const stores = certificateStores(options);
+  const check: Mutable<ConnectionCheck> = {
+    baseUrl: `${base.origin}${base.pathname}`.replace(/\/+$/, ''),
+    route: { ...route, proxy: route.proxy && withoutUserInfo(route.proxy), credentials },
+    trust: stores.map(({ kind, source, certificates }) => ({ kind, source, count: certificates.length })),
+  };
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const run = <T>(work: Promise<T>, cleanup?: () => void): Promise<T> => bounded(work, timeoutMs, signal, cleanup);
+  const secureContext = trustContext(stores);
+  const strict = options.strictSSL !== false;
+
+  const proxy = route.proxy && URL.canParse(route.proxy) ? new URL(route.proxy) : undefined;
+  if (route.proxy && (!proxy || !['http:', 'https:'].includes(proxy.protocol))) {
+    check.lowLevelSkipped = proxy?.protocol ?? withoutUserInfo(route.proxy);
+  } else {
+    const hop = proxy ?? base;
+    const host = hop.hostname.replace(/^\[(.*)\]$/, '$1');
+    const port = Number(hop.port) || (hop.protocol === 'https:' ? 443 : 80);
+
+    onStep('dns');
+    let started = Date.now();
+    try {
+      const addresses = await run(lookup(host, { all: true }));
+      check.dns = { host, ms: Date.now() - started, addresses: addresses.map((entry) => entry.address) };
+    } catch (error) {
+      check.dns = { host, ms: Date.now() - started, failure: failureOf(error, signal) };
+      return check;
+    }
+
+    onStep('connect');
+    const address = check.dns.addresses![0];
+    started = Date.now();
+    let socket: Socket | tls.TLSSocket = new Socket();
+    const current = () => socket;
+    try {
+      await run(connected(socket.connect({ host: address, port })), () => current().destroy());
+      check.connect = { address, port, ms: Date.now() - started };
+      if (proxy) {
+        onStep('tunnel');
+        const target = `${base.hostname}:${Number(base.port) || (base.protocol === 'https:' ? 443 : 80)}`;
+        started = Date.now();
+        try {
+          if (proxy.protocol === 'https:') socket = await run(handshake(socket, proxy.hostname, secureContext, strict), () => current().destroy());
+          const status = await run(tunnel(socket, target, proxyAuthorizationOf(options, proxy)), () => current().destroy());
+          check.tunnel = { target, ms: Date.now() - started, status };
+          if (status !== 200) return check;
+        } catch (error) {
+          check.tunnel = { target, ms: Date.now() - started, failure: failureOf(error, signal) };
+          return check;
+        }
+      }
+      if (base.protocol === 'https:') {
+        onStep('tls');
+        started = Date.now();
+        try {
+          const secured = await run(handshake(socket, base.hostname, secureContext, false), () => current().destroy());
+          socket = secured;
+          check.tls = {
+            ms: Date.now() - started,
+            protocol: secured.getProtocol() ?? undefined,
+            chain: chainOf(secured, stores),
+            untrusted: secured.authorized ? undefined : String(secured.authorizationError),
+            checked: strict,
+          };
+        } catch (error) {
+          check.tls = { ms: Date.now() - started, chain: [], checked: strict, failure: failureOf(error, signal) };
+          return check;
+        }
+        if (check.tls.untrusted && strict) return check;
+      }
+    } catch (error) {
+      check.connect = { address, port, ms: Date.now() - started, failure: failureOf(error, signal) };
+      return check;
+    } finally {
+      socket.destroy();
+    }
+  }
+
+  onStep('listing');
+  const client = new ControlPlaneClient({ ...options, retry: { maxAttempts: 1 } });
+  const started = Date.now();
+  try {
+    const page = await client.listDeployments({ limit: 1, offset: 0 }, { signal });
+    check.listing = { ms: Date.now() - started, status: 200, records: page.deployments.length + page.invalid.length };
+  } catch (error) {
+    if (signal?.aborted) throw new CancelledError();
+    const { kind, status, needsTenant, notEnabled } = error as { kind?: string; status?: number; needsTenant?: boolean; notEnabled?: boolean };
+    check.listing = {
+      ms: Date.now() - started,
+      status,
+      error: { kind: isControlPlaneError(error) ? (kind ?? 'unknown') : 'unknown', message: messageOf(error), needsTenant, notEnabled },
+    };
+  } finally {
+    void client.dispose().catch(() => undefined);
+  }
+  return check;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** `work`, rejected with a timeout after `timeoutMs` or with CancelledError when `signal` aborts; `cleanup` then runs. */
+function bounded<T>(work: Promise<T>, timeoutMs: number, signal: AbortSignal | undefined, cleanup?: () => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const stop = (error: Error) => {
+      cleanup?.();
+      reject(error);
+    };
+    const onAbort = () => stop(new CancelledError());
+    if (signal?.aborted) return onAbort();
+    const timer = setTimeout(() => stop(Object.assign(new Error(l10n.t('no answer within {0} s', timeoutMs / 1000)), { code: 'ETIMEDOUT' })), timeoutMs);
+    signal?.addEventListener('abort', onAbort);
+    work.then(resolve, reject).finally(() => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    });
+  });
+}
+
+function failureOf(error: unknown, signal: AbortSignal | undefined): StepFailure {
+  if (signal?.aborted || error instanceof CancelledError) throw new CancelledError();
+  const code = (error as { code?: unknown }).code;
+  return { code: typeof code === 'string' ? code : undefined, message: messageOf(error) };
+}
+
+function connected(socket: Socket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('error', reject);
+  });
+}
+
+/** A TLS session over `socket`; with `verify` false it is made whatever the certificate (its trust is read after). */
+function handshake(socket: Socket, host: string, secureContext: tls.SecureContext | undefined, verify: boolean): Promise<tls.TLSSocket> {
+  const servername = isIP(host.replace(/^\[(.*)\]$/, '$1')) ? undefined : host;
+  return new Promise((resolve, reject) => {
+    const secured = tls.connect({ socket, servername, secureContext, rejectUnauthorized: verify, ALPNProtocols: ['http/1.1'] }, () => resolve(secured));
+    secured.once('error', reject);
+  });
+}
+
+/** Asks the proxy for a tunnel to `target` (CONNECT) and answers the status of its reply. */
+function tunnel(socket: Socket, target: string, authorization: string | undefined): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let head = '';
+    const onData = (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      socket.off('data', onData);
+      const status = /^HTTP\/\d(?:\.\d)? (\d{3})/.exec(head)?.[1];
+      if (status) resolve(Number(status));
+      else reject(new Error(l10n.t('the proxy did not answer in HTTP')));
+    };
+    socket.on('data', onData);
+    socket.once('error', reject);
+    socket.once('end', () => reject(new Error(l10n.t('the proxy closed the connection'))));
+    const lines = [`CONNECT ${target} HTTP/1.1`, `Host: ${target}`, ...(authorization ? [`Proxy-Authorization: ${authorization}`] : []), '', ''];
+    socket.write(lines.join('\r\n'));
+  });
+}
+
+/** The Proxy-Authorization the client sends: http.proxyAuthorization, else Basic from the proxy URL's user and password. */
+function proxyAuthorizationOf(options: ConnectionOptions, proxy: URL): string | undefined {
+  if (options.proxyAuthorization?.trim()) return options.proxyAuthorization.trim();
+  if (!proxy.username || !proxy.password) return undefined;
+  return `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`;
+}
+
+/** The chain as Node completed it, leaf first, each certificate with the stores that hold it. */
+function chainOf(socket: tls.TLSSocket, stores: readonly CertificateStore[]): ChainCertificate[] {
+  const chain: ChainCertificate[] = [];
+  const seen = new Set<string>();
+  for (let cert = socket.getPeerCertificate(true); cert?.raw && !seen.has(cert.fingerprint256); cert = cert.issuerCertificate) {
+    seen.add(cert.fingerprint256);
+    const key = cert.raw.toString('base64');
+    chain.push({
+      subject: distinguishedName(cert.subject),
+      issuer: distinguishedName(cert.issuer),
+      validTo: cert.valid_to,
+      fingerprint256: cert.fingerprint256,
+      inStores: stores.filter((store) => store.certificates.some((pem) => certificateKey(pem) === key)).map(({ kind, source }) => ({ kind, source })),
+    });
+  }
+  return chain;
+}
+
+function distinguishedName(name: tls.Certificate | undefined): string {
+  return Object.entries(name ?? {})
+    .map(([field, value]) => `${field}=${Array.isArray(value) ? value.join('+') : value}`)
+    .join(', ');
+}

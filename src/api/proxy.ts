@@ -1,0 +1,78 @@
+import type { ConnectionOptions } from './http';
+
+/** Whether requests to a control plane go through a proxy, which, and why. */
+export interface ProxyRoute {
+  /** The proxy URL, its user name and password included; undefined: straight to the server. */
+  readonly proxy?: string;
+  /**
+   * `setting`: VS Code's http.proxy; `environment`: HTTPS_PROXY or HTTP_PROXY; `noProxy`: a proxy is set but the
+   * host is in http.noProxy or NO_PROXY; `proxySupportOff`: http.proxySupport is off; `none`: no proxy is set.
+   */
+  readonly reason: 'setting' | 'environment' | 'noProxy' | 'proxySupportOff' | 'none';
+  /** The environment variable the proxy came from, or the no-proxy entry the host matched. */
+  readonly source?: string;
+}
+
+export type ProxyOptions = Pick<ConnectionOptions, 'proxyUrl' | 'noProxy' | 'proxySupport' | 'env'>;
+
+/**
+ * The one decision of where requests to `target` go, as VS Code decides for extensions: nowhere but straight
+ * when http.proxySupport is off; else http.proxy, or the environment's proxy for the scheme, unless the host is
+ * in http.noProxy or NO_PROXY.
+ */
+export function proxyRoute(target: URL, options: ProxyOptions): ProxyRoute {
+  if (options.proxySupport === 'off') return { reason: 'proxySupportOff' };
+  const env = options.env ?? process.env;
+  const variables = target.protocol === 'https:' ? ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'] : ['HTTP_PROXY', 'http_proxy'];
+  const variable = variables.find((name) => env[name] !== undefined);
+  const setting = options.proxyUrl?.trim();
+  const proxy = setting || (variable && env[variable]?.trim());
+  if (!proxy) return { reason: 'none' };
+  const entry = noProxyEntry(target, `${options.noProxy ?? ''},${env.NO_PROXY ?? env.no_proxy ?? ''}`);
+  if (entry !== undefined) return { reason: 'noProxy', source: entry };
+  return setting ? { proxy, reason: 'setting' } : { proxy, reason: 'environment', source: variable };
+}
+
+/**
+ * The entry of a no-proxy list (comma- or space-separated) that `target` matches: `*`, or a host name or address
+ * that is the target's host or a parent domain of it (`example.com` and `.example.com` both cover
+ * `api.example.com`, as in VS Code and curl), with `:port` only that port.
+ */
+function noProxyEntry(target: URL, list: string): string | undefined {
+  const host = target.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const port = target.port || (target.protocol === 'https:' ? '443' : '80');
+  return list.split(/[\s,]+/).find((entry) => {
+    if (entry === '*') return true;
+    // `name`, `name:port`, `[v6]`, `[v6]:port`; a bare IPv6 address (several colons) has no port.
+    const parsed = /^(?:\[(.+)\]|([^:]+))(?::(\d+))?$/.exec(entry);
+    const name = (parsed ? (parsed[1] ?? parsed[2]) : entry).toLowerCase().replace(/^\*?\./, '');
+    if (!name || (parsed?.[3] !== undefined && parsed[3] !== port)) return false;
+    return host === name || host.endsWith(`.${name}`);
+  });
+}
+
+/** What a proxy URL and a Proxy-Authorization value hold that no message may show: the password and the credentials. */
+export function proxySecrets(proxy: string | undefined, proxyAuthorization: string | undefined): string[] {
+  const authorization = proxyAuthorization?.trim();
+  const url = proxy && URL.canParse(proxy) ? new URL(proxy) : undefined;
+  const [user, password] = [url?.username ?? '', url?.password ?? ''].map(decoded);
+  return [
+    ...(authorization ? [authorization, authorization.replace(/^\S+\s+/, '')] : []),
+    ...(password ? [password, url!.password, Buffer.from(`${user}:${password}`).toString('base64')] : []),
+  ];
+}
+
+/** Which credentials go to the proxy: http.proxyAuthorization's value, else the user name and password of its URL. */
+export function proxyCredentials(proxy: string, proxyAuthorization: string | undefined): 'proxyAuthorization' | 'url' | 'none' {
+  if (proxyAuthorization?.trim()) return 'proxyAuthorization';
+  const url = URL.canParse(proxy) ? new URL(proxy) : undefined;
+  return url?.username && url.password ? 'url' : 'none';
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { CancelledError } from '../../src/api';
+import { checkConnection } from '../../src/api/connectionCheck';
+import type { ConnectionOptions } from '../../src/api/http';
+import { connectionReport, ReportContext } from '../../src/model/connectionReport';
+import { ForwardProxy, startForwardProxy } from '../server/forwardProxy';
+import { StandIn } from '../server/standIn';
+import { makeAuthorities, TestAuthority } from '../server/testCertificates';
+
+const KEY = 'sk-check-connection-0123456789';
+const PASSWORD = 'check-proxy-pa55word';
+
+describe('Check Connection over loopback', () => {
+  let dir: string;
+  let pki: Record<'trusted' | 'unknown', TestAuthority>;
+  let standIn: StandIn;
+  let untrustedStandIn: StandIn;
+  let proxy: ForwardProxy;
+  const context = (key: ReportContext['key'] = 'send'): ReportContext => ({
+    profile: 'Default',
+    tenantId: undefined,
+    key,
+    userAgent: 'deployments-explorer/0.1.0 VSCode/test',
+    time: new Date('2025-01-02T03:04:05Z'),
+  });
+  /** The report of a check with `options` over the trusted stand-in; asserts that no secret is in it. */
+  const report = async (options: Partial<ConnectionOptions>, key: ReportContext['key'] = 'send') => {
+    const check = await checkConnection({ baseUrl: standIn.url, apiKey: KEY, caFile: pki.trusted.certFile, env: {}, timeoutMs: 5000, ...options });
+    const text = connectionReport(check, context(key));
+    for (const secret of [KEY, PASSWORD, Buffer.from(`alice:${PASSWORD}`).toString('base64')]) assert.ok(!text.includes(secret), `${secret} in:\n${text}`);
+    return text;
+  };
+  const result = (text: string) => text.slice(text.indexOf('## Result'), text.indexOf('## Steps'));
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'de-check-'));
+    pki = makeAuthorities(dir, ['trusted', 'unknown']);
+    standIn = await StandIn.start({ apiKey: KEY, host: '127.0.0.2', tls: pki.trusted.server });
+    untrustedStandIn = await StandIn.start({ apiKey: KEY, tls: pki.unknown.server });
+    proxy = await startForwardProxy({ credentials: { user: 'alice', password: PASSWORD } });
+  });
+
+  after(async () => {
+    await Promise.all([standIn.close(), untrustedStandIn.close(), proxy.close()]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reports success: every step, the chain and the store that trusted it', async () => {
+    const text = await report({});
+    assert.match(result(text), /✔ Connected\.\*\* The control plane answered the listing call \(HTTP 200\): the base URL and the API key are accepted\./);
+    assert.match(result(text), /Next step:\*\* Nothing to do\./);
+    assert.match(text, /Base URL: `https:\/\/127\.0\.0\.2:\d+`/);
+    assert.match(text, /Proxy: none; neither http\.proxy nor HTTPS_PROXY or HTTP_PROXY is set/);
+    assert.match(text, /Name lookup of `127\.0\.0\.2`: `127\.0\.0\.2`/);
+    assert.match(text, /TCP connection to `127\.0\.0\.2:\d+`: connected/);
+    assert.match(text, /TLS handshake: TLSv1\.3; the certificate is trusted through deploymentsExplorer\.caFile/);
+    assert.match(text, /Listing call `GET \/v2\/deployments\?limit=1`: HTTP 200, 1 record/);
+    assert.match(text, /1\. `CN=127\.0\.0\.1`, issued by `O=Deployments Explorer tests, CN=trusted test CA`/);
+    assert.match(text, /2\. `O=Deployments Explorer tests, CN=trusted test CA`.*; in deploymentsExplorer\.caFile/);
+  });
+
+  it('reports a refused key, with Set API Key… as the next step', async () => {
+    const text = await report({ apiKey: 'sk-not-the-right-one-42' });
+    assert.match(result(text), /✘ Failed\.\*\* The API key was refused, or it may not access this tenant\. Access denied \(HTTP 403\): Invalid API key/);
+    assert.match(result(text), /Next step:\*\* Set the right key with “Set API Key…”/);
+    assert.ok(!text.includes('sk-not-the-right-one-42'));
+    const none = await report({ apiKey: undefined }, 'none');
+    assert.match(result(none), /No API key is stored for this profile/);
+  });
+
+  it('reports a proxy that wants credentials (407), and one that refuses them, without the password', async () => {
+    const asks = await report({ proxyUrl: proxy.url });
+    assert.match(result(asks), /The proxy `http:\/\/127\.0\.0\.1:\d+` asks for credentials \(HTTP 407\), and none are set\./);
+    assert.match(result(asks), /Next step:\*\* Give the proxy its credentials in the setting http\.proxy .* or in http\.proxyAuthorization/);
+    assert.match(asks, /Tunnel through the proxy, `CONNECT 127\.0\.0\.2:\d+`: HTTP 407/);
+    const refused = await report({ proxyUrl: proxy.url.replace('://', `://alice:not-${PASSWORD}@`) });
+    assert.match(result(refused), /refused the credentials it was given \(the user name and password in its URL\) \(HTTP 407\)/);
+    assert.match(refused, /Proxy: `http:\/\/\[redacted\]@127\.0\.0\.1:\d+`, from the setting http\.proxy; credentials from the user name and password in its URL/);
+    assert.ok(!refused.includes(`not-${PASSWORD}`));
+    const through = await report({ proxyUrl: proxy.url, proxyAuthorization: `Basic ${Buffer.from(`alice:${PASSWORD}`).toString('base64')}` });
+    assert.match(result(through), /✔ Connected/);
+    assert.match(through, /credentials from http\.proxyAuthorization/);
+    assert.match(through, /Tunnel through the proxy, `CONNECT 127\.0\.0\.2:\d+`: HTTP 200/);
+  });
+
+  it('reports an untrusted certificate with the chain and caFile as the next step', async () => {
+    const text = await report({ baseUrl: untrustedStandIn.url });
+    assert.match(result(text), /The certificate chain is not trusted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\): its last certificate, `CN=127\.0\.0\.1`, issued by `O=Deployments Explorer tests, CN=unknown test CA`, is in none of the trusted stores\./);
+    assert.match(result(text), /Next step:\*\* .*deploymentsExplorer\.caFile.*http\.systemCertificates/);
+    assert.match(text, /Listing call: not made, after the failure above/);
+    assert.match(text, /TLS certificate chain \(leaf first\)/);
+  });
+
+  it('reports a server that is down: nothing accepts connections', async () => {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const text = await report({ baseUrl: `https://127.0.0.1:${port}` });
+    assert.match(result(text), new RegExp(`Nothing accepts connections at \`127\\.0\\.0\\.1:${port}\` \\(ECONNREFUSED\\)\\.`));
+    assert.match(result(text), /Next step:\*\* Check that the control plane is running/);
+  });
+
+  it('says why no proxy was used: a no-proxy entry, or http.proxySupport off', async () => {
+    assert.match(await report({ proxyUrl: proxy.url, noProxy: '127.0.0.2' }), /Proxy: none; the host matches `127\.0\.0\.2` in http\.noProxy or NO_PROXY/);
+    assert.match(await report({ proxyUrl: proxy.url, proxySupport: 'off' }), /Proxy: none; http\.proxySupport is off/);
+    assert.match(await report({ env: { HTTPS_PROXY: proxy.url }, noProxy: '' }), /Proxy: `http:\/\/127\.0\.0\.1:\d+`, from the environment variable HTTPS_PROXY; no credentials/);
+  });
+
+  it('stops when cancelled', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(checkConnection({ baseUrl: standIn.url, env: {} }, undefined, controller.signal), CancelledError);
+  });
+});
