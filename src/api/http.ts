@@ -264,7 +264,9 @@ export class HttpTransport {
    * proxy of `route`, else an Agent; TLS trusts every store (certificateStores), for the proxy's certificate too.
    */
   private createDispatcher(options: ConnectionOptions): Dispatcher {
-    const secureContext = trustContext(certificateStores(options));
+    // The stores are read, and a context of every CA built (tens of milliseconds), only where TLS is spoken.
+    const usesTls = [this.base, this.route.proxy].some((url) => url !== undefined && /^https:/i.test(url));
+    const secureContext = usesTls ? trustContext(certificateStores(options)) : undefined;
     const tls = { rejectUnauthorized: options.strictSSL !== false, ...(secureContext && { secureContext }) };
     const keepAlive = { keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000 };
     const proxy = this.route.proxy;

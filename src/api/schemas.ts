@@ -30,7 +30,11 @@ const integer = () =>
   });
 const array = <T extends z.ZodMiniType>(element: T) => z.array(element, expected(() => l10n.t('an array')));
 const object = <T extends z.core.$ZodLooseShape>(shape: T) => z.object(shape, expected(() => l10n.t('an object')));
-const looseRecord = z.record(z.string(), z.unknown(), expected(() => l10n.t('an object')));
+// An object whose content the contract leaves open: only its kind is checked (z.record would copy every field).
+const looseRecord = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  expected(() => l10n.t('an object')),
+);
 const uuidString = string().check(z.regex(uuidPattern, { error: () => l10n.t('expected a UUID') }));
 
 export const repositorySchema = object({
