@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
 import { ORPHAN_INTEGRATION_ID } from '../server/standIn';
-import { config, useApiKey, useSuiteFixture, waitFor } from './support';
+import { captureLog, config, useApiKey, useSuiteFixture, waitFor } from './support';
 
 const UNKNOWN_ID = '0badc0de-1111-4222-8333-944455556666';
 const KEY = `sk-integrations-test-${Math.random().toString(36).slice(2)}`;
@@ -32,16 +32,7 @@ describe('Integrations view', function () {
     // No integrations until a test adds them; discovery is off (the fixture's default), the discovery test runs it explicitly.
     settings: () => ({ integrations: [] }),
     prepare: ({ api, standIn, onRestore }) => {
-      // Everything written to the log channel, whatever the log level.
-      const log = api.services.log as unknown as Record<string, (...args: unknown[]) => void>;
-      for (const name of ['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']) {
-        const original = log[name];
-        log[name] = function (this: unknown, ...args: unknown[]) {
-          logged.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(' '));
-          return original.apply(this, args);
-        };
-        onRestore(() => (log[name] = original));
-      }
+      captureLog(api, logged, onRestore);
       // The discovery test remembers integrations; forget them first of all.
       onRestore(() => {
         for (const id of [ORPHAN_INTEGRATION_ID, ...standIn.integrations.map((i) => i.id)]) api.services.catalog.forgetDiscovered(id);

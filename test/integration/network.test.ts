@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { DeploymentsTreeElement } from '../../src/features/deployments/deploymentsTreeProvider';
 import { startForwardProxy, type ForwardProxy } from '../server/forwardProxy';
 import { makeAuthorities, type TestAuthority } from '../server/testCertificates';
-import { checkConnectionReport, config, connectionSettled, errorRows, useApiKey, useSuiteFixture, waitFor } from './support';
+import { captureLog, checkConnectionReport, config, connectionSettled, errorRows, useApiKey, useSuiteFixture, waitFor } from './support';
 
 const random = () => Math.random().toString(36).slice(2);
 const KEY = `sk-network-test-${random()}`;
@@ -49,16 +49,7 @@ describe('Behind an authenticating proxy, and Check Connection', function () {
       onRestore(async () => {
         for (const [name, value] of previous) await vscode.workspace.getConfiguration('http').update(name, value, vscode.ConfigurationTarget.Global);
       });
-      // Everything written to the log channel, whatever the log level.
-      const log = api.services.log as unknown as Record<string, (...args: unknown[]) => void>;
-      for (const name of ['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']) {
-        const original = log[name];
-        log[name] = function (this: unknown, ...args: unknown[]) {
-          logged.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(' '));
-          return original.apply(this, args);
-        };
-        onRestore(() => (log[name] = original));
-      }
+      captureLog(api, logged, onRestore);
     },
   });
   let proxy: ForwardProxy;

@@ -200,6 +200,19 @@ export function useSuiteFixture(options: SuiteFixtureOptions): SuiteFixture {
   return fixture;
 }
 
+/** Adds every line written to the extension's log, whatever the log level, to `logged` until the suite's restore. */
+export function captureLog(api: ExtensionApi, logged: string[], onRestore: SuiteFixture['onRestore']): void {
+  const log = api.services.log as unknown as Record<string, (...args: unknown[]) => void>;
+  for (const name of ['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']) {
+    const original = log[name];
+    log[name] = function (this: unknown, ...args: unknown[]) {
+      logged.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(' '));
+      return original.apply(this, args);
+    };
+    onRestore(() => (log[name] = original));
+  }
+}
+
 /** Runs Check Connection and reads the report it opens (then closes it): what the command answered, and the text. */
 export async function checkConnectionReport(): Promise<{ ok: unknown; text: string }> {
   const ok = await vscode.commands.executeCommand('deploymentsExplorer.checkConnection');
