@@ -16,6 +16,11 @@ import { formatCount } from './viewText';
 export type DeployedRef = { kind: 'branch' | 'tag' | 'commit' | 'other'; name: string } | { kind: 'none' };
 
 const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
+/**
+ * A commit as git names it, in full or abbreviated. The deployed commit is the server's text and goes to git as a
+ * revision argument: anything else (`--output=…` reads as an option of `git show`) is never handed over.
+ */
+const OBJECT_NAME = /^[0-9a-f]{4,64}$/i;
 
 export function parseRef(ref: string | undefined): DeployedRef {
   const value = ref?.trim();
@@ -119,7 +124,7 @@ export async function compareDeployedCommit(
   const deployedSha = deployment.commit;
   if (!deployedSha) return { kind: 'noCommit' };
   const ref = parseRef(deployment.ref);
-  const deployed = await graph.resolve(deployedSha);
+  const deployed = OBJECT_NAME.test(deployedSha) ? await graph.resolve(deployedSha) : undefined;
   if (!deployed) return { kind: 'notInClone', deployed: deployedSha };
   let against = refLabel(ref);
   const revision = localRevision(ref);

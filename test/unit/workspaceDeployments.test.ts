@@ -106,6 +106,17 @@ describe('compareDeployedCommit: the deployed commit against the local one', () 
     assert.deepEqual(await compareDeployedCommit({ ref: 'main', commit: sha(77) }, clone()), { kind: 'notInClone', deployed: sha(77) });
   });
 
+  it('hands git only a commit name: a recorded commit that is not hex is never asked for (git would read `--output=…` as an option)', async () => {
+    for (const commit of ['--output=/tmp/x', 'main', 'HEAD~1', 'abc']) {
+      const asked = clone();
+      assert.deepEqual(await compareDeployedCommit({ ref: 'main', commit }, asked), { kind: 'notInClone', deployed: commit });
+      assert.deepEqual(asked.asked, [], commit);
+    }
+    const short = clone();
+    assert.equal((await compareDeployedCommit({ ref: 'main', commit: sha(4).slice(-7).toUpperCase() }, short)).kind, 'notInClone');
+    assert.deepEqual(short.asked, [sha(4).slice(-7).toUpperCase()], 'a short or upper-case SHA is still looked up');
+  });
+
   it('up to date: the ref names the deployed commit', async () => {
     assert.deepEqual(await compareDeployedCommit({ ref: 'refs/heads/main', commit: sha(4) }, clone()), { kind: 'upToDate', against: 'main' });
     assert.deepEqual(await compareDeployedCommit({ ref: 'refs/tags/v1', commit: sha(2) }, clone()), { kind: 'upToDate', against: 'v1' });
