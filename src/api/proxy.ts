@@ -26,8 +26,10 @@ export function proxyRoute(target: URL, options: ProxyOptions): ProxyRoute {
   const variables = target.protocol === 'https:' ? ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'] : ['HTTP_PROXY', 'http_proxy'];
   const variable = variables.find((name) => env[name] !== undefined);
   const setting = options.proxyUrl?.trim();
-  const proxy = setting || (variable && env[variable]?.trim());
-  if (!proxy) return { reason: 'none' };
+  const found = setting || (variable && env[variable]?.trim());
+  if (!found) return { reason: 'none' };
+  // `proxy:3128` (common in HTTPS_PROXY) means an http:// proxy, as for curl and git; read as a URL it has no host.
+  const proxy = /^[a-z][a-z\d+.-]*:\/\//i.test(found) ? found : `http://${found}`;
   const entry = noProxyEntry(target, `${options.noProxy ?? ''},${env.NO_PROXY ?? env.no_proxy ?? ''}`);
   if (entry !== undefined) return { reason: 'noProxy', source: entry };
   return setting ? { proxy, reason: 'setting' } : { proxy, reason: 'environment', source: variable };

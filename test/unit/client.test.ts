@@ -574,7 +574,7 @@ describe('ControlPlaneClient through a proxy on loopback', () => {
     for (const [proxyUrl, shown] of [
       ['ftp://alice:s3cret-pass@proxy.example:8080', 'ftp://[redacted]@proxy.example:8080'],
       ['http://alice:s3cret@pass@', 'http://[redacted]@'],
-      ['alice:s3cret-pass@proxy.example:8080', '[redacted]@proxy.example:8080'],
+      ['http://alice:s3cret-pass@proxy example:8080', 'http://[redacted]@proxy example:8080'],
     ]) {
       assert.throws(
         () => new ControlPlaneClient({ baseUrl: 'https://api.example.com', proxyUrl, env: {} }),

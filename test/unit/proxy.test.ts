@@ -28,6 +28,16 @@ describe('the proxy route', () => {
     assert.deepEqual(route('https://api.example.com', {}), { reason: 'none' });
   });
 
+  it('reads a proxy without a scheme (host:port, user:password@host:port) as an http:// proxy', () => {
+    assert.deepEqual(route('https://api.example.com', { env: { HTTPS_PROXY: 'proxy.corp:3128' } }), {
+      proxy: 'http://proxy.corp:3128',
+      reason: 'environment',
+      source: 'HTTPS_PROXY',
+    });
+    assert.deepEqual(route('https://api.example.com', { proxyUrl: ' alice:pw@10.0.0.1:8080 ' }), { proxy: 'http://alice:pw@10.0.0.1:8080', reason: 'setting' });
+    assert.equal(route('https://api.example.com', { proxyUrl: 'https://proxy:443' }).proxy, 'https://proxy:443');
+  });
+
   it('goes straight when http.proxySupport is off, whatever proxy is set', () => {
     assert.deepEqual(route('https://api.example.com', { proxyUrl: 'http://proxy:3128', proxySupport: 'off', env: { HTTPS_PROXY: 'http://env:1' } }), {
       reason: 'proxySupportOff',
@@ -125,6 +135,12 @@ describe('ControlPlaneClient through an authenticating proxy (CONNECT) to a TLS 
         return true;
       });
     }
+  });
+
+  it('goes through a proxy given without a scheme (HTTPS_PROXY=user:password@host:port)', async () => {
+    const page = await client({ env: { HTTPS_PROXY: proxyAt(`${USER}:${PASSWORD}@`).replace('http://', '') } }).listDeployments({ limit: 1 });
+    assert.equal(page.deployments.length, 1);
+    assert.deepEqual(proxy.requests.at(-1), { target: `127.0.0.2:${standIn.port}`, tunnel: true, authorization: basic(USER, PASSWORD), status: 200 });
   });
 
   it('goes straight to the server when http.proxySupport is off', async () => {
