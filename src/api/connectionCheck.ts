@@ -107,12 +107,24 @@ export async function checkConnection(
     }
 
     onStep('connect');
-    const address = check.dns.addresses![0];
+    const addresses = check.dns.addresses!;
+    let address = addresses[0];
     started = Date.now();
     let socket: Socket | tls.TLSSocket = new Socket();
     const current = () => socket;
     try {
-      await run(connected(socket.connect({ host: address, port })), () => current().destroy());
+      // Each address in turn until one answers, as the client's connection tries them (a host whose IPv6 is unreachable still connects over IPv4).
+      for (const [i, candidate] of addresses.entries()) {
+        address = candidate;
+        try {
+          await run(connected(socket.connect({ host: address, port })), () => current().destroy());
+          break;
+        } catch (error) {
+          if (i === addresses.length - 1 || signal?.aborted) throw error;
+          socket.destroy();
+          socket = new Socket();
+        }
+      }
       check.connect = { address, port, ms: Date.now() - started };
       if (proxy) {
         onStep('tunnel');

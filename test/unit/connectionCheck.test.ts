@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, mock } from 'node:test';
+import dnsPromises from 'node:dns/promises';
 import { CancelledError } from '../../src/api';
 import { checkConnection } from '../../src/api/connectionCheck';
 import type { ConnectionOptions } from '../../src/api/http';
@@ -94,6 +95,19 @@ describe('Check Connection over loopback', () => {
     assert.match(result(text), /Next step:\*\* .*deploymentsExplorer\.caFile.*http\.systemCertificates/);
     assert.match(text, /Listing call: not made, after the failure above/);
     assert.match(text, /TLS certificate chain \(leaf first\)/);
+  });
+
+  it('connects to the next address of the host when the first refuses, as the client does (IPv6 first, the server on IPv4)', async (t) => {
+    const lookup = mock.method(dnsPromises, 'lookup', async () => [
+      { address: '::1', family: 6 },
+      { address: '127.0.0.2', family: 4 },
+    ]);
+    t.after(() => lookup.mock.restore());
+    const check = await checkConnection({ baseUrl: `https://localhost:${standIn.port}`, apiKey: KEY, caFile: pki.trusted.certFile, env: {}, timeoutMs: 5000 });
+    assert.deepEqual(check.dns?.addresses, ['::1', '127.0.0.2']);
+    assert.equal(check.connect?.failure, undefined, JSON.stringify(check.connect));
+    assert.equal(check.connect?.address, '127.0.0.2');
+    assert.equal(check.tls?.untrusted, undefined);
   });
 
   it('reports a server that is down: nothing accepts connections', async () => {
