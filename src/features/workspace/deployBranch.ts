@@ -36,6 +36,8 @@ export async function deployThisBranch(services: Services, tree: WorkspaceTreePr
       signal.addEventListener('abort', () => tree.stopScan());
       return tree.builtIndex();
     });
+    // A listing that failed is said (with its fixes), not taken for a cancel.
+    if (index.scan.phase === 'failed') throw index.scan.error;
     if (!index.built) return { outcome: 'cancelled', step: 'existing' };
   }
   const existing = index
