@@ -114,7 +114,8 @@ export type CommitState =
 
 /**
  * Compares `deployment`'s commit with what its ref names in the clone: the local branch or tag, or
- * (a branch only on the remote) `fallbackRevision(name)`, e.g. `refs/remotes/origin/<name>`.
+ * (a branch only on the remote) `fallbackRevision(name)`, e.g. `refs/remotes/origin/<name>`, or (a bare name
+ * that is no branch) the tag of that name.
  */
 export async function compareDeployedCommit(
   deployment: Pick<IndexedDeployment, 'ref' | 'commit'>,
@@ -134,6 +135,8 @@ export async function compareDeployedCommit(
     local = fallback === undefined ? undefined : await graph.resolve(fallback);
     if (local) against = fallback!.replace(/^refs\/remotes\//, '');
   }
+  // A bare name is what the code host resolves as a branch or else a tag (`v1.2` given as the ref): so does the clone.
+  if (!local && ref.kind === 'branch') local = await graph.resolve(`refs/tags/${ref.name}`);
   if (!local) return { kind: 'noLocalRef', against };
   if (local === deployed) return { kind: 'upToDate', against };
   const base = await graph.mergeBase(deployed, local);

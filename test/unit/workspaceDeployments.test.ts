@@ -148,6 +148,11 @@ describe('compareDeployedCommit: the deployed commit against the local one', () 
     assert.equal(commitStateWords(state), '1 commit behind origin/release');
   });
 
+  it('a bare ref that is no branch is the tag of that name, as the code host resolves it', async () => {
+    assert.deepEqual(await compareDeployedCommit({ ref: 'v1', commit: sha(2) }, clone()), { kind: 'upToDate', against: 'v1' });
+    assert.equal(commitStateWords(await compareDeployedCommit({ ref: 'v1', commit: sha(1) }, clone())), '1 commit behind v1');
+  });
+
   it('ahead, diverged, and a ref the clone does not have', async () => {
     assert.equal(commitStateWords(await compareDeployedCommit({ ref: 'refs/tags/v1', commit: sha(4) }, clone())), '2 commits ahead of your v1');
     assert.equal(commitStateWords(await compareDeployedCommit({ ref: 'main', commit: sha(9) }, clone())), 'not on your main');
