@@ -1,9 +1,9 @@
-// Deploy This Branch… over the fake vscode module, a fake git extension and an in-memory control plane.
+// Deploy This Branch… and the This Workspace view over the fake vscode module, a fake git extension and an in-memory control plane.
 import * as fake from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { fakeServices } from './helpers/fakeServices';
-import { NetworkError } from '../../src/api';
+import { AuthError, NetworkError } from '../../src/api';
 import { deployThisBranch } from '../../src/features/workspace/deployBranch';
 import { WorkspaceTreeProvider } from '../../src/features/workspace/workspaceTree';
 
@@ -43,5 +43,50 @@ describe('Deploy This Branch…', () => {
     mock.method(fake.extensions, 'getExtension', () => git.extension);
     tree = new WorkspaceTreeProvider(services);
     await assert.rejects(deployThisBranch(services, tree, git.repository), (error) => error === failure);
+  });
+});
+
+describe('This Workspace', () => {
+  let tree: WorkspaceTreeProvider | undefined;
+  beforeEach(() => fake.resetFake());
+  afterEach(() => {
+    tree?.dispose();
+    mock.restoreAll();
+  });
+
+  it('looks through the deployments again after the connection changed (a key set) when the last scan failed', async () => {
+    fake.workspace.set('deploymentsExplorer.baseUrl', 'https://api.example.com');
+    Object.defineProperty(fake.workspace, 'workspaceFolders', { value: [{ uri: fake.Uri.file('/work/shop'), name: 'shop', index: 0 }] });
+    const { services } = fakeServices({ apiKey: 'sk-test' });
+    const connectionChanged = new fake.EventEmitter<void>();
+    let refused = true;
+    const deployment = {
+      id: '00000000-0000-4000-8000-000000000001',
+      name: 'shop-feature-login',
+      source_config: { repo_url: 'https://github.com/acme/shop' },
+      source_revision_config: { repo_ref: 'feature/login' },
+    };
+    Object.assign(services.connection, {
+      onDidChange: connectionChanged.event,
+      getClient: async () => ({
+        async *deploymentPages() {
+          if (refused) throw new AuthError(401, 'invalid API key');
+          yield { deployments: [deployment], invalid: [], requestedOffset: 0, limit: 100, nextOffset: 1, mayHaveMore: false };
+        },
+      }),
+    });
+    const git = gitExtension();
+    mock.method(fake.extensions, 'getExtension', () => git.extension);
+    tree = new WorkspaceTreeProvider(services);
+    const labels = async () => (await tree!.getChildren()).map((element) => String(tree!.getTreeItem(element).label));
+    await labels();
+    await fake.until(() => services.deploymentIndex.current().scan.phase === 'failed', 'the scan to fail');
+    assert.ok((await labels()).includes("Couldn't look through the deployments: Retry"));
+
+    refused = false;
+    connectionChanged.fire();
+    await labels();
+    await fake.until(() => services.deploymentIndex.current().scan.phase === 'complete', 'the scan to run again');
+    assert.deepEqual(await labels(), ['shop']);
   });
 });

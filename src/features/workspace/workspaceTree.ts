@@ -90,6 +90,8 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   /** Git is followed from the first time the view shows, not from activation. */
   private gitWatch: Promise<vscode.Disposable> | undefined;
   private readonly contextValues = new Map<string, boolean>();
+  /** The connection changed (a key set, a proxy fixed): a scan that failed is tried again when the view next draws. */
+  private retryFailedScan = false;
 
   constructor(private readonly services: Services) {
     this.treeView = vscode.window.createTreeView(WORKSPACE_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
@@ -100,6 +102,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       services.connection.onDidChange(() => {
         // The old control plane's scan ends with its requests; its index stays for when it comes back.
         this.scanAbort?.abort();
+        this.retryFailedScan = true;
         this.scheduleRefresh(true);
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleRefresh(true)),
@@ -219,7 +222,8 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     if (withRemotes.length === 0) return [];
 
     const index = services.deploymentIndex.current();
-    if (index.scan.phase === 'none') void this.scan(true);
+    if (index.scan.phase === 'none' || (index.scan.phase === 'failed' && this.retryFailedScan)) void this.scan(index.scan.phase === 'none');
+    this.retryFailedScan = false;
     const roots: RepositoryElement[] = [];
     for (const repository of withRemotes) {
       const remotes = remotesOf(repository);
