@@ -5,15 +5,16 @@ import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { fakeServices } from './helpers/fakeServices';
 import { AuthError, NetworkError } from '../../src/api';
 import { deployThisBranch } from '../../src/features/workspace/deployBranch';
+import { Commands } from '../../src/platform/commandIds';
 import { WorkspaceTreeProvider } from '../../src/features/workspace/workspaceTree';
 
 /** The git extension's API with one repository on `feature/login`, its remote a GitHub URL. */
-function gitExtension() {
+function gitExtension(upstream = { remote: 'origin', name: 'feature/login' }) {
   const none = () => ({ dispose: () => undefined });
   const repository = {
     rootUri: fake.Uri.file('/work/shop'),
     state: {
-      HEAD: { name: 'feature/login', commit: 'a'.repeat(40), upstream: { remote: 'origin', name: 'feature/login' }, ahead: 0 },
+      HEAD: { name: 'feature/login', commit: 'a'.repeat(40), upstream, ahead: 0 },
       remotes: [{ name: 'origin', fetchUrl: 'git@github.com:acme/shop.git' }],
       onDidChange: none,
     },
@@ -43,6 +44,25 @@ describe('Deploy This Branch…', () => {
     mock.method(fake.extensions, 'getExtension', () => git.extension);
     tree = new WorkspaceTreeProvider(services);
     await assert.rejects(deployThisBranch(services, tree, git.repository), (error) => error === failure);
+  });
+
+  it('deploys the branch the code host has: the upstream’s name when the local branch tracks another name', async () => {
+    fake.workspace.set('deploymentsExplorer.baseUrl', 'https://api.example.com');
+    const { services } = fakeServices({ apiKey: 'sk-test' });
+    (services.connection as { getClient: () => Promise<unknown> }).getClient = async () => ({
+      async *deploymentPages() {
+        yield { deployments: [], invalid: [], requestedOffset: 0, limit: 100, nextOffset: 0, mayHaveMore: false };
+      },
+    });
+    const git = gitExtension({ remote: 'origin', name: 'feature/sign-in' });
+    mock.method(fake.extensions, 'getExtension', () => git.extension);
+    const created: unknown[] = [];
+    fake.commands.registerCommand(Commands.deployWorkspace, (options: unknown) => created.push(options));
+    tree = new WorkspaceTreeProvider(services);
+    await deployThisBranch(services, tree, git.repository);
+    assert.deepEqual(created, [
+      { folders: [git.repository.rootUri], ref: 'feature/sign-in', deploymentType: 'dev', name: 'shop-feature-sign-in', confirm: undefined, pin: undefined },
+    ]);
   });
 });
 

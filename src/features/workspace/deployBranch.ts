@@ -9,10 +9,10 @@ import { WorkspaceTreeProvider, WORKSPACE_VIEW_ID } from './workspaceTree';
 
 /**
  * "Deploy This Branch…": Deploy This Workspace's create flow (the repository matched the same way)
- * with the checked-out branch as ref, type dev, and a name made of repository and branch. Before it,
- * two questions: a deployment of this branch exists already (show it instead of a second one?), and
- * the branch has commits the code host does not have (push first?): the control plane builds from
- * the code host, so those would not be deployed. `argument`: the SCM view's repository, or for
+ * with the checked-out branch as ref (its upstream's name when it has one), type dev, and a name made
+ * of repository and branch. Before it, two questions: a deployment of this branch exists already
+ * (show it instead of a second one?), and the branch has commits the code host does not have (push
+ * first?): the control plane builds from the code host, so those would not be deployed. `argument`: the SCM view's repository, or for
  * scripts and tests `{ confirm?, pin? }`, passed on to Deploy This Workspace.
  */
 export async function deployThisBranch(services: Services, tree: WorkspaceTreeProvider, argument?: unknown): Promise<unknown> {
@@ -28,6 +28,8 @@ export async function deployThisBranch(services: Services, tree: WorkspaceTreePr
   const remote = remotes.find((candidate) => candidate.name === 'origin') ?? remotes[0];
   if (!remote) throw new Error(vscode.l10n.t('{0} has no git remote, so the control plane cannot build it. Add the remote of its code host first.', folder));
   const repositoryName = normaliseRemoteUrl(remote.url)?.path.split('/').pop() ?? folder;
+  // The branch as the code host names it, which the control plane builds: a local `mine` may track `origin/feature-x`.
+  const hostBranch = head.upstream?.name || branch;
 
   // One deployment per branch is what people usually want: a second one is a choice, not an accident.
   let index = services.deploymentIndex.current();
@@ -45,7 +47,7 @@ export async function deployThisBranch(services: Services, tree: WorkspaceTreePr
     .flatMap((group) => group.deployments)
     .filter((deployment) => {
       const ref = parseRef(deployment.ref);
-      return ref.kind === 'branch' && ref.name === branch;
+      return ref.kind === 'branch' && ref.name === hostBranch;
     })
     .sort((a, b) => (a.name ?? a.id).localeCompare(b.name ?? b.id));
   if (existing.length > 0) {
@@ -96,9 +98,9 @@ export async function deployThisBranch(services: Services, tree: WorkspaceTreePr
   const options = argument && typeof argument === 'object' && !('rootUri' in argument) ? (argument as { confirm?: unknown; pin?: unknown }) : {};
   return vscode.commands.executeCommand(Commands.deployWorkspace, {
     folders: [repository.rootUri],
-    ref: branch,
+    ref: hostBranch,
     deploymentType: 'dev',
-    name: branchDeploymentName(repositoryName, branch),
+    name: branchDeploymentName(repositoryName, hostBranch),
     confirm: options.confirm,
     pin: options.pin,
   });
