@@ -23,6 +23,9 @@ export interface Finding {
 /** A value in a report: inline code, which no content can break out of. */
 const code = (text: string | number): string => `\`${String(text).replace(/`/g, "'")}\``;
 
+/** `address:port`, an IPv6 address in brackets as in a URL. */
+const endpoint = ({ address, port }: { address: string; port: number }): string => `${address.includes(':') ? `[${address}]` : address}:${port}`;
+
 const storeName = ({ kind, source }: Pick<CertificateStore, 'kind' | 'source'>): string =>
   kind === 'node'
     ? l10n.t("Node.js's built-in roots")
@@ -55,7 +58,7 @@ export function findingOf(check: ConnectionCheck, context: ReportContext): Findi
     };
   }
   if (connect?.failure) {
-    const at = code(`${connect.address}:${connect.port}`);
+    const at = code(endpoint(connect));
     const refused = connect.failure.code === 'ECONNREFUSED';
     return {
       ok: false,
@@ -252,7 +255,7 @@ export function connectionReport(check: ConnectionCheck, context: ReportContext)
   }
   if (connect) {
     const outcome = connect.failure ? l10n.t('failed: {0}', connect.failure.message) : l10n.t('connected');
-    const at = code(`${connect.address}:${connect.port}`);
+    const at = code(endpoint(connect));
     lines.push(`- ${viaProxy ? l10n.t('TCP connection to the proxy at {0}: {1} ({2})', at, outcome, ms(connect.ms)) : l10n.t('TCP connection to {0}: {1} ({2})', at, outcome, ms(connect.ms))}`);
   }
   if (tunnel) {

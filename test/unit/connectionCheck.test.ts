@@ -120,6 +120,15 @@ describe('Check Connection over loopback', () => {
     assert.match(result(text), /Next step:\*\* Check that the control plane is running/);
   });
 
+  it('writes an IPv6 address as a URL does: in brackets before the port', async () => {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '::1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const text = await report({ baseUrl: `https://[::1]:${port}` });
+    assert.match(result(text), new RegExp(`Nothing accepts connections at \`\\[::1\\]:${port}\``));
+  });
+
   it('says why no proxy was used: a no-proxy entry, or http.proxySupport off', async () => {
     assert.match(await report({ proxyUrl: proxy.url, noProxy: '127.0.0.2' }), /Proxy: none; the host matches `127\.0\.0\.2` in http\.noProxy or NO_PROXY/);
     assert.match(await report({ proxyUrl: proxy.url, proxySupport: 'off' }), /Proxy: none; http\.proxySupport is off/);
