@@ -3,7 +3,7 @@ import * as fake from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { fakeServices } from './helpers/fakeServices';
-import { AuthError, NetworkError } from '../../src/api';
+import { AuthError, CancelledError, NetworkError } from '../../src/api';
 import { deployThisBranch } from '../../src/features/workspace/deployBranch';
 import { Commands } from '../../src/platform/commandIds';
 import { WorkspaceTreeProvider } from '../../src/features/workspace/workspaceTree';
@@ -44,6 +44,34 @@ describe('Deploy This Branch…', () => {
     mock.method(fake.extensions, 'getExtension', () => git.extension);
     tree = new WorkspaceTreeProvider(services);
     await assert.rejects(deployThisBranch(services, tree, git.repository), (error) => error === failure);
+  });
+
+  it('goes on looking when the connection changes during its scan, instead of ending without a word', async () => {
+    fake.workspace.set('deploymentsExplorer.baseUrl', 'https://api.example.com');
+    const { services } = fakeServices({ apiKey: 'sk-test' });
+    const connectionChanged = new fake.EventEmitter<void>();
+    let scans = 0;
+    Object.assign(services.connection, {
+      onDidChange: connectionChanged.event,
+      getClient: async () => ({
+        async *deploymentPages(_query: unknown, { signal }: { signal: AbortSignal }) {
+          // The first scan is cut short by a connection change, as when the window's settings settle.
+          if (scans++ === 0) {
+            connectionChanged.fire();
+            if (signal.aborted) throw new CancelledError();
+          }
+          yield { deployments: [], invalid: [], requestedOffset: 0, limit: 100, nextOffset: 0, mayHaveMore: false };
+        },
+      }),
+    });
+    const git = gitExtension();
+    mock.method(fake.extensions, 'getExtension', () => git.extension);
+    const created: unknown[] = [];
+    fake.commands.registerCommand(Commands.deployWorkspace, (options: unknown) => created.push(options));
+    tree = new WorkspaceTreeProvider(services);
+    await deployThisBranch(services, tree, git.repository);
+    assert.equal(scans, 2);
+    assert.equal(created.length, 1, 'the create flow opens');
   });
 
   it('deploys the branch the code host has: the upstream’s name when the local branch tracks another name', async () => {
