@@ -6,7 +6,7 @@ import { baseUrlProblem, withoutUserInfo } from './baseUrl';
 import { ControlPlaneClient } from './client';
 import { CancelledError, InvalidInputError, isControlPlaneError, messageOf } from './errors';
 import type { ConnectionOptions } from './http';
-import { proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
+import { proxyAuthorizationHeader, proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
 import { CertificateStore, certificateKey, certificateStores, trustContext } from './trust';
 
 /** Why a step failed: the system's error code when there is one, and its message (never a secret). */
@@ -132,7 +132,7 @@ export async function checkConnection(
         started = Date.now();
         try {
           if (proxy.protocol === 'https:') socket = await run(handshake(socket, proxy.hostname, secureContext, strict), () => current().destroy());
-          const status = await run(tunnel(socket, target, proxyAuthorizationOf(options, proxy)), () => current().destroy());
+          const status = await run(tunnel(socket, target, proxyAuthorizationHeader(proxy.href, options.proxyAuthorization)), () => current().destroy());
           check.tunnel = { target, ms: Date.now() - started, status };
           if (status !== 200) return check;
         } catch (error) {
@@ -247,13 +247,6 @@ function tunnel(socket: Socket, target: string, authorization: string | undefine
     const lines = [`CONNECT ${target} HTTP/1.1`, `Host: ${target}`, ...(authorization ? [`Proxy-Authorization: ${authorization}`] : []), '', ''];
     socket.write(lines.join('\r\n'));
   });
-}
-
-/** The Proxy-Authorization the client sends: http.proxyAuthorization, else Basic from the proxy URL's user and password. */
-function proxyAuthorizationOf(options: ConnectionOptions, proxy: URL): string | undefined {
-  if (options.proxyAuthorization?.trim()) return options.proxyAuthorization.trim();
-  if (!proxy.username || !proxy.password) return undefined;
-  return `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`;
 }
 
 /** The chain as Node completed it, leaf first, each certificate with the stores that hold it. */

@@ -57,11 +57,22 @@ function noProxyEntry(target: URL, list: string): string | undefined {
 export function proxySecrets(proxy: string | undefined, proxyAuthorization: string | undefined): string[] {
   const authorization = proxyAuthorization?.trim();
   const url = proxy && URL.canParse(proxy) ? new URL(proxy) : undefined;
-  const [user, password] = [url?.username ?? '', url?.password ?? ''].map(decoded);
   return [
     ...(authorization ? [authorization, authorization.replace(/^\S+\s+/, '')] : []),
-    ...(password ? [password, url!.password, Buffer.from(`${user}:${password}`).toString('base64')] : []),
+    ...(url?.password ? [decoded(url.password), url.password, basicCredentials(url)] : []),
   ];
+}
+
+/** The Proxy-Authorization sent to `proxy`: http.proxyAuthorization's value, else Basic of its URL's user name and password. */
+export function proxyAuthorizationHeader(proxy: string, proxyAuthorization: string | undefined): string | undefined {
+  if (proxyAuthorization?.trim()) return proxyAuthorization.trim();
+  const url = URL.canParse(proxy) ? new URL(proxy) : undefined;
+  return url?.username && url.password ? `Basic ${basicCredentials(url)}` : undefined;
+}
+
+/** `user:password` of a URL, decoded, in base64: the credentials of HTTP Basic. */
+function basicCredentials(url: URL): string {
+  return Buffer.from(`${decoded(url.username)}:${decoded(url.password)}`).toString('base64');
 }
 
 /** Which credentials go to the proxy: http.proxyAuthorization's value, else the user name and password of its URL. */
