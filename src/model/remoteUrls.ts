@@ -61,6 +61,11 @@ export function redactUserInfo(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, (_match, scheme: string) => scheme);
 }
 
+/** A remote as messages and tooltips name it: `origin (https://github.com/acme/shop)`, without credentials. */
+export function remoteLabel(remote: GitRemote): string {
+  return `${remote.name} (${redactUserInfo(remote.url)})`;
+}
+
 function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text);

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import vscode = require('vscode');
 import { type Repository } from '../../api';
 import { messageOf } from '../../api/errors';
-import { matchRemotes, redactUserInfo } from '../../model/remoteUrls';
+import { matchRemotes, redactUserInfo, remoteLabel } from '../../model/remoteUrls';
 import { FolderRemote, readWorkspaceRemotes } from './workspaceRemotes';
 import { Services } from '../../platform/services';
 import { isLabelFromFacts } from '../../model/integrationPresentation';
@@ -124,7 +124,7 @@ export async function reportNoMatch(result: Extract<WorkspaceMatchResult, { stat
 }
 
 function describeRemotes(remotes: readonly FolderRemote[]): string {
-  const unique = [...new Set(remotes.map((remote) => `${remote.name} (${redactUserInfo(remote.url)})`))];
+  const unique = [...new Set(remotes.map(remoteLabel))];
   const shown = unique.slice(0, 5).join(', ');
   return unique.length > 5 ? vscode.l10n.t('{0} and {1} more', shown, unique.length - 5) : shown;
 }

@@ -5,7 +5,7 @@ import { DeploymentIndex, IndexedDeployment, scanDeployments } from '../../model
 import { statusIcon } from '../../model/deploymentPresentation';
 import { statusWithRawValue, statusWords } from '../../model/deploymentStatus';
 import { fixRows, FixRow } from '../../model/fixActions';
-import { redactUserInfo } from '../../model/remoteUrls';
+import { remoteLabel } from '../../model/remoteUrls';
 import { formatCount, formatTime } from '../../model/viewText';
 import {
   CommitState,
@@ -236,7 +236,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
         id: `repository:${repository.rootUri.toString()}`,
         repository,
         deployments,
-        remotes: [...new Set(named.map((remote) => `${remote.name} (${redactUserInfo(remote.url)})`))].join(', '),
+        remotes: [...new Set(named.map(remoteLabel))].join(', '),
         remoteNames: [...new Set(named.map((remote) => remote.name))],
         url: matched[0].url,
       });
@@ -258,7 +258,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
 
   /** Which remotes were looked for, among how many deployments. */
   private noMatchMessage(index: DeploymentIndex, repositories: readonly GitRepository[]): string {
-    const remotes = [...new Set(repositories.flatMap((repository) => remotesOf(repository).map((remote) => `${remote.name} (${redactUserInfo(remote.url)})`)))];
+    const remotes = [...new Set(repositories.flatMap((repository) => remotesOf(repository).map(remoteLabel)))];
     const looked = formatCount(index.scan.looked, vscode.env.language);
     return index.scan.phase === 'capped'
       ? vscode.l10n.t('None of the first {0} deployments of this control plane comes from this workspace’s remotes: {1}.', looked, remotes.join(', '))
