@@ -2,6 +2,7 @@ import { DeploymentFilters, hasActiveFilters, validateIdList } from '../api/quer
 import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
 import * as l10n from '@vscode/l10n';
 import { Emitter } from './events';
+import { trimmedText } from './viewText';
 
 /** In `context.workspaceState`: the filters are per workspace. */
 export const FILTERS_STATE_KEY = 'deploymentsExplorer.deploymentFilters';
@@ -41,8 +42,7 @@ export function filterWords(name: FilterName): { title: string; short: string } 
 export function normalizeFilters(raw: unknown, strict = false): DeploymentFilters {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
   const input = raw as Record<string, unknown>;
-  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
-  const type = text(input.deploymentType);
+  const type = trimmedText(input.deploymentType);
   const known = (DEPLOYMENT_TYPES as readonly (string | undefined)[]).includes(type);
   if (type && !known && strict) throw new Error(l10n.t('Deployment type must be one of {0}, got “{1}”.', DEPLOYMENT_TYPES.join(', '), type));
   const list = (parameter: 'tag_value_ids' | 'deployment_ids', value: unknown) => {
@@ -57,9 +57,9 @@ export function normalizeFilters(raw: unknown, strict = false): DeploymentFilter
     }
   };
   const filters: DeploymentFilters = {
-    nameContains: text(input.nameContains),
-    status: text(input.status),
-    imageVersion: text(input.imageVersion),
+    nameContains: trimmedText(input.nameContains),
+    status: trimmedText(input.status),
+    imageVersion: trimmedText(input.imageVersion),
     remoteReconciled: typeof input.remoteReconciled === 'boolean' ? input.remoteReconciled : undefined,
     deploymentType: known ? (type as DeploymentType) : undefined,
     tagValueIds: list('tag_value_ids', input.tagValueIds),

@@ -4,6 +4,7 @@ import type { ListChange } from './deploymentList';
 import { Emitter } from './events';
 import { idKey } from './ids';
 import { GitRemote, matchRemotes, remoteKey } from './remoteUrls';
+import { trimmedText } from './viewText';
 import * as l10n from '@vscode/l10n';
 
 /**
@@ -54,20 +55,18 @@ export interface RemoteDeployments<G extends GitRemote = GitRemote> {
   readonly remotes: readonly G[];
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
-
 /** The entry of a record, or undefined for a record without an ID (it cannot be kept up to date). */
 function indexEntry(record: Deployment): IndexedDeployment | undefined {
-  const id = text(record.id);
+  const id = trimmedText(record.id);
   if (!id) return undefined;
   return {
     id,
-    name: text(record.name),
-    status: text(record.status),
-    type: text((record as Record<string, unknown>).deployment_type),
-    repoUrl: text(record.source_config?.repo_url),
-    ref: text(record.source_revision_config?.repo_ref),
-    commit: text(record.source_revision_config?.repo_commit_sha),
+    name: trimmedText(record.name),
+    status: trimmedText(record.status),
+    type: trimmedText((record as Record<string, unknown>).deployment_type),
+    repoUrl: trimmedText(record.source_config?.repo_url),
+    ref: trimmedText(record.source_revision_config?.repo_ref),
+    commit: trimmedText(record.source_revision_config?.repo_commit_sha),
   };
 }
 

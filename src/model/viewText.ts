@@ -25,3 +25,8 @@ export function inLanguage(locale: string | undefined, format: (locale: string |
     return format(undefined);
   }
 }
+
+/** A string without its surrounding white space; undefined for anything else, or a string of white space only. */
+export function trimmedText(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
