@@ -36,6 +36,8 @@ export interface GitRepository {
   /** With `range`, every commit of the range (the extension ignores `maxEntries` then). */
   log(options?: { range?: string; maxEntries?: number }): Promise<GitCommit[]>;
   push(remoteName?: string, branchName?: string, setUpstream?: boolean): Promise<void>;
+  /** Reads HEAD, branches and remotes from the disk again. */
+  status(): Promise<void>;
 }
 
 export interface GitApi {
@@ -114,8 +116,8 @@ export async function repositoryOf(api: GitApi, folder: vscode.Uri): Promise<Git
   const known = api.repositories
     .filter((candidate) => isInside(folder, candidate.rootUri))
     .sort((a, b) => b.rootUri.path.length - a.rootUri.path.length)[0];
-  if (known) return known;
-  return (api.openRepository ? await withTimeout(api.openRepository(folder)).catch(() => null) : null) ?? undefined;
+  const repository = known ?? (api.openRepository ? await withTimeout(api.openRepository(folder)).catch(() => null) : null) ?? undefined;
+  return repository && withState(repository);
 }
 
 /**
@@ -128,9 +130,18 @@ export async function workspaceRepositories(api: GitApi, folders: readonly vscod
   for (const folder of folders) {
     const own = await repositoryOf(api, folder);
     if (own) add(own);
-    for (const repository of api.repositories) if (isInside(repository.rootUri, folder)) add(repository);
+    for (const repository of api.repositories) if (isInside(repository.rootUri, folder)) add(await withState(repository));
   }
   return [...found.values()];
+}
+
+/**
+ * The repository with its state read: the git extension hands out a repository it has just opened
+ * (at window start, or for `openRepository`) before its first `git status`, with no HEAD and no remotes yet.
+ */
+async function withState(repository: GitRepository): Promise<GitRepository> {
+  if (!repository.state.HEAD) await withTimeout(repository.status()).catch(() => undefined);
+  return repository;
 }
 
 /** A repository's remotes, one entry per distinct fetch and push URL. */
@@ -164,7 +175,7 @@ function isInside(inner: vscode.Uri, outer: vscode.Uri): boolean {
 function withTimeout<T>(promise: Thenable<T>, ms = GIT_API_TIMEOUT_MS): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+    timer = setTimeout(() => reject(new Error(vscode.l10n.t('The Git extension did not answer within {0} s: try again, or reload the window if it stays so.', ms / 1000))), ms);
   });
   return Promise.resolve(Promise.race([promise, timeout])).finally(() => clearTimeout(timer));
 }

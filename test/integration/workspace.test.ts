@@ -223,7 +223,7 @@ describe('This Workspace', function () {
   it('Deploy This Branch with a commit the code host does not have: Deploy Anyway creates it from the branch', async () => {
     git('checkout', '-q', '-b', 'feature/cart');
     commit('Try a new cart');
-    await repository();
+    // At once, as a person who has just committed: the command reads the branch itself, not the git extension's last look.
     fx.standIn.reset();
     fx.messages.answers.warning.push('Deploy Anyway');
     const result = await vscode.commands.executeCommand<{ outcome: string; deployment: { id: string }; body: Record<string, any> }>(
@@ -247,7 +247,6 @@ describe('This Workspace', function () {
   it('Deploy This Branch: Push First runs the git extension’s push, then creates the deployment', async () => {
     git('checkout', '-q', '-b', 'feature/pay');
     const head = commit('Pay later');
-    await repository();
     fx.messages.answers.warning.push('Push First');
     const result = await vscode.commands.executeCommand<{ outcome: string; body: Record<string, any> }>('deploymentsExplorer.deployBranch', {
       confirm: true,
@@ -261,7 +260,6 @@ describe('This Workspace', function () {
 
   it('Deploy This Branch of a branch deployed already offers to show that deployment instead', async () => {
     git('checkout', '-q', 'main');
-    await repository();
     fx.standIn.reset();
     fx.messages.answers.info.push('Show Deployment');
     const result = await vscode.commands.executeCommand<{ outcome: string; deploymentId: string }>('deploymentsExplorer.deployBranch', { confirm: true });

@@ -148,7 +148,9 @@ test('Deploy This Branch… of a branch the code host does not have asks first, 
   await wb.waitForExtensionsActivated();
   await wb.runCommand('Deployments: Deploy This Branch…');
   const dialog = wb.page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ state: 'visible', timeout: 60_000 });
+  await dialog.waitFor({ state: 'visible', timeout: 60_000 }).catch(async (error: unknown) => {
+    throw new Error(`no question came; the notifications: ${(await wb.notifications()).join(' | ') || 'none'}`, { cause: error });
+  });
   assert.match((await dialog.textContent()) ?? '', /The branch feature\/ui-cart is not on the code host yet \(it has no upstream\)\./);
   assert.match((await dialog.textContent()) ?? '', /what is not pushed would not be deployed/);
   await dialog.locator('.monaco-button', { hasText: /^Deploy Anyway$/ }).click();

@@ -20,6 +20,8 @@ export async function deployThisBranch(services: Services, tree: WorkspaceTreePr
   if (!api) throw new Error(vscode.l10n.t('Deploy This Branch… needs the Git extension: enable it (git.enabled) and open a folder that is a git repository.'));
   const repository = await pickRepository(api, argument);
   if (!repository) return { outcome: 'cancelled', step: 'repository' };
+  // The branch and its commits as they are now: the git extension follows a checkout or a commit a moment later.
+  await repository.status();
   const folder = path.posix.basename(repository.rootUri.path);
   const head = repository.state.HEAD;
   const branch = head?.name;
