@@ -18,6 +18,7 @@ function gitExtension(upstream = { remote: 'origin', name: 'feature/login' }) {
       remotes: [{ name: 'origin', fetchUrl: 'git@github.com:acme/shop.git' }],
       onDidChange: none,
     },
+    status: async () => undefined,
   };
   const api = { repositories: [repository], onDidOpenRepository: none, onDidCloseRepository: none };
   return { repository, extension: { isActive: true, exports: { enabled: true, onDidChangeEnablement: none, getAPI: () => api } } };
