@@ -113,7 +113,6 @@ function entryProblem(entry: unknown, index: number, before: readonly Profile[])
   return undefined;
 }
 
-/** The connection fields of a settings object, defaults applied. */
 function connectionFields(input: ConnectionSettings): ConnectionFields {
   return {
     baseUrl: text(input.baseUrl),
