@@ -67,24 +67,28 @@ const SOURCE_FIELDS = ['integration_id', 'repo_url', 'build_on_push', 'custom_ur
 const MOUNT_FIELDS = ['mountPath', 'subPath', 'subPathExpr', 'mountPropagation', 'readOnly'];
 const CONTAINER_FIELDS = ['image', 'imagePullPolicy', 'workingDir', 'restartPolicy'];
 const VOLUME_KINDS = ['configMap', 'secret', 'emptyDir', 'persistentVolumeClaim', 'nfs', 'projected', 'downwardAPI', 'csi'];
+const GENERAL_FIELDS = ['name', 'status', 'image_version', 'deployment_type', 'remote_reconciled'];
+const ID_FIELDS = ['id', 'tenant_id', 'latest_revision_id', 'active_revision_id', 'created_at', 'updated_at'];
 /** The top-level fields a group shows; any other is under "Other fields". */
-const TOP_FIELDS = [
-  'name', 'source_config', 'source_revision_config', 'secrets', 'id', 'tenant_id', 'created_at', 'updated_at',
-  'latest_revision_id', 'active_revision_id', 'secret_references', 'image_version', 'status', 'deployment_type',
-  'remote_reconciled', 'tag_value_ids',
-];
+const TOP_FIELDS = [...GENERAL_FIELDS, ...ID_FIELDS, 'tag_value_ids', 'source_config', 'source_revision_config', 'secrets', 'secret_references'];
 
 export function deploymentDetails(deployment: Deployment, locale?: string): DetailNode[] {
   const record = deployment as Json;
   const source = deployment.source_config;
   const time = (value: string | null | undefined) => (typeof value === 'string' && value ? formatTime(value, locale) : undefined);
   const tags = record.tag_value_ids;
-  const status = typeof deployment.status === 'string' ? statusWithRawValue(deployment.status) : deployment.status;
+  // The values as shown: the status in words, the times in the user's locale.
+  const shown = {
+    ...record,
+    status: typeof deployment.status === 'string' ? statusWithRawValue(deployment.status) : deployment.status,
+    created_at: time(deployment.created_at),
+    updated_at: time(deployment.updated_at),
+  };
   // Secrets in another shape than a list show as they are, every value masked.
   const secrets = Array.isArray(deployment.secrets) ? deployment.secrets : maskSecretValues(deployment.secrets);
   const groups = compact([
     group(l10n.t('General'), [
-      ...fields({ ...record, status }, ['name', 'status', 'image_version', 'deployment_type', 'remote_reconciled']),
+      ...fields(shown, GENERAL_FIELDS),
       Array.isArray(tags) && tags.every((id) => typeof id === 'string')
         ? listLeaf(fieldWords('tag_value_ids'), tags)
         : leaf(fieldWords('tag_value_ids'), tags),
@@ -108,11 +112,7 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
         children: compact(withOthers(ref, ['secret_name', 'secret_key'], ['name'])),
       })),
     ),
-    group(l10n.t('Identifiers & timestamps'), [
-      ...fields(record, ['id', 'tenant_id', 'latest_revision_id', 'active_revision_id']),
-      leaf(fieldWords('created_at'), time(deployment.created_at)),
-      leaf(fieldWords('updated_at'), time(deployment.updated_at)),
-    ]),
+    group(l10n.t('Identifiers & timestamps'), fields(shown, ID_FIELDS)),
     group(l10n.t('Other fields'), others(record, TOP_FIELDS)),
   ]);
   if (groups[0]?.children) groups[0].expanded = true;
