@@ -77,9 +77,7 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
 
 /** The step where the field a 422 reason names is set, or 'edit' for fields only the payload has. */
 export function stepForIssue(issue: Pick<ValidationIssue, 'loc'>): ValueStep | 'edit' {
-  const field = issue.loc.split('.').pop() ?? '';
-  if (/^body\.name$|^name$/.test(issue.loc)) return 'name';
-  if (field === 'repo_ref') return 'ref';
-  if (field === 'deployment_type') return 'type';
-  return 'edit';
+  if (/^(body\.)?name$/.test(issue.loc)) return 'name';
+  const field = issue.loc.split('.').pop();
+  return field === 'repo_ref' ? 'ref' : field === 'deployment_type' ? 'type' : 'edit';
 }

@@ -1,8 +1,9 @@
 import { loadClient } from '../api/lazy';
 import { type Container, type Deployment, type Mount, type RecordProblem, type ResourceSpec, type Volume } from '../api';
-import { problemWords } from './fieldNames';
+import { fieldWords, problemWords } from './fieldNames';
 import { formatTime } from './viewText';
 import { statusWithRawValue } from './deploymentStatus';
+import { isPlainObject as isObject } from './createPayload';
 import * as l10n from '@vscode/l10n';
 
 /**
@@ -22,8 +23,6 @@ export interface DetailNode {
 export const MASK = '••••••';
 
 type Json = Record<string, unknown>;
-/** A field of a record, its label, and the unit its number is in. */
-type Field = [key: string, label: string, unit?: string];
 
 /**
  * `deployment` with every secret value replaced by the mask; everything else, unknown fields included,
@@ -52,109 +51,68 @@ function mapValues(record: Json, map: (value: unknown, key: string) => unknown):
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value, key)]));
 }
 
-// Functions, not constants: the labels are translated when shown, after activation configured l10n.
-const componentTable = (): ReadonlyArray<{ title: string; prefix: string; extra?: Field[] }> => [
+// A function, not a constant: the titles are translated when shown, after activation configured l10n.
+const components = (): ReadonlyArray<{ title: string; prefix: string; extra?: string[] }> => [
   { title: l10n.t('Main'), prefix: '' },
   { title: l10n.t('Queue'), prefix: 'queue_' },
   { title: l10n.t('Orchestrator'), prefix: 'orchestrator_' },
   { title: l10n.t('Executor'), prefix: 'executor_' },
   { title: l10n.t('Key-value store'), prefix: 'kv_' },
-  {
-    title: l10n.t('Database'),
-    prefix: 'db_',
-    extra: [
-      ['db_storage_gi', l10n.t('Storage'), 'Gi'],
-      ['db_max_connections', l10n.t('Max connections')],
-    ],
-  },
+  { title: l10n.t('Database'), prefix: 'db_', extra: ['storage_gi', 'max_connections'] },
 ];
-
-const componentFields = (): Field[] => [
-  ['min_scale', l10n.t('Min scale')],
-  ['max_scale', l10n.t('Max scale')],
-  ['cpu', l10n.t('CPU')],
-  ['cpu_limit', l10n.t('CPU limit')],
-  ['memory_mb', l10n.t('Memory'), 'MB'],
-  ['memory_limit_mb', l10n.t('Memory limit'), 'MB'],
-];
-
-const mountFields = (): Field[] => [
-  ['mountPath', l10n.t('Mount path')],
-  ['subPath', l10n.t('Sub path')],
-  ['subPathExpr', l10n.t('Sub path expression')],
-  ['mountPropagation', l10n.t('Mount propagation')],
-  ['readOnly', l10n.t('Read only')],
-];
+const COMPONENT_FIELDS = ['min_scale', 'max_scale', 'cpu', 'cpu_limit', 'memory_mb', 'memory_limit_mb'];
+/** The unit a number field is in, by its name without a component's prefix. */
+const UNITS: Record<string, string> = { memory_mb: 'MB', memory_limit_mb: 'MB', storage_gi: 'Gi' };
+const SOURCE_FIELDS = ['integration_id', 'repo_url', 'build_on_push', 'custom_url', 'install_command', 'build_command', 'listener_id'];
+const MOUNT_FIELDS = ['mountPath', 'subPath', 'subPathExpr', 'mountPropagation', 'readOnly'];
+const CONTAINER_FIELDS = ['image', 'imagePullPolicy', 'workingDir', 'restartPolicy'];
 const VOLUME_KINDS = ['configMap', 'secret', 'emptyDir', 'persistentVolumeClaim', 'nfs', 'projected', 'downwardAPI', 'csi'];
+const GENERAL_FIELDS = ['name', 'status', 'image_version', 'deployment_type', 'remote_reconciled'];
+const ID_FIELDS = ['id', 'tenant_id', 'latest_revision_id', 'active_revision_id', 'created_at', 'updated_at'];
 /** The top-level fields a group shows; any other is under "Other fields". */
-const TOP_FIELDS = [
-  'name', 'source_config', 'source_revision_config', 'secrets', 'id', 'tenant_id', 'created_at', 'updated_at',
-  'latest_revision_id', 'active_revision_id', 'secret_references', 'image_version', 'status', 'deployment_type',
-  'remote_reconciled', 'tag_value_ids',
-];
+const TOP_FIELDS = [...GENERAL_FIELDS, ...ID_FIELDS, 'tag_value_ids', 'source_config', 'source_revision_config', 'secrets', 'secret_references'];
 
 export function deploymentDetails(deployment: Deployment, locale?: string): DetailNode[] {
   const record = deployment as Json;
   const source = deployment.source_config;
   const time = (value: string | null | undefined) => (typeof value === 'string' && value ? formatTime(value, locale) : undefined);
   const tags = record.tag_value_ids;
+  // The values as shown: the status in words, the times in the user's locale.
+  const shown = {
+    ...record,
+    status: typeof deployment.status === 'string' ? statusWithRawValue(deployment.status) : deployment.status,
+    created_at: time(deployment.created_at),
+    updated_at: time(deployment.updated_at),
+  };
   // Secrets in another shape than a list show as they are, every value masked.
   const secrets = Array.isArray(deployment.secrets) ? deployment.secrets : maskSecretValues(deployment.secrets);
-  const sourceFields: Field[] = [
-    ['integration_id', l10n.t('Integration')],
-    ['repo_url', l10n.t('Repository URL')],
-    ['build_on_push', l10n.t('Build on push')],
-    ['custom_url', l10n.t('Custom URL')],
-    ['install_command', l10n.t('Install command')],
-    ['build_command', l10n.t('Build command')],
-    ['listener_id', l10n.t('Listener')],
-  ];
   const groups = compact([
     group(l10n.t('General'), [
-      leaf(l10n.t('Name'), deployment.name),
-      leaf(l10n.t('Status'), typeof deployment.status === 'string' ? statusWithRawValue(deployment.status) : deployment.status),
-      leaf(l10n.t('Image version'), deployment.image_version),
-      leaf(l10n.t('Deployment type'), record.deployment_type),
-      leaf(l10n.t('Remote reconciled'), record.remote_reconciled),
+      ...fields(shown, GENERAL_FIELDS),
       Array.isArray(tags) && tags.every((id) => typeof id === 'string')
-        ? listLeaf(l10n.t('Tag value IDs'), tags)
-        : leaf(l10n.t('Tag value IDs'), tags),
+        ? listLeaf(fieldWords('tag_value_ids'), tags)
+        : leaf(fieldWords('tag_value_ids'), tags),
     ]),
     section(l10n.t('Source'), source, isObject, (source) => [
-      ...fields(source, sourceFields),
-      isObject(source.listener_config)
-        ? group(l10n.t('Listener config'), withOthers(source.listener_config, [['k8s_namespace', l10n.t('Kubernetes namespace')]]), true)
-        : undefined,
-      ...others(source, [...sourceFields.map(([key]) => key), 'listener_config', 'resource_spec']),
+      ...fields(source, SOURCE_FIELDS),
+      isObject(source.listener_config) ? group(fieldWords('listener_config'), withOthers(source.listener_config, ['k8s_namespace']), true) : undefined,
+      ...others(source, [...SOURCE_FIELDS, 'listener_config', 'resource_spec']),
     ]),
     isObject(source) && isObject(source.resource_spec)
       ? resourcesGroup(source.resource_spec, loadClient().resourceSpecProblems(deployment))
       : undefined,
     section(l10n.t('Revision'), deployment.source_revision_config, isObject, (revision) =>
-      withOthers(revision, [
-        ['repo_ref', l10n.t('Ref')],
-        ['graph_config_path', l10n.t('Config path')],
-        ['image_uri', l10n.t('Image URI')],
-        ['source_tarball_path', l10n.t('Source tarball')],
-        ['repo_commit_sha', l10n.t('Commit SHA')],
-      ]),
+      withOthers(revision, ['repo_ref', 'graph_config_path', 'image_uri', 'source_tarball_path', 'repo_commit_sha']),
     ),
     section(l10n.t('Secrets'), secrets, Array.isArray, (list) => list.map((secret, index) => ({ label: nameOf(secret, index), value: MASK }))),
     section(l10n.t('Secret references'), deployment.secret_references, Array.isArray, (references) =>
       references.map((ref, index) => ({
         label: nameOf(ref, index),
         value: [ref?.secret_name, ref?.secret_key].filter((part) => typeof part === 'string' && part).join(' / ') || undefined,
-        children: compact(withOthers(ref, [['secret_name', l10n.t('Secret name')], ['secret_key', l10n.t('Secret key')]], ['name'])),
+        children: compact(withOthers(ref, ['secret_name', 'secret_key'], ['name'])),
       })),
     ),
-    group(l10n.t('Identifiers & timestamps'), [
-      leaf(l10n.t('ID'), deployment.id),
-      leaf(l10n.t('Tenant ID'), deployment.tenant_id),
-      leaf(l10n.t('Latest revision'), deployment.latest_revision_id),
-      leaf(l10n.t('Active revision'), deployment.active_revision_id),
-      leaf(l10n.t('Created'), time(deployment.created_at)),
-      leaf(l10n.t('Updated'), time(deployment.updated_at)),
-    ]),
+    group(l10n.t('Identifiers & timestamps'), fields(shown, ID_FIELDS)),
     group(l10n.t('Other fields'), others(record, TOP_FIELDS)),
   ]);
   if (groups[0]?.children) groups[0].expanded = true;
@@ -192,10 +150,10 @@ export function offContractDetails(deployment: Deployment, problems: readonly Re
 /** `problems`: where the spec departs from the contract; shown first, and what can be shown still is. */
 function resourcesGroup(spec: ResourceSpec, problems: readonly RecordProblem[]): DetailNode | undefined {
   const known = ['labels', 'annotations', 'service_account_name', 'image_pull_secrets', 'volumes', 'volume_mounts', 'init_containers', 'sidecars'];
-  const components = componentTable().map(({ title, prefix, extra = [] }): DetailNode | undefined => {
-    const table = [...componentFields().map(([field, label, unit]): Field => [`${prefix}${field}`, label, unit]), ...extra];
-    known.push(...table.map(([field]) => field));
-    const children = compact(fields(spec, table));
+  const componentNodes = components().map(({ title, prefix, extra = [] }): DetailNode | undefined => {
+    const names = [...COMPONENT_FIELDS, ...extra];
+    known.push(...names.map((name) => `${prefix}${name}`));
+    const children = compact(fields(spec, names, prefix));
     return children.length > 0 ? { label: title, value: componentSummary(spec, prefix), children } : undefined;
   });
   const [first] = problems;
@@ -203,7 +161,7 @@ function resourcesGroup(spec: ResourceSpec, problems: readonly RecordProblem[]):
     l10n.t('Resources'),
     [
       first && mismatch(problems, problems.length === 1 ? `${problemWords(first)}: ${first.message}` : l10n.t('{0} problems', problems.length)),
-      ...components,
+      ...componentNodes,
       group(l10n.t('Pod metadata'), [
         mapGroup(l10n.t('Labels'), spec.labels),
         mapGroup(l10n.t('Annotations'), spec.annotations),
@@ -242,7 +200,7 @@ function volumeNode(volume: Volume, index: number): DetailNode {
 }
 
 function mountNode(mount: Mount, index: number): DetailNode {
-  return { label: nameOf(mount, index), value: text(mount?.mountPath), children: compact(withOthers(mount, mountFields(), ['name'])) };
+  return { label: nameOf(mount, index), value: text(mount?.mountPath), children: compact(withOthers(mount, MOUNT_FIELDS, ['name'])) };
 }
 
 function containerNode(container: Container, index: number): DetailNode {
@@ -259,12 +217,7 @@ function containerNode(container: Container, index: number): DetailNode {
     label: nameOf(container, index),
     value: text(container?.image),
     children: compact([
-      ...fields(container, [
-        ['image', l10n.t('Image')],
-        ['imagePullPolicy', l10n.t('Image pull policy')],
-        ['workingDir', l10n.t('Working directory')],
-        ['restartPolicy', l10n.t('Restart policy')],
-      ]),
+      ...fields(container, CONTAINER_FIELDS),
       listLeaf(l10n.t('Command'), container?.command),
       listLeaf(l10n.t('Arguments'), container?.args),
       listGroup(l10n.t('Environment'), container?.env, environment),
@@ -282,10 +235,7 @@ function containerNode(container: Container, index: number): DetailNode {
         : undefined,
       listGroup(l10n.t('Volume mounts'), container?.volumeMounts, mountNode),
       container?.securityContext !== undefined ? valueNode(l10n.t('Security context'), container.securityContext) : undefined,
-      ...others(container, [
-        'name', 'image', 'imagePullPolicy', 'workingDir', 'restartPolicy', 'command', 'args', 'env', 'envFrom', 'resources',
-        'volumeMounts', 'securityContext',
-      ]),
+      ...others(container, [...CONTAINER_FIELDS, 'name', 'command', 'args', 'env', 'envFrom', 'resources', 'volumeMounts', 'securityContext']),
     ]),
   };
 }
@@ -309,15 +259,15 @@ function group(label: string, children: Array<DetailNode | undefined>, keepEmpty
   return { label, children: present };
 }
 
-/** A leaf per field of `table` that the record has. */
-function fields(record: unknown, table: readonly Field[]): Array<DetailNode | undefined> {
+/** A leaf, named in the interface's words (fieldWords), per field of `names` (each after `prefix`) that the record has. */
+function fields(record: unknown, names: readonly string[], prefix = ''): Array<DetailNode | undefined> {
   const values = isObject(record) ? record : {};
-  return table.map(([key, label, unit]) => leaf(label, values[key], unit));
+  return names.map((name) => leaf(fieldWords(name), values[`${prefix}${name}`], UNITS[name]));
 }
 
-/** `fields`, then the record's fields that neither `table` nor `alsoKnown` names, as generic nodes. */
-function withOthers(record: unknown, table: readonly Field[], alsoKnown: readonly string[] = []): Array<DetailNode | undefined> {
-  return [...fields(record, table), ...others(record, [...alsoKnown, ...table.map(([key]) => key)])];
+/** `fields`, then the record's fields that neither `names` nor `alsoKnown` names, as generic nodes. */
+function withOthers(record: unknown, names: readonly string[], alsoKnown: readonly string[] = []): Array<DetailNode | undefined> {
+  return [...fields(record, names), ...others(record, [...alsoKnown, ...names])];
 }
 
 function leaf(label: string, value: unknown, unit?: string): DetailNode | undefined {
@@ -366,6 +316,3 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value ? value : undefined;
 }
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

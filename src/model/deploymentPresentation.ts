@@ -58,14 +58,9 @@ export function deploymentContextValue(deployment: Deployment): string {
 
 /** The record's custom URL when it is an http(s) address, else undefined. */
 export function customUrlOf(deployment: Deployment): string | undefined {
-  const value = deployment.source_config?.custom_url;
-  if (!hasText(value)) return undefined;
-  try {
-    const url = new URL(value.trim());
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = deployment.source_config?.custom_url?.trim() ?? '';
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  return url?.protocol === 'http:' || url?.protocol === 'https:' ? url.toString() : undefined;
 }
 
 const TREE_STYLE_HOSTS = /(^|\.)(github|gitlab|gitea|codeberg)\./i;

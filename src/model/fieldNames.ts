@@ -1,6 +1,7 @@
 /**
  * The words the interface uses for the API's field names, so a tooltip, a detail row or a server's
- * reason says "Default branch" where the API says `default_branch`. Raw names stay in the JSON.
+ * reason says "Default branch" where the API says `default_branch`, and a problem names a field as its
+ * detail row does. Raw names stay in the JSON.
  */
 import * as l10n from '@vscode/l10n';
 import type { RecordProblem } from '../api';
@@ -27,21 +28,42 @@ const words = (): Record<string, string> => ({
   source: l10n.t('Source'),
   source_config: l10n.t('Source'),
   source_revision_config: l10n.t('Revision'),
-  integration_id: l10n.t('Integration ID'),
+  integration_id: l10n.t('Integration'),
   repo_url: l10n.t('Repository URL'),
   repo_ref: l10n.t('Ref'),
-  repo_commit_sha: l10n.t('Commit'),
+  repo_commit_sha: l10n.t('Commit SHA'),
   build_on_push: l10n.t('Build on push'),
   custom_url: l10n.t('Custom URL'),
-  listener_id: l10n.t('Listener ID'),
-  listener_config: l10n.t('Listener'),
+  listener_id: l10n.t('Listener'),
+  listener_config: l10n.t('Listener config'),
   k8s_namespace: l10n.t('Kubernetes namespace'),
   install_command: l10n.t('Install command'),
   build_command: l10n.t('Build command'),
-  graph_config_path: l10n.t('Graph config path'),
+  graph_config_path: l10n.t('Config path'),
   image_uri: l10n.t('Image URI'),
-  source_tarball_path: l10n.t('Source tarball path'),
+  source_tarball_path: l10n.t('Source tarball'),
   resource_spec: l10n.t('Resources'),
+  secret_name: l10n.t('Secret name'),
+  secret_key: l10n.t('Secret key'),
+  // A component's fields, without its prefix (`queue_`, `db_`…).
+  min_scale: l10n.t('Min scale'),
+  max_scale: l10n.t('Max scale'),
+  cpu: l10n.t('CPU'),
+  cpu_limit: l10n.t('CPU limit'),
+  memory_mb: l10n.t('Memory'),
+  memory_limit_mb: l10n.t('Memory limit'),
+  storage_gi: l10n.t('Storage'),
+  max_connections: l10n.t('Max connections'),
+  // Kubernetes' own names (volume mounts, containers).
+  mountPath: l10n.t('Mount path'),
+  subPath: l10n.t('Sub path'),
+  subPathExpr: l10n.t('Sub path expression'),
+  mountPropagation: l10n.t('Mount propagation'),
+  readOnly: l10n.t('Read only'),
+  image: l10n.t('Image'),
+  imagePullPolicy: l10n.t('Image pull policy'),
+  workingDir: l10n.t('Working directory'),
+  restartPolicy: l10n.t('Restart policy'),
 });
 
 /** One API field name in words: `default_branch` → "Default branch"; unknown ones spaced and capitalised. */

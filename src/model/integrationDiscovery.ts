@@ -19,7 +19,7 @@ export interface DiscoveryResult extends IntegrationsUsed {
 }
 
 /** Adds the deployments' `source_config.integration_id`s (lower case; non-UUIDs skipped), each with its deployments' repository URLs. */
-function collectUses(deployments: readonly Deployment[], into: Map<string, string[]>): void {
+function collectUses(deployments: readonly Deployment[], into = new Map<string, string[]>()): Map<string, string[]> {
   for (const deployment of deployments) {
     const id = deployment.source_config?.integration_id?.trim().toLowerCase();
     if (!id || !isUuid(id)) continue;
@@ -27,6 +27,7 @@ function collectUses(deployments: readonly Deployment[], into: Map<string, strin
     into.set(id, urls);
     if (deployment.source_config?.repo_url) urls.push(deployment.source_config.repo_url);
   }
+  return into;
 }
 
 function integrationsOf(uses: Map<string, string[]>): IntegrationsUsed {
@@ -36,9 +37,7 @@ function integrationsOf(uses: Map<string, string[]>): IntegrationsUsed {
 
 /** The integrations some already-loaded deployments use: what the Deployments view's pages reveal for free. */
 export function integrationsUsedBy(deployments: readonly Deployment[]): IntegrationsUsed {
-  const uses = new Map<string, string[]>();
-  collectUses(deployments, uses);
-  return integrationsOf(uses);
+  return integrationsOf(collectUses(deployments));
 }
 
 /** Pages through every deployment (100 a page) and collects the integration IDs: the explicit full scan. */

@@ -123,12 +123,8 @@ export function repositoryTooltipMarkdown(repository: Repository): string {
 
 /** The URL to hand to the browser, or a problem: only http(s) addresses are opened. */
 export function openableUrl(url: string): { url: string } | { problem: string } {
-  let parsed: URL;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    return { problem: l10n.t('The repository URL “{0}” is not a valid address.', url) };
-  }
+  if (!URL.canParse(url.trim())) return { problem: l10n.t('The repository URL “{0}” is not a valid address.', url) };
+  const parsed = new URL(url.trim());
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     return { problem: l10n.t('The repository URL “{0}” is not an http(s) address; it is not opened in the browser.', url) };
   }

@@ -1,7 +1,7 @@
 // Reading an edited payload document back into a body, with the position of the first syntax error (JSON.parse's
 // messages differ between node versions and often carry no position at all; jsonc-parser, the parser VS Code's own
 // JSON support uses, reports error offsets).
-import { ParseErrorCode, visit } from 'jsonc-parser';
+import { getLocation, parse, ParseError, ParseErrorCode } from 'jsonc-parser';
 import { isPlainObject, JsonObject } from './createPayload';
 import * as l10n from '@vscode/l10n';
 
@@ -45,39 +45,14 @@ function describe(value: unknown): string {
  * Only called when JSON.parse already failed.
  */
 export function findSyntaxError(text: string): { offset: number; problem: string } {
-  const containers: Array<'object' | 'array'> = [];
-  /** True where a property name must come: after “{” or after “,” in an object. */
-  let expectingName = false;
-  let first: { code: ParseErrorCode; offset: number; length: number; container: 'object' | 'array' | undefined; expectingName: boolean } | undefined;
-  visit(
-    text,
-    {
-      onObjectBegin: () => {
-        containers.push('object');
-        expectingName = true;
-      },
-      onObjectProperty: () => void (expectingName = false),
-      onObjectEnd: () => {
-        containers.pop();
-        expectingName = false;
-      },
-      onArrayBegin: () => {
-        containers.push('array');
-        expectingName = false;
-      },
-      onArrayEnd: () => {
-        containers.pop();
-        expectingName = false;
-      },
-      onSeparator: (separator) => void (expectingName = separator === ',' && containers[containers.length - 1] === 'object'),
-      onError: (code, offset, length) => {
-        first ??= { code, offset, length, container: containers[containers.length - 1], expectingName };
-      },
-    },
-    { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
-  );
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const [first] = errors;
   if (!first) return { offset: 0, problem: l10n.t('invalid JSON') };
-  const { code, offset, length } = first;
+  const { error: code, offset, length } = first;
+  // What surrounds the error: an array (the path to it ends with an index), or the place of a property name (path ends with '').
+  const { path, isAtPropertyKey } = getLocation(text, offset);
+  const inArray = typeof path[path.length - 1] === 'number';
   const found = (at: number): string => (at >= text.length ? l10n.t('the end of the text') : shown(text[at]));
   const inString = (pattern: RegExp): number => {
     const match = pattern.exec(text.slice(offset, offset + length));
@@ -89,11 +64,9 @@ export function findSyntaxError(text: string): { offset: number; problem: string
     case ParseErrorCode.ColonExpected:
       return { offset, problem: l10n.t('expected “:” after the property name, found {0}', found(offset)) };
     case ParseErrorCode.CloseBraceExpected:
-      return { offset, problem: l10n.t('expected “,” or “}” after a property value, found {0}', found(offset)) };
     case ParseErrorCode.CloseBracketExpected:
-      return { offset, problem: l10n.t('expected “,” or “]” after an array element, found {0}', found(offset)) };
     case ParseErrorCode.CommaExpected:
-      return first.container === 'array'
+      return code === ParseErrorCode.CloseBracketExpected || (code === ParseErrorCode.CommaExpected && inArray)
         ? { offset, problem: l10n.t('expected “,” or “]” after an array element, found {0}', found(offset)) }
         : { offset, problem: l10n.t('expected “,” or “}” after a property value, found {0}', found(offset)) };
     case ParseErrorCode.UnexpectedEndOfString:
@@ -113,12 +86,12 @@ export function findSyntaxError(text: string): { offset: number; problem: string
   }
   // A symbol, comment or missing value: what was expected there decides the wording.
   if (text.trim() === '') return { offset: text.length, problem: l10n.t('the document is empty') };
-  if (first.expectingName) {
+  if (isAtPropertyKey && path[path.length - 1] === '') {
     return text[offset] === '}'
       ? { offset, problem: l10n.t('trailing comma before “}”') }
       : { offset, problem: l10n.t('expected a property name in double quotes, found {0}', found(offset)) };
   }
-  if (first.container === 'array' && text[offset] === ']') return { offset, problem: l10n.t('trailing comma before “]”') };
+  if (inArray && text[offset] === ']') return { offset, problem: l10n.t('trailing comma before “]”') };
   return { offset, problem: offset >= text.length ? l10n.t('unexpected end of the text') : l10n.t('unexpected {0}', found(offset)) };
 }
 

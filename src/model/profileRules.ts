@@ -4,6 +4,7 @@
 
 import * as l10n from '@vscode/l10n';
 import { baseUrlProblem } from '../api/baseUrl';
+import { isPlainObject as isObject } from './createPayload';
 
 /** The ID of the profile 0.1.0's settings became: its key and state keep their 0.1.0 storage names. */
 export const DEFAULT_PROFILE_ID = 'default';
@@ -112,9 +113,6 @@ function entryProblem(entry: unknown, index: number, before: readonly Profile[])
   return undefined;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
-
-/** The connection fields of a settings object, defaults applied. */
 function connectionFields(input: ConnectionSettings): ConnectionFields {
   return {
     baseUrl: text(input.baseUrl),

@@ -151,10 +151,6 @@ export class RepositoryCatalog {
     return { codeHost: loaded?.codeHost ?? this.found().hosts[key(integrationId)], owner: loaded?.owner };
   }
 
-  codeHost(integrationId: string): string | undefined {
-    return this.facts(integrationId).codeHost;
-  }
-
   /** An integration's name as shown: its label, else what the catalog knows of it (see facts). */
   label(integration: { id: string; label?: string }): string {
     return integrationLabel(integration, this.facts(integration.id));

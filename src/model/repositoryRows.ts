@@ -22,7 +22,6 @@ export class RepositoryRows {
   /** Every repository, with the off-contract records in their places among them. */
   private readonly entries: ReadonlyArray<Repository | InvalidRepository>;
   private readonly offContract: ReadonlySet<Repository | InvalidRepository>;
-  /** The nodes of the rows shown. */
   private readonly shownRows: Array<RepositoryNode | MessageNode> = [];
   private readonly prefix: string;
   /** How often each repository ID was built: tree-item IDs must be unique, so a repeat gets `#2`, `#3`… */

@@ -123,9 +123,9 @@ describe('deployment details', () => {
     spec.memory_mb = 'lots';
     const nodes = deploymentDetails(odd);
     const mismatch = find(nodes, 'Resources', 'Does not match the API contract');
-    assert.equal(mismatch?.value, 'Source › Resources › Memory mb: expected a whole number, got a string');
+    assert.equal(mismatch?.value, 'Source › Resources › Memory: expected a whole number, got a string');
     assert.deepEqual(mismatch?.children?.map((child) => [child.label, child.value]), [
-      ['Source › Resources › Memory mb', 'expected a whole number, got a string (source_config.resource_spec.memory_mb)'],
+      ['Source › Resources › Memory', 'expected a whole number, got a string (source_config.resource_spec.memory_mb)'],
     ]);
     assert.equal(find(nodes, 'Resources', 'Main', 'CPU')?.value, '0.5');
     assert.equal(find(details, 'Resources', 'Does not match the API contract'), undefined);

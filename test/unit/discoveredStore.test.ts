@@ -43,7 +43,7 @@ describe('discovered integrations per connection', () => {
     // A new window: the same connection shows what was found, without a request.
     const later = catalogFor(store, connection);
     assert.deepEqual(later.integrations().map((entry) => entry.id), [A]);
-    assert.equal(later.codeHost(A), 'github.com');
+    assert.equal(later.facts(A).codeHost, 'github.com');
 
     // A full scan records its time even when it finds nothing new.
     mock.timers.tick(1_000_000);

@@ -59,7 +59,7 @@ function integrationStep({ state, catalog }: StepContext): FlowStep {
           description: integration.id,
           detail: [
             integration.origin === 'added' ? vscode.l10n.t('Added') : vscode.l10n.t('Discovered from deployments'),
-            catalog.codeHost(integration.id),
+            catalog.facts(integration.id).codeHost,
             cached ? (cached.length === 1 ? vscode.l10n.t('1 repository') : vscode.l10n.t('{0} repositories', cached.length)) : undefined,
           ]
             .filter(Boolean)
