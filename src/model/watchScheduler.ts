@@ -1,20 +1,21 @@
 import type { Deployment } from '../api';
 import { Emitter } from './events';
 import { idKey } from './ids';
-import { DEFAULT_IN_PROGRESS_STATUSES, entryFields, isInProgress, PROGRESS_FIELDS, sameId, WatchEntry, WatchOrigin } from './watchState';
+import { DEFAULT_IN_PROGRESS_STATUSES, entryFields, isInProgress, PROGRESS_FIELDS, WatchEntry, WatchOrigin } from './watchState';
 
 export interface WatchIntervals {
   /** First tick after watching starts, and the interval after a change. */
   firstMs: number;
   /** The longest interval while something is watched or in progress. */
   maxMs: number;
-  /** Growth of the interval per tick without a change (and per failure). */
-  backoff: number;
   /** The interval while only pinned, settled deployments are followed. */
   pinnedMs: number;
 }
 
-export const DEFAULT_WATCH_INTERVALS: WatchIntervals = { firstMs: 3000, maxMs: 30_000, backoff: 1.5, pinnedMs: 60_000 };
+export const DEFAULT_WATCH_INTERVALS: WatchIntervals = { firstMs: 3000, maxMs: 30_000, pinnedMs: 60_000 };
+
+/** Growth of the interval per tick without a change (and per failure). */
+const BACKOFF = 1.5;
 
 /** The contract's limit: one request carries at most this many `deployment_ids`. */
 export const MAX_IDS_PER_REQUEST = 100;
@@ -32,22 +33,9 @@ export type WatchNotice =
   /** A tick succeeded after failures. */
   | { kind: 'recovered' };
 
-export interface WatchFailure {
-  error: unknown;
-  /** Failed ticks in a row. */
-  streak: number;
-}
-
 export interface WatchSettings {
   intervals: WatchIntervals;
   inProgressStatuses: readonly string[];
-}
-
-export interface WatchSchedulerOptions extends Partial<WatchSettings> {
-  /** Restored entries (workspace state); the first tick comes `firstMs` later. */
-  entries?: readonly WatchEntry[];
-  /** Default true. */
-  focused?: boolean;
 }
 
 /**
@@ -55,7 +43,7 @@ export interface WatchSchedulerOptions extends Partial<WatchSettings> {
  * (`deployment_ids`, chunks of 100; nothing when nothing is followed).
  *
  * - While anything is watched or in progress: first tick `firstMs` after
- *   watching starts, then ×`backoff` per tick without a change up to `maxMs`,
+ *   watching starts, then ×1.5 per tick without a change up to `maxMs`,
  *   back to `firstMs` after a change.
  * - Only pinned, settled deployments: every `pinnedMs`.
  * - Paused while the window is not focused; when focus returns, one tick at
@@ -64,16 +52,15 @@ export interface WatchSchedulerOptions extends Partial<WatchSettings> {
  *   per streak; a deployment the listing no longer returns is reported and dropped.
  */
 export class WatchScheduler {
-  private list: WatchEntry[];
-  private intervals: WatchIntervals;
-  private inProgressStatuses: readonly string[];
-  private focused: boolean;
+  private list: WatchEntry[] = [];
+  private focused = true;
   private delay: number;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private dueAt: number | undefined;
   private lastTickAt: number | undefined;
   private inFlight: Promise<void> | undefined;
-  private failed: WatchFailure | undefined;
+  /** The last tick's error, and how many ticks in a row failed. */
+  private failed: { error: unknown; streak: number } | undefined;
   private disposed = false;
   /** Bumped by replaceAll: a tick still out for the entries before (another control plane's) is then ignored. */
   private generation = 0;
@@ -85,16 +72,13 @@ export class WatchScheduler {
   /** Something the user should hear about. */
   readonly onDidNotice = this.noticed.event;
 
+  /** Saved entries come with replaceAll, the window's focus with setFocused. */
   constructor(
     private readonly fetchRecords: FetchRecords,
-    options: WatchSchedulerOptions = {},
+    private intervals: WatchIntervals = DEFAULT_WATCH_INTERVALS,
+    private inProgressStatuses: readonly string[] = DEFAULT_IN_PROGRESS_STATUSES,
   ) {
-    this.intervals = options.intervals ?? DEFAULT_WATCH_INTERVALS;
-    this.inProgressStatuses = options.inProgressStatuses ?? DEFAULT_IN_PROGRESS_STATUSES;
-    this.focused = options.focused ?? true;
-    this.list = (options.entries ?? []).map((entry) => ({ ...entry }));
-    this.delay = this.intervals.firstMs;
-    if (this.list.length > 0) this.schedule(this.intervals.firstMs);
+    this.delay = intervals.firstMs;
   }
 
   get entries(): readonly WatchEntry[] {
@@ -109,12 +93,12 @@ export class WatchScheduler {
   get inProgress(): readonly WatchEntry[] {
     return this.list.filter((entry) => entry.inProgress);
   }
-  get failure(): WatchFailure | undefined {
+  get failure() {
     return this.failed;
   }
 
   find(id: string): WatchEntry | undefined {
-    return this.list.find((entry) => sameId(entry.id, id));
+    return this.list.find((entry) => idKey(entry.id) === idKey(id));
   }
 
   /** Starts watching (or upgrades an auto watch to a manual one); the first tick comes `firstMs` later. */
@@ -159,7 +143,7 @@ export class WatchScheduler {
     return true;
   }
 
-  /** Replaces everything (e.g. another connection's saved state). */
+  /** Replaces everything: the saved state at start, or another connection's. */
   replaceAll(entries: readonly WatchEntry[]): void {
     this.generation++;
     this.list = entries.map((entry) => ({ ...entry }));
@@ -225,7 +209,7 @@ export class WatchScheduler {
       if (stale()) return;
       const streak = (this.failed?.streak ?? 0) + 1;
       this.failed = { error, streak };
-      this.delay = Math.min(this.delay * this.intervals.backoff, this.intervals.maxMs);
+      this.delay = Math.min(this.delay * BACKOFF, this.intervals.maxMs);
       this.noticed.fire({ kind: 'failed', error, firstInStreak: streak === 1 });
       this.changed.fire();
       return;
@@ -269,7 +253,7 @@ export class WatchScheduler {
       this.failed = undefined;
       notices.unshift({ kind: 'recovered' });
     }
-    this.delay = changed ? this.intervals.firstMs : Math.min(this.delay * this.intervals.backoff, this.intervals.maxMs);
+    this.delay = changed ? this.intervals.firstMs : Math.min(this.delay * BACKOFF, this.intervals.maxMs);
     for (const notice of notices) this.noticed.fire(notice);
     this.changed.fire();
   }

@@ -49,10 +49,6 @@ export function isInProgress(deployment: Deployment, inProgressStatuses: readonl
   return false;
 }
 
-export function sameId(a: string, b: string): boolean {
-  return idKey(a) === idKey(b);
-}
-
 /** Only non-empty strings are read: a record off the API contract, or saved state from another version, is safe too. */
 const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
 
@@ -91,7 +87,7 @@ export function readSavedEntries(value: unknown): WatchEntry[] {
     const id = item.id;
     const watched = item.watched === 'auto' || item.watched === 'manual' ? item.watched : undefined;
     const pinned = item.pinned === true;
-    if ((!watched && !pinned) || result.some((entry) => sameId(entry.id, id))) continue;
+    if ((!watched && !pinned) || result.some((entry) => idKey(entry.id) === idKey(id))) continue;
     result.push({
       id,
       name: text(item.name),

@@ -38,7 +38,8 @@ class FakeServer {
 
 function setup(options: { focused?: boolean } = {}) {
   const server = new FakeServer();
-  const scheduler = new WatchScheduler(server.fetch, { focused: options.focused });
+  const scheduler = new WatchScheduler(server.fetch);
+  if (options.focused === false) scheduler.setFocused(false);
   const notices: WatchNotice[] = [];
   scheduler.onDidNotice((notice) => notices.push(notice));
   return { server, scheduler, notices };
@@ -243,9 +244,8 @@ describe('WatchScheduler', () => {
     const server = new FakeServer();
     server.add(1, { status: 'READY' });
     const since = Date.now() - 3600_000;
-    const scheduler = new WatchScheduler(server.fetch, {
-      entries: [{ id: uuid(1), name: 'app-1', status: 'READY', since, pinned: true, inProgress: false }],
-    });
+    const scheduler = new WatchScheduler(server.fetch);
+    scheduler.replaceAll([{ id: uuid(1), name: 'app-1', status: 'READY', since, pinned: true, inProgress: false }]);
     await advance(3000);
     assert.equal(server.requests.length, 1);
     assert.equal(scheduler.find(uuid(1))?.since, since);

@@ -56,8 +56,7 @@ export function registerCreateDeployment(
     const parsed = parsePayloadText(document.getText());
     if (!parsed.ok) {
       const position = new vscode.Position(parsed.line - 1, parsed.column - 1);
-      const editor = await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position) });
-      editor.revealRange(new vscode.Range(position, position));
+      await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position) });
       void vscode.window.showErrorMessage(parsed.message);
       return { outcome: 'invalid', message: parsed.message, line: parsed.line, column: parsed.column };
     }
@@ -72,18 +71,12 @@ export function registerCreateDeployment(
   });
 }
 
-/** "Deploy This Workspace…" is about this workspace's app: offer to keep it in the status bar (`pin: true` skips the question). */
+/** "Deploy This Workspace…" is about this workspace's app: offer to keep it in the status bar (`pin: true`/`false` answer for the user). */
 async function offerPin(watch: WatchFeature, deployment: Deployment, preset: unknown): Promise<void> {
-  if (typeof deployment.id !== 'string') return;
+  if (typeof deployment.id !== 'string' || preset === false) return;
   const pin = vscode.l10n.t('Pin to Status Bar');
-  const name = deployment.name ?? deployment.id;
-  const choice =
-    preset === true
-      ? pin
-      : preset === false
-        ? undefined
-        : await vscode.window.showInformationMessage(vscode.l10n.t('Keep “{0}” in the status bar of this workspace?', name), pin);
-  if (choice === pin) watch.pin(deployment);
+  const question = vscode.l10n.t('Keep “{0}” in the status bar of this workspace?', deployment.name ?? deployment.id);
+  if (preset === true || (await vscode.window.showInformationMessage(question, pin)) === pin) watch.pin(deployment);
 }
 
 /** Values changed in the payload come back into the flow the next time it opens. */

@@ -9,11 +9,8 @@ import { JsonObject } from '../../model/createPayload';
  */
 export class PayloadDocuments implements vscode.Disposable {
   private readonly documents = new Map<string, Repository>();
+  // Until the first is opened the context key is unset, which `resource in …` reads as no document.
   private readonly subscription = vscode.workspace.onDidCloseTextDocument((document) => this.release(document.uri));
-
-  constructor() {
-    void this.publish();
-  }
 
   /**
    * An untitled `<name>.deployment.json`: the name matches the JSON schema this extension

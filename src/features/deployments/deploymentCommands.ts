@@ -58,17 +58,16 @@ export function registerDeploymentCommands(
 
   commands.register(Commands.clearDeploymentFilters, () => applyFilters('clear'));
 
-  commands.register(Commands.filterByStatus, async (arg?: unknown) => {
-    const status = need(arg).deployment.status;
-    if (!status) throw new Error(vscode.l10n.t('This deployment has no status to filter by.'));
-    await applyFilters({ status });
-  });
-
-  commands.register(Commands.filterByImageVersion, async (arg?: unknown) => {
-    const imageVersion = need(arg).deployment.image_version;
-    if (!imageVersion) throw new Error(vscode.l10n.t('This deployment has no image version to filter by.'));
-    await applyFilters({ imageVersion });
-  });
+  const filterBy = (field: 'status' | 'image_version', filter: 'status' | 'imageVersion', missing: string) => async (arg?: unknown) => {
+    const value = need(arg).deployment[field];
+    if (!value) throw new Error(missing);
+    await applyFilters({ [filter]: value });
+  };
+  commands.register(Commands.filterByStatus, filterBy('status', 'status', vscode.l10n.t('This deployment has no status to filter by.')));
+  commands.register(
+    Commands.filterByImageVersion,
+    filterBy('image_version', 'imageVersion', vscode.l10n.t('This deployment has no image version to filter by.')),
+  );
 
   commands.register(Commands.showDeploymentJson, async (arg?: unknown) => {
     // A record given whole: the one just created, which the view's filters may leave out.
@@ -106,11 +105,14 @@ export function registerDeploymentCommands(
     return [left.key, right.key];
   });
 
-  commands.register(Commands.openCustomUrl, async (arg?: unknown) => {
-    const url = customUrlOf(need(arg).deployment);
-    if (!url) throw new Error(vscode.l10n.t('This deployment has no http(s) custom URL.'));
+  /** Opens the row's URL that `urlOf` reads; `missing` when it has none. */
+  const openUrlOf = (urlOf: (deployment: Deployment) => string | undefined, missing: string) => (arg?: unknown) => {
+    const url = urlOf(need(arg).deployment);
+    if (!url) throw new Error(missing);
     return openExternal(url);
-  });
+  };
+  commands.register(Commands.openCustomUrl, openUrlOf(customUrlOf, vscode.l10n.t('This deployment has no http(s) custom URL.')));
+  commands.register(Commands.openDeploymentRepository, openUrlOf(repositoryWebUrl, vscode.l10n.t('This deployment has no http(s) repository URL.')));
 
   commands.register(Commands.openInWebConsole, async (arg?: unknown) => {
     const template = readSettings().webConsoleUrl;
@@ -118,12 +120,6 @@ export function registerDeploymentCommands(
     const target = webConsoleUrl(template, (await needRecord(arg)).deployment);
     if ('problem' in target) throw new Error(target.problem);
     return openExternal(target.url);
-  });
-
-  commands.register(Commands.openDeploymentRepository, async (arg?: unknown) => {
-    const url = repositoryWebUrl(need(arg).deployment);
-    if (!url) throw new Error(vscode.l10n.t('This deployment has no http(s) repository URL.'));
-    return openExternal(url);
   });
 
   commands.register(Commands.revealDeploymentRepository, async (arg?: unknown) => {

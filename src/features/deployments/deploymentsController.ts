@@ -7,13 +7,14 @@ import { DeploymentList, ListChange, LoadedDeployment } from '../../model/deploy
 import { idKey } from '../../model/ids';
 import { integrationsUsedBy } from '../../model/integrationDiscovery';
 import { certificatesMark } from '../../platform/connection';
-import { Services } from '../../platform/services';
+import { DeploymentsFeature, Services } from '../../platform/services';
+import type { Deployment } from '../../api';
 import { DeploymentElement, DeploymentsTreeElement, DeploymentsTreeProvider } from './deploymentsTreeProvider';
 
 const DEPLOYMENTS_VIEW_ID = 'deploymentsExplorer.deployments';
 
 /** The Deployments view: its list, filters, context keys, description and message, progress, and auto-refresh while visible. */
-export class DeploymentsController implements vscode.Disposable {
+export class DeploymentsController implements DeploymentsFeature, vscode.Disposable {
   readonly filters: DeploymentFilterStore;
   readonly list: DeploymentList;
   readonly provider: DeploymentsTreeProvider;
@@ -63,6 +64,18 @@ export class DeploymentsController implements vscode.Disposable {
   loadMore(): Promise<void> {
     if (this.list.isLoading) return this.list.settled();
     return this.load(() => this.list.loadMore(), true);
+  }
+
+  applyRecords(deployments: readonly Deployment[]): void {
+    for (const deployment of deployments) this.list.update(deployment);
+  }
+
+  markWatched(deploymentIds: readonly string[]): void {
+    this.provider.setWatched(deploymentIds);
+  }
+
+  loadedRecords(): Deployment[] {
+    return this.list.items.map((item) => item.deployment);
   }
 
   /**

@@ -1,13 +1,11 @@
 import vscode = require('vscode');
-import { DeploymentsFeature, IntegrationsFeature, Services } from '../../platform/services';
+import { IntegrationsFeature, Services } from '../../platform/services';
 import { registerDeploymentCommands } from './deploymentCommands';
 import { DEPLOYMENT_JSON_SCHEME, DeploymentJsonProvider } from './deploymentJson';
 import { DeploymentsController } from './deploymentsController';
 
-/** What the deployments feature exposes: the contract for other features, plus its parts for tests. */
-export type DeploymentsFeatureApi = DeploymentsFeature & Pick<DeploymentsController, 'provider' | 'treeView' | 'list' | 'filters'>;
-
-export function registerDeployments(services: Services, integrations: IntegrationsFeature): DeploymentsFeatureApi {
+/** The controller is what the feature exposes: the contract for other features (DeploymentsFeature), and its parts for tests. */
+export function registerDeployments(services: Services, integrations: IntegrationsFeature): DeploymentsController {
   const controller = new DeploymentsController(services);
   const json = new DeploymentJsonProvider();
   services.context.subscriptions.push(controller, json, vscode.workspace.registerTextDocumentContentProvider(DEPLOYMENT_JSON_SCHEME, json));
@@ -19,20 +17,7 @@ export function registerDeployments(services: Services, integrations: Integratio
       if (tabs.length > 0) void vscode.window.tabGroups.close(tabs);
     }),
   );
-  const { provider, treeView, list, filters } = controller;
-  return {
-    refresh: () => controller.refresh(),
-    reveal: (deploymentId: string) => controller.reveal(deploymentId),
-    applyRecords: (deployments) => {
-      for (const deployment of deployments) list.update(deployment);
-    },
-    markWatched: (deploymentIds) => provider.setWatched(deploymentIds),
-    loadedRecords: () => list.items.map((item) => item.deployment),
-    provider,
-    treeView,
-    list,
-    filters,
-  };
+  return controller;
 }
 
 function showsDeploymentJson(input: unknown): boolean {

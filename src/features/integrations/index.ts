@@ -1,22 +1,19 @@
 import vscode = require('vscode');
-import { IntegrationsFeature, Services } from '../../platform/services';
+import { Services } from '../../platform/services';
 import { registerAddIntegration } from './addIntegration';
 import { registerDiscoverIntegrations } from './discoverIntegrations';
 import { registerFindRepository } from './findRepository';
 import { registerIntegrationActions } from './integrationActions';
 import { INTEGRATIONS_VIEW_ID, IntegrationsTreeProvider } from './integrationsTreeProvider';
-import { IntegrationsTreeNode, integrationIdOf, MoreNode } from '../../model/integrationNodes';
+import { integrationIdOf, MoreNode } from '../../model/integrationNodes';
 import { Commands } from '../../platform/commandIds';
 import { certificatesMark } from '../../platform/connection';
 
-export interface IntegrationsFeatureApi extends IntegrationsFeature {
-  /** The tree's data (tests read rows through getChildren/getTreeItem). */
-  provider: IntegrationsTreeProvider;
-  view: vscode.TreeView<IntegrationsTreeNode>;
-}
-
-/** The Integrations view, its commands and what other features use of it. No network here. */
-export function registerIntegrations(services: Services): IntegrationsFeatureApi {
+/**
+ * The Integrations view and its commands. No network here. Answers the IntegrationsFeature other
+ * features use, and the tree and its data for tests (they read rows through getChildren/getTreeItem).
+ */
+export function registerIntegrations(services: Services) {
   const { catalog, commands, connection, context } = services;
   const provider = new IntegrationsTreeProvider(services);
   const view = vscode.window.createTreeView(INTEGRATIONS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });

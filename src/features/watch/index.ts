@@ -2,19 +2,14 @@ import vscode = require('vscode');
 import { Deployment, isUuid, messageOf } from '../../api';
 import { DEFAULT_WATCH_INTERVALS, WatchNotice, WatchScheduler, WatchSettings } from '../../model/watchScheduler';
 import { statusWords } from '../../model/deploymentStatus';
-import { DEFAULT_IN_PROGRESS_STATUSES, entryLabel, readSavedEntries, sameId, WatchEntry } from '../../model/watchState';
+import { DEFAULT_IN_PROGRESS_STATUSES, entryLabel, readSavedEntries, WatchEntry } from '../../model/watchState';
+import { idKey } from '../../model/ids';
 import { SECTION } from '../../platform/settings';
-import { deploymentReferenceOf, DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
+import { deploymentReferenceOf, DeploymentsFeature, Services } from '../../platform/services';
 import { describeEntry, WatchStatusBar } from './statusBar';
 import { Commands } from '../../platform/commandIds';
 
 const STATE_KEY = 'deploymentsExplorer.watch';
-
-/** What the watch feature exposes: the contract for other features, plus its parts for tests. */
-export interface WatchFeatureApi extends WatchFeature {
-  scheduler: WatchScheduler;
-  statusBar: WatchStatusBar;
-}
 
 /**
  * Watched and pinned deployments: one batched `deployment_ids` request per
@@ -22,11 +17,13 @@ export interface WatchFeatureApi extends WatchFeature {
  * settles, and the Deployments rows updated in place. State is saved per
  * workspace and per connection and resumes after a reload. Nothing here
  * touches the network during activation: the first tick is a timer away.
+ * Answers the WatchFeature other features use, and its parts for tests.
  */
-export function registerWatch(services: Services, deployments: DeploymentsFeature): WatchFeatureApi {
+export function registerWatch(services: Services, deployments: DeploymentsFeature) {
   const { context, log } = services;
   const state = services.connection.scoped(context.workspaceState);
   let controlPlane = services.connection.controlPlane();
+  const { intervals, inProgressStatuses } = readWatchSettings();
   const scheduler = new WatchScheduler(
     async (ids) => {
       const client = await services.connection.getClient();
@@ -38,12 +35,11 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
       const offContract = page.invalid.map(({ raw }) => raw).filter((raw): raw is Deployment => !!raw && typeof raw === 'object');
       return [...page.deployments, ...offContract];
     },
-    {
-      ...readWatchSettings(),
-      entries: readSavedEntries(state.get(STATE_KEY)),
-      focused: vscode.window.state.focused,
-    },
+    intervals,
+    inProgressStatuses,
   );
+  scheduler.setFocused(vscode.window.state.focused);
+  scheduler.replaceAll(readSavedEntries(state.get(STATE_KEY)));
   const statusBar = new WatchStatusBar(scheduler);
 
   const save = () => void state.update(STATE_KEY, scheduler.entries.length > 0 ? scheduler.entries.map((entry) => ({ ...entry })) : undefined);
@@ -137,10 +133,10 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
   return {
     scheduler,
     statusBar,
-    watchCreated: (deployment) => {
+    watchCreated: (deployment: Deployment) => {
       if (scheduler.watch(deployment, 'auto')) log.info(`Watching new deployment ${deployment.name ?? deployment.id} until it settles`);
     },
-    pin: (deployment) => void scheduler.pin(deployment),
+    pin: (deployment: Deployment) => void scheduler.pin(deployment),
   };
 }
 
@@ -204,7 +200,7 @@ async function reveal(deployments: DeploymentsFeature, id: string): Promise<void
 /** A tree row, a record or a deployment ID (looked up among the loaded records). */
 function deploymentOf(arg: unknown, deployments: DeploymentsFeature): Deployment | { id: string } | undefined {
   if (typeof arg === 'string' && arg.trim()) {
-    return deployments.loadedRecords().find((d) => typeof d.id === 'string' && sameId(d.id, arg)) ?? { id: arg.trim() };
+    return deployments.loadedRecords().find((d) => typeof d.id === 'string' && idKey(d.id) === idKey(arg)) ?? { id: arg.trim() };
   }
   if (!arg || typeof arg !== 'object') return undefined;
   const reference = deploymentReferenceOf(arg);
@@ -268,5 +264,5 @@ function readWatchSettings(): WatchSettings {
   const inProgressStatuses = Array.isArray(statuses)
     ? statuses.filter((s): s is string => typeof s === 'string' && s.trim() !== '').map((s) => s.trim())
     : DEFAULT_IN_PROGRESS_STATUSES;
-  return { intervals: { firstMs, maxMs, pinnedMs, backoff: DEFAULT_WATCH_INTERVALS.backoff }, inProgressStatuses };
+  return { intervals: { firstMs, maxMs, pinnedMs }, inProgressStatuses };
 }

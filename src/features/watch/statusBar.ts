@@ -18,7 +18,6 @@ export function describeEntry(entry: WatchEntry): string {
 /** The one status bar item, hidden while nothing is followed. */
 export class WatchStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('deploymentsExplorer.watch', vscode.StatusBarAlignment.Left, 10);
-  private shown = false;
 
   constructor(private readonly scheduler: WatchScheduler) {
     this.item.name = vscode.l10n.t('Watched Deployments');
@@ -27,13 +26,12 @@ export class WatchStatusBar implements vscode.Disposable {
 
   /** What the item shows now. */
   get current(): { text: string; tooltip: string; visible: boolean } {
-    return { text: this.item.text, tooltip: typeof this.item.tooltip === 'string' ? this.item.tooltip : '', visible: this.shown };
+    return { text: this.item.text, tooltip: typeof this.item.tooltip === 'string' ? this.item.tooltip : '', visible: this.scheduler.entries.length > 0 };
   }
 
   update(): void {
     const { entries, failure, inProgress } = this.scheduler;
-    this.shown = entries.length > 0;
-    if (!this.shown) {
+    if (entries.length === 0) {
       this.item.hide();
       return;
     }
