@@ -6,7 +6,7 @@ import { baseUrlProblem, withoutUserInfo } from './baseUrl';
 import { ControlPlaneClient } from './client';
 import { CancelledError, InvalidInputError, isControlPlaneError, messageOf } from './errors';
 import type { ConnectionOptions } from './http';
-import { proxyAuthorizationHeader, proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
+import { proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
 import { CertificateStore, certificateKey, certificateStores, trustContext } from './trust';
 
 /** Why a step failed: the system's error code when there is one, and its message (never a secret). */
@@ -76,11 +76,11 @@ export async function checkConnection(
   if (problem) throw new InvalidInputError('base URL', problem);
   const base = new URL(options.baseUrl.trim());
   const route = proxyRoute(base, options);
-  const credentials = route.proxy ? proxyCredentials(route.proxy, options.proxyAuthorization) : 'none';
-  const stores = certificateStores(options);
+  const credentials = route.proxy ? proxyCredentials(route.proxy, options.proxyAuthorization) : undefined;
+  const stores = certificateStores(options, await options.systemCertificates?.());
   const check: Mutable<ConnectionCheck> = {
     baseUrl: `${base.origin}${base.pathname}`.replace(/\/+$/, ''),
-    route: { ...route, proxy: route.proxy && withoutUserInfo(route.proxy), credentials },
+    route: { ...route, proxy: route.proxy && withoutUserInfo(route.proxy), credentials: credentials?.from ?? 'none' },
     trust: stores.map(({ kind, source, certificates }) => ({ kind, source, count: certificates.length })),
   };
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -132,7 +132,7 @@ export async function checkConnection(
         started = Date.now();
         try {
           if (proxy.protocol === 'https:') socket = await run(handshake(socket, proxy.hostname, secureContext, strict), () => current().destroy());
-          const status = await run(tunnel(socket, target, proxyAuthorizationHeader(proxy.href, options.proxyAuthorization)), () => current().destroy());
+          const status = await run(tunnel(socket, target, credentials?.header), () => current().destroy());
           check.tunnel = { target, ms: Date.now() - started, status };
           if (status !== 200) return check;
         } catch (error) {

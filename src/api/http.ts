@@ -16,7 +16,7 @@ import {
 } from './errors';
 import * as l10n from '@vscode/l10n';
 import { baseUrlProblem, withoutUserInfo } from './baseUrl';
-import { proxyCredentials, proxyRoute, ProxyRoute, proxySecrets } from './proxy';
+import { connectionRedactor, proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
 import { errorFromResponse, parseRetryAfter, RawResponse } from './responses';
 import { quote, Redactor } from './text';
 import { certificateStores, SystemCertificates, trustContext } from './trust';
@@ -53,8 +53,8 @@ export interface ConnectionOptions {
   strictSSL?: boolean;
   /** Path of an extra PEM CA bundle to trust besides Node's roots, NODE_EXTRA_CA_CERTS and `systemCertificates`. */
   caFile?: string;
-  /** The operating system's trusted CA certificates (loadSystemCertificates): trusted too when given. */
-  systemCertificates?: SystemCertificates;
+  /** Reads the operating system's trusted CA certificates (loadSystemCertificates), trusted too when given; called only once TLS is spoken. */
+  systemCertificates?: () => Promise<SystemCertificates>;
   userAgent?: string;
   retry?: RetryOptions;
   /** Answers larger than this (after decompression) are refused, not read on. Default 64 MiB. */
@@ -116,7 +116,8 @@ const decoders: Record<string, Decoder> = {
 export class HttpTransport {
   private readonly base: string;
   private readonly headers: Record<string, string>;
-  private readonly dispatcher: Dispatcher;
+  /** Made at the first request: only then, and only for TLS, are the operating system's certificates read. */
+  private dispatcher: Promise<Dispatcher> | undefined;
   private readonly timeoutMs: number;
   private readonly retry: Required<RetryOptions>;
   private readonly logger: Pick<Console, 'info' | 'warn'>;
@@ -125,16 +126,14 @@ export class HttpTransport {
   private readonly signal: AbortSignal | undefined;
   /** Where the requests go: straight, or through which proxy (and why). */
   readonly route: ProxyRoute;
-  private readonly proxyAuthorization: string | undefined;
 
-  constructor(options: ConnectionOptions) {
+  constructor(private readonly options: ConnectionOptions) {
     this.base = parseBaseUrl(options.baseUrl);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.retry = { maxAttempts: 3, baseDelayMs: 300, maxRetryAfterMs: 10_000, ...options.retry };
     this.logger = options.logger ?? { info() {}, warn() {} };
     this.route = proxyRoute(new URL(this.base), options);
-    this.redactor = new Redactor(options.apiKey, ...proxySecrets(this.route.proxy, options.proxyAuthorization));
-    this.proxyAuthorization = options.proxyAuthorization?.trim() || undefined;
+    this.redactor = connectionRedactor(options, this.route);
     // Bodies larger than this, on the wire or decompressed (a compression bomb), are refused.
     this.maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
     this.signal = options.signal;
@@ -145,7 +144,6 @@ export class HttpTransport {
     };
     if (options.apiKey) this.headers[(options.apiKeyHeader || 'X-Api-Key').toLowerCase()] = options.apiKey;
     if (options.tenantId?.trim()) this.headers[(options.tenantHeader || 'X-Tenant-Id').toLowerCase()] = options.tenantId.trim();
-    this.dispatcher = this.createDispatcher(options);
   }
 
   /** Sends the request and answers the raw 2xx response, or throws a ControlPlaneError. */
@@ -200,8 +198,8 @@ export class HttpTransport {
     }
   }
 
-  close(): Promise<void> {
-    return this.dispatcher.close();
+  async close(): Promise<void> {
+    await (await this.dispatcher?.catch(() => undefined))?.close();
   }
 
   private async once(req: HttpRequest, url: URL, cancel: AbortSignal): Promise<RawResponse> {
@@ -209,13 +207,14 @@ export class HttpTransport {
     const started = Date.now();
     const target = `${req.method} ${url.pathname}${url.search}`;
     const body = req.body === undefined ? undefined : jsonBody(req.body);
+    const dispatcher = await (this.dispatcher ??= this.createDispatcher());
     try {
       const res = await request(url, {
         method: req.method,
         headers: body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' },
         body,
         signal: AbortSignal.any([cancel, timeout]),
-        dispatcher: this.dispatcher,
+        dispatcher,
         headersTimeout: 0,
         bodyTimeout: 0,
       });
@@ -263,16 +262,17 @@ export class HttpTransport {
    * One dispatcher for the connection's one origin (redirects stay on it): a ProxyAgent tunnelling through the
    * proxy of `route`, else an Agent; TLS trusts every store (certificateStores), for the proxy's certificate too.
    */
-  private createDispatcher(options: ConnectionOptions): Dispatcher {
+  private async createDispatcher(): Promise<Dispatcher> {
+    const { options, route } = this;
+    const proxy = route.proxy;
     // The stores are read, and a context of every CA built (tens of milliseconds), only where TLS is spoken.
-    const usesTls = [this.base, this.route.proxy].some((url) => url !== undefined && /^https:/i.test(url));
-    const secureContext = usesTls ? trustContext(certificateStores(options)) : undefined;
+    const usesTls = [this.base, proxy].some((url) => url !== undefined && /^https:/i.test(url));
+    const secureContext = usesTls ? trustContext(certificateStores(options, await options.systemCertificates?.())) : undefined;
     const tls = { rejectUnauthorized: options.strictSSL !== false, ...(secureContext && { secureContext }) };
     const keepAlive = { keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000 };
-    const proxy = this.route.proxy;
     if (!proxy) return new Agent({ ...keepAlive, connect: tls });
     try {
-      return new ProxyAgent({ ...keepAlive, uri: proxy, token: this.proxyAuthorization, requestTls: tls, proxyTls: tls });
+      return new ProxyAgent({ ...keepAlive, uri: proxy, token: options.proxyAuthorization?.trim() || undefined, requestTls: tls, proxyTls: tls });
     } catch (error) {
       throw new InvalidInputError('proxy', l10n.t('“{0}” cannot be used: {1}', withoutUserInfo(proxy), (error as Error).message));
     }
@@ -283,7 +283,7 @@ export class HttpTransport {
     if (error instanceof ControlPlaneErrorBase) return error as ControlPlaneError;
     // undici's words for a proxy that refused the tunnel: "Proxy response (407) !== 200 when HTTP Tunneling".
     if (this.route.proxy && /\bProxy response \(407\)/.test((error as Error)?.message ?? '')) {
-      return new ProxyAuthError(withoutUserInfo(this.route.proxy), proxyCredentials(this.route.proxy, this.proxyAuthorization) !== 'none');
+      return new ProxyAuthError(withoutUserInfo(this.route.proxy), proxyCredentials(this.route.proxy, this.options.proxyAuthorization).from !== 'none');
     }
     return networkError(this.base, error);
   }

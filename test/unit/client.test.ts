@@ -570,14 +570,14 @@ describe('ControlPlaneClient through a proxy on loopback', () => {
     }
   });
 
-  it('never shows the user name and password of a proxy it cannot use', () => {
+  it('never shows the user name and password of a proxy it cannot use', async () => {
     for (const [proxyUrl, shown] of [
       ['ftp://alice:s3cret-pass@proxy.example:8080', 'ftp://[redacted]@proxy.example:8080'],
       ['http://alice:s3cret@pass@', 'http://[redacted]@'],
       ['http://alice:s3cret-pass@proxy example:8080', 'http://[redacted]@proxy example:8080'],
     ]) {
-      assert.throws(
-        () => new ControlPlaneClient({ baseUrl: 'https://api.example.com', proxyUrl, env: {} }),
+      await assert.rejects(
+        new ControlPlaneClient({ baseUrl: 'https://api.example.com', proxyUrl, env: {} }).listDeployments(),
         (error: unknown) =>
           error instanceof InvalidInputError &&
           error.parameter === 'proxy' &&
