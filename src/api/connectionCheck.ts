@@ -2,9 +2,9 @@ import { lookup } from 'node:dns/promises';
 import { isIP, Socket } from 'node:net';
 import * as tls from 'node:tls';
 import * as l10n from '@vscode/l10n';
-import { baseUrlProblem, withoutUserInfo } from './baseUrl';
+import { clientBaseUrl, withoutUserInfo } from './baseUrl';
 import { ControlPlaneClient } from './client';
-import { CancelledError, InvalidInputError, isControlPlaneError, messageOf } from './errors';
+import { CancelledError, isControlPlaneError, messageOf } from './errors';
 import type { ConnectionOptions } from './http';
 import { proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
 import { CertificateStore, certificateKey, certificateStores, trustContext } from './trust';
@@ -72,14 +72,13 @@ export async function checkConnection(
   onStep: (step: CheckStepName) => void = () => undefined,
   signal?: AbortSignal,
 ): Promise<ConnectionCheck> {
-  const problem = baseUrlProblem(options.baseUrl);
-  if (problem) throw new InvalidInputError('base URL', problem);
-  const base = new URL(options.baseUrl.trim());
+  const baseUrl = clientBaseUrl(options.baseUrl);
+  const base = new URL(baseUrl);
   const route = proxyRoute(base, options);
   const credentials = route.proxy ? proxyCredentials(route.proxy, options.proxyAuthorization) : undefined;
   const stores = certificateStores(options, await options.systemCertificates?.());
   const check: Mutable<ConnectionCheck> = {
-    baseUrl: `${base.origin}${base.pathname}`.replace(/\/+$/, ''),
+    baseUrl,
     route: { ...route, proxy: route.proxy && withoutUserInfo(route.proxy), credentials: credentials?.from ?? 'none' },
     trust: stores.map(({ kind, source, certificates }) => ({ kind, source, count: certificates.length })),
   };

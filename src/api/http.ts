@@ -15,7 +15,7 @@ import {
   TimeoutError,
 } from './errors';
 import * as l10n from '@vscode/l10n';
-import { baseUrlProblem, withoutUserInfo } from './baseUrl';
+import { clientBaseUrl, withoutUserInfo } from './baseUrl';
 import { connectionRedactor, proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
 import { errorFromResponse, parseRetryAfter, RawResponse } from './responses';
 import { quote, Redactor } from './text';
@@ -128,7 +128,7 @@ export class HttpTransport {
   readonly route: ProxyRoute;
 
   constructor(private readonly options: ConnectionOptions) {
-    this.base = parseBaseUrl(options.baseUrl);
+    this.base = clientBaseUrl(options.baseUrl);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.retry = { maxAttempts: 3, baseDelayMs: 300, maxRetryAfterMs: 10_000, ...options.retry };
     this.logger = options.logger ?? { info() {}, warn() {} };
@@ -316,14 +316,6 @@ export class HttpTransport {
       return body;
     }
   }
-}
-
-/** The base URL without its query, fragment and trailing slashes. */
-function parseBaseUrl(baseUrl: string): string {
-  const problem = baseUrlProblem(baseUrl);
-  if (problem) throw new InvalidInputError('base URL', problem);
-  const url = new URL(baseUrl.trim());
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 function networkError(target: string, error: unknown): ControlPlaneError {
