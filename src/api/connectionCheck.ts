@@ -76,7 +76,7 @@ export async function checkConnection(
   const base = new URL(baseUrl);
   const route = proxyRoute(base, options);
   const credentials = route.proxy ? proxyCredentials(route.proxy, options.proxyAuthorization) : undefined;
-  const stores = certificateStores(options, await options.systemCertificates?.());
+  const stores = certificateStores(options, options.systemCertificates);
   const check: Mutable<ConnectionCheck> = {
     baseUrl,
     route: { ...route, proxy: route.proxy && withoutUserInfo(route.proxy), credentials: credentials?.from ?? 'none' },

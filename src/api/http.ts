@@ -53,8 +53,8 @@ export interface ConnectionOptions {
   strictSSL?: boolean;
   /** Path of an extra PEM CA bundle to trust besides Node's roots, NODE_EXTRA_CA_CERTS and `systemCertificates`. */
   caFile?: string;
-  /** Reads the operating system's trusted CA certificates (loadSystemCertificates), trusted too when given; called only once TLS is spoken. */
-  systemCertificates?: () => Promise<SystemCertificates>;
+  /** The operating system's trusted CA certificates (loadSystemCertificates): trusted too when given. */
+  systemCertificates?: SystemCertificates;
   userAgent?: string;
   retry?: RetryOptions;
   /** Answers larger than this (after decompression) are refused, not read on. Default 64 MiB. */
@@ -116,8 +116,7 @@ const decoders: Record<string, Decoder> = {
 export class HttpTransport {
   private readonly base: string;
   private readonly headers: Record<string, string>;
-  /** Made at the first request: only then, and only for TLS, are the operating system's certificates read. */
-  private dispatcher: Promise<Dispatcher> | undefined;
+  private readonly dispatcher: Dispatcher;
   private readonly timeoutMs: number;
   private readonly retry: Required<RetryOptions>;
   private readonly logger: Pick<Console, 'info' | 'warn'>;
@@ -144,6 +143,7 @@ export class HttpTransport {
     };
     if (options.apiKey) this.headers[(options.apiKeyHeader || 'X-Api-Key').toLowerCase()] = options.apiKey;
     if (options.tenantId?.trim()) this.headers[(options.tenantHeader || 'X-Tenant-Id').toLowerCase()] = options.tenantId.trim();
+    this.dispatcher = this.createDispatcher();
   }
 
   /** Sends the request and answers the raw 2xx response, or throws a ControlPlaneError. */
@@ -198,8 +198,8 @@ export class HttpTransport {
     }
   }
 
-  async close(): Promise<void> {
-    await (await this.dispatcher?.catch(() => undefined))?.close();
+  close(): Promise<void> {
+    return this.dispatcher.close();
   }
 
   private async once(req: HttpRequest, url: URL, cancel: AbortSignal): Promise<RawResponse> {
@@ -207,14 +207,13 @@ export class HttpTransport {
     const started = Date.now();
     const target = `${req.method} ${url.pathname}${url.search}`;
     const body = req.body === undefined ? undefined : jsonBody(req.body);
-    const dispatcher = await (this.dispatcher ??= this.createDispatcher());
     try {
       const res = await request(url, {
         method: req.method,
         headers: body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' },
         body,
         signal: AbortSignal.any([cancel, timeout]),
-        dispatcher,
+        dispatcher: this.dispatcher,
         headersTimeout: 0,
         bodyTimeout: 0,
       });
@@ -262,12 +261,12 @@ export class HttpTransport {
    * One dispatcher for the connection's one origin (redirects stay on it): a ProxyAgent tunnelling through the
    * proxy of `route`, else an Agent; TLS trusts every store (certificateStores), for the proxy's certificate too.
    */
-  private async createDispatcher(): Promise<Dispatcher> {
+  private createDispatcher(): Dispatcher {
     const { options, route } = this;
     const proxy = route.proxy;
     // The stores are read, and a context of every CA built (tens of milliseconds), only where TLS is spoken.
     const usesTls = [this.base, proxy].some((url) => url !== undefined && /^https:/i.test(url));
-    const secureContext = usesTls ? trustContext(certificateStores(options, await options.systemCertificates?.())) : undefined;
+    const secureContext = usesTls ? trustContext(certificateStores(options, options.systemCertificates)) : undefined;
     const tls = { rejectUnauthorized: options.strictSSL !== false, ...(secureContext && { secureContext }) };
     const keepAlive = { keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000 };
     if (!proxy) return new Agent({ ...keepAlive, connect: tls });

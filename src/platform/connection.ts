@@ -231,13 +231,13 @@ export class ConnectionManager implements vscode.Disposable {
   /**
    * Options for a client of `fields` with `apiKey`; the tenant travels with the key: neither goes where the key may
    * not. VS Code's network settings apply as VS Code applies them to extensions; the OS's certificates are read
-   * (once, when TLS is first spoken) while http.systemCertificates is on.
+   * (once) while http.systemCertificates is on.
    */
   private async clientOptions(fields: ConnectionFields, apiKey: string | undefined): Promise<ConnectionOptions> {
     const http = vscode.workspace.getConfiguration('http');
     const proxyStrictSSL = http.get<boolean>('proxyStrictSSL', true);
     const noProxy = http.get<string[]>('noProxy', []);
-    const systemCertificates = http.get<boolean>('systemCertificates', true) ? () => loadTrust().loadSystemCertificates() : undefined;
+    const systemCertificates = http.get<boolean>('systemCertificates', true) ? await loadTrust().loadSystemCertificates() : undefined;
     return {
       baseUrl: fields.baseUrl,
       apiKey,

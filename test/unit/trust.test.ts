@@ -44,30 +44,10 @@ describe('the certificates a connection trusts', () => {
   });
 
   it('trusts the operating system’s certificates it is given, with caFile empty', async () => {
-    const systemCertificates = async () => ({ source: 'test store', certificates: [pki.system.cert] });
+    const systemCertificates = { source: 'test store', certificates: [pki.system.cert] };
     assert.equal((await list('system', { systemCertificates })).deployments.length, 1);
     assert.equal((await list('system', { systemCertificates, caFile: pki.file.certFile })).deployments.length, 1, 'and with caFile set');
     await assert.rejects(list('system', {}), untrusted, 'without them the CA is not trusted');
-  });
-
-  it('reads the operating system’s certificates only once TLS is spoken, not for an http:// control plane', async () => {
-    let reads = 0;
-    const systemCertificates = async () => {
-      reads++;
-      return { source: 'test store', certificates: [pki.system.cert] };
-    };
-    const plain = await StandIn.start();
-    try {
-      const client = new ControlPlaneClient({ baseUrl: plain.url, apiKey: 'dev-key', env: {}, systemCertificates });
-      clients.push(client);
-      assert.equal(reads, 0, 'not when the client is made');
-      assert.equal((await client.listDeployments({ limit: 1 })).deployments.length, 1);
-      assert.equal(reads, 0, 'not for http://');
-    } finally {
-      await plain.close();
-    }
-    assert.equal((await list('system', { systemCertificates })).deployments.length, 1);
-    assert.equal(reads, 1, 'at the first request over TLS');
   });
 
   it('names the stores in order, and refuses a caFile it cannot read or that holds no certificate', () => {
