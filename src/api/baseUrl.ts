@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { InvalidInputError } from './errors';
 import { quote } from './text';
 
 /**
@@ -18,6 +19,14 @@ export function baseUrlProblem(text: string): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return l10n.t('“{0}” must start with http:// or https://', shown);
   if (url.username || url.password) return l10n.t('the URL must not contain a user name or password; use the API key instead');
   return undefined;
+}
+
+/** The base URL as a client uses it, without its query, fragment and trailing slashes; InvalidInputError when it cannot be one. */
+export function clientBaseUrl(text: string): string {
+  const problem = baseUrlProblem(text);
+  if (problem) throw new InvalidInputError('base URL', problem);
+  const url = new URL(text.trim());
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 /**

@@ -2,11 +2,11 @@ import { lookup } from 'node:dns/promises';
 import { isIP, Socket } from 'node:net';
 import * as tls from 'node:tls';
 import * as l10n from '@vscode/l10n';
-import { baseUrlProblem, withoutUserInfo } from './baseUrl';
+import { clientBaseUrl, withoutUserInfo } from './baseUrl';
 import { ControlPlaneClient } from './client';
-import { CancelledError, InvalidInputError, isControlPlaneError, messageOf } from './errors';
+import { CancelledError, isControlPlaneError, messageOf } from './errors';
 import type { ConnectionOptions } from './http';
-import { proxyAuthorizationHeader, proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
+import { proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
 import { CertificateStore, certificateKey, certificateStores, trustContext } from './trust';
 
 /** Why a step failed: the system's error code when there is one, and its message (never a secret). */
@@ -72,15 +72,14 @@ export async function checkConnection(
   onStep: (step: CheckStepName) => void = () => undefined,
   signal?: AbortSignal,
 ): Promise<ConnectionCheck> {
-  const problem = baseUrlProblem(options.baseUrl);
-  if (problem) throw new InvalidInputError('base URL', problem);
-  const base = new URL(options.baseUrl.trim());
+  const baseUrl = clientBaseUrl(options.baseUrl);
+  const base = new URL(baseUrl);
   const route = proxyRoute(base, options);
-  const credentials = route.proxy ? proxyCredentials(route.proxy, options.proxyAuthorization) : 'none';
-  const stores = certificateStores(options);
+  const credentials = route.proxy ? proxyCredentials(route.proxy, options.proxyAuthorization) : undefined;
+  const stores = certificateStores(options, options.systemCertificates);
   const check: Mutable<ConnectionCheck> = {
-    baseUrl: `${base.origin}${base.pathname}`.replace(/\/+$/, ''),
-    route: { ...route, proxy: route.proxy && withoutUserInfo(route.proxy), credentials },
+    baseUrl,
+    route: { ...route, proxy: route.proxy && withoutUserInfo(route.proxy), credentials: credentials?.from ?? 'none' },
     trust: stores.map(({ kind, source, certificates }) => ({ kind, source, count: certificates.length })),
   };
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -132,7 +131,7 @@ export async function checkConnection(
         started = Date.now();
         try {
           if (proxy.protocol === 'https:') socket = await run(handshake(socket, proxy.hostname, secureContext, strict), () => current().destroy());
-          const status = await run(tunnel(socket, target, proxyAuthorizationHeader(proxy.href, options.proxyAuthorization)), () => current().destroy());
+          const status = await run(tunnel(socket, target, credentials?.header), () => current().destroy());
           check.tunnel = { target, ms: Date.now() - started, status };
           if (status !== 200) return check;
         } catch (error) {

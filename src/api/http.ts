@@ -15,8 +15,8 @@ import {
   TimeoutError,
 } from './errors';
 import * as l10n from '@vscode/l10n';
-import { baseUrlProblem, withoutUserInfo } from './baseUrl';
-import { proxyCredentials, proxyRoute, ProxyRoute, proxySecrets } from './proxy';
+import { clientBaseUrl, withoutUserInfo } from './baseUrl';
+import { connectionRedactor, proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
 import { errorFromResponse, parseRetryAfter, RawResponse } from './responses';
 import { quote, Redactor } from './text';
 import { certificateStores, SystemCertificates, trustContext } from './trust';
@@ -125,16 +125,14 @@ export class HttpTransport {
   private readonly signal: AbortSignal | undefined;
   /** Where the requests go: straight, or through which proxy (and why). */
   readonly route: ProxyRoute;
-  private readonly proxyAuthorization: string | undefined;
 
-  constructor(options: ConnectionOptions) {
-    this.base = parseBaseUrl(options.baseUrl);
+  constructor(private readonly options: ConnectionOptions) {
+    this.base = clientBaseUrl(options.baseUrl);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.retry = { maxAttempts: 3, baseDelayMs: 300, maxRetryAfterMs: 10_000, ...options.retry };
     this.logger = options.logger ?? { info() {}, warn() {} };
     this.route = proxyRoute(new URL(this.base), options);
-    this.redactor = new Redactor(options.apiKey, ...proxySecrets(this.route.proxy, options.proxyAuthorization));
-    this.proxyAuthorization = options.proxyAuthorization?.trim() || undefined;
+    this.redactor = connectionRedactor(options, this.route);
     // Bodies larger than this, on the wire or decompressed (a compression bomb), are refused.
     this.maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
     this.signal = options.signal;
@@ -145,7 +143,7 @@ export class HttpTransport {
     };
     if (options.apiKey) this.headers[(options.apiKeyHeader || 'X-Api-Key').toLowerCase()] = options.apiKey;
     if (options.tenantId?.trim()) this.headers[(options.tenantHeader || 'X-Tenant-Id').toLowerCase()] = options.tenantId.trim();
-    this.dispatcher = this.createDispatcher(options);
+    this.dispatcher = this.createDispatcher();
   }
 
   /** Sends the request and answers the raw 2xx response, or throws a ControlPlaneError. */
@@ -263,16 +261,17 @@ export class HttpTransport {
    * One dispatcher for the connection's one origin (redirects stay on it): a ProxyAgent tunnelling through the
    * proxy of `route`, else an Agent; TLS trusts every store (certificateStores), for the proxy's certificate too.
    */
-  private createDispatcher(options: ConnectionOptions): Dispatcher {
+  private createDispatcher(): Dispatcher {
+    const { options, route } = this;
+    const proxy = route.proxy;
     // The stores are read, and a context of every CA built (tens of milliseconds), only where TLS is spoken.
-    const usesTls = [this.base, this.route.proxy].some((url) => url !== undefined && /^https:/i.test(url));
-    const secureContext = usesTls ? trustContext(certificateStores(options)) : undefined;
+    const usesTls = [this.base, proxy].some((url) => url !== undefined && /^https:/i.test(url));
+    const secureContext = usesTls ? trustContext(certificateStores(options, options.systemCertificates)) : undefined;
     const tls = { rejectUnauthorized: options.strictSSL !== false, ...(secureContext && { secureContext }) };
     const keepAlive = { keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000 };
-    const proxy = this.route.proxy;
     if (!proxy) return new Agent({ ...keepAlive, connect: tls });
     try {
-      return new ProxyAgent({ ...keepAlive, uri: proxy, token: this.proxyAuthorization, requestTls: tls, proxyTls: tls });
+      return new ProxyAgent({ ...keepAlive, uri: proxy, token: options.proxyAuthorization?.trim() || undefined, requestTls: tls, proxyTls: tls });
     } catch (error) {
       throw new InvalidInputError('proxy', l10n.t('“{0}” cannot be used: {1}', withoutUserInfo(proxy), (error as Error).message));
     }
@@ -283,7 +282,7 @@ export class HttpTransport {
     if (error instanceof ControlPlaneErrorBase) return error as ControlPlaneError;
     // undici's words for a proxy that refused the tunnel: "Proxy response (407) !== 200 when HTTP Tunneling".
     if (this.route.proxy && /\bProxy response \(407\)/.test((error as Error)?.message ?? '')) {
-      return new ProxyAuthError(withoutUserInfo(this.route.proxy), proxyCredentials(this.route.proxy, this.proxyAuthorization) !== 'none');
+      return new ProxyAuthError(withoutUserInfo(this.route.proxy), proxyCredentials(this.route.proxy, this.options.proxyAuthorization).from !== 'none');
     }
     return networkError(this.base, error);
   }
@@ -316,14 +315,6 @@ export class HttpTransport {
       return body;
     }
   }
-}
-
-/** The base URL without its query, fragment and trailing slashes. */
-function parseBaseUrl(baseUrl: string): string {
-  const problem = baseUrlProblem(baseUrl);
-  if (problem) throw new InvalidInputError('base URL', problem);
-  const url = new URL(baseUrl.trim());
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 function networkError(target: string, error: unknown): ControlPlaneError {

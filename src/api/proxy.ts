@@ -1,4 +1,5 @@
 import type { ConnectionOptions } from './http';
+import { Redactor } from './text';
 
 /** Whether requests to a control plane go through a proxy, which, and why. */
 export interface ProxyRoute {
@@ -53,33 +54,31 @@ function noProxyEntry(target: URL, list: string): string | undefined {
   });
 }
 
-/** What a proxy URL and a Proxy-Authorization value hold that no message may show: the password and the credentials. */
-export function proxySecrets(proxy: string | undefined, proxyAuthorization: string | undefined): string[] {
+/**
+ * The Proxy-Authorization sent to `proxy`, and where it comes from: http.proxyAuthorization's value, else HTTP
+ * Basic of the user name and password in its URL.
+ */
+export function proxyCredentials(proxy: string, proxyAuthorization: string | undefined): { from: 'proxyAuthorization' | 'url' | 'none'; header?: string } {
   const authorization = proxyAuthorization?.trim();
-  const url = proxy && URL.canParse(proxy) ? new URL(proxy) : undefined;
-  return [
-    ...(authorization ? [authorization, authorization.replace(/^\S+\s+/, '')] : []),
-    ...(url?.password ? [decoded(url.password), url.password, basicCredentials(url)] : []),
-  ];
+  if (authorization) return { from: 'proxyAuthorization', header: authorization };
+  const url = URL.canParse(proxy) ? new URL(proxy) : undefined;
+  return url?.username && url.password ? { from: 'url', header: `Basic ${basicCredentials(url)}` } : { from: 'none' };
 }
 
-/** The Proxy-Authorization sent to `proxy`: http.proxyAuthorization's value, else Basic of its URL's user name and password. */
-export function proxyAuthorizationHeader(proxy: string, proxyAuthorization: string | undefined): string | undefined {
-  if (proxyAuthorization?.trim()) return proxyAuthorization.trim();
-  const url = URL.canParse(proxy) ? new URL(proxy) : undefined;
-  return url?.username && url.password ? `Basic ${basicCredentials(url)}` : undefined;
+/** The one redactor of a connection's secrets: its API key, and the password and credentials its proxy is given. */
+export function connectionRedactor(options: ConnectionOptions, route = proxyRoute(new URL(options.baseUrl.trim()), options)): Redactor {
+  const authorization = options.proxyAuthorization?.trim();
+  const url = route.proxy && URL.canParse(route.proxy) ? new URL(route.proxy) : undefined;
+  return new Redactor(
+    options.apiKey,
+    ...(authorization ? [authorization, authorization.replace(/^\S+\s+/, '')] : []),
+    ...(url?.password ? [decoded(url.password), url.password, basicCredentials(url)] : []),
+  );
 }
 
 /** `user:password` of a URL, decoded, in base64: the credentials of HTTP Basic. */
 function basicCredentials(url: URL): string {
   return Buffer.from(`${decoded(url.username)}:${decoded(url.password)}`).toString('base64');
-}
-
-/** Which credentials go to the proxy: http.proxyAuthorization's value, else the user name and password of its URL. */
-export function proxyCredentials(proxy: string, proxyAuthorization: string | undefined): 'proxyAuthorization' | 'url' | 'none' {
-  if (proxyAuthorization?.trim()) return 'proxyAuthorization';
-  const url = URL.canParse(proxy) ? new URL(proxy) : undefined;
-  return url?.username && url.password ? 'url' : 'none';
 }
 
 function decoded(text: string): string {

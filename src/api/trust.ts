@@ -76,10 +76,10 @@ async function readSystemCertificates(): Promise<SystemCertificates> {
 
 /**
  * The stores a connection trusts, in the order a report names them: Node's roots, NODE_EXTRA_CA_CERTS (read from
- * `env` as Node reads it at start-up: a file it cannot read is left out), the OS's when given, and the caFile
- * setting (a file it cannot read is an error: the user named it).
+ * `env` as Node reads it at start-up: a file it cannot read is left out), the OS's (`system`) when given, and the
+ * caFile setting (a file it cannot read is an error: the user named it).
  */
-export function certificateStores(options: Pick<ConnectionOptions, 'caFile' | 'env' | 'systemCertificates'>): CertificateStore[] {
+export function certificateStores(options: Pick<ConnectionOptions, 'caFile' | 'env'>, system?: SystemCertificates): CertificateStore[] {
   const stores: CertificateStore[] = [{ kind: 'node', source: '', certificates: tls.rootCertificates }];
   const extra = (options.env ?? process.env).NODE_EXTRA_CA_CERTS?.trim();
   try {
@@ -87,7 +87,7 @@ export function certificateStores(options: Pick<ConnectionOptions, 'caFile' | 'e
   } catch {
     // Node leaves it out too (with a warning at start-up).
   }
-  if (options.systemCertificates?.certificates.length) stores.push({ kind: 'system', ...options.systemCertificates });
+  if (system?.certificates.length) stores.push({ kind: 'system', ...system });
   const caFile = options.caFile?.trim();
   if (!caFile) return stores;
   let certificates: string[];

@@ -40,6 +40,8 @@ function proxyOrigin(check: ConnectionCheck): string {
   return check.route.reason === 'environment' ? (check.route.source ?? 'HTTPS_PROXY') : 'http.proxy';
 }
 
+const failed = (cause: string, next: string): Finding => ({ ok: false, cause, next });
+
 /** The first failure's cause and next step, or success; the report's verdict. */
 export function findingOf(check: ConnectionCheck, context: ReportContext): Finding {
   const viaProxy = check.route.proxy !== undefined;
@@ -49,94 +51,81 @@ export function findingOf(check: ConnectionCheck, context: ReportContext): Findi
   );
   const { dns, connect, tunnel, tls, listing } = check;
   if (dns?.failure) {
-    return {
-      ok: false,
-      cause: l10n.t('The host name {0} could not be resolved ({1}).', code(dns.host), dns.failure.code ?? dns.failure.message),
-      next: viaProxy
+    return failed(
+      l10n.t('The host name {0} could not be resolved ({1}).', code(dns.host), dns.failure.code ?? dns.failure.message),
+      viaProxy
         ? l10n.t('Check the proxy address in {0}.', proxyOrigin(check))
         : l10n.t('Check the host in the base URL, and your DNS or VPN. If your network reaches the internet only through a proxy, set http.proxy.'),
-    };
+    );
   }
   if (connect?.failure) {
     const at = code(endpoint(connect));
     const refused = connect.failure.code === 'ECONNREFUSED';
-    return {
-      ok: false,
-      cause: refused
+    return failed(
+      refused
         ? l10n.t('Nothing accepts connections at {0} (ECONNREFUSED).', at)
         : connect.failure.code === 'ETIMEDOUT'
           ? l10n.t('{0} did not answer: {1}.', at, connect.failure.message)
           : l10n.t('The connection to {0} failed: {1}.', at, connect.failure.message),
-      next: viaProxy
+      viaProxy
         ? l10n.t('Check that the proxy {0} (from {1}) is running and its address and port are right.', code(proxy), proxyOrigin(check))
         : refused
           ? l10n.t('Check that the control plane is running and that the port in the base URL is right.')
           : l10n.t('A firewall may drop the connection. If your network needs a proxy, set http.proxy; else check the base URL.'),
-    };
+    );
+  }
+  if (tunnel?.status === 407) {
+    const cause =
+      check.route.credentials !== 'none'
+        ? l10n.t(
+            'The proxy {0} refused the credentials it was given ({1}) (HTTP 407).',
+            code(proxy),
+            check.route.credentials === 'url' ? l10n.t('the user name and password in its URL') : 'http.proxyAuthorization',
+          )
+        : l10n.t('The proxy {0} asks for credentials (HTTP 407), and none are set.', code(proxy));
+    return failed(cause, proxyCredentialsNext);
   }
   if (tunnel && (tunnel.failure || tunnel.status !== 200)) {
-    if (tunnel.status === 407) {
-      const refused = check.route.credentials !== 'none';
-      return {
-        ok: false,
-        cause: refused
-          ? l10n.t(
-              'The proxy {0} refused the credentials it was given ({1}) (HTTP 407).',
-              code(proxy),
-              check.route.credentials === 'url' ? l10n.t('the user name and password in its URL') : 'http.proxyAuthorization',
-            )
-          : l10n.t('The proxy {0} asks for credentials (HTTP 407), and none are set.', code(proxy)),
-        next: proxyCredentialsNext,
-      };
-    }
-    return {
-      ok: false,
-      cause: tunnel.failure
+    return failed(
+      tunnel.failure
         ? l10n.t('The proxy {0} did not open a tunnel to {1}: {2}.', code(proxy), code(tunnel.target), tunnel.failure.message)
         : l10n.t('The proxy {0} refused a tunnel to {1} (HTTP {2}).', code(proxy), code(tunnel.target), tunnel.status ?? ''),
-      next: l10n.t(
+      l10n.t(
         'Ask the proxy’s administrators whether {0} may be reached through it; if the host is reachable without the proxy, add it to http.noProxy.',
         code(tunnel.target),
       ),
-    };
+    );
   }
   if (tls?.failure) {
-    return {
-      ok: false,
-      cause: l10n.t('The TLS handshake failed: {0}.', tls.failure.message),
-      next: l10n.t('Check the scheme and the port of the base URL: https:// to a port that speaks plain HTTP fails this way.'),
-    };
+    return failed(
+      l10n.t('The TLS handshake failed: {0}.', tls.failure.message),
+      l10n.t('Check the scheme and the port of the base URL: https:// to a port that speaks plain HTTP fails this way.'),
+    );
   }
   if (tls?.untrusted && tls.checked) {
     const top = tls.chain.at(-1);
     if (tls.untrusted === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-      return {
-        ok: false,
-        cause: l10n.t('The certificate is not for the host of the base URL ({0}).', tls.untrusted),
-        next: l10n.t('Use the host name the certificate names in the base URL, or ask the server’s administrators for a certificate that names this host.'),
-      };
+      return failed(
+        l10n.t('The certificate is not for the host of the base URL ({0}).', tls.untrusted),
+        l10n.t('Use the host name the certificate names in the base URL, or ask the server’s administrators for a certificate that names this host.'),
+      );
     }
     if (tls.untrusted === 'CERT_HAS_EXPIRED') {
-      return {
-        ok: false,
-        cause: l10n.t('The server’s certificate has expired ({0}).', tls.untrusted),
-        next: l10n.t('The server’s administrators must renew it.'),
-      };
+      return failed(l10n.t('The server’s certificate has expired ({0}).', tls.untrusted), l10n.t('The server’s administrators must renew it.'));
     }
-    return {
-      ok: false,
-      cause: l10n.t(
+    return failed(
+      l10n.t(
         'The certificate chain is not trusted ({0}): its last certificate, {1}, issued by {2}, is in none of the trusted stores.',
         tls.untrusted,
         code(top?.subject ?? '?'),
         code(top?.issuer ?? '?'),
       ),
-      next: l10n.t(
+      l10n.t(
         'If this is a private CA or your company’s TLS-inspecting gateway, put its CA certificate (PEM) in the setting deploymentsExplorer.caFile, or install it in the operating system’s store (read while http.systemCertificates is on). Turn off deploymentsExplorer.strictSSL only on a network you trust.',
       ),
-    };
+    );
   }
-  if (!listing) return { ok: false, cause: l10n.t('The listing call was not made.'), next: l10n.t('Run Check Connection again.') };
+  if (!listing) return failed(l10n.t('The listing call was not made.'), l10n.t('Run Check Connection again.'));
   const error = listing.error;
   if (!error) {
     return {
@@ -153,49 +142,45 @@ export function findingOf(check: ConnectionCheck, context: ReportContext): Findi
   const status = listing.status ?? '';
   switch (error.kind) {
     case 'auth':
-      if (context.key !== 'send') {
-        return {
-          ok: false,
-          cause:
-            context.key === 'none'
-              ? l10n.t('No API key is stored for this profile, and the control plane refused the call without one (HTTP {0}).', status)
-              : l10n.t('The API key was not sent: it was stored for another control plane (HTTP {0}).', status),
-          next: context.key === 'none' ? l10n.t('Set the key with “Set API Key…”.') : l10n.t('Run “Use API Key There…” if you trust this control plane.'),
-        };
+      if (context.key === 'none') {
+        return failed(
+          l10n.t('No API key is stored for this profile, and the control plane refused the call without one (HTTP {0}).', status),
+          l10n.t('Set the key with “Set API Key…”.'),
+        );
       }
-      if (error.notEnabled) return { ok: false, cause: error.message, next: l10n.t('Ask an administrator of your organisation: another key will not help.') };
-      if (error.needsTenant) {
-        return { ok: false, cause: l10n.t('The API key needs a tenant (workspace) ID (HTTP {0}).', status), next: l10n.t('Set it with “Set Tenant ID…”.') };
+      if (context.key === 'withheld') {
+        return failed(
+          l10n.t('The API key was not sent: it was stored for another control plane (HTTP {0}).', status),
+          l10n.t('Run “Use API Key There…” if you trust this control plane.'),
+        );
       }
-      return {
-        ok: false,
-        cause:
-          status === 401
-            ? l10n.t('The API key was refused. {0}', error.message)
-            : l10n.t('The API key was refused, or it may not access this tenant. {0}', error.message),
-        next: l10n.t('Set the right key with “Set API Key…” (a key of this control plane), and check the tenant ID (“Set Tenant ID…”).'),
-      };
+      if (error.notEnabled) return failed(error.message, l10n.t('Ask an administrator of your organisation: another key will not help.'));
+      if (error.needsTenant) return failed(l10n.t('The API key needs a tenant (workspace) ID (HTTP {0}).', status), l10n.t('Set it with “Set Tenant ID…”.'));
+      return failed(
+        status === 401
+          ? l10n.t('The API key was refused. {0}', error.message)
+          : l10n.t('The API key was refused, or it may not access this tenant. {0}', error.message),
+        l10n.t('Set the right key with “Set API Key…” (a key of this control plane), and check the tenant ID (“Set Tenant ID…”).'),
+      );
     case 'notFound':
-      return {
-        ok: false,
-        cause: l10n.t('The deployment listing was not found at {0} (HTTP 404).', code(`${check.baseUrl}/v2/deployments`)),
-        next: l10n.t('Check the base URL, with the path prefix the API has if any (e.g. https://host/api-host).'),
-      };
+      return failed(
+        l10n.t('The deployment listing was not found at {0} (HTTP 404).', code(`${check.baseUrl}/v2/deployments`)),
+        l10n.t('Check the base URL, with the path prefix the API has if any (e.g. https://host/api-host).'),
+      );
     case 'invalidResponse':
-      return {
-        ok: false,
-        cause: l10n.t('The answer is not JSON: a proxy, a gateway or a web page answered instead of the API. {0}', error.message),
-        next: l10n.t('Check the base URL; if a sign-in page or a proxy is in the way, check http.proxy and http.noProxy.'),
-      };
+      return failed(
+        l10n.t('The answer is not JSON: a proxy, a gateway or a web page answered instead of the API. {0}', error.message),
+        l10n.t('Check the base URL; if a sign-in page or a proxy is in the way, check http.proxy and http.noProxy.'),
+      );
     case 'schema':
-      return { ok: false, cause: error.message, next: l10n.t('Check that the base URL points at the control-plane API.') };
+      return failed(error.message, l10n.t('Check that the base URL points at the control-plane API.'));
     case 'server':
     case 'rateLimited':
-      return { ok: false, cause: error.message, next: l10n.t('Try again later; if it lasts, tell the control plane’s operators.') };
+      return failed(error.message, l10n.t('Try again later; if it lasts, tell the control plane’s operators.'));
     case 'proxyAuth':
-      return { ok: false, cause: error.message, next: proxyCredentialsNext };
+      return failed(error.message, proxyCredentialsNext);
     default:
-      return { ok: false, cause: error.message, next: l10n.t('See the steps above, and the log (“Show Log”).') };
+      return failed(error.message, l10n.t('See the steps above, and the log (“Show Log”).'));
   }
 }
 

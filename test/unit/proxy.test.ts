@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { ProxyAuthError } from '../../src/api';
 import { ControlPlaneClient } from '../../src/api/client';
 import type { ConnectionOptions } from '../../src/api/http';
-import { proxyAuthorizationHeader, proxyRoute } from '../../src/api/proxy';
+import { proxyCredentials, proxyRoute } from '../../src/api/proxy';
 import { ForwardProxy, startForwardProxy } from '../server/forwardProxy';
 import { StandIn } from '../server/standIn';
 import { makeAuthorities, TestAuthority } from '../server/testCertificates';
@@ -65,10 +65,10 @@ describe('the proxy route', () => {
 describe('the Proxy-Authorization sent to a proxy', () => {
   it('is http.proxyAuthorization when set, else Basic of the URL’s user name and password, a stray % kept as written', () => {
     const basic = (pair: string) => `Basic ${Buffer.from(pair).toString('base64')}`;
-    assert.equal(proxyAuthorizationHeader('http://alice:pa55@proxy:3128', ' Negotiate abc '), 'Negotiate abc');
-    assert.equal(proxyAuthorizationHeader('http://alice:p%40ss@proxy:3128', undefined), basic('alice:p@ss'));
-    assert.equal(proxyAuthorizationHeader('http://alice:50%off@proxy:3128', undefined), basic('alice:50%off'));
-    assert.equal(proxyAuthorizationHeader('http://alice@proxy:3128', undefined), undefined);
+    assert.deepEqual(proxyCredentials('http://alice:pa55@proxy:3128', ' Negotiate abc '), { from: 'proxyAuthorization', header: 'Negotiate abc' });
+    assert.deepEqual(proxyCredentials('http://alice:p%40ss@proxy:3128', undefined), { from: 'url', header: basic('alice:p@ss') });
+    assert.deepEqual(proxyCredentials('http://alice:50%off@proxy:3128', undefined), { from: 'url', header: basic('alice:50%off') });
+    assert.deepEqual(proxyCredentials('http://alice@proxy:3128', undefined), { from: 'none' });
   });
 });
 

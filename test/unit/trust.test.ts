@@ -51,11 +51,10 @@ describe('the certificates a connection trusts', () => {
   });
 
   it('names the stores in order, and refuses a caFile it cannot read or that holds no certificate', () => {
-    const stores = certificateStores({
-      env: { NODE_EXTRA_CA_CERTS: pki.extra.certFile },
-      systemCertificates: { source: 'test store', certificates: [pki.system.cert] },
-      caFile: pki.file.certFile,
-    });
+    const stores = certificateStores(
+      { env: { NODE_EXTRA_CA_CERTS: pki.extra.certFile }, caFile: pki.file.certFile },
+      { source: 'test store', certificates: [pki.system.cert] },
+    );
     assert.deepEqual(
       stores.map(({ kind, source, certificates }) => [kind, source, certificates.length]),
       [
@@ -71,7 +70,7 @@ describe('the certificates a connection trusts', () => {
   });
 
   it('makes one TLS context per set of certificates, and none when they add nothing to Node’s roots', () => {
-    const nodeOnly = certificateStores({ env: {}, systemCertificates: { source: 'same as Node', certificates: rootCertificates.slice(0, 5).map((pem) => pem.replace(/\n/g, '\r\n')) } });
+    const nodeOnly = certificateStores({ env: {} }, { source: 'same as Node', certificates: rootCertificates.slice(0, 5).map((pem) => pem.replace(/\n/g, '\r\n')) });
     assert.equal(trustContext(nodeOnly), undefined);
     const stores = certificateStores({ env: {}, caFile: pki.file.certFile });
     const context = trustContext(stores);

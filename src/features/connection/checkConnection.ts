@@ -1,7 +1,6 @@
 import vscode = require('vscode');
 import { loadConnectionCheck } from '../../api/lazy';
-import { proxyRoute, proxySecrets } from '../../api/proxy';
-import { Redactor } from '../../api/text';
+import { connectionRedactor } from '../../api/proxy';
 import { connectionReport, findingOf } from '../../model/connectionReport';
 import { Commands } from '../../platform/commandIds';
 import { Services } from '../../platform/services';
@@ -26,7 +25,7 @@ export function registerCheckConnection({ commands, connection, log }: Services)
     );
     const context = { ...facts, userAgent: options.userAgent ?? '', time: new Date() };
     // The report holds no secret by construction; the redactor is the second net, as for every message.
-    const redactor = new Redactor(options.apiKey, ...proxySecrets(proxyRoute(new URL(options.baseUrl), options).proxy, options.proxyAuthorization));
+    const redactor = connectionRedactor(options);
     const finding = findingOf(check, context);
     log.info(`Check Connection: ${redactor.text(finding.ok ? 'the control plane answered' : finding.cause)}`);
     const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: redactor.text(connectionReport(check, context)) });
