@@ -3,7 +3,7 @@ import type { RecordProblem } from '../api';
 import { messageOf } from '../api/errors';
 import { problemLine, problemWords } from '../model/fieldNames';
 import type { FixRow } from '../model/fixActions';
-import { fixActionCommand } from './commandRunner';
+import { fixAction } from './commandRunner';
 
 // The rows both trees show alike: each tree words their labels; how they look and act is decided here.
 
@@ -49,15 +49,14 @@ export function errorItem(row: {
 
 /** A fix beside an error row (Set API Key…, Set Tenant ID…, a named setting, Check Connection): a key, a gear for a setting, a pulse. */
 export function fixItem(row: FixRow): vscode.TreeItem {
-  // Row fixes are never Retry, the one action without a command of its own.
-  const command = fixActionCommand(row.action)!;
-  const item = new vscode.TreeItem(command.title, vscode.TreeItemCollapsibleState.None);
+  const { title, command } = fixAction(row.action);
+  const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
   item.id = row.id;
   const { kind } = row.action;
   item.iconPath = new vscode.ThemeIcon(kind === 'openSettings' ? 'gear' : kind === 'checkConnection' ? 'pulse' : 'key');
   item.command = command;
   item.contextValue = 'fix';
-  item.accessibilityInformation = { label: command.title };
+  item.accessibilityInformation = { label: title };
   return item;
 }
 
