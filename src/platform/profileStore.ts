@@ -83,9 +83,8 @@ export class ProfileStore implements vscode.Disposable {
   /** The settings as last read: read again when they change, as VS Code answers `inspect` slowly. */
   private snapshot: Snapshot;
   /**
-   * The key last announced for each secret. Secret storage also reports the stores and deletes made
-   * here, which have announced themselves already (an unchanged key may not be reported at all);
-   * announcing them twice would reload the views twice.
+   * The key last announced for each secret: secret storage also reports the stores and deletes made here (an
+   * unchanged key may not be reported at all), which announced themselves already; twice would reload the views twice.
    */
   private readonly announcedKeys = new Map<string, string | undefined>();
 
@@ -141,10 +140,7 @@ export class ProfileStore implements vscode.Disposable {
     };
   }
 
-  /**
-   * Reads the settings again, and fires only when the signature changed: adding an integration to a profile
-   * rewrites the setting, but must not reload the views (the catalog hears of it on its own).
-   */
+  /** Reads the settings again; an added integration rewrites the setting but must not reload the views (see signatureOf). */
   private reread(): void {
     const previous = this.snapshot;
     this.snapshot = this.read(previous);
@@ -194,10 +190,7 @@ export class ProfileStore implements vscode.Disposable {
     this.log.info('Profiles: the 0.1.0 connection settings are now profile Default');
   }
 
-  /**
-   * Replaces the entry of the user's profile `profileId` with what `edit` makes of it (nothing: removes it);
-   * `where` says where to edit it instead when it is not one.
-   */
+  /** Replaces the user's entry of `profileId` with what `edit` makes of it (nothing: removes it); `where` says where else to edit it. */
   private async editEntry(profileId: string, where: string, edit: (entry: ProfileSetting) => ProfileSetting | undefined): Promise<void> {
     const entries = this.entries();
     if (!entries.some((entry) => entryId(entry) === profileId)) throw new Error(where);
@@ -326,9 +319,8 @@ export class ProfileStore implements vscode.Disposable {
   }
 
   /**
-   * Once after the upgrade from 0.1.0, before the first connection (which waits for it; activation
-   * does not): 0.1.0's settings already are profile Default (nothing is rewritten, so a one-profile
-   * user sees nothing new); its stored key is bound to the user's own base URL, so a workspace that
+   * Once after the upgrade from 0.1.0, before the first connection (which waits for it; activation does not): its
+   * settings already are profile Default; its stored key is bound to the user's own base URL, so a workspace that
    * points elsewhere has to ask before it gets the key.
    */
   async migrate(): Promise<void> {
