@@ -114,41 +114,38 @@ export class MultiStepInput {
       const active = options.activeItem?.(items);
       if (active) pick.activeItems = [active];
     };
-    const loading = new AbortController();
-    return this.present(
-      pick,
-      (resolve, reject) => {
-        if (typeof options.items !== 'function') setItems(options.items);
-        else {
-          pick.busy = true;
-          options.items(loading.signal).then(
-            (items) => {
-              if (loading.signal.aborted) return;
-              pick.busy = false;
-              setItems(items);
-            },
-            (error: unknown) => {
-              if (!loading.signal.aborted) reject(error);
-            },
-          );
-        }
-        return [
-          pick.onDidChangeValue((value) => options.onDidChangeFilter?.(value)),
-          pick.onDidAccept(() => {
-            const [selected] = pick.selectedItems;
-            if (selected && !pick.busy) resolve(selected);
-          }),
-        ];
-      },
-      () => loading.abort(),
-    );
+    return this.present(pick, (resolve, reject) => {
+      const loading = new AbortController();
+      if (typeof options.items !== 'function') setItems(options.items);
+      else {
+        pick.busy = true;
+        options.items(loading.signal).then(
+          (items) => {
+            if (loading.signal.aborted) return;
+            pick.busy = false;
+            setItems(items);
+          },
+          (error: unknown) => {
+            if (!loading.signal.aborted) reject(error);
+          },
+        );
+      }
+      return [
+        pick.onDidChangeValue((value) => options.onDidChangeFilter?.(value)),
+        pick.onDidAccept(() => {
+          const [selected] = pick.selectedItems;
+          if (selected && !pick.busy) resolve(selected);
+        }),
+        // Leaving the step stops the loading.
+        { dispose: () => loading.abort() },
+      ];
+    });
   }
 
-  /** Shows `input` as the current step until `listen`'s listeners answer it, or Back or Escape; then `onFinish` runs. */
+  /** Shows `input` as the current step until `listen`'s listeners answer it, or Back or Escape; then disposes them. */
   private present<T>(
     input: vscode.InputBox | vscode.QuickPick<vscode.QuickPickItem>,
     listen: (resolve: (value: T) => void, reject: (error: unknown) => void) => vscode.Disposable[],
-    onFinish?: () => void,
   ): Promise<T> {
     input.title = this.title;
     input.step = this.stepIndex + 1;
@@ -170,9 +167,6 @@ export class MultiStepInput {
       this.current = input;
       input.show();
       previous?.dispose();
-    }).finally(() => {
-      onFinish?.();
-      vscode.Disposable.from(...listeners).dispose();
-    });
+    }).finally(() => vscode.Disposable.from(...listeners).dispose());
   }
 }
