@@ -38,9 +38,8 @@ interface Generation {
 }
 
 /**
- * Owns the one API client, built lazily (no network in activate) from the active profile, the workspace's own
- * connection settings, the profile's key and VS Code's proxy settings. Any change starts a new generation: the
- * old client's requests are aborted, and a client never mixes two profiles.
+ * Owns the one API client, built lazily (no network in activate) from the active profile, the workspace's connection
+ * settings, the key and VS Code's proxy settings. A change starts a new generation: the old client's requests abort.
  */
 export class ConnectionManager implements vscode.Disposable {
   private generation: Generation = { abort: new AbortController() };
@@ -157,9 +156,8 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
-   * Asks whether the profile's key may go to `origin`, once per session and origin. Not modal: it must not block
-   * the workbench, and nothing is sent there until it is answered. A yes or no is remembered for the origin (and
-   * resets the connection), a dismissal only for this session.
+   * Asks whether the profile's key may go to `origin`, once per session and origin; not modal, as nothing is sent there
+   * until it is answered. A yes or no is remembered for the origin (and resets the connection), a dismissal is not.
    */
   private askToSend(profile: Profile, effective: EffectiveConnection, origin: string): void {
     const asked = `${profile.id} ${origin}`;

@@ -43,7 +43,6 @@ const config = () => vscode.workspace.getConfiguration(SECTION);
 const inspectSection = () => vscode.workspace.getConfiguration().inspect<SectionValues>(SECTION);
 const secretName = (profileId: string) => (profileId === DEFAULT_PROFILE_ID ? API_KEY_SECRET : `${API_KEY_SECRET}.${profileId}`);
 const entryId = (entry: ProfileSetting) => (entry.id ?? entry.name).toLowerCase();
-const notInUserSettings = (profileId: string) => vscode.l10n.t('Profile “{0}” is not in your user settings; edit it where it is defined.', profileId);
 
 /** The user's own (global) values of 0.1.0's settings: what the implicit profile Default is made of. */
 function legacyUserSettings(user = inspectSection()?.globalValue ?? {}): LegacySettings {
@@ -191,9 +190,11 @@ export class ProfileStore implements vscode.Disposable {
   }
 
   /** Replaces the user's entry of `profileId` with what `edit` makes of it (nothing: removes it); `where` says where else to edit it. */
-  private async editEntry(profileId: string, where: string, edit: (entry: ProfileSetting) => ProfileSetting | undefined): Promise<void> {
+  private async editEntry(profileId: string, edit: (entry: ProfileSetting) => ProfileSetting | undefined, where?: string): Promise<void> {
     const entries = this.entries();
-    if (!entries.some((entry) => entryId(entry) === profileId)) throw new Error(where);
+    if (!entries.some((entry) => entryId(entry) === profileId)) {
+      throw new Error(where ?? vscode.l10n.t('Profile “{0}” is not in your user settings; edit it where it is defined.', profileId));
+    }
     await this.write(entries.flatMap((entry) => (entryId(entry) === profileId ? (edit(entry) ?? []) : [entry])));
   }
 
@@ -211,12 +212,12 @@ export class ProfileStore implements vscode.Disposable {
 
   async rename(profileId: string, name: string): Promise<void> {
     // The ID stays: the key and the profile's state follow the profile, not its name.
-    await this.editEntry(profileId, notInUserSettings(profileId), (entry) => ({ ...entry, id: profileId, name: name.trim() }));
+    await this.editEntry(profileId, (entry) => ({ ...entry, id: profileId, name: name.trim() }));
   }
 
   /** Removes the profile from settings, and its stored key and origin answers. */
   async remove(profileId: string): Promise<void> {
-    await this.editEntry(profileId, notInUserSettings(profileId), () => undefined);
+    await this.editEntry(profileId, () => undefined);
     await this.clearKey(profileId);
     if (this.context.workspaceState.get(ACTIVE_PROFILE_STATE) === profileId) await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, undefined);
     this.log.info(`Profile ${profileId} removed, with its stored key`);
@@ -224,14 +225,11 @@ export class ProfileStore implements vscode.Disposable {
   }
 
   /** Edits the active profile's entry (or 0.1.0's top-level user setting while there is none). */
-  async updateActive(field: keyof ProfileSetting, value: unknown): Promise<void> {
+  async updateActive(field: keyof ConnectionFields | 'integrations', value: unknown): Promise<void> {
     const active = this.active();
-    if (active.implicit) {
-      await config().update(field === 'createDefaults' ? 'createDeployment.defaults' : field, value, vscode.ConfigurationTarget.Global);
-      return;
-    }
+    if (active.implicit) return config().update(field, value, vscode.ConfigurationTarget.Global);
     const where = vscode.l10n.t('Profile “{0}” is defined in this workspace’s settings; edit it there.', active.name);
-    await this.editEntry(active.id, where, (entry) => ({ ...entry, [field]: value }));
+    await this.editEntry(active.id, (entry) => ({ ...entry, [field]: value }), where);
   }
 
   /** The active profile's integrations; the implicit Default's are 0.1.0's `integrations` setting, a workspace's value included. */

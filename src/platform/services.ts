@@ -51,9 +51,8 @@ export interface WatchFeature {
 }
 
 /**
- * A row of another view that stands for a deployment it does not hold whole (This Workspace keeps
- * only an index entry): the Deployments view's and the watch's row commands take it, and look the
- * record up by ID.
+ * A row of another view that stands for a deployment it does not hold whole (This Workspace keeps only an index
+ * entry): the Deployments view's and the watch's row commands take it, and look the record up by ID.
  */
 export interface DeploymentReference {
   readonly deploymentId: string;

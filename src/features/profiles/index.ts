@@ -25,8 +25,7 @@ export interface AddProfileResult {
 
 /**
  * Profiles: Switch / Add / Rename / Remove Profile…, the status bar item and the titles (naming the active profile
- * once there are two or more) and messages of `views`. Switching itself is the connection's work: this feature only
- * asks which profile.
+ * once there are two or more) and messages of `views`. Switching is the connection's work: this only asks which.
  */
 export function registerProfiles(services: Services, views: readonly { view: vscode.TreeView<unknown>; title: string }[]): void {
   const { commands, connection, context, log } = services;
