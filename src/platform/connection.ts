@@ -82,8 +82,7 @@ export class ConnectionManager implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (CLIENT_SETTINGS.some((setting) => event.affectsConfiguration(setting))) void this.reset('settings changed');
       }),
-      profiles.onDidChange(() => void this.reset('profiles or connection settings changed')),
-      profiles.onDidChangeKey(() => void this.reset('API key changed')),
+      profiles.onDidChange((reason) => void this.reset(reason)),
     );
     void this.updateContext();
   }

@@ -26,6 +26,7 @@ import { readIntegrations, SECTION } from './settings';
 /** 0.1.0's secret: the key of profile Default, so an upgrade keeps it where it is. */
 const API_KEY_SECRET = 'deploymentsExplorer.apiKey';
 const API_KEY_ENV = 'DEPLOYMENTS_EXPLORER_API_KEY';
+const KEY_CHANGED = 'API key changed';
 /** workspaceState: the ID of this workspace's active profile. */
 const ACTIVE_PROFILE_STATE = 'deploymentsExplorer.activeProfile';
 /** globalState: profile ID → KeyBinding. */
@@ -72,12 +73,9 @@ function signatureOf(snapshot: Snapshot): string {
  * workspace, each profile's key in SecretStorage and the origin it was stored for.
  */
 export class ProfileStore implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
-  /** What the connection is built from changed (see signatureOf). */
+  private readonly changed = new vscode.EventEmitter<string>();
+  /** What the connection is built from changed (see signatureOf), or a stored key or its origin binding did: says which. */
   readonly onDidChange = this.changed.event;
-  private readonly keyChanged = new vscode.EventEmitter<void>();
-  /** A profile's stored key or its origin binding changed. */
-  readonly onDidChangeKey = this.keyChanged.event;
   private readonly disposables: vscode.Disposable[];
   /** The settings as last read: read again when they change, as VS Code answers `inspect` slowly. */
   private snapshot: Snapshot;
@@ -94,7 +92,6 @@ export class ProfileStore implements vscode.Disposable {
     this.snapshot = this.read();
     this.disposables = [
       this.changed,
-      this.keyChanged,
       vscode.workspace.onDidChangeConfiguration((event) => {
         // 0.1.0's settings make up the implicit profile Default, so any setting of the section counts.
         if (event.affectsConfiguration(SECTION)) this.reread();
@@ -143,7 +140,7 @@ export class ProfileStore implements vscode.Disposable {
   private reread(): void {
     const previous = this.snapshot;
     this.snapshot = this.read(previous);
-    if (signatureOf(this.snapshot) !== signatureOf(previous)) this.changed.fire();
+    if (signatureOf(this.snapshot) !== signatureOf(previous)) this.changed.fire('profiles or connection settings changed');
   }
 
   list(): readonly Profile[] {
@@ -270,7 +267,7 @@ export class ProfileStore implements vscode.Disposable {
     const previous = await this.storedKey(profileId);
     await this.setBinding(profileId, bindingAfterStore(this.binding(profileId), origin, previous === key.trim()), false);
     await this.writeKey(profileId, key.trim());
-    this.keyChanged.fire();
+    this.changed.fire(KEY_CHANGED);
   }
 
   async clearKey(profileId: string): Promise<void> {
@@ -290,7 +287,7 @@ export class ProfileStore implements vscode.Disposable {
     const key = (await this.context.secrets.get(secret))?.trim() || undefined;
     if (this.announcedKeys.has(secret) && this.announcedKeys.get(secret) === key) return;
     this.announcedKeys.set(secret, key);
-    this.keyChanged.fire();
+    this.changed.fire(KEY_CHANGED);
   }
 
   binding(profileId: string): KeyBinding | undefined {
@@ -313,7 +310,7 @@ export class ProfileStore implements vscode.Disposable {
     if (binding) all[profileId] = binding;
     else delete all[profileId];
     await this.context.globalState.update(KEY_BINDINGS_STATE, all);
-    if (notify) this.keyChanged.fire();
+    if (notify) this.changed.fire(KEY_CHANGED);
   }
 
   /**
