@@ -20,8 +20,9 @@ import {
   resolveActiveProfile,
 } from '../model/profileRules';
 import type { IntegrationSetting } from '../model/repositoryCatalog';
+import { isUuid } from '../api/vocabulary';
 import { warnWithSettingsButton } from './commandRunner';
-import { readIntegrations, SECTION } from './settings';
+import { SECTION } from './settings';
 
 /** 0.1.0's secret: the key of profile Default, so an upgrade keeps it where it is. */
 const API_KEY_SECRET = 'deploymentsExplorer.apiKey';
@@ -52,6 +53,17 @@ function legacyUserSettings(user = inspectSection()?.globalValue ?? {}): LegacyS
     integrations: user.integrations,
     createDefaults: user.createDeployment?.defaults,
   };
+}
+
+/** The well-formed entries of an integrations setting, each once; a hand-edited bad entry must not break the view. */
+function readIntegrations(value: unknown): IntegrationSetting[] {
+  const byId = new Map<string, IntegrationSetting>();
+  for (const entry of Array.isArray(value) ? value : []) {
+    const id = typeof entry === 'string' ? entry.trim() : typeof entry?.id === 'string' ? entry.id.trim() : '';
+    const label = typeof entry?.label === 'string' ? entry.label.trim() : '';
+    if (isUuid(id) && !byId.has(id.toLowerCase())) byId.set(id.toLowerCase(), label ? { id, label } : { id });
+  }
+  return [...byId.values()];
 }
 
 /** What the settings say about profiles, read at once. */
