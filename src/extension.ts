@@ -6,7 +6,7 @@ import { ProfileStore } from './platform/profileStore';
 import { registerProfiles } from './features/profiles';
 import { ConnectionManager } from './platform/connection';
 import { createRepositoryCatalog } from './platform/repositoryCatalog';
-import { createDeploymentIndex } from './platform/deploymentIndex';
+import { DeploymentIndexes } from './model/deploymentIndex';
 import { Services } from './platform/services';
 import { ViewMessages } from './platform/viewMessages';
 import { registerDeployments } from './features/deployments';
@@ -29,7 +29,8 @@ export function activate(context: vscode.ExtensionContext) {
   const catalog = createRepositoryCatalog(connection, context);
   const commands = new CommandRunner(context, log);
 
-  const deploymentIndex = createDeploymentIndex(connection, context);
+  const deploymentIndex = new DeploymentIndexes(() => connection.controlPlane());
+  context.subscriptions.push(deploymentIndex, connection.onDidChange(() => deploymentIndex.planeChanged()));
   const services: Services = { context, log, connection, commands, catalog, deploymentIndex, messages: new ViewMessages() };
   registerConnectionCommands(services);
   const integrations = registerIntegrations(services);

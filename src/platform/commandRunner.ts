@@ -4,31 +4,19 @@ import { FixAction, FixActionKind, fixActionsFor } from '../model/fixActions';
 import { CommandId, Commands } from './commandIds';
 import { SECTION } from './settings';
 
-/** The one table of fix-action labels: notification buttons and tree rows read it. */
-function fixActionLabel(action: FixAction): string {
-  const labels: Record<FixActionKind, string> = {
-    retry: vscode.l10n.t('Retry'),
-    setApiKey: vscode.l10n.t('Set API Key…'),
-    setTenant: vscode.l10n.t('Set Tenant ID…'),
-    openSettings: vscode.l10n.t('Open Settings'),
-    showLog: vscode.l10n.t('Show Log'),
-    checkConnection: vscode.l10n.t('Check Connection'),
+/** The one table of fix actions: the label notification buttons and tree rows show, and the command it runs (none for Retry: the caller's). */
+export function fixAction(action: FixAction): { title: string; command?: vscode.Command } {
+  const table: Record<FixActionKind, [title: string, command?: string]> = {
+    retry: [vscode.l10n.t('Retry')],
+    setApiKey: [vscode.l10n.t('Set API Key…'), Commands.setApiKey],
+    setTenant: [vscode.l10n.t('Set Tenant ID…'), Commands.setTenantId],
+    openSettings: [vscode.l10n.t('Open Settings'), 'workbench.action.openSettings'],
+    showLog: [vscode.l10n.t('Show Log'), Commands.showLog],
+    checkConnection: [vscode.l10n.t('Check Connection'), Commands.checkConnection],
   };
-  return labels[action.kind];
-}
-
-/** The command a fix action runs (tree rows bind it to a click); none for Retry, which depends on the caller. */
-export function fixActionCommand(action: FixAction): vscode.Command | undefined {
-  const title = fixActionLabel(action);
-  if (action.kind === 'openSettings') return { command: 'workbench.action.openSettings', title, arguments: [action.setting ?? SECTION] };
-  const command = {
-    setApiKey: Commands.setApiKey,
-    setTenant: Commands.setTenantId,
-    showLog: Commands.showLog,
-    checkConnection: Commands.checkConnection,
-    retry: undefined,
-  }[action.kind];
-  return command && { command, title };
+  const [title, command] = table[action.kind];
+  const args = action.kind === 'openSettings' ? [action.setting ?? SECTION] : undefined;
+  return { title, command: command === undefined ? undefined : { command, title, arguments: args } };
 }
 
 /** A warning whose button opens `setting` in the Settings editor. */
@@ -83,14 +71,14 @@ export class CommandRunner {
     // Notifications are one line: the message's other lines (e.g. every 422 reason) follow the first; the log keeps them apart.
     const [line, ...rest] = message.split('\n');
     const text = rest.length > 0 ? `${line} ${rest.join('; ')}` : line;
-    const choice = first ? await this.ask(text, actions, first.label) : await this.ask(text, actions);
-    if (choice === first?.label) await first?.run();
+    const choice = await this.ask(text, actions, ...(first ? [first.label] : []));
+    if (first && choice === first.label) await first.run();
     else if (choice && typeof choice === 'object') await this.runAction(choice, retry);
   }
 
   /** Shows an error notification whose buttons are `actions`, plus `extra` plain choices; answers the one picked. */
   async ask<T extends string = never>(text: string, actions: readonly FixAction[], ...extra: T[]): Promise<FixAction | T | undefined> {
-    const labels = actions.map(fixActionLabel);
+    const labels = actions.map((action) => fixAction(action).title);
     const choice = await vscode.window.showErrorMessage(text, ...extra, ...labels);
     if (choice === undefined) return undefined;
     const index = labels.indexOf(choice);
@@ -98,7 +86,7 @@ export class CommandRunner {
   }
 
   async runAction(action: FixAction, retry?: () => unknown): Promise<void> {
-    const command = fixActionCommand(action);
+    const { command } = fixAction(action);
     if (action.kind === 'retry') await retry?.();
     else if (action.kind === 'showLog') this.log.show(true);
     else if (command) await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));

@@ -8,10 +8,7 @@ import { ProfileStore } from './profileStore';
 
 const WARNED_PLAIN_HTTP = 'deploymentsExplorer.warnedPlainHttp';
 
-/**
- * The settings the client is built from besides the profile: a change to any rebuilds it. (The profiles and the
- * connection settings reach it through the ProfileStore, which tells a new integration from a new URL.)
- */
+/** Settings besides the profile's that the client is built from (the profile's come through the ProfileStore's events). */
 const CLIENT_SETTINGS = [
   `${SECTION}.requestTimeoutMs`,
   'http.proxy',
@@ -41,9 +38,8 @@ interface Generation {
 }
 
 /**
- * Owns the one API client, built lazily (no network in activate) from the active profile, the workspace's own
- * connection settings, the profile's key and VS Code's proxy settings. Any change starts a new generation: the
- * old client's requests are aborted, and a client never mixes two profiles.
+ * Owns the one API client, built lazily (no network in activate) from the active profile, the workspace's connection
+ * settings, the key and VS Code's proxy settings. A change starts a new generation: the old client's requests abort.
  */
 export class ConnectionManager implements vscode.Disposable {
   private generation: Generation = { abort: new AbortController() };
@@ -86,8 +82,7 @@ export class ConnectionManager implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (CLIENT_SETTINGS.some((setting) => event.affectsConfiguration(setting))) void this.reset('settings changed');
       }),
-      profiles.onDidChange(() => void this.reset('profiles or connection settings changed')),
-      profiles.onDidChangeKey(() => void this.reset('API key changed')),
+      profiles.onDidChange((reason) => void this.reset(reason)),
     );
     void this.updateContext();
   }
@@ -102,12 +97,9 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
-   * The state of `memento` that belongs to the control plane the connection points at (filters, watched
-   * deployments, discovered integrations: IDs mean nothing on another one). A control plane is the base URL and
-   * tenant in effect (controlPlaneKey), so a workspace's own base URL is another one with the same profile; each
-   * key holds a map from control plane to value. Reads and writes go to the control plane of the last
-   * onDidChange: read again on that event. 0.1.0 kept the filters bare under their key; the first control plane
-   * to read them, the one 0.1.0's settings point at, takes them over.
+   * The state of `memento` that belongs to the control plane of the last onDidChange (IDs mean nothing on another
+   * one): each key holds a map from controlPlaneKey (base URL and tenant in effect) to value. Read again on that
+   * event. A value 0.1.0 kept bare goes to the first control plane that reads it, the one 0.1.0's settings point at.
    */
   scoped(memento: vscode.Memento) {
     return {
@@ -163,9 +155,8 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
-   * Asks whether the profile's key may go to `origin`, once per session and origin. Not modal: it must not block
-   * the workbench, and nothing is sent there until it is answered. A yes or no is remembered for the origin (and
-   * resets the connection), a dismissal only for this session.
+   * Asks whether the profile's key may go to `origin`, once per session and origin; not modal, as nothing is sent there
+   * until it is answered. A yes or no is remembered for the origin (and resets the connection), a dismissal is not.
    */
   private askToSend(profile: Profile, effective: EffectiveConnection, origin: string): void {
     const asked = `${profile.id} ${origin}`;
@@ -228,11 +219,7 @@ export class ConnectionManager implements vscode.Disposable {
     return client;
   }
 
-  /**
-   * Options for a client of `fields` with `apiKey`; the tenant travels with the key: neither goes where the key may
-   * not. VS Code's network settings apply as VS Code applies them to extensions; the OS's certificates are read
-   * (once) while http.systemCertificates is on.
-   */
+  /** Options for a client of `fields`; the tenant travels with the key. VS Code's network settings apply as it applies them to extensions. */
   private async clientOptions(fields: ConnectionFields, apiKey: string | undefined): Promise<ConnectionOptions> {
     const http = vscode.workspace.getConfiguration('http');
     const proxyStrictSSL = http.get<boolean>('proxyStrictSSL', true);
@@ -258,10 +245,8 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
-   * Whether `apiKey` works: one request (the first deployment), under a notification titled `title` that can be
-   * cancelled (against an unreachable server it would otherwise wait the whole request timeout). It goes where the
-   * profile's requests go: for the active profile as the workspace's settings make it, for another (Add
-   * Profile…) to its own base URL. Throws what it got back.
+   * Whether `apiKey` works: one request, under a cancellable notification (an unreachable server would otherwise take
+   * the whole timeout), where the profile's requests go (the active one's as the workspace makes it). Throws what came.
    */
   async checkKey(profile: Profile, apiKey: string, title: string): Promise<void> {
     const fields = profile.id === this.profiles.active().id ? this.profiles.effective(profile) : profile;
@@ -299,10 +284,7 @@ export class ConnectionManager implements vscode.Disposable {
     return (await this.resolve()).key === 'send';
   }
 
-  /**
-   * The context keys of the welcome views and menus. A resolved connection already knows the facts (its key was
-   * read from secret storage for it); otherwise they are looked up.
-   */
+  /** The context keys of the welcome views and menus: the facts a resolved connection knows, else looked up. */
   private async updateContext(resolved?: { origin: string | undefined; hasKey: boolean; withheld: boolean }): Promise<void> {
     const profile = this.profiles.active();
     const keys = {

@@ -20,12 +20,14 @@ import {
   resolveActiveProfile,
 } from '../model/profileRules';
 import type { IntegrationSetting } from '../model/repositoryCatalog';
+import { isUuid } from '../api/vocabulary';
 import { warnWithSettingsButton } from './commandRunner';
-import { readIntegrations, SECTION } from './settings';
+import { SECTION } from './settings';
 
 /** 0.1.0's secret: the key of profile Default, so an upgrade keeps it where it is. */
 const API_KEY_SECRET = 'deploymentsExplorer.apiKey';
 const API_KEY_ENV = 'DEPLOYMENTS_EXPLORER_API_KEY';
+const KEY_CHANGED = 'API key changed';
 /** workspaceState: the ID of this workspace's active profile. */
 const ACTIVE_PROFILE_STATE = 'deploymentsExplorer.activeProfile';
 /** globalState: profile ID → KeyBinding. */
@@ -43,7 +45,6 @@ const config = () => vscode.workspace.getConfiguration(SECTION);
 const inspectSection = () => vscode.workspace.getConfiguration().inspect<SectionValues>(SECTION);
 const secretName = (profileId: string) => (profileId === DEFAULT_PROFILE_ID ? API_KEY_SECRET : `${API_KEY_SECRET}.${profileId}`);
 const entryId = (entry: ProfileSetting) => (entry.id ?? entry.name).toLowerCase();
-const notInUserSettings = (profileId: string) => vscode.l10n.t('Profile “{0}” is not in your user settings; edit it where it is defined.', profileId);
 
 /** The user's own (global) values of 0.1.0's settings: what the implicit profile Default is made of. */
 function legacyUserSettings(user = inspectSection()?.globalValue ?? {}): LegacySettings {
@@ -52,6 +53,17 @@ function legacyUserSettings(user = inspectSection()?.globalValue ?? {}): LegacyS
     integrations: user.integrations,
     createDefaults: user.createDeployment?.defaults,
   };
+}
+
+/** The well-formed entries of an integrations setting, each once; a hand-edited bad entry must not break the view. */
+function readIntegrations(value: unknown): IntegrationSetting[] {
+  const byId = new Map<string, IntegrationSetting>();
+  for (const entry of Array.isArray(value) ? value : []) {
+    const id = typeof entry === 'string' ? entry.trim() : typeof entry?.id === 'string' ? entry.id.trim() : '';
+    const label = typeof entry?.label === 'string' ? entry.label.trim() : '';
+    if (isUuid(id) && !byId.has(id.toLowerCase())) byId.set(id.toLowerCase(), label ? { id, label } : { id });
+  }
+  return [...byId.values()];
 }
 
 /** What the settings say about profiles, read at once. */
@@ -73,19 +85,15 @@ function signatureOf(snapshot: Snapshot): string {
  * workspace, each profile's key in SecretStorage and the origin it was stored for.
  */
 export class ProfileStore implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
-  /** What the connection is built from changed (see signatureOf). */
+  private readonly changed = new vscode.EventEmitter<string>();
+  /** What the connection is built from changed (see signatureOf), or a stored key or its origin binding did: says which. */
   readonly onDidChange = this.changed.event;
-  private readonly keyChanged = new vscode.EventEmitter<void>();
-  /** A profile's stored key or its origin binding changed. */
-  readonly onDidChangeKey = this.keyChanged.event;
   private readonly disposables: vscode.Disposable[];
   /** The settings as last read: read again when they change, as VS Code answers `inspect` slowly. */
   private snapshot: Snapshot;
   /**
-   * The key last announced for each secret. Secret storage also reports the stores and deletes made
-   * here, which have announced themselves already (an unchanged key may not be reported at all);
-   * announcing them twice would reload the views twice.
+   * The key last announced for each secret: secret storage also reports the stores and deletes made here (an
+   * unchanged key may not be reported at all), which announced themselves already; twice would reload the views twice.
    */
   private readonly announcedKeys = new Map<string, string | undefined>();
 
@@ -96,7 +104,6 @@ export class ProfileStore implements vscode.Disposable {
     this.snapshot = this.read();
     this.disposables = [
       this.changed,
-      this.keyChanged,
       vscode.workspace.onDidChangeConfiguration((event) => {
         // 0.1.0's settings make up the implicit profile Default, so any setting of the section counts.
         if (event.affectsConfiguration(SECTION)) this.reread();
@@ -141,14 +148,11 @@ export class ProfileStore implements vscode.Disposable {
     };
   }
 
-  /**
-   * Reads the settings again, and fires only when the signature changed: adding an integration to a profile
-   * rewrites the setting, but must not reload the views (the catalog hears of it on its own).
-   */
+  /** Reads the settings again; an added integration rewrites the setting but must not reload the views (see signatureOf). */
   private reread(): void {
     const previous = this.snapshot;
     this.snapshot = this.read(previous);
-    if (signatureOf(this.snapshot) !== signatureOf(previous)) this.changed.fire();
+    if (signatureOf(this.snapshot) !== signatureOf(previous)) this.changed.fire('profiles or connection settings changed');
   }
 
   list(): readonly Profile[] {
@@ -194,13 +198,12 @@ export class ProfileStore implements vscode.Disposable {
     this.log.info('Profiles: the 0.1.0 connection settings are now profile Default');
   }
 
-  /**
-   * Replaces the entry of the user's profile `profileId` with what `edit` makes of it (nothing: removes it);
-   * `where` says where to edit it instead when it is not one.
-   */
-  private async editEntry(profileId: string, where: string, edit: (entry: ProfileSetting) => ProfileSetting | undefined): Promise<void> {
+  /** Replaces the user's entry of `profileId` with what `edit` makes of it (nothing: removes it); `where` says where else to edit it. */
+  private async editEntry(profileId: string, edit: (entry: ProfileSetting) => ProfileSetting | undefined, where?: string): Promise<void> {
     const entries = this.entries();
-    if (!entries.some((entry) => entryId(entry) === profileId)) throw new Error(where);
+    if (!entries.some((entry) => entryId(entry) === profileId)) {
+      throw new Error(where ?? vscode.l10n.t('Profile “{0}” is not in your user settings; edit it where it is defined.', profileId));
+    }
     await this.write(entries.flatMap((entry) => (entryId(entry) === profileId ? (edit(entry) ?? []) : [entry])));
   }
 
@@ -218,12 +221,12 @@ export class ProfileStore implements vscode.Disposable {
 
   async rename(profileId: string, name: string): Promise<void> {
     // The ID stays: the key and the profile's state follow the profile, not its name.
-    await this.editEntry(profileId, notInUserSettings(profileId), (entry) => ({ ...entry, id: profileId, name: name.trim() }));
+    await this.editEntry(profileId, (entry) => ({ ...entry, id: profileId, name: name.trim() }));
   }
 
   /** Removes the profile from settings, and its stored key and origin answers. */
   async remove(profileId: string): Promise<void> {
-    await this.editEntry(profileId, notInUserSettings(profileId), () => undefined);
+    await this.editEntry(profileId, () => undefined);
     await this.clearKey(profileId);
     if (this.context.workspaceState.get(ACTIVE_PROFILE_STATE) === profileId) await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, undefined);
     this.log.info(`Profile ${profileId} removed, with its stored key`);
@@ -231,14 +234,11 @@ export class ProfileStore implements vscode.Disposable {
   }
 
   /** Edits the active profile's entry (or 0.1.0's top-level user setting while there is none). */
-  async updateActive(field: keyof ProfileSetting, value: unknown): Promise<void> {
+  async updateActive(field: keyof ConnectionFields | 'integrations', value: unknown): Promise<void> {
     const active = this.active();
-    if (active.implicit) {
-      await config().update(field === 'createDefaults' ? 'createDeployment.defaults' : field, value, vscode.ConfigurationTarget.Global);
-      return;
-    }
+    if (active.implicit) return config().update(field, value, vscode.ConfigurationTarget.Global);
     const where = vscode.l10n.t('Profile “{0}” is defined in this workspace’s settings; edit it there.', active.name);
-    await this.editEntry(active.id, where, (entry) => ({ ...entry, [field]: value }));
+    await this.editEntry(active.id, (entry) => ({ ...entry, [field]: value }), where);
   }
 
   /** The active profile's integrations; the implicit Default's are 0.1.0's `integrations` setting, a workspace's value included. */
@@ -279,7 +279,7 @@ export class ProfileStore implements vscode.Disposable {
     const previous = await this.storedKey(profileId);
     await this.setBinding(profileId, bindingAfterStore(this.binding(profileId), origin, previous === key.trim()), false);
     await this.writeKey(profileId, key.trim());
-    this.keyChanged.fire();
+    this.changed.fire(KEY_CHANGED);
   }
 
   async clearKey(profileId: string): Promise<void> {
@@ -299,7 +299,7 @@ export class ProfileStore implements vscode.Disposable {
     const key = (await this.context.secrets.get(secret))?.trim() || undefined;
     if (this.announcedKeys.has(secret) && this.announcedKeys.get(secret) === key) return;
     this.announcedKeys.set(secret, key);
-    this.keyChanged.fire();
+    this.changed.fire(KEY_CHANGED);
   }
 
   binding(profileId: string): KeyBinding | undefined {
@@ -322,13 +322,12 @@ export class ProfileStore implements vscode.Disposable {
     if (binding) all[profileId] = binding;
     else delete all[profileId];
     await this.context.globalState.update(KEY_BINDINGS_STATE, all);
-    if (notify) this.keyChanged.fire();
+    if (notify) this.changed.fire(KEY_CHANGED);
   }
 
   /**
-   * Once after the upgrade from 0.1.0, before the first connection (which waits for it; activation
-   * does not): 0.1.0's settings already are profile Default (nothing is rewritten, so a one-profile
-   * user sees nothing new); its stored key is bound to the user's own base URL, so a workspace that
+   * Once after the upgrade from 0.1.0, before the first connection (which waits for it; activation does not): its
+   * settings already are profile Default; its stored key is bound to the user's own base URL, so a workspace that
    * points elsewhere has to ask before it gets the key.
    */
   async migrate(): Promise<void> {

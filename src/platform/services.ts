@@ -13,7 +13,10 @@ export interface Services {
   connection: ConnectionManager;
   commands: CommandRunner;
   catalog: RepositoryCatalog;
-  /** Every deployment of the control plane in effect, in brief, once This Workspace has looked (platform/deploymentIndex.ts). */
+  /**
+   * Every deployment of the control plane in effect, in brief, once This Workspace has looked; every listing, Create
+   * and watch tick updates it. Kept in memory only, per control plane like its other state (connection.controlPlane).
+   */
   deploymentIndex: DeploymentIndexes;
   /** The views' messages, written in parts by several features. */
   messages: ViewMessages;
@@ -48,9 +51,8 @@ export interface WatchFeature {
 }
 
 /**
- * A row of another view that stands for a deployment it does not hold whole (This Workspace keeps
- * only an index entry): the Deployments view's and the watch's row commands take it, and look the
- * record up by ID.
+ * A row of another view that stands for a deployment it does not hold whole (This Workspace keeps only an index
+ * entry): the Deployments view's and the watch's row commands take it, and look the record up by ID.
  */
 export interface DeploymentReference {
   readonly deploymentId: string;

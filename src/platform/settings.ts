@@ -1,7 +1,5 @@
 import vscode = require('vscode');
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../api/query';
-import { isUuid } from '../api/vocabulary';
-import type { IntegrationSetting } from '../model/repositoryCatalog';
 
 export const SECTION = 'deploymentsExplorer';
 
@@ -16,17 +14,6 @@ export function readSettings() {
     webConsoleUrl: config.get<string>('webConsoleUrl', '').trim(),
     workspaceScanLimit: clampInt(config.get<number>('workspace.scanLimit'), 100, 1_000_000, 5000),
   };
-}
-
-/** The well-formed entries of an integrations setting, each once; a hand-edited bad entry must not break the view. */
-export function readIntegrations(value: unknown): IntegrationSetting[] {
-  const byId = new Map<string, IntegrationSetting>();
-  for (const entry of Array.isArray(value) ? value : []) {
-    const id = typeof entry === 'string' ? entry.trim() : typeof entry?.id === 'string' ? entry.id.trim() : '';
-    const label = typeof entry?.label === 'string' ? entry.label.trim() : '';
-    if (isUuid(id) && !byId.has(id.toLowerCase())) byId.set(id.toLowerCase(), label ? { id, label } : { id });
-  }
-  return [...byId.values()];
 }
 
 function clampInt(value: number | undefined, min: number, max: number, fallback: number): number {

@@ -3,20 +3,20 @@ import type { RecordProblem } from '../api';
 import { messageOf } from '../api/errors';
 import { problemLine, problemWords } from '../model/fieldNames';
 import type { FixRow } from '../model/fixActions';
-import { fixActionCommand } from './commandRunner';
+import { fixAction } from './commandRunner';
 
 // The rows both trees show alike: each tree words their labels; how they look and act is decided here.
 
-/** The last row of a list shown a page at a time; without a command, the next page is loading. */
-export function pagingItem(row: {
+/** What the caller words of a paging or error row; the rest of the row is set as given. */
+interface WordedRow {
   id: string;
   label: string;
   contextValue: string;
   accessibilityLabel: string;
-  description?: string;
-  tooltip?: string;
-  command?: vscode.Command;
-}): vscode.TreeItem {
+}
+
+/** The last row of a list shown a page at a time; without a command, the next page is loading. */
+export function pagingItem(row: WordedRow & { description?: string; tooltip?: string; command?: vscode.Command }): vscode.TreeItem {
   const { label, accessibilityLabel, ...shown } = row;
   const item = Object.assign(new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None), shown);
   item.iconPath = new vscode.ThemeIcon(row.command ? 'ellipsis' : 'loading~spin');
@@ -30,15 +30,7 @@ export function errorIcon(): vscode.ThemeIcon {
 }
 
 /** A failure in place of rows: its message in the tooltip, clicking it (`command`) retries. */
-export function errorItem(row: {
-  id: string;
-  label: string;
-  description: string;
-  error: unknown;
-  command: vscode.Command;
-  contextValue: string;
-  accessibilityLabel: string;
-}): vscode.TreeItem {
+export function errorItem(row: WordedRow & { description: string; error: unknown; command: vscode.Command }): vscode.TreeItem {
   const { label, error, accessibilityLabel, ...shown } = row;
   const item = Object.assign(new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None), shown);
   item.tooltip = new vscode.MarkdownString().appendText(messageOf(error)).appendMarkdown(`\n\n${vscode.l10n.t('Click to retry.')}`);
@@ -49,15 +41,14 @@ export function errorItem(row: {
 
 /** A fix beside an error row (Set API Key…, Set Tenant ID…, a named setting, Check Connection): a key, a gear for a setting, a pulse. */
 export function fixItem(row: FixRow): vscode.TreeItem {
-  // Row fixes are never Retry, the one action without a command of its own.
-  const command = fixActionCommand(row.action)!;
-  const item = new vscode.TreeItem(command.title, vscode.TreeItemCollapsibleState.None);
+  const { title, command } = fixAction(row.action);
+  const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
   item.id = row.id;
   const { kind } = row.action;
   item.iconPath = new vscode.ThemeIcon(kind === 'openSettings' ? 'gear' : kind === 'checkConnection' ? 'pulse' : 'key');
   item.command = command;
   item.contextValue = 'fix';
-  item.accessibilityInformation = { label: command.title };
+  item.accessibilityInformation = { label: title };
   return item;
 }
 

@@ -1,18 +1,10 @@
 import vscode = require('vscode');
 
-/**
- * A sequence of quick picks and input boxes with a Back button, shown one at
- * a time in the same title. Steps keep their values in the caller's state
- * object: going Back and forth, or reopening the flow, shows what was typed.
- */
-
-/** What a step tells the flow to do next. */
-export type StepOutcome = void | 'end' | { goto: string };
-
 export interface FlowStep {
   /** Names the step for `{ goto }` and for `run`'s start. */
   id: string;
-  run(input: MultiStepInput): Promise<StepOutcome>;
+  /** Returning goes on to the next step; 'end' ends the flow, `{ goto }` jumps to another step. */
+  run(input: MultiStepInput): Promise<void | 'end' | { goto: string }>;
 }
 
 export type FlowResult = { status: 'completed' } | { status: 'ended'; at: string } | { status: 'cancelled'; at: string };
@@ -42,6 +34,10 @@ export interface PickStepOptions<T extends vscode.QuickPickItem> {
   onDidChangeFilter?: (value: string) => void;
 }
 
+/**
+ * A sequence of quick picks and input boxes with a Back button, shown one at a time in the same title. Steps keep
+ * their values in the caller's state object: going Back and forth, or reopening the flow, shows what was typed.
+ */
 export class MultiStepInput {
   private current: vscode.QuickInput | undefined;
   private stepIndex = 0;
@@ -49,10 +45,7 @@ export class MultiStepInput {
 
   constructor(private readonly title: string) {}
 
-  /**
-   * Runs the steps in order from `startAt`. A step finishes by returning; it
-   * may end the flow early ('end') or jump to another step ({ goto }).
-   */
+  /** Runs the steps in order from `startAt`. */
   async run(steps: readonly FlowStep[], startAt?: string): Promise<FlowResult> {
     let index = startAt ? Math.max(0, steps.findIndex((step) => step.id === startAt)) : 0;
     this.totalSteps = steps.length;
@@ -121,44 +114,38 @@ export class MultiStepInput {
       const active = options.activeItem?.(items);
       if (active) pick.activeItems = [active];
     };
-    const loading = new AbortController();
-    return this.present(
-      pick,
-      (resolve, reject) => {
-        if (typeof options.items !== 'function') setItems(options.items);
-        else {
-          pick.busy = true;
-          options.items(loading.signal).then(
-            (items) => {
-              if (loading.signal.aborted) return;
-              pick.busy = false;
-              setItems(items);
-            },
-            (error: unknown) => {
-              if (!loading.signal.aborted) reject(error);
-            },
-          );
-        }
-        return [
-          pick.onDidChangeValue((value) => options.onDidChangeFilter?.(value)),
-          pick.onDidAccept(() => {
-            const [selected] = pick.selectedItems;
-            if (selected && !pick.busy) resolve(selected);
-          }),
-        ];
-      },
-      () => loading.abort(),
-    );
+    return this.present(pick, (resolve, reject) => {
+      const loading = new AbortController();
+      if (typeof options.items !== 'function') setItems(options.items);
+      else {
+        pick.busy = true;
+        options.items(loading.signal).then(
+          (items) => {
+            if (loading.signal.aborted) return;
+            pick.busy = false;
+            setItems(items);
+          },
+          (error: unknown) => {
+            if (!loading.signal.aborted) reject(error);
+          },
+        );
+      }
+      return [
+        pick.onDidChangeValue((value) => options.onDidChangeFilter?.(value)),
+        pick.onDidAccept(() => {
+          const [selected] = pick.selectedItems;
+          if (selected && !pick.busy) resolve(selected);
+        }),
+        // Leaving the step stops the loading.
+        { dispose: () => loading.abort() },
+      ];
+    });
   }
 
-  /**
-   * Shows `input` as the current step until it is answered (`listen` wires what answers it), Back
-   * or Escape; then its listeners go and `onFinish` runs (e.g. to stop loading items).
-   */
+  /** Shows `input` as the current step until `listen`'s listeners answer it, or Back or Escape; then disposes them. */
   private present<T>(
     input: vscode.InputBox | vscode.QuickPick<vscode.QuickPickItem>,
     listen: (resolve: (value: T) => void, reject: (error: unknown) => void) => vscode.Disposable[],
-    onFinish?: () => void,
   ): Promise<T> {
     input.title = this.title;
     input.step = this.stepIndex + 1;
@@ -180,9 +167,6 @@ export class MultiStepInput {
       this.current = input;
       input.show();
       previous?.dispose();
-    }).finally(() => {
-      onFinish?.();
-      vscode.Disposable.from(...listeners).dispose();
-    });
+    }).finally(() => vscode.Disposable.from(...listeners).dispose());
   }
 }

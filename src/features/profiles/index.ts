@@ -25,8 +25,7 @@ export interface AddProfileResult {
 
 /**
  * Profiles: Switch / Add / Rename / Remove Profile…, the status bar item and the titles (naming the active profile
- * once there are two or more) and messages of `views`. Switching itself is the connection's work: this feature only
- * asks which profile.
+ * once there are two or more) and messages of `views`. Switching is the connection's work: this only asks which.
  */
 export function registerProfiles(services: Services, views: readonly { view: vscode.TreeView<unknown>; title: string }[]): void {
   const { commands, connection, context, log } = services;
@@ -172,19 +171,14 @@ export function registerProfiles(services: Services, views: readonly { view: vsc
 
   /** One listing request with the new profile's own key, to its own base URL: does the key work? */
   async function checkProfile(profile: Profile, apiKey: string | undefined): Promise<AddProfileResult> {
-    if (!apiKey) {
-      return { profile, check: 'skipped', message: vscode.l10n.t('Profile “{0}” added. No API key was given: set one after switching to it.', profile.name) };
-    }
+    const result = (check: AddProfileResult['check'], message: string) => ({ profile, check, message });
+    if (!apiKey) return result('skipped', vscode.l10n.t('Profile “{0}” added. No API key was given: set one after switching to it.', profile.name));
     try {
       await connection.checkKey(profile, apiKey, vscode.l10n.t('Checking profile “{0}”', profile.name));
-      return { profile, check: 'ok', message: vscode.l10n.t('Profile “{0}” added: the key works at {1}.', profile.name, originOf(profile.baseUrl) ?? profile.baseUrl) };
+      return result('ok', vscode.l10n.t('Profile “{0}” added: the key works at {1}.', profile.name, originOf(profile.baseUrl) ?? profile.baseUrl));
     } catch (error) {
-      if (isCancellation(error)) return { profile, check: 'skipped', message: vscode.l10n.t('Profile “{0}” added; the check was cancelled.', profile.name) };
-      return {
-        profile,
-        check: 'failed',
-        message: vscode.l10n.t('Profile “{0}” added, but the key did not work: {1}', profile.name, messageOf(error).split('\n')[0]),
-      };
+      if (isCancellation(error)) return result('skipped', vscode.l10n.t('Profile “{0}” added; the check was cancelled.', profile.name));
+      return result('failed', vscode.l10n.t('Profile “{0}” added, but the key did not work: {1}', profile.name, messageOf(error).split('\n')[0]));
     }
   }
 }
