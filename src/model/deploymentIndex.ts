@@ -1,9 +1,8 @@
 import type { Deployment, DeploymentPage } from '../api';
-import { CancelledError } from '../api/errors';
 import type { ListChange } from './deploymentList';
 import { Emitter } from './events';
 import { idKey } from './ids';
-import { GitRemote, matchRemotes, remoteKey } from './remoteUrls';
+import { GitRemote, remoteKey } from './remoteUrls';
 import { trimmedText } from './viewText';
 import * as l10n from '@vscode/l10n';
 
@@ -48,9 +47,8 @@ export interface RepositoryUsage {
   readonly types: ReadonlyMap<string, number>;
 }
 
-/** The deployments of one repository URL, and the workspace remotes that name it. */
+/** The deployments of one repository, and the workspace remotes that name it. */
 export interface RemoteDeployments<G extends GitRemote = GitRemote> {
-  readonly url: string;
   readonly deployments: readonly IndexedDeployment[];
   readonly remotes: readonly G[];
 }
@@ -70,25 +68,12 @@ function indexEntry(record: Deployment): IndexedDeployment | undefined {
   };
 }
 
-function sameEntry(a: IndexedDeployment, b: IndexedDeployment): boolean {
-  return (
-    a.id === b.id &&
-    a.name === b.name &&
-    a.status === b.status &&
-    a.type === b.type &&
-    a.repoUrl === b.repoUrl &&
-    a.ref === b.ref &&
-    a.commit === b.commit
-  );
-}
-
 /** One control plane's index. Changes are announced once per update that changed something. */
 export class DeploymentIndex {
   private readonly entries = new Map<string, IndexedDeployment>();
   private state: ScanState = { phase: 'none', looked: 0, nextOffset: 0 };
-  /** Entries grouped by repository URL, and usage by repository, built when first asked after a change. */
-  private byUrl: Map<string, IndexedDeployment[]> | undefined;
-  private usageByKey: Map<string, RepositoryUsage> | undefined;
+  /** Entries by repository (remoteKey), built when first asked after a change. */
+  private byRepository: Map<string, IndexedDeployment[]> | undefined;
   private usageChanges = 0;
   private readonly changed = new Emitter<void>();
   readonly onDidChange = this.changed.event;
@@ -111,10 +96,6 @@ export class DeploymentIndex {
     return this.entries.size;
   }
 
-  get(id: string): IndexedDeployment | undefined {
-    return this.entries.get(idKey(id));
-  }
-
   /**
    * Records just listed, created or checked by a watch tick: each replaces the entry of its ID (a
    * field the newer record lacks is gone), or is added. Records without an ID are skipped. Answers
@@ -127,7 +108,8 @@ export class DeploymentIndex {
       if (!entry) continue;
       const key = idKey(entry.id);
       const known = this.entries.get(key);
-      if (known && sameEntry(known, entry)) continue;
+      // indexEntry writes every field, so the keys of `entry` are all there is to compare.
+      if (known && (Object.keys(entry) as Array<keyof IndexedDeployment>).every((field) => known[field] === entry[field])) continue;
       if (known?.repoUrl !== entry.repoUrl || known?.type !== entry.type) this.usageChanges++;
       this.entries.set(key, entry);
       changed = true;
@@ -140,8 +122,10 @@ export class DeploymentIndex {
   remove(ids: Iterable<string>): boolean {
     let changed = false;
     for (const id of ids) changed = this.entries.delete(idKey(id)) || changed;
-    if (changed) this.usageChanges++;
-    if (changed) this.touch();
+    if (changed) {
+      this.usageChanges++;
+      this.touch();
+    }
     return changed;
   }
 
@@ -169,57 +153,49 @@ export class DeploymentIndex {
     this.changed.fire();
   }
 
-  /** Every entry, in no particular order. */
-  all(): IndexedDeployment[] {
-    return [...this.entries.values()];
-  }
-
-  /**
-   * The deployments whose repository URL names the same repository as one of `remotes`, per URL: the
-   * matching of Deploy This Workspace (https/ssh forms, host case, `.git`; exact paths first).
-   */
+  /** The deployments whose repository URL names the same repository as one of `remotes` (remoteKey), per repository. */
   ofRemotes<G extends GitRemote>(remotes: readonly G[]): RemoteDeployments<G>[] {
-    const groups = [...this.groups()].map(([url, deployments]) => ({ url, deployments }));
-    return matchRemotes(remotes, groups).map(({ repository, remotes: named }) => ({ ...repository, remotes: named }));
+    const named = new Map<string, G[]>();
+    for (const remote of remotes) {
+      const key = remoteKey(remote.url);
+      if (key && this.repositories().has(key)) named.set(key, [...(named.get(key) ?? []), remote]);
+    }
+    return [...named].map(([key, found]) => ({ deployments: this.repositories().get(key)!, remotes: found }));
   }
 
   /** How many deployments use the repository at `url`, by type; undefined when none does. No request: the index as it is. */
   usage(url: string): RepositoryUsage | undefined {
-    if (!this.usageByKey) {
-      this.usageByKey = new Map();
-      for (const [repoUrl, deployments] of this.groups()) {
-        const key = remoteKey(repoUrl)?.toLowerCase();
-        if (!key) continue;
-        const known = this.usageByKey.get(key);
-        const types = new Map(known?.types ?? []);
-        for (const deployment of deployments) types.set(deployment.type ?? '', (types.get(deployment.type ?? '') ?? 0) + 1);
-        this.usageByKey.set(key, { total: (known?.total ?? 0) + deployments.length, types });
-      }
-    }
-    const key = remoteKey(url)?.toLowerCase();
-    return key === undefined ? undefined : this.usageByKey.get(key);
+    const deployments = this.repositories().get(remoteKey(url) ?? '');
+    if (!deployments) return undefined;
+    const types = new Map<string, number>();
+    for (const deployment of deployments) types.set(deployment.type ?? '', (types.get(deployment.type ?? '') ?? 0) + 1);
+    return { total: deployments.length, types };
   }
 
   dispose(): void {
     this.changed.dispose();
   }
 
-  private groups(): Map<string, IndexedDeployment[]> {
-    if (!this.byUrl) {
-      this.byUrl = new Map();
+  private repositories(): Map<string, IndexedDeployment[]> {
+    if (!this.byRepository) {
+      this.byRepository = new Map();
+      // Many deployments share a URL: each URL is read once.
+      const keys = new Map<string, string | undefined>();
       for (const entry of this.entries.values()) {
         if (!entry.repoUrl) continue;
-        const group = this.byUrl.get(entry.repoUrl);
+        if (!keys.has(entry.repoUrl)) keys.set(entry.repoUrl, remoteKey(entry.repoUrl));
+        const key = keys.get(entry.repoUrl);
+        if (!key) continue;
+        const group = this.byRepository.get(key);
         if (group) group.push(entry);
-        else this.byUrl.set(entry.repoUrl, [entry]);
+        else this.byRepository.set(key, [entry]);
       }
     }
-    return this.byUrl;
+    return this.byRepository;
   }
 
   private touch(): void {
-    this.byUrl = undefined;
-    this.usageByKey = undefined;
+    this.byRepository = undefined;
     this.changed.fire();
   }
 }
@@ -227,29 +203,16 @@ export class DeploymentIndex {
 /**
  * Pages through the listing into `index` (the client's `deploymentPages`: limit, offsets verbatim
  * and end rules are the client's) until it ends, or until `until` records were looked at (`capped`:
- * the caller offers to go on). A cancellation leaves it `stopped`, any other failure `failed`;
- * both keep what was found and where to go on.
+ * the caller offers to go on). A failure or cancellation is thrown, the index keeping what was found
+ * and where to go on; the caller ends the scan (it may go on with another client first).
  */
-export async function scanDeployments(index: DeploymentIndex, pages: AsyncIterable<DeploymentPage>, until: number): Promise<ScanPhase> {
-  try {
-    for await (const page of pages) {
-      index.addPage(page);
-      if (!page.mayHaveMore) {
-        index.endScan('complete');
-        return 'complete';
-      }
-      if (index.scan.looked >= until) {
-        index.endScan('capped');
-        return 'capped';
-      }
-    }
-    index.endScan('complete');
-    return 'complete';
-  } catch (error) {
-    const phase = error instanceof CancelledError ? 'stopped' : 'failed';
-    index.endScan(phase, phase === 'failed' ? error : undefined);
-    return phase;
+export async function scanDeployments(index: DeploymentIndex, pages: AsyncIterable<DeploymentPage>, until: number): Promise<'complete' | 'capped'> {
+  for await (const page of pages) {
+    index.addPage(page);
+    if (!page.mayHaveMore) return 'complete';
+    if (index.scan.looked >= until) return 'capped';
   }
+  return 'complete';
 }
 
 /** "prod, 2 dev, 1 without a type": the types users know first, then any other a server sends. */

@@ -158,12 +158,20 @@ export function commitGraph(repository: GitRepository): CommitGraph {
     resolve: (revision) => {
       let hash = resolved.get(revision);
       // `^{commit}` peels an annotated tag to its commit, whose hash is what deployments record.
-      if (!hash) resolved.set(revision, (hash = repository.getCommit(`${revision}^{commit}`).then((commit) => commit.hash, () => undefined)));
+      if (!hash) resolved.set(revision, (hash = repository.getCommit(`${revision}^{commit}`).then((commit) => commit.hash, missingObject)));
       return hash;
     },
     mergeBase: (a, b) => repository.getMergeBase(a, b).catch(() => undefined),
     commitsBetween: async (from, to, max) => (await repository.log({ range: `${from}..${to}`, maxEntries: max })).slice(0, max),
   };
+}
+
+/** A revision git does not know ("bad revision …") is not in the clone; any other failure of git is thrown on. */
+function missingObject(error: unknown): undefined {
+  const stderr = String((error as { stderr?: unknown })?.stderr ?? '').trim();
+  if (/bad revision|unknown revision|not a valid (object|commit) name|bad object/i.test(stderr)) return undefined;
+  // The git extension's message is "Failed to execute git": what git said is in stderr.
+  throw stderr ? new Error(stderr, { cause: error }) : error;
 }
 
 /** `inner` is `outer` or lies inside it. */
