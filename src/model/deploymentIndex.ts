@@ -1,6 +1,6 @@
 import type { Deployment, DeploymentPage } from '../api';
 import type { ListChange } from './deploymentList';
-import { Emitter } from './events';
+import { Emitter, Event } from './events';
 import { idKey } from './ids';
 import { GitRemote, remoteKey } from './remoteUrls';
 import { trimmedText } from './viewText';
@@ -45,12 +45,6 @@ export interface RepositoryUsage {
   readonly total: number;
   /** Count per `deployment_type`; '' for deployments without one. */
   readonly types: ReadonlyMap<string, number>;
-}
-
-/** The deployments of one repository, and the workspace remotes that name it. */
-export interface RemoteDeployments<G extends GitRemote = GitRemote> {
-  readonly deployments: readonly IndexedDeployment[];
-  readonly remotes: readonly G[];
 }
 
 /** The entry of a record, or undefined for a record without an ID (it cannot be kept up to date). */
@@ -153,14 +147,11 @@ export class DeploymentIndex {
     this.changed.fire();
   }
 
-  /** The deployments whose repository URL names the same repository as one of `remotes` (remoteKey), per repository. */
-  ofRemotes<G extends GitRemote>(remotes: readonly G[]): RemoteDeployments<G>[] {
-    const named = new Map<string, G[]>();
-    for (const remote of remotes) {
-      const key = remoteKey(remote.url);
-      if (key && this.repositories().has(key)) named.set(key, [...(named.get(key) ?? []), remote]);
-    }
-    return [...named].map(([key, found]) => ({ deployments: this.repositories().get(key)!, remotes: found }));
+  /** The deployments whose repository URL names the same repository as one of `remotes` (remoteKey), and the remotes that do. */
+  ofRemotes<G extends GitRemote>(remotes: readonly G[]): { deployments: IndexedDeployment[]; remotes: G[] } {
+    const named = remotes.filter((remote) => this.repositories().has(remoteKey(remote.url) ?? ''));
+    const repositories = new Set(named.map((remote) => remoteKey(remote.url)!));
+    return { deployments: [...repositories].flatMap((key) => this.repositories().get(key)!), remotes: named };
   }
 
   /** How many deployments use the repository at `url`, by type; undefined when none does. No request: the index as it is. */
@@ -232,16 +223,24 @@ export function usageWords(usage: RepositoryUsage): string {
 }
 
 /**
- * The index of each control plane, kept for the window: switching back to a control plane finds
- * its index as it was. `plane` answers the control plane in effect (ConnectionManager.controlPlane).
+ * The index of each control plane, kept in memory for the window: switching back to a control plane finds its
+ * index as it was. This Workspace builds it; every listing, Create and watch tick updates it; the Integrations
+ * tree reads it. `plane` answers the control plane in effect (ConnectionManager.controlPlane, the key of every
+ * per-control-plane state), `planeChanged` fires when it may have changed (ConnectionManager.onDidChange).
  */
 export class DeploymentIndexes {
   private readonly byPlane = new Map<string, DeploymentIndex>();
   private readonly changed = new Emitter<void>();
   /** The index of the control plane in effect changed, or another control plane came into effect. */
   readonly onDidChange = this.changed.event;
+  private readonly subscription: { dispose(): void } | undefined;
 
-  constructor(private readonly plane: () => string) {}
+  constructor(
+    private readonly plane: () => string,
+    planeChanged?: Event<void>,
+  ) {
+    this.subscription = planeChanged?.(() => this.changed.fire());
+  }
 
   /** The index of the control plane in effect. */
   current(): DeploymentIndex {
@@ -284,13 +283,9 @@ export class DeploymentIndexes {
     return `${this.plane()} ${this.current().usageVersion}`;
   }
 
-  /** Another control plane came into effect. */
-  planeChanged(): void {
-    this.changed.fire();
-  }
-
   dispose(): void {
     for (const index of this.byPlane.values()) index.dispose();
+    this.subscription?.dispose();
     this.changed.dispose();
   }
 }

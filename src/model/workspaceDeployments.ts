@@ -38,13 +38,6 @@ export function refLabel(ref: DeployedRef): string {
   return ref.kind === 'commit' ? ref.name.slice(0, 8) : ref.name;
 }
 
-/** The revision that resolves `ref` in a clone; undefined for none. */
-function localRevision(ref: DeployedRef): string | undefined {
-  if (ref.kind === 'branch') return `refs/heads/${ref.name}`;
-  if (ref.kind === 'tag') return `refs/tags/${ref.name}`;
-  return ref.kind === 'none' ? undefined : ref.name;
-}
-
 const KIND_ORDER: ReadonlyArray<DeployedRef['kind']> = ['branch', 'tag', 'commit', 'other', 'none'];
 
 /**
@@ -72,12 +65,12 @@ export function groupByRef(
   return sorted;
 }
 
-/** A commit as the view lists it. */
+/** A commit as the view lists it (what the git extension answers of one). */
 export interface CommitSummary {
-  hash: string;
-  message: string;
-  authorName?: string;
-  authorDate?: Date;
+  readonly hash: string;
+  readonly message: string;
+  readonly authorName?: string;
+  readonly authorDate?: Date;
 }
 
 /** What a clone can say about commits: the parts of the git extension's repository used here. */
@@ -116,24 +109,29 @@ export type CommitState =
   | { kind: 'diverged'; against: string };
 
 /**
- * `repo_ref` as this clone reads it: a bare name (no `refs/`) that is no branch here, nor on the remote
- * (`fallbackRevision(name)`, e.g. `refs/remotes/origin/<name>`), but a tag, is that tag, as the code host resolves it.
+ * `repo_ref` as this clone reads it, with the commit it names here (`local`) and the name to compare against: the
+ * local branch or tag; for a branch only on the remote, `fallbackRevision(name)` (e.g. `refs/remotes/origin/<name>`);
+ * for a bare name (no `refs/`) that is no branch, the tag of that name, as the code host resolves it.
  */
 export async function refInClone(
   written: string | undefined,
   graph: CommitGraph,
   fallbackRevision?: (branch: string) => string | undefined,
-): Promise<DeployedRef> {
+): Promise<{ ref: DeployedRef; local?: string; against: string }> {
   const ref = parseRef(written);
-  if (ref.kind !== 'branch' || written!.trim().startsWith('refs/')) return ref;
+  if (ref.kind === 'none') return { ref, against: refLabel(ref) };
+  const local = await graph.resolve(ref.kind === 'branch' ? `refs/heads/${ref.name}` : ref.kind === 'tag' ? `refs/tags/${ref.name}` : ref.name);
+  if (local || ref.kind !== 'branch') return { ref, local, against: refLabel(ref) };
   const fallback = fallbackRevision?.(ref.name);
-  if ((await graph.resolve(`refs/heads/${ref.name}`)) || (fallback !== undefined && (await graph.resolve(fallback)))) return ref;
-  return (await graph.resolve(`refs/tags/${ref.name}`)) ? { kind: 'tag', name: ref.name } : ref;
+  const remote = fallback === undefined ? undefined : await graph.resolve(fallback);
+  if (remote) return { ref, local: remote, against: fallback!.replace(/^refs\/remotes\//, '') };
+  const tag = written!.trim().startsWith('refs/') ? undefined : await graph.resolve(`refs/tags/${ref.name}`);
+  return tag ? { ref: { kind: 'tag', name: ref.name }, local: tag, against: ref.name } : { ref, against: ref.name };
 }
 
 /**
- * Compares `deployment`'s commit with what its ref names in the clone (refInClone): the local branch or tag, or
- * (a branch only on the remote) `fallbackRevision(name)`. Rejects when git fails otherwise than by a missing object.
+ * Compares `deployment`'s commit with what its ref names in the clone (refInClone). Rejects when git fails
+ * otherwise than by a missing object.
  */
 export async function compareDeployedCommit(
   deployment: Pick<IndexedDeployment, 'ref' | 'commit'>,
@@ -144,15 +142,7 @@ export async function compareDeployedCommit(
   if (!deployedSha) return { kind: 'noCommit' };
   const deployed = OBJECT_NAME.test(deployedSha) ? await graph.resolve(deployedSha) : undefined;
   if (!deployed) return { kind: 'notInClone', deployed: deployedSha };
-  const ref = await refInClone(deployment.ref, graph, fallbackRevision);
-  let against = refLabel(ref);
-  const revision = localRevision(ref);
-  let local = revision === undefined ? undefined : await graph.resolve(revision);
-  if (!local && ref.kind === 'branch') {
-    const fallback = fallbackRevision?.(ref.name);
-    local = fallback === undefined ? undefined : await graph.resolve(fallback);
-    if (local) against = fallback!.replace(/^refs\/remotes\//, '');
-  }
+  const { local, against } = await refInClone(deployment.ref, graph, fallbackRevision);
   if (!local) return { kind: 'noLocalRef', against };
   if (local === deployed) return { kind: 'upToDate', against };
   const base = await graph.mergeBase(deployed, local);

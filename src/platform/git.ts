@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
 import type { GitRemote } from '../model/remoteUrls';
-import type { CommitGraph } from '../model/workspaceDeployments';
+import type { CommitGraph, CommitSummary } from '../model/workspaceDeployments';
 
 /**
  * The built-in git extension's API (v1), typed for what this extension uses of it: Deploy This
@@ -16,13 +16,6 @@ export interface GitBranch {
   readonly behind?: number;
 }
 
-export interface GitCommit {
-  readonly hash: string;
-  readonly message: string;
-  readonly authorName?: string;
-  readonly authorDate?: Date;
-}
-
 export interface GitRepository {
   readonly rootUri: vscode.Uri;
   readonly state: {
@@ -31,10 +24,10 @@ export interface GitRepository {
     readonly onDidChange: vscode.Event<void>;
   };
   /** Rejects when the clone does not have the object. */
-  getCommit(ref: string): Promise<GitCommit>;
+  getCommit(ref: string): Promise<CommitSummary>;
   getMergeBase(ref1: string, ref2: string): Promise<string | undefined>;
   /** With `range`, every commit of the range (the extension ignores `maxEntries` then). */
-  log(options?: { range?: string; maxEntries?: number }): Promise<GitCommit[]>;
+  log(options?: { range?: string; maxEntries?: number }): Promise<CommitSummary[]>;
   push(remoteName?: string, branchName?: string, setUpstream?: boolean): Promise<void>;
   /** Reads HEAD, branches and remotes from the disk again. */
   status(): Promise<void>;

@@ -13,7 +13,7 @@ export interface Services {
   connection: ConnectionManager;
   commands: CommandRunner;
   catalog: RepositoryCatalog;
-  /** Every deployment of the control plane in effect, in brief, once This Workspace has looked (platform/deploymentIndex.ts). */
+  /** Every deployment of the control plane in effect, in brief, once This Workspace has looked (model/deploymentIndex.ts). */
   deploymentIndex: DeploymentIndexes;
   /** The views' messages, written in parts by several features. */
   messages: ViewMessages;

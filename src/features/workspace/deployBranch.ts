@@ -46,8 +46,7 @@ export async function deployThisBranch(services: Services, tree: WorkspaceTreePr
   }
   const existing = index
     .ofRemotes(remotes)
-    .flatMap((group) => group.deployments)
-    .filter((deployment) => {
+    .deployments.filter((deployment) => {
       const ref = parseRef(deployment.ref);
       return ref.kind === 'branch' && ref.name === hostBranch;
     })

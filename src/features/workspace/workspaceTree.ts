@@ -5,7 +5,7 @@ import { DeploymentIndex, IndexedDeployment, scanDeployments } from '../../model
 import { statusIcon } from '../../model/deploymentPresentation';
 import { statusWithRawValue, statusWords } from '../../model/deploymentStatus';
 import { fixRows, FixRow } from '../../model/fixActions';
-import { remoteLabel } from '../../model/remoteUrls';
+import { GitRemote, remoteLabel } from '../../model/remoteUrls';
 import { formatCount, formatTime } from '../../model/viewText';
 import {
   CommitGraph,
@@ -38,10 +38,8 @@ interface RepositoryElement {
   readonly id: string;
   readonly repository: GitRepository;
   readonly deployments: readonly IndexedDeployment[];
-  /** The matching remotes, as `origin (https://…)`. */
-  readonly remotes: string;
-  /** The names of the matching remotes. */
-  readonly remoteNames: readonly string[];
+  /** The remotes that name the deployments' repository. */
+  readonly remotes: readonly GitRemote[];
 }
 interface RefElement {
   readonly kind: 'ref';
@@ -246,18 +244,8 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     this.retryFailedScan = false;
     const roots: RepositoryElement[] = [];
     for (const repository of withRemotes) {
-      const matched = index.ofRemotes(remotesOf(repository));
-      const deployments = matched.flatMap((group) => group.deployments);
-      if (deployments.length === 0) continue;
-      const named = matched.flatMap((group) => group.remotes);
-      roots.push({
-        kind: 'repository',
-        id: `repository:${repository.rootUri.toString()}`,
-        repository,
-        deployments,
-        remotes: [...new Set(named.map(remoteLabel))].join(', '),
-        remoteNames: [...new Set(named.map((remote) => remote.name))],
-      });
+      const { deployments, remotes } = index.ofRemotes(remotesOf(repository));
+      if (deployments.length > 0) roots.push({ kind: 'repository', id: `repository:${repository.rootUri.toString()}`, repository, deployments, remotes });
     }
     this.roots = roots;
     const rows: WorkspaceElement[] = [...roots];
@@ -288,7 +276,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     let clone = this.clones.get(root);
     if (!clone) this.clones.set(root, (clone = { graph: commitGraph(repository.repository), states: new Map() }));
     // A branch only on the remote is compared with its remote-tracking branch, of the remote the deployments name.
-    return { ...clone, remoteBranch: (branch: string) => `refs/remotes/${repository.remoteNames[0]}/${branch}` };
+    return { ...clone, remoteBranch: (branch: string) => `refs/remotes/${repository.remotes[0].name}/${branch}` };
   }
 
   private async refGroups(repository: RepositoryElement): Promise<RefElement[]> {
@@ -296,7 +284,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     const refs = new Map<string | undefined, DeployedRef>();
     for (const { ref } of repository.deployments) {
       // When git fails here, the comparison on the deployment's row fails too, and says so.
-      if (!refs.has(ref)) refs.set(ref, await refInClone(ref, graph, remoteBranch).catch(() => parseRef(ref)));
+      if (!refs.has(ref)) refs.set(ref, (await refInClone(ref, graph, remoteBranch).catch(() => undefined))?.ref ?? parseRef(ref));
     }
     return groupByRef(repository.deployments, repository.repository.state.HEAD?.name, (deployment) => refs.get(deployment.ref)!).map((group) => ({
       kind: 'ref',
@@ -458,7 +446,7 @@ function repositoryItem(element: RepositoryElement): vscode.TreeItem {
   item.id = element.id;
   const count = element.deployments.length;
   item.description = count === 1 ? vscode.l10n.t('1 deployment') : vscode.l10n.t('{0} deployments', count);
-  item.tooltip = vscode.l10n.t('{0}: deployments of {1}', element.repository.rootUri.fsPath, element.remotes);
+  item.tooltip = vscode.l10n.t('{0}: deployments of {1}', element.repository.rootUri.fsPath, [...new Set(element.remotes.map(remoteLabel))].join(', '));
   item.iconPath = new vscode.ThemeIcon('repo');
   item.contextValue = 'workspaceRepository';
   return item;
