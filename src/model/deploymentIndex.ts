@@ -40,12 +40,8 @@ export interface ScanState {
   readonly error?: unknown;
 }
 
-/** A repository's deployments by type, for "deployed: prod, 2 dev". */
-export interface RepositoryUsage {
-  readonly total: number;
-  /** Count per `deployment_type`; '' for deployments without one. */
-  readonly types: ReadonlyMap<string, number>;
-}
+/** A repository's deployments by type, for "deployed: prod, 2 dev": count per `deployment_type`, '' for none. */
+export type RepositoryUsage = ReadonlyMap<string, number>;
 
 /** The entry of a record, or undefined for a record without an ID (it cannot be kept up to date). */
 function indexEntry(record: Deployment): IndexedDeployment | undefined {
@@ -160,7 +156,7 @@ export class DeploymentIndex {
     if (!deployments) return undefined;
     const types = new Map<string, number>();
     for (const deployment of deployments) types.set(deployment.type ?? '', (types.get(deployment.type ?? '') ?? 0) + 1);
-    return { total: deployments.length, types };
+    return types;
   }
 
   dispose(): void {
@@ -209,13 +205,13 @@ export async function scanDeployments(index: DeploymentIndex, pages: AsyncIterab
 /** "prod, 2 dev, 1 without a type": the types users know first, then any other a server sends. */
 export function usageWords(usage: RepositoryUsage): string {
   const order = ['prod', 'dev', 'dev_free'];
-  const types = [...usage.types.keys()].sort((a, b) => {
+  const types = [...usage.keys()].sort((a, b) => {
     const rank = (type: string) => (type === '' ? order.length + 1 : order.includes(type) ? order.indexOf(type) : order.length);
     return rank(a) - rank(b) || a.localeCompare(b);
   });
   return types
     .map((type) => {
-      const count = usage.types.get(type)!;
+      const count = usage.get(type)!;
       if (type === '') return count === 1 ? l10n.t('1 without a type') : l10n.t('{0} without a type', count);
       return count === 1 ? type : `${count} ${type}`;
     })

@@ -110,21 +110,20 @@ export type CommitState =
 
 /**
  * `repo_ref` as this clone reads it, with the commit it names here (`local`) and the name to compare against: the
- * local branch or tag; for a branch only on the remote, `fallbackRevision(name)` (e.g. `refs/remotes/origin/<name>`);
- * for a bare name (no `refs/`) that is no branch, the tag of that name, as the code host resolves it.
+ * local branch or tag; for a branch only on the remote, the remote-tracking branch of `remote`; for a bare name
+ * (no `refs/`) that is no branch, the tag of that name, as the code host resolves it.
  */
 export async function refInClone(
   written: string | undefined,
   graph: CommitGraph,
-  fallbackRevision?: (branch: string) => string | undefined,
+  remote?: string,
 ): Promise<{ ref: DeployedRef; local?: string; against: string }> {
   const ref = parseRef(written);
   if (ref.kind === 'none') return { ref, against: refLabel(ref) };
   const local = await graph.resolve(ref.kind === 'branch' ? `refs/heads/${ref.name}` : ref.kind === 'tag' ? `refs/tags/${ref.name}` : ref.name);
   if (local || ref.kind !== 'branch') return { ref, local, against: refLabel(ref) };
-  const fallback = fallbackRevision?.(ref.name);
-  const remote = fallback === undefined ? undefined : await graph.resolve(fallback);
-  if (remote) return { ref, local: remote, against: fallback!.replace(/^refs\/remotes\//, '') };
+  const tracking = remote === undefined ? undefined : await graph.resolve(`refs/remotes/${remote}/${ref.name}`);
+  if (tracking) return { ref, local: tracking, against: `${remote}/${ref.name}` };
   const tag = written!.trim().startsWith('refs/') ? undefined : await graph.resolve(`refs/tags/${ref.name}`);
   return tag ? { ref: { kind: 'tag', name: ref.name }, local: tag, against: ref.name } : { ref, against: ref.name };
 }
@@ -133,16 +132,12 @@ export async function refInClone(
  * Compares `deployment`'s commit with what its ref names in the clone (refInClone). Rejects when git fails
  * otherwise than by a missing object.
  */
-export async function compareDeployedCommit(
-  deployment: Pick<IndexedDeployment, 'ref' | 'commit'>,
-  graph: CommitGraph,
-  fallbackRevision?: (branch: string) => string | undefined,
-): Promise<CommitState> {
+export async function compareDeployedCommit(deployment: Pick<IndexedDeployment, 'ref' | 'commit'>, graph: CommitGraph, remote?: string): Promise<CommitState> {
   const deployedSha = deployment.commit;
   if (!deployedSha) return { kind: 'noCommit' };
   const deployed = OBJECT_NAME.test(deployedSha) ? await graph.resolve(deployedSha) : undefined;
   if (!deployed) return { kind: 'notInClone', deployed: deployedSha };
-  const { local, against } = await refInClone(deployment.ref, graph, fallbackRevision);
+  const { local, against } = await refInClone(deployment.ref, graph, remote);
   if (!local) return { kind: 'noLocalRef', against };
   if (local === deployed) return { kind: 'upToDate', against };
   const base = await graph.mergeBase(deployed, local);

@@ -13,7 +13,6 @@ export interface GitBranch {
   readonly commit?: string;
   readonly upstream?: { readonly remote: string; readonly name: string };
   readonly ahead?: number;
-  readonly behind?: number;
 }
 
 export interface GitRepository {
@@ -66,42 +65,21 @@ export async function gitApi(): Promise<GitApi | undefined> {
 export async function onGitChange(listener: () => void): Promise<vscode.Disposable> {
   const exports = await gitExtension().catch(() => undefined);
   if (!exports) return new vscode.Disposable(() => undefined);
-  // By root: the API hands out a new object for a repository with every call and event.
-  const watched = new Map<string, vscode.Disposable>();
-  const follow = (repository: GitRepository) => {
-    const root = repository.rootUri.toString();
-    if (!watched.has(root)) watched.set(root, repository.state.onDidChange(listener));
-  };
   let subscriptions: vscode.Disposable[] = [];
-  // Again on each enablement change: a disabled extension has no API, an enabled one a new one.
+  // Again on each of these changes: a disabled extension has no API, an enabled one a new one, and the repositories change.
   const attach = () => {
-    vscode.Disposable.from(...subscriptions, ...watched.values()).dispose();
-    watched.clear();
-    subscriptions = [];
-    if (exports.enabled === false) return;
-    const current = exports.getAPI(1);
-    current.repositories.forEach(follow);
-    subscriptions.push(
-      current.onDidOpenRepository((repository) => {
-        follow(repository);
-        listener();
-      }),
-      current.onDidCloseRepository((repository) => {
-        watched.get(repository.rootUri.toString())?.dispose();
-        watched.delete(repository.rootUri.toString());
-        listener();
-      }),
-    );
+    vscode.Disposable.from(...subscriptions).dispose();
+    const api = exports.enabled === false ? undefined : exports.getAPI(1);
+    subscriptions = (api?.repositories ?? []).map((repository) => repository.state.onDidChange(listener));
+    if (api) subscriptions.push(api.onDidOpenRepository(changed), api.onDidCloseRepository(changed));
   };
-  attach();
-  const enablement = exports.onDidChangeEnablement(() => {
+  const changed = () => {
     attach();
     listener();
-  });
-  return new vscode.Disposable(() => {
-    enablement.dispose();
-    vscode.Disposable.from(...subscriptions, ...watched.values()).dispose();
-  });
+  };
+  attach();
+  const enablement = exports.onDidChangeEnablement(changed);
+  return new vscode.Disposable(() => vscode.Disposable.from(enablement, ...subscriptions).dispose());
 }
 
 /** The repository `folder` is in (or is the root of): one the extension knows, or opened for it; undefined when none. */

@@ -38,7 +38,7 @@ interface RepositoryElement {
   readonly id: string;
   readonly repository: GitRepository;
   readonly deployments: readonly IndexedDeployment[];
-  /** The remotes that name the deployments' repository. */
+  /** The remotes that name the deployments' repository; the first one's remote-tracking branches stand in for branches only there. */
   readonly remotes: readonly GitRemote[];
 }
 interface RefElement {
@@ -88,7 +88,6 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   private redrawAnyway = false;
   /** Git is followed from the first time the view shows, not from activation. */
   private gitWatch: Promise<vscode.Disposable> | undefined;
-  private readonly contextValues = new Map<string, boolean>();
   /** The connection changed (a key set, a proxy fixed): a scan that failed is tried again when the view next draws. */
   private retryFailedScan = false;
 
@@ -161,7 +160,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     const { signal } = scanning.abort;
     index.startScan(fresh);
     const until = index.scan.looked + readSettings().workspaceScanLimit;
-    this.setContext(SCANNING_CONTEXT, true);
+    void vscode.commands.executeCommand('setContext', SCANNING_CONTEXT, true);
     let connectionChanged: () => void = () => undefined;
     const subscription = this.services.connection.onDidChange(() => connectionChanged());
     signal.addEventListener('abort', () => connectionChanged());
@@ -190,7 +189,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     this.scanRun = Promise.resolve(vscode.window.withProgress({ location: { viewId: WORKSPACE_VIEW_ID } }, run)).finally(() => {
       subscription.dispose();
       if (this.scanning === scanning) this.scanning = undefined;
-      if (this.services.deploymentIndex.current().scan.phase !== 'scanning') this.setContext(SCANNING_CONTEXT, false);
+      if (this.services.deploymentIndex.current().scan.phase !== 'scanning') void vscode.commands.executeCommand('setContext', SCANNING_CONTEXT, false);
     });
     return this.scanRun;
   }
@@ -227,15 +226,9 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     if (!(await services.connection.isConfigured())) return [];
     // A repository opened, HEAD moved, a remote added: redrawn when it changes what the view shows.
     this.gitWatch ??= onGitChange(() => this.scheduleRefresh(false));
-    const api = await gitApi().catch((error) => {
-      services.log.warn(`This Workspace: the git extension is not available: ${messageOf(error)}`);
-      return undefined;
-    });
-    const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri);
-    const repositories = api ? await workspaceRepositories(api, folders) : [];
-    const withRemotes = repositories.filter((repository) => remotesOf(repository).length > 0);
+    const withRemotes = await repositoriesWithRemotes(services.log);
     this.gitSignature = signature(withRemotes);
-    this.setContext(NO_GIT_CONTEXT, withRemotes.length === 0);
+    void vscode.commands.executeCommand('setContext', NO_GIT_CONTEXT, withRemotes.length === 0);
     // No remote to look for: nothing to ask the control plane (the welcome view says so).
     if (withRemotes.length === 0) return [];
 
@@ -271,20 +264,18 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       : vscode.l10n.t('None of the {0} deployments of this control plane comes from this workspace’s remotes: {1}.', looked, remotes.join(', '));
   }
 
-  private clone(repository: RepositoryElement) {
-    const root = repository.repository.rootUri.toString();
-    let clone = this.clones.get(root);
-    if (!clone) this.clones.set(root, (clone = { graph: commitGraph(repository.repository), states: new Map() }));
-    // A branch only on the remote is compared with its remote-tracking branch, of the remote the deployments name.
-    return { ...clone, remoteBranch: (branch: string) => `refs/remotes/${repository.remotes[0].name}/${branch}` };
+  private clone({ repository }: RepositoryElement) {
+    let clone = this.clones.get(repository.rootUri.toString());
+    if (!clone) this.clones.set(repository.rootUri.toString(), (clone = { graph: commitGraph(repository), states: new Map() }));
+    return clone;
   }
 
   private async refGroups(repository: RepositoryElement): Promise<RefElement[]> {
-    const { graph, remoteBranch } = this.clone(repository);
+    const { graph } = this.clone(repository);
     const refs = new Map<string | undefined, DeployedRef>();
     for (const { ref } of repository.deployments) {
       // When git fails here, the comparison on the deployment's row fails too, and says so.
-      if (!refs.has(ref)) refs.set(ref, (await refInClone(ref, graph, remoteBranch).catch(() => undefined))?.ref ?? parseRef(ref));
+      if (!refs.has(ref)) refs.set(ref, (await refInClone(ref, graph, repository.remotes[0].name).catch(() => undefined))?.ref ?? parseRef(ref));
     }
     return groupByRef(repository.deployments, repository.repository.state.HEAD?.name, (deployment) => refs.get(deployment.ref)!).map((group) => ({
       kind: 'ref',
@@ -296,13 +287,13 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   }
 
   private async deploymentRows(group: RefElement): Promise<DeploymentRow[]> {
-    const { graph, states, remoteBranch } = this.clone(group.parent);
+    const { graph, states } = this.clone(group.parent);
     const rows: DeploymentRow[] = [];
     // One after the other: each comparison starts git processes, and a group can hold many deployments.
     for (const entry of group.deployments) {
       const key = `${entry.ref}|${entry.commit}`;
       let state = states.get(key);
-      if (!state) states.set(key, (state = compareDeployedCommit(entry, graph, remoteBranch)));
+      if (!state) states.set(key, (state = compareDeployedCommit(entry, graph, group.parent.remotes[0].name)));
       rows.push({
         kind: 'workspaceDeployment',
         id: `${group.id}/${entry.id}`,
@@ -409,19 +400,10 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     const always = this.redrawAnyway;
     this.redrawAnyway = false;
     if (!always) {
-      const api = await gitApi().catch(() => undefined);
-      const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri);
-      const now = signature(api ? (await workspaceRepositories(api, folders)).filter((repository) => remotesOf(repository).length > 0) : []);
-      if (now === this.gitSignature) return;
+      if (signature(await repositoriesWithRemotes(this.services.log)) === this.gitSignature) return;
       this.clones.clear();
     }
     this.changed.fire(undefined);
-  }
-
-  private setContext(key: string, value: boolean): void {
-    if (this.contextValues.get(key) === value) return;
-    this.contextValues.set(key, value);
-    void vscode.commands.executeCommand('setContext', key, value);
   }
 
   dispose(): void {
@@ -429,6 +411,13 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     void this.gitWatch?.then((watch) => watch.dispose());
     vscode.Disposable.from(...this.disposables).dispose();
   }
+}
+
+/** The workspace's git repositories that have a remote to look for; none without git. */
+async function repositoriesWithRemotes(log: Services['log']): Promise<GitRepository[]> {
+  const api = await gitApi().catch((error) => void log.warn(`This Workspace: the git extension is not available: ${messageOf(error)}`));
+  const repositories = api ? await workspaceRepositories(api, (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri)) : [];
+  return repositories.filter((repository) => remotesOf(repository).length > 0);
 }
 
 /** What the view shows of git: which repositories, their HEADs and remotes. */
