@@ -141,18 +141,14 @@ function unescape(text: string): string {
 
 /** The `gitdir:` a `.git` file points at (worktrees, submodules). */
 export function parseGitDirFile(text: string): string | undefined {
-  const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
-  return match?.[1];
+  return /^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1];
 }
 
-export interface RemoteMatch<R extends { url: string }, G extends GitRemote = GitRemote> {
-  repository: R;
-  /** The workspace remotes whose URL names this repository. */
-  remotes: G[];
-}
-
-/** Repositories whose URL names the same repository as one of the remotes (remoteKey). */
-export function matchRemotes<R extends { url: string }, G extends GitRemote>(remotes: readonly G[], repositories: readonly R[]): RemoteMatch<R, G>[] {
+/** Repositories whose URL names the same repository as one of the remotes (remoteKey), each with the remotes that do. */
+export function matchRemotes<R extends { url: string }, G extends GitRemote>(
+  remotes: readonly G[],
+  repositories: readonly R[],
+): Array<{ repository: R; remotes: G[] }> {
   const byKey = new Map<string, G[]>();
   for (const remote of remotes) {
     const key = remoteKey(remote.url);
