@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { DeploymentIndexes } from './model/deploymentIndex';
 import { CommandRunner } from './platform/commandRunner';
 import { registerConnectionCommands } from './features/connection';
 import { registerCreateDeployment } from './features/createDeployment';
@@ -6,7 +7,6 @@ import { ProfileStore } from './platform/profileStore';
 import { registerProfiles } from './features/profiles';
 import { ConnectionManager } from './platform/connection';
 import { createRepositoryCatalog } from './platform/repositoryCatalog';
-import { DeploymentIndexes } from './model/deploymentIndex';
 import { Services } from './platform/services';
 import { ViewMessages } from './platform/viewMessages';
 import { registerDeployments } from './features/deployments';
@@ -29,8 +29,8 @@ export function activate(context: vscode.ExtensionContext) {
   const catalog = createRepositoryCatalog(connection, context);
   const commands = new CommandRunner(context, log);
 
-  const deploymentIndex = new DeploymentIndexes(() => connection.controlPlane());
-  context.subscriptions.push(deploymentIndex, connection.onDidChange(() => deploymentIndex.planeChanged()));
+  const deploymentIndex = new DeploymentIndexes(() => connection.controlPlane(), connection.onDidChange);
+  context.subscriptions.push(deploymentIndex);
   const services: Services = { context, log, connection, commands, catalog, deploymentIndex, messages: new ViewMessages() };
   registerConnectionCommands(services);
   const integrations = registerIntegrations(services);

@@ -1,9 +1,8 @@
 import type { Deployment, DeploymentPage } from '../api';
-import { CancelledError } from '../api/errors';
 import type { ListChange } from './deploymentList';
-import { Emitter } from './events';
+import { Emitter, Event } from './events';
 import { idKey } from './ids';
-import { GitRemote, matchRemotes, remoteKey } from './remoteUrls';
+import { GitRemote, remoteKey } from './remoteUrls';
 import { trimmedText } from './viewText';
 import * as l10n from '@vscode/l10n';
 
@@ -41,19 +40,8 @@ export interface ScanState {
   readonly error?: unknown;
 }
 
-/** A repository's deployments by type, for "deployed: prod, 2 dev". */
-export interface RepositoryUsage {
-  readonly total: number;
-  /** Count per `deployment_type`; '' for deployments without one. */
-  readonly types: ReadonlyMap<string, number>;
-}
-
-/** The deployments of one repository URL, and the workspace remotes that name it. */
-export interface RemoteDeployments<G extends GitRemote = GitRemote> {
-  readonly url: string;
-  readonly deployments: readonly IndexedDeployment[];
-  readonly remotes: readonly G[];
-}
+/** A repository's deployments by type, for "deployed: prod, 2 dev": count per `deployment_type`, '' for none. */
+export type RepositoryUsage = ReadonlyMap<string, number>;
 
 /** The entry of a record, or undefined for a record without an ID (it cannot be kept up to date). */
 function indexEntry(record: Deployment): IndexedDeployment | undefined {
@@ -70,25 +58,12 @@ function indexEntry(record: Deployment): IndexedDeployment | undefined {
   };
 }
 
-function sameEntry(a: IndexedDeployment, b: IndexedDeployment): boolean {
-  return (
-    a.id === b.id &&
-    a.name === b.name &&
-    a.status === b.status &&
-    a.type === b.type &&
-    a.repoUrl === b.repoUrl &&
-    a.ref === b.ref &&
-    a.commit === b.commit
-  );
-}
-
 /** One control plane's index. Changes are announced once per update that changed something. */
 export class DeploymentIndex {
   private readonly entries = new Map<string, IndexedDeployment>();
   private state: ScanState = { phase: 'none', looked: 0, nextOffset: 0 };
-  /** Entries grouped by repository URL, and usage by repository, built when first asked after a change. */
-  private byUrl: Map<string, IndexedDeployment[]> | undefined;
-  private usageByKey: Map<string, RepositoryUsage> | undefined;
+  /** Entries by repository (remoteKey), built when first asked after a change. */
+  private byRepository: Map<string, IndexedDeployment[]> | undefined;
   private usageChanges = 0;
   private readonly changed = new Emitter<void>();
   readonly onDidChange = this.changed.event;
@@ -111,10 +86,6 @@ export class DeploymentIndex {
     return this.entries.size;
   }
 
-  get(id: string): IndexedDeployment | undefined {
-    return this.entries.get(idKey(id));
-  }
-
   /**
    * Records just listed, created or checked by a watch tick: each replaces the entry of its ID (a
    * field the newer record lacks is gone), or is added. Records without an ID are skipped. Answers
@@ -127,7 +98,8 @@ export class DeploymentIndex {
       if (!entry) continue;
       const key = idKey(entry.id);
       const known = this.entries.get(key);
-      if (known && sameEntry(known, entry)) continue;
+      // indexEntry writes every field, so the keys of `entry` are all there is to compare.
+      if (known && (Object.keys(entry) as Array<keyof IndexedDeployment>).every((field) => known[field] === entry[field])) continue;
       if (known?.repoUrl !== entry.repoUrl || known?.type !== entry.type) this.usageChanges++;
       this.entries.set(key, entry);
       changed = true;
@@ -140,8 +112,10 @@ export class DeploymentIndex {
   remove(ids: Iterable<string>): boolean {
     let changed = false;
     for (const id of ids) changed = this.entries.delete(idKey(id)) || changed;
-    if (changed) this.usageChanges++;
-    if (changed) this.touch();
+    if (changed) {
+      this.usageChanges++;
+      this.touch();
+    }
     return changed;
   }
 
@@ -169,57 +143,46 @@ export class DeploymentIndex {
     this.changed.fire();
   }
 
-  /** Every entry, in no particular order. */
-  all(): IndexedDeployment[] {
-    return [...this.entries.values()];
-  }
-
-  /**
-   * The deployments whose repository URL names the same repository as one of `remotes`, per URL: the
-   * matching of Deploy This Workspace (https/ssh forms, host case, `.git`; exact paths first).
-   */
-  ofRemotes<G extends GitRemote>(remotes: readonly G[]): RemoteDeployments<G>[] {
-    const groups = [...this.groups()].map(([url, deployments]) => ({ url, deployments }));
-    return matchRemotes(remotes, groups).map(({ repository, remotes: named }) => ({ ...repository, remotes: named }));
+  /** The deployments whose repository URL names the same repository as one of `remotes` (remoteKey), and the remotes that do. */
+  ofRemotes<G extends GitRemote>(remotes: readonly G[]): { deployments: IndexedDeployment[]; remotes: G[] } {
+    const named = remotes.filter((remote) => this.repositories().has(remoteKey(remote.url) ?? ''));
+    const repositories = new Set(named.map((remote) => remoteKey(remote.url)!));
+    return { deployments: [...repositories].flatMap((key) => this.repositories().get(key)!), remotes: named };
   }
 
   /** How many deployments use the repository at `url`, by type; undefined when none does. No request: the index as it is. */
   usage(url: string): RepositoryUsage | undefined {
-    if (!this.usageByKey) {
-      this.usageByKey = new Map();
-      for (const [repoUrl, deployments] of this.groups()) {
-        const key = remoteKey(repoUrl)?.toLowerCase();
-        if (!key) continue;
-        const known = this.usageByKey.get(key);
-        const types = new Map(known?.types ?? []);
-        for (const deployment of deployments) types.set(deployment.type ?? '', (types.get(deployment.type ?? '') ?? 0) + 1);
-        this.usageByKey.set(key, { total: (known?.total ?? 0) + deployments.length, types });
-      }
-    }
-    const key = remoteKey(url)?.toLowerCase();
-    return key === undefined ? undefined : this.usageByKey.get(key);
+    const deployments = this.repositories().get(remoteKey(url) ?? '');
+    if (!deployments) return undefined;
+    const types = new Map<string, number>();
+    for (const deployment of deployments) types.set(deployment.type ?? '', (types.get(deployment.type ?? '') ?? 0) + 1);
+    return types;
   }
 
   dispose(): void {
     this.changed.dispose();
   }
 
-  private groups(): Map<string, IndexedDeployment[]> {
-    if (!this.byUrl) {
-      this.byUrl = new Map();
+  private repositories(): Map<string, IndexedDeployment[]> {
+    if (!this.byRepository) {
+      this.byRepository = new Map();
+      // Many deployments share a URL: each URL is read once.
+      const keys = new Map<string, string | undefined>();
       for (const entry of this.entries.values()) {
         if (!entry.repoUrl) continue;
-        const group = this.byUrl.get(entry.repoUrl);
+        if (!keys.has(entry.repoUrl)) keys.set(entry.repoUrl, remoteKey(entry.repoUrl));
+        const key = keys.get(entry.repoUrl);
+        if (!key) continue;
+        const group = this.byRepository.get(key);
         if (group) group.push(entry);
-        else this.byUrl.set(entry.repoUrl, [entry]);
+        else this.byRepository.set(key, [entry]);
       }
     }
-    return this.byUrl;
+    return this.byRepository;
   }
 
   private touch(): void {
-    this.byUrl = undefined;
-    this.usageByKey = undefined;
+    this.byRepository = undefined;
     this.changed.fire();
   }
 }
@@ -227,41 +190,28 @@ export class DeploymentIndex {
 /**
  * Pages through the listing into `index` (the client's `deploymentPages`: limit, offsets verbatim
  * and end rules are the client's) until it ends, or until `until` records were looked at (`capped`:
- * the caller offers to go on). A cancellation leaves it `stopped`, any other failure `failed`;
- * both keep what was found and where to go on.
+ * the caller offers to go on). A failure or cancellation is thrown, the index keeping what was found
+ * and where to go on; the caller ends the scan (it may go on with another client first).
  */
-export async function scanDeployments(index: DeploymentIndex, pages: AsyncIterable<DeploymentPage>, until: number): Promise<ScanPhase> {
-  try {
-    for await (const page of pages) {
-      index.addPage(page);
-      if (!page.mayHaveMore) {
-        index.endScan('complete');
-        return 'complete';
-      }
-      if (index.scan.looked >= until) {
-        index.endScan('capped');
-        return 'capped';
-      }
-    }
-    index.endScan('complete');
-    return 'complete';
-  } catch (error) {
-    const phase = error instanceof CancelledError ? 'stopped' : 'failed';
-    index.endScan(phase, phase === 'failed' ? error : undefined);
-    return phase;
+export async function scanDeployments(index: DeploymentIndex, pages: AsyncIterable<DeploymentPage>, until: number): Promise<'complete' | 'capped'> {
+  for await (const page of pages) {
+    index.addPage(page);
+    if (!page.mayHaveMore) return 'complete';
+    if (index.scan.looked >= until) return 'capped';
   }
+  return 'complete';
 }
 
 /** "prod, 2 dev, 1 without a type": the types users know first, then any other a server sends. */
 export function usageWords(usage: RepositoryUsage): string {
   const order = ['prod', 'dev', 'dev_free'];
-  const types = [...usage.types.keys()].sort((a, b) => {
+  const types = [...usage.keys()].sort((a, b) => {
     const rank = (type: string) => (type === '' ? order.length + 1 : order.includes(type) ? order.indexOf(type) : order.length);
     return rank(a) - rank(b) || a.localeCompare(b);
   });
   return types
     .map((type) => {
-      const count = usage.types.get(type)!;
+      const count = usage.get(type)!;
       if (type === '') return count === 1 ? l10n.t('1 without a type') : l10n.t('{0} without a type', count);
       return count === 1 ? type : `${count} ${type}`;
     })
@@ -269,16 +219,24 @@ export function usageWords(usage: RepositoryUsage): string {
 }
 
 /**
- * The index of each control plane, kept for the window: switching back to a control plane finds
- * its index as it was. `plane` answers the control plane in effect (ConnectionManager.controlPlane).
+ * The index of each control plane, kept in memory for the window: switching back to a control plane finds its
+ * index as it was. This Workspace builds it; every listing, Create and watch tick updates it; the Integrations
+ * tree reads it. `plane` answers the control plane in effect (ConnectionManager.controlPlane, the key of every
+ * per-control-plane state), `planeChanged` fires when it may have changed (ConnectionManager.onDidChange).
  */
 export class DeploymentIndexes {
   private readonly byPlane = new Map<string, DeploymentIndex>();
   private readonly changed = new Emitter<void>();
   /** The index of the control plane in effect changed, or another control plane came into effect. */
   readonly onDidChange = this.changed.event;
+  private readonly subscription: { dispose(): void } | undefined;
 
-  constructor(private readonly plane: () => string) {}
+  constructor(
+    private readonly plane: () => string,
+    planeChanged?: Event<void>,
+  ) {
+    this.subscription = planeChanged?.(() => this.changed.fire());
+  }
 
   /** The index of the control plane in effect. */
   current(): DeploymentIndex {
@@ -321,13 +279,9 @@ export class DeploymentIndexes {
     return `${this.plane()} ${this.current().usageVersion}`;
   }
 
-  /** Another control plane came into effect. */
-  planeChanged(): void {
-    this.changed.fire();
-  }
-
   dispose(): void {
     for (const index of this.byPlane.values()) index.dispose();
+    this.subscription?.dispose();
     this.changed.dispose();
   }
 }

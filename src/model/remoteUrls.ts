@@ -38,10 +38,13 @@ export function normaliseRemoteUrl(raw: string): { host: string; path: string } 
   return host && path ? { host, path } : undefined;
 }
 
-/** Comparable form: `host/path`, host lowercase. */
+/**
+ * The one form two repository URLs are compared in: `host/path`, lowercase. GitHub, GitLab and Bitbucket treat
+ * owner and repository names case-insensitively (`Acme/Shop` is `acme/shop`), as DNS treats the host.
+ */
 export function remoteKey(raw: string): string | undefined {
   const remote = normaliseRemoteUrl(raw);
-  return remote && `${remote.host}/${remote.path}`;
+  return remote && `${remote.host}/${remote.path}`.toLowerCase();
 }
 
 /** The host most of `urls` name (ties: the first seen); undefined when none is a remote URL. */
@@ -138,37 +141,21 @@ function unescape(text: string): string {
 
 /** The `gitdir:` a `.git` file points at (worktrees, submodules). */
 export function parseGitDirFile(text: string): string | undefined {
-  const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
-  return match?.[1];
+  return /^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1];
 }
 
-export interface RemoteMatch<R extends { url: string }, G extends GitRemote = GitRemote> {
-  repository: R;
-  /** The workspace remotes whose URL names this repository. */
-  remotes: G[];
-}
-
-/**
- * Repositories whose URL names the same repository as one of the remotes.
- * Hosts compare case-insensitively; paths exactly, and only when nothing
- * matches exactly, case-insensitively (GitHub and GitLab paths are).
- */
-export function matchRemotes<R extends { url: string }, G extends GitRemote>(remotes: readonly G[], repositories: readonly R[]): RemoteMatch<R, G>[] {
-  const keyed = remotes.flatMap((remote) => {
+/** Repositories whose URL names the same repository as one of the remotes (remoteKey), each with the remotes that do. */
+export function matchRemotes<R extends { url: string }, G extends GitRemote>(
+  remotes: readonly G[],
+  repositories: readonly R[],
+): Array<{ repository: R; remotes: G[] }> {
+  const byKey = new Map<string, G[]>();
+  for (const remote of remotes) {
     const key = remoteKey(remote.url);
-    return key ? [{ remote, key }] : [];
+    if (key) byKey.set(key, [...(byKey.get(key) ?? []), remote]);
+  }
+  return repositories.flatMap((repository) => {
+    const found = byKey.get(remoteKey(repository.url) ?? '');
+    return found ? [{ repository, remotes: found }] : [];
   });
-  const find = (fold: (key: string) => string): RemoteMatch<R, G>[] => {
-    const byKey = new Map<string, G[]>();
-    for (const { remote, key } of keyed) byKey.set(fold(key), [...(byKey.get(fold(key)) ?? []), remote]);
-    const matches: RemoteMatch<R, G>[] = [];
-    for (const repository of repositories) {
-      const key = remoteKey(repository.url);
-      const found = key && byKey.get(fold(key));
-      if (found) matches.push({ repository, remotes: found });
-    }
-    return matches;
-  };
-  const exact = find((key) => key);
-  return exact.length > 0 ? exact : find((key) => key.toLowerCase());
 }

@@ -38,26 +38,20 @@ export function refLabel(ref: DeployedRef): string {
   return ref.kind === 'commit' ? ref.name.slice(0, 8) : ref.name;
 }
 
-/** The revision that resolves `ref` in a clone; undefined for none. */
-function localRevision(ref: DeployedRef): string | undefined {
-  if (ref.kind === 'branch') return `refs/heads/${ref.name}`;
-  if (ref.kind === 'tag') return `refs/tags/${ref.name}`;
-  return ref.kind === 'none' ? undefined : ref.name;
-}
-
 const KIND_ORDER: ReadonlyArray<DeployedRef['kind']> = ['branch', 'tag', 'commit', 'other', 'none'];
 
 /**
- * Deployments grouped by the ref they deploy: the checked-out branch first, then branches, tags,
- * commits and other refs, each by name; in a group, deployments by name.
+ * Deployments grouped by the ref they deploy (`refOf`: as the clone reads it, see refInClone): the checked-out
+ * branch first, then branches, tags, commits and other refs, each by name; in a group, deployments by name.
  */
 export function groupByRef(
   deployments: readonly IndexedDeployment[],
   checkedOut?: string,
+  refOf = (deployment: IndexedDeployment) => parseRef(deployment.ref),
 ): Array<{ ref: DeployedRef; key: string; deployments: IndexedDeployment[] }> {
   const groups = new Map<string, { ref: DeployedRef; key: string; deployments: IndexedDeployment[] }>();
   for (const deployment of deployments) {
-    const ref = parseRef(deployment.ref);
+    const ref = refOf(deployment);
     // One key per ref, whatever way it was written.
     const key = ref.kind === 'none' ? 'none' : `${ref.kind}:${ref.name}`;
     const group = groups.get(key);
@@ -71,17 +65,17 @@ export function groupByRef(
   return sorted;
 }
 
-/** A commit as the view lists it. */
+/** A commit as the view lists it (what the git extension answers of one). */
 export interface CommitSummary {
-  hash: string;
-  message: string;
-  authorName?: string;
-  authorDate?: Date;
+  readonly hash: string;
+  readonly message: string;
+  readonly authorName?: string;
+  readonly authorDate?: Date;
 }
 
 /** What a clone can say about commits: the parts of the git extension's repository used here. */
 export interface CommitGraph {
-  /** The commit `revision` names; undefined when the clone does not have it. */
+  /** The commit `revision` names; undefined when the clone does not have it; rejects when git fails otherwise. */
   resolve(revision: string): Promise<string | undefined>;
   mergeBase(a: string, b: string): Promise<string | undefined>;
   /** Commits in `from..to`, newest first, at most `max`. */
@@ -101,10 +95,12 @@ const COUNTED_COMMITS = 1000;
  * - `upToDate`: the same commit;
  * - `behind`: the deployed commit is an ancestor of the local one (`commits`: the first of those not deployed);
  * - `ahead`: the local one is an ancestor of the deployed one (pull to see them);
- * - `diverged`: neither is an ancestor of the other.
+ * - `diverged`: neither is an ancestor of the other;
+ * - `failed`: git failed while comparing (the caller logs why).
  */
 export type CommitState =
   | { kind: 'noCommit' }
+  | { kind: 'failed' }
   | { kind: 'notInClone'; deployed: string }
   | { kind: 'noLocalRef'; against: string }
   | { kind: 'upToDate'; against: string }
@@ -113,30 +109,35 @@ export type CommitState =
   | { kind: 'diverged'; against: string };
 
 /**
- * Compares `deployment`'s commit with what its ref names in the clone: the local branch or tag, or
- * (a branch only on the remote) `fallbackRevision(name)`, e.g. `refs/remotes/origin/<name>`, or (a bare name
- * that is no branch) the tag of that name.
+ * `repo_ref` as this clone reads it, with the commit it names here (`local`) and the name to compare against: the
+ * local branch or tag; for a branch only on the remote, the remote-tracking branch of `remote`; for a bare name
+ * (no `refs/`) that is no branch, the tag of that name, as the code host resolves it.
  */
-export async function compareDeployedCommit(
-  deployment: Pick<IndexedDeployment, 'ref' | 'commit'>,
+export async function refInClone(
+  written: string | undefined,
   graph: CommitGraph,
-  fallbackRevision?: (branch: string) => string | undefined,
-): Promise<CommitState> {
+  remote?: string,
+): Promise<{ ref: DeployedRef; local?: string; against: string }> {
+  const ref = parseRef(written);
+  if (ref.kind === 'none') return { ref, against: refLabel(ref) };
+  const local = await graph.resolve(ref.kind === 'branch' ? `refs/heads/${ref.name}` : ref.kind === 'tag' ? `refs/tags/${ref.name}` : ref.name);
+  if (local || ref.kind !== 'branch') return { ref, local, against: refLabel(ref) };
+  const tracking = remote === undefined ? undefined : await graph.resolve(`refs/remotes/${remote}/${ref.name}`);
+  if (tracking) return { ref, local: tracking, against: `${remote}/${ref.name}` };
+  const tag = written!.trim().startsWith('refs/') ? undefined : await graph.resolve(`refs/tags/${ref.name}`);
+  return tag ? { ref: { kind: 'tag', name: ref.name }, local: tag, against: ref.name } : { ref, against: ref.name };
+}
+
+/**
+ * Compares `deployment`'s commit with what its ref names in the clone (refInClone). Rejects when git fails
+ * otherwise than by a missing object.
+ */
+export async function compareDeployedCommit(deployment: Pick<IndexedDeployment, 'ref' | 'commit'>, graph: CommitGraph, remote?: string): Promise<CommitState> {
   const deployedSha = deployment.commit;
   if (!deployedSha) return { kind: 'noCommit' };
-  const ref = parseRef(deployment.ref);
   const deployed = OBJECT_NAME.test(deployedSha) ? await graph.resolve(deployedSha) : undefined;
   if (!deployed) return { kind: 'notInClone', deployed: deployedSha };
-  let against = refLabel(ref);
-  const revision = localRevision(ref);
-  let local = revision === undefined ? undefined : await graph.resolve(revision);
-  if (!local && ref.kind === 'branch') {
-    const fallback = fallbackRevision?.(ref.name);
-    local = fallback === undefined ? undefined : await graph.resolve(fallback);
-    if (local) against = fallback!.replace(/^refs\/remotes\//, '');
-  }
-  // A bare name is what the code host resolves as a branch or else a tag (`v1.2` given as the ref): so does the clone.
-  if (!local && ref.kind === 'branch') local = await graph.resolve(`refs/tags/${ref.name}`);
+  const { local, against } = await refInClone(deployment.ref, graph, remote);
   if (!local) return { kind: 'noLocalRef', against };
   if (local === deployed) return { kind: 'upToDate', against };
   const base = await graph.mergeBase(deployed, local);
@@ -160,6 +161,8 @@ export function commitStateWords(state: CommitState, locale?: string): string {
       return l10n.t('no commit recorded');
     case 'notInClone':
       return l10n.t('deployed commit not in your clone');
+    case 'failed':
+      return l10n.t('could not compare the commits');
     case 'noLocalRef':
       return l10n.t('{0} not in your clone', state.against);
     case 'upToDate':
@@ -190,6 +193,8 @@ export function commitStateHint(state: CommitState): string | undefined {
       return l10n.t('The deployed commit is not an ancestor of your {0}, nor your {0} of it.', state.against);
     case 'noCommit':
       return l10n.t('The control plane recorded no commit for this deployment.');
+    case 'failed':
+      return l10n.t('Git failed while comparing the deployed commit with your clone (the Deployments Explorer log says why): refresh to try again.');
     default:
       return undefined;
   }

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
 import type { GitRemote } from '../model/remoteUrls';
-import type { CommitGraph } from '../model/workspaceDeployments';
+import type { CommitGraph, CommitSummary } from '../model/workspaceDeployments';
 
 /**
  * The built-in git extension's API (v1), typed for what this extension uses of it: Deploy This
@@ -13,14 +13,6 @@ export interface GitBranch {
   readonly commit?: string;
   readonly upstream?: { readonly remote: string; readonly name: string };
   readonly ahead?: number;
-  readonly behind?: number;
-}
-
-export interface GitCommit {
-  readonly hash: string;
-  readonly message: string;
-  readonly authorName?: string;
-  readonly authorDate?: Date;
 }
 
 export interface GitRepository {
@@ -31,10 +23,10 @@ export interface GitRepository {
     readonly onDidChange: vscode.Event<void>;
   };
   /** Rejects when the clone does not have the object. */
-  getCommit(ref: string): Promise<GitCommit>;
+  getCommit(ref: string): Promise<CommitSummary>;
   getMergeBase(ref1: string, ref2: string): Promise<string | undefined>;
   /** With `range`, every commit of the range (the extension ignores `maxEntries` then). */
-  log(options?: { range?: string; maxEntries?: number }): Promise<GitCommit[]>;
+  log(options?: { range?: string; maxEntries?: number }): Promise<CommitSummary[]>;
   push(remoteName?: string, branchName?: string, setUpstream?: boolean): Promise<void>;
   /** Reads HEAD, branches and remotes from the disk again. */
   status(): Promise<void>;
@@ -73,42 +65,21 @@ export async function gitApi(): Promise<GitApi | undefined> {
 export async function onGitChange(listener: () => void): Promise<vscode.Disposable> {
   const exports = await gitExtension().catch(() => undefined);
   if (!exports) return new vscode.Disposable(() => undefined);
-  // By root: the API hands out a new object for a repository with every call and event.
-  const watched = new Map<string, vscode.Disposable>();
-  const follow = (repository: GitRepository) => {
-    const root = repository.rootUri.toString();
-    if (!watched.has(root)) watched.set(root, repository.state.onDidChange(listener));
-  };
   let subscriptions: vscode.Disposable[] = [];
-  // Again on each enablement change: a disabled extension has no API, an enabled one a new one.
+  // Again on each of these changes: a disabled extension has no API, an enabled one a new one, and the repositories change.
   const attach = () => {
-    vscode.Disposable.from(...subscriptions, ...watched.values()).dispose();
-    watched.clear();
-    subscriptions = [];
-    if (exports.enabled === false) return;
-    const current = exports.getAPI(1);
-    current.repositories.forEach(follow);
-    subscriptions.push(
-      current.onDidOpenRepository((repository) => {
-        follow(repository);
-        listener();
-      }),
-      current.onDidCloseRepository((repository) => {
-        watched.get(repository.rootUri.toString())?.dispose();
-        watched.delete(repository.rootUri.toString());
-        listener();
-      }),
-    );
+    vscode.Disposable.from(...subscriptions).dispose();
+    const api = exports.enabled === false ? undefined : exports.getAPI(1);
+    subscriptions = (api?.repositories ?? []).map((repository) => repository.state.onDidChange(listener));
+    if (api) subscriptions.push(api.onDidOpenRepository(changed), api.onDidCloseRepository(changed));
   };
-  attach();
-  const enablement = exports.onDidChangeEnablement(() => {
+  const changed = () => {
     attach();
     listener();
-  });
-  return new vscode.Disposable(() => {
-    enablement.dispose();
-    vscode.Disposable.from(...subscriptions, ...watched.values()).dispose();
-  });
+  };
+  attach();
+  const enablement = exports.onDidChangeEnablement(changed);
+  return new vscode.Disposable(() => vscode.Disposable.from(enablement, ...subscriptions).dispose());
 }
 
 /** The repository `folder` is in (or is the root of): one the extension knows, or opened for it; undefined when none. */
@@ -158,12 +129,20 @@ export function commitGraph(repository: GitRepository): CommitGraph {
     resolve: (revision) => {
       let hash = resolved.get(revision);
       // `^{commit}` peels an annotated tag to its commit, whose hash is what deployments record.
-      if (!hash) resolved.set(revision, (hash = repository.getCommit(`${revision}^{commit}`).then((commit) => commit.hash, () => undefined)));
+      if (!hash) resolved.set(revision, (hash = repository.getCommit(`${revision}^{commit}`).then((commit) => commit.hash, missingObject)));
       return hash;
     },
     mergeBase: (a, b) => repository.getMergeBase(a, b).catch(() => undefined),
     commitsBetween: async (from, to, max) => (await repository.log({ range: `${from}..${to}`, maxEntries: max })).slice(0, max),
   };
+}
+
+/** A revision git does not know ("bad revision …") is not in the clone; any other failure of git is thrown on. */
+function missingObject(error: unknown): undefined {
+  const stderr = String((error as { stderr?: unknown })?.stderr ?? '').trim();
+  if (/bad revision|unknown revision|not a valid (object|commit) name|bad object/i.test(stderr)) return undefined;
+  // The git extension's message is "Failed to execute git": what git said is in stderr.
+  throw stderr ? new Error(stderr, { cause: error }) : error;
 }
 
 /** `inner` is `outer` or lies inside it. */

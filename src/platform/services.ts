@@ -13,10 +13,7 @@ export interface Services {
   connection: ConnectionManager;
   commands: CommandRunner;
   catalog: RepositoryCatalog;
-  /**
-   * Every deployment of the control plane in effect, in brief, once This Workspace has looked; every listing, Create
-   * and watch tick updates it. Kept in memory only, per control plane like its other state (connection.controlPlane).
-   */
+  /** Every deployment of the control plane in effect, in brief, once This Workspace has looked (model/deploymentIndex.ts). */
   deploymentIndex: DeploymentIndexes;
   /** The views' messages, written in parts by several features. */
   messages: ViewMessages;

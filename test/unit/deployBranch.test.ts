@@ -24,6 +24,51 @@ function gitExtension(upstream = { remote: 'origin', name: 'feature/login' }) {
   return { repository, extension: { isActive: true, exports: { enabled: true, onDidChangeEnablement: none, getAPI: () => api } } };
 }
 
+/** A record of the deployment `n` of https://github.com/acme/shop. */
+function deployment(n: number, ref = 'feature/login', commit?: string) {
+  return {
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    name: `shop-${n}`,
+    source_config: { repo_url: 'https://github.com/acme/shop' },
+    source_revision_config: { repo_ref: ref, repo_commit_sha: commit },
+  };
+}
+
+/**
+ * The connection as ConnectionManager has it: a change (`change`) ends the current client's requests, then
+ * is announced a moment later. Its listing holds `count` deployments, one per page, each page after 10 ms.
+ */
+function resettingConnection(services: ReturnType<typeof fakeServices>['services'], count: number) {
+  const changed = new fake.EventEmitter<void>();
+  let generation = new AbortController();
+  const offsets: number[] = [];
+  Object.assign(services.connection, {
+    onDidChange: changed.event,
+    getClient: async () => {
+      const ended = generation.signal;
+      return {
+        async *deploymentPages({ offset }: { offset: number }, { signal }: { signal: AbortSignal }) {
+          for (let at = offset; at < count; at++) {
+            offsets.push(at);
+            await new Promise((resolve) => setTimeout(resolve, 10));
+            if (ended.aborted || signal.aborted) throw new CancelledError();
+            yield { deployments: [deployment(at)], invalid: [], requestedOffset: at, limit: 100, nextOffset: at + 1, mayHaveMore: at + 1 < count };
+          }
+        },
+      };
+    },
+  });
+  return {
+    offsets,
+    async change() {
+      generation.abort();
+      generation = new AbortController();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      changed.fire();
+    },
+  };
+}
+
 describe('Deploy This Branch…', () => {
   let tree: WorkspaceTreeProvider | undefined;
   beforeEach(() => fake.resetFake());
@@ -50,29 +95,19 @@ describe('Deploy This Branch…', () => {
   it('goes on looking when the connection changes during its scan, instead of ending without a word', async () => {
     fake.workspace.set('deploymentsExplorer.baseUrl', 'https://api.example.com');
     const { services } = fakeServices({ apiKey: 'sk-test' });
-    const connectionChanged = new fake.EventEmitter<void>();
-    let scans = 0;
-    Object.assign(services.connection, {
-      onDidChange: connectionChanged.event,
-      getClient: async () => ({
-        async *deploymentPages(_query: unknown, { signal }: { signal: AbortSignal }) {
-          // The first scan is cut short by a connection change, as when the window's settings settle.
-          if (scans++ === 0) {
-            connectionChanged.fire();
-            if (signal.aborted) throw new CancelledError();
-          }
-          yield { deployments: [], invalid: [], requestedOffset: 0, limit: 100, nextOffset: 0, mayHaveMore: false };
-        },
-      }),
-    });
+    const connection = resettingConnection(services, 3);
     const git = gitExtension();
     mock.method(fake.extensions, 'getExtension', () => git.extension);
     const created: unknown[] = [];
     fake.commands.registerCommand(Commands.deployWorkspace, (options: unknown) => created.push(options));
     tree = new WorkspaceTreeProvider(services);
-    await deployThisBranch(services, tree, git.repository);
-    assert.equal(scans, 2);
-    assert.equal(created.length, 1, 'the create flow opens');
+    const deployed = deployThisBranch(services, tree, git.repository);
+    // The first scan is cut short by a connection change, as when the window's settings settle.
+    await fake.until(() => services.deploymentIndex.current().scan.looked === 1, 'the first page');
+    await connection.change();
+    await deployed;
+    assert.equal(services.deploymentIndex.current().scan.phase, 'complete');
+    assert.equal(created.length, 0, 'the branch is deployed already: the question comes first');
   });
 
   it('deploys the branch the code host has: the upstream’s name when the local branch tracks another name', async () => {
@@ -137,5 +172,92 @@ describe('This Workspace', () => {
     await labels();
     await fake.until(() => services.deploymentIndex.current().scan.phase === 'complete', 'the scan to run again');
     assert.deepEqual(await labels(), ['shop']);
+  });
+
+  it('a connection change that keeps the control plane (a timeout set) does not stop the scan: it goes on where it was', async () => {
+    fake.workspace.set('deploymentsExplorer.baseUrl', 'https://api.example.com');
+    Object.defineProperty(fake.workspace, 'workspaceFolders', { value: [{ uri: fake.Uri.file('/work/shop'), name: 'shop', index: 0 }], configurable: true });
+    const { services } = fakeServices({ apiKey: 'sk-test' });
+    const connection = resettingConnection(services, 3);
+    const git = gitExtension();
+    mock.method(fake.extensions, 'getExtension', () => git.extension);
+    tree = new WorkspaceTreeProvider(services);
+    const index = services.deploymentIndex.current();
+    const phases: string[] = [];
+    index.onDidChange(() => phases.push(index.scan.phase));
+    await tree.getChildren();
+    await fake.until(() => index.scan.looked === 1, 'the first page');
+    await connection.change();
+    await fake.until(() => index.scan.phase !== 'scanning', 'the scan to end');
+    assert.equal(index.scan.phase, 'complete');
+    assert.equal(index.size, 3);
+    assert.ok(!phases.includes('stopped'), `no stopped scan to be seen: ${phases.join(', ')}`);
+    assert.deepEqual(connection.offsets.slice(-2), [1, 2], 'on from the offset it had reached');
+  });
+
+  it('a change to another control plane stops the scan of the one before, which asks nothing more', async () => {
+    fake.workspace.set('deploymentsExplorer.baseUrl', 'https://api.example.com');
+    Object.defineProperty(fake.workspace, 'workspaceFolders', { value: [{ uri: fake.Uri.file('/work/shop'), name: 'shop', index: 0 }], configurable: true });
+    const { services } = fakeServices({ apiKey: 'sk-test' });
+    const connection = resettingConnection(services, 50);
+    const git = gitExtension();
+    mock.method(fake.extensions, 'getExtension', () => git.extension);
+    tree = new WorkspaceTreeProvider(services);
+    const index = services.deploymentIndex.current();
+    await tree.getChildren();
+    await fake.until(() => index.scan.looked === 1, 'the first page');
+    fake.workspace.set('deploymentsExplorer.baseUrl', 'https://other.example.com');
+    assert.notEqual(services.deploymentIndex.current(), index);
+    await connection.change();
+    await fake.until(() => index.scan.phase !== 'scanning', 'the scan to end');
+    const asked = connection.offsets.length;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(index.scan.phase, 'stopped');
+    assert.equal(connection.offsets.length, asked);
+  });
+
+  it('labels a bare ref that names a tag of the clone as that tag, and says when git fails to compare', async () => {
+    fake.workspace.set('deploymentsExplorer.baseUrl', 'https://api.example.com');
+    Object.defineProperty(fake.workspace, 'workspaceFolders', { value: [{ uri: fake.Uri.file('/work/shop'), name: 'shop', index: 0 }], configurable: true });
+    const { services, log } = fakeServices({ apiKey: 'sk-test' });
+    const tagged = 'c'.repeat(40);
+    const unreadable = 'd'.repeat(40);
+    const records = [deployment(1, 'v1', tagged), deployment(2, 'feature/login', unreadable), deployment(3, 'feature/login', 'e'.repeat(40))];
+    (services.connection as { getClient: () => Promise<unknown> }).getClient = async () => ({
+      async *deploymentPages() {
+        yield { deployments: records, invalid: [], requestedOffset: 0, limit: 100, nextOffset: 3, mayHaveMore: false };
+      },
+    });
+    const git = gitExtension();
+    const commits: Record<string, string> = { 'refs/tags/v1^{commit}': tagged, [`${tagged}^{commit}`]: tagged, 'refs/heads/feature/login^{commit}': 'a'.repeat(40) };
+    Object.assign(git.repository, {
+      async getCommit(revision: string) {
+        if (revision === `${unreadable}^{commit}`) throw Object.assign(new Error('Failed to execute git'), { stderr: 'fatal: unable to read objects: Permission denied', exitCode: 128 });
+        if (!commits[revision]) throw Object.assign(new Error('Failed to execute git'), { stderr: `fatal: bad revision '${revision}'`, exitCode: 128 });
+        return { hash: commits[revision], message: 'a commit' };
+      },
+    });
+    mock.method(fake.extensions, 'getExtension', () => git.extension);
+    tree = new WorkspaceTreeProvider(services);
+    await tree.getChildren();
+    await fake.until(() => services.deploymentIndex.current().scan.phase === 'complete', 'the scan');
+    const rows: string[] = [];
+    const render = async (element?: Parameters<WorkspaceTreeProvider['getChildren']>[0], depth = 0): Promise<void> => {
+      for (const child of await tree!.getChildren(element)) {
+        const item = tree!.getTreeItem(child);
+        rows.push(`${' '.repeat(depth)}${String(item.label)} — ${String(item.description)}`);
+        if (child.kind !== 'workspaceDeployment') await render(child, depth + 1);
+      }
+    };
+    await render();
+    assert.deepEqual(rows, [
+      'shop — 3 deployments',
+      ' feature/login — branch · checked out',
+      '  shop-2 — could not compare the commits',
+      '  shop-3 — deployed commit not in your clone',
+      ' v1 — tag',
+      '  shop-1 — up to date',
+    ]);
+    assert.ok(log.some((line) => line.startsWith('warn This Workspace: could not compare the commit of') && line.includes('Permission denied')));
   });
 });

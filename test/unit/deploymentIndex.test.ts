@@ -44,16 +44,19 @@ describe('DeploymentIndex: its update rules', () => {
   it('keeps id, name, status, type, repository, ref and commit of a record, and never its secrets', () => {
     const index = new DeploymentIndex();
     index.update([record(1, { type: 'prod', sha: 'abc' })]);
-    assert.deepEqual(index.get(id(1)), {
-      id: id(1),
-      name: 'app-1',
-      status: 'READY',
-      type: 'prod',
-      repoUrl: 'https://github.com/acme/shop',
-      ref: 'main',
-      commit: 'abc',
-    });
-    assert.doesNotMatch(JSON.stringify(index.all()), /secret-value/);
+    const entries = index.ofRemotes([{ name: 'origin', url: 'https://github.com/acme/shop' }]).deployments;
+    assert.deepEqual(entries, [
+      {
+        id: id(1),
+        name: 'app-1',
+        status: 'READY',
+        type: 'prod',
+        repoUrl: 'https://github.com/acme/shop',
+        ref: 'main',
+        commit: 'abc',
+      },
+    ]);
+    assert.doesNotMatch(JSON.stringify(entries), /secret-value/);
   });
 
   it('a newer record of the same ID replaces the entry, whatever the ID’s case; a missing field is gone', () => {
@@ -62,8 +65,9 @@ describe('DeploymentIndex: its update rules', () => {
     const newer = { ...record(1, { sha: null }), id: id(1).toUpperCase() };
     index.update([newer]);
     assert.equal(index.size, 1);
-    assert.equal(index.get(id(1))?.commit, undefined);
-    assert.equal(index.get(id(1))?.status, 'READY');
+    const [entry] = index.ofRemotes([{ name: 'origin', url: 'https://github.com/acme/shop' }]).deployments;
+    assert.equal(entry.commit, undefined);
+    assert.equal(entry.status, 'READY');
   });
 
   it('skips records without an ID, and announces a change only when something changed', () => {
@@ -81,12 +85,13 @@ describe('DeploymentIndex: its update rules', () => {
 
   it('a fresh scan drops the old entries; going on keeps them and continues at the response offset', async () => {
     const index = new DeploymentIndex();
-    index.update([record(999)]);
+    index.update([record(999, { repo: 'https://github.com/acme/old' })]);
     const all = Array.from({ length: 250 }, (_, n) => record(n));
     index.startScan(true);
     assert.equal(await scanDeployments(index, pages(all, 100), 100), 'capped');
+    index.endScan('capped');
     assert.deepEqual(index.scan, { phase: 'capped', looked: 100, nextOffset: 100, error: undefined });
-    assert.equal(index.get(id(999)), undefined);
+    assert.equal(index.usage('https://github.com/acme/old'), undefined);
     assert.equal(index.built, true);
     index.startScan(false);
     assert.equal(await scanDeployments(index, pages(all, 100, index.scan.nextOffset), 300), 'complete');
@@ -105,22 +110,20 @@ describe('DeploymentIndex: its update rules', () => {
     assert.equal(index.size, 1);
   });
 
-  it('a cancelled scan is stopped, a failed one keeps its error; both keep what they found', async () => {
+  it('a scan that fails or is cancelled throws, keeping what it found and where to go on', async () => {
     const all = Array.from({ length: 250 }, (_, n) => record(n));
     const stopped = new DeploymentIndex();
     stopped.startScan(true);
-    assert.equal(await scanDeployments(stopped, pages(all, 100, 0, new CancelledError()), 5000), 'stopped');
+    await assert.rejects(scanDeployments(stopped, pages(all, 100, 0, new CancelledError()), 5000), CancelledError);
     assert.equal(stopped.size, 100);
+    assert.equal(stopped.scan.nextOffset, 100);
+    assert.equal(stopped.scan.phase, 'scanning', 'the caller ends it: it may go on with another client first');
+    stopped.endScan('failed', new Error('boom'));
     assert.equal(stopped.built, false);
-    const failed = new DeploymentIndex();
-    failed.startScan(true);
-    const error = new Error('boom');
-    assert.equal(await scanDeployments(failed, pages(all, 100, 0, error), 5000), 'failed');
-    assert.equal(failed.scan.error, error);
-    assert.equal(failed.scan.nextOffset, 100);
+    assert.equal(stopped.scan.nextOffset, 100);
   });
 
-  it('finds the deployments of workspace remotes by the same URL matching as Deploy This Workspace', () => {
+  it('finds the deployments of workspace remotes by the same URL matching as Deploy This Workspace, owner and name in any case', () => {
     const index = new DeploymentIndex();
     index.update([
       record(1, { repo: 'https://github.com/acme/shop' }),
@@ -128,13 +131,14 @@ describe('DeploymentIndex: its update rules', () => {
       record(3, { repo: 'https://GitHub.com/acme/shop/' }),
       record(4, { repo: 'https://github.com/acme/other' }),
       record(5, { repo: 'https://gitlab.com/acme/shop' }),
+      record(6, { repo: 'https://github.com/Acme/Shop' }),
     ]);
     const found = index.ofRemotes([
       { name: 'origin', url: 'ssh://git@github.com/acme/shop.git' },
       { name: 'mirror', url: 'https://example.org/acme/shop' },
     ]);
-    assert.deepEqual(found.flatMap((group) => group.deployments.map((d) => d.id)).sort(), [id(1), id(2), id(3)]);
-    assert.ok(found.every((group) => group.remotes.map((remote) => remote.name).join() === 'origin'));
+    assert.deepEqual(found.deployments.map((d) => d.id).sort(), [id(1), id(2), id(3), id(6)]);
+    assert.deepEqual(found.remotes.map((remote) => remote.name), ['origin']);
   });
 
   it('counts a repository’s deployments by type', () => {
@@ -146,8 +150,8 @@ describe('DeploymentIndex: its update rules', () => {
       record(4),
       record(5, { type: 'dev', repo: 'https://github.com/acme/other' }),
     ]);
-    const usage = index.usage('https://github.com/acme/shop.git');
-    assert.equal(usage?.total, 4);
+    const usage = index.usage('https://github.com/ACME/shop.git');
+    assert.equal([...usage!.values()].reduce((sum, count) => sum + count), 4);
     assert.equal(usageWords(usage!), 'prod, 2 dev, 1 without a type');
     assert.equal(index.usage('https://github.com/acme/none'), undefined);
   });
@@ -161,6 +165,7 @@ describe('DeploymentIndexes: one index per control plane', () => {
     assert.equal(indexes.usage('https://github.com/acme/shop'), undefined, 'not built: no scan has run');
     indexes.current().startScan(true);
     await scanDeployments(indexes.current(), pages([record(1, { type: 'prod' })], 100), 5000);
+    indexes.current().endScan('complete');
     assert.equal(usageWords(indexes.usage('https://github.com/acme/shop')!), 'prod');
     plane = 'https://b|';
     assert.equal(indexes.current().size, 0);

@@ -25,9 +25,9 @@ describe('normaliseRemoteUrl', () => {
     it(`reads ${url.trim()} as ${same}`, () => assert.equal(remoteKey(url), same));
   }
 
-  it('keeps the case of the path and nested groups', () => {
+  it('keeps the case of the path and nested groups; compares them in any case, as code hosts do', () => {
     assert.deepEqual(normaliseRemoteUrl('git@gitlab.com:platform/infra/Billing_API.git'), { host: 'gitlab.com', path: 'platform/infra/Billing_API' });
-    assert.equal(remoteKey('https://gitlab.com/platform/infra/Billing_API'), 'gitlab.com/platform/infra/Billing_API');
+    assert.equal(remoteKey('https://gitlab.com/platform/infra/Billing_API'), 'gitlab.com/platform/infra/billing_api');
   });
 
   it('keeps dots inside names and removes only a final .git', () => {
@@ -132,7 +132,7 @@ describe('matchRemotes', () => {
     assert.deepEqual(matches.map((match) => match.repository.name), ['storefront', 'storefront (gitlab)', 'infra']);
   });
 
-  it('prefers an exact path and falls back to a case-insensitive one', () => {
+  it('matches owner and name in any case, whatever else matches (GitHub, GitLab and Bitbucket read them so)', () => {
     assert.deepEqual(
       matchRemotes([{ name: 'origin', url: 'git@github.com:acme/payments_api.git' }], repositories).map((match) => match.repository.name),
       ['Payments_API'],
@@ -141,7 +141,7 @@ describe('matchRemotes', () => {
       { name: 'upper', url: 'https://github.com/acme/App' },
       { name: 'lower', url: 'https://github.com/acme/app' },
     ];
-    assert.deepEqual(matchRemotes([{ name: 'origin', url: 'git@github.com:acme/app.git' }], twins).map((match) => match.repository.name), ['lower']);
+    assert.deepEqual(matchRemotes([{ name: 'origin', url: 'git@github.com:acme/app.git' }], twins).map((match) => match.repository.name), ['upper', 'lower']);
   });
 
   it('answers no match for other hosts, owners or unparseable remotes', () => {

@@ -144,7 +144,7 @@ describe('compareDeployedCommit: the deployed commit against the local one', () 
   });
 
   it('a branch only on the remote is compared with the remote-tracking branch', async () => {
-    const state = await compareDeployedCommit({ ref: 'release', commit: sha(2) }, clone(), (branch) => `refs/remotes/origin/${branch}`);
+    const state = await compareDeployedCommit({ ref: 'release', commit: sha(2) }, clone(), 'origin');
     assert.equal(commitStateWords(state), '1 commit behind origin/release');
   });
 

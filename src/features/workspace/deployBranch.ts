@@ -36,12 +36,9 @@ export async function deployThisBranch(services: Services, tree: WorkspaceTreePr
   // One deployment per branch is what people usually want: a second one is a choice, not an accident.
   let index = services.deploymentIndex.current();
   if (!index.built) {
-    index = await services.commands.withProgress(vscode.l10n.t('Looking for deployments of {0}…', branch), async (signal) => {
+    index = await services.commands.withProgress(vscode.l10n.t('Looking for deployments of {0}…', branch), (signal) => {
       signal.addEventListener('abort', () => tree.stopScan());
-      let built = await tree.builtIndex();
-      // A scan stopped by a connection change (its settings still settling as the window starts), not by the user: go on.
-      for (let again = 0; again < 3 && built.scan.phase === 'stopped' && !signal.aborted; again++) built = await tree.builtIndex();
-      return built;
+      return tree.builtIndex();
     });
     // A listing that failed is said (with its fixes), not taken for a cancel.
     if (index.scan.phase === 'failed') throw index.scan.error;
@@ -49,8 +46,7 @@ export async function deployThisBranch(services: Services, tree: WorkspaceTreePr
   }
   const existing = index
     .ofRemotes(remotes)
-    .flatMap((group) => group.deployments)
-    .filter((deployment) => {
+    .deployments.filter((deployment) => {
       const ref = parseRef(deployment.ref);
       return ref.kind === 'branch' && ref.name === hostBranch;
     })

@@ -5,13 +5,8 @@ import { deploymentReferenceOf, DeploymentsFeature, Services } from '../../platf
 import { deployThisBranch } from './deployBranch';
 import { CommitElement, WorkspaceTreeProvider } from './workspaceTree';
 
-/** What the workspace feature exposes: its tree, for tests. */
-export interface WorkspaceFeatureApi {
-  provider: WorkspaceTreeProvider;
-}
-
 /** This Workspace: the deployments of the open repository, their commits against yours, and Deploy This Branch…. */
-export function registerWorkspace(services: Services, deployments: DeploymentsFeature): WorkspaceFeatureApi {
+export function registerWorkspace(services: Services, deployments: DeploymentsFeature): { provider: WorkspaceTreeProvider } {
   const { commands } = services;
   const provider = new WorkspaceTreeProvider(services);
   services.context.subscriptions.push(provider);

@@ -5,9 +5,10 @@ import { DeploymentIndex, IndexedDeployment, scanDeployments } from '../../model
 import { statusIcon } from '../../model/deploymentPresentation';
 import { statusWithRawValue, statusWords } from '../../model/deploymentStatus';
 import { fixRows, FixRow } from '../../model/fixActions';
-import { remoteLabel } from '../../model/remoteUrls';
+import { GitRemote, remoteLabel } from '../../model/remoteUrls';
 import { formatCount, formatTime } from '../../model/viewText';
 import {
+  CommitGraph,
   CommitState,
   commitStateHint,
   commitStateWords,
@@ -15,6 +16,8 @@ import {
   compareDeployedCommit,
   DeployedRef,
   groupByRef,
+  parseRef,
+  refInClone,
   refLabel,
 } from '../../model/workspaceDeployments';
 import { Commands } from '../../platform/commandIds';
@@ -35,12 +38,8 @@ interface RepositoryElement {
   readonly id: string;
   readonly repository: GitRepository;
   readonly deployments: readonly IndexedDeployment[];
-  /** The matching remotes, as `origin (https://…)`. */
-  readonly remotes: string;
-  /** The names of the matching remotes. */
-  readonly remoteNames: readonly string[];
-  /** The URL the deployments name, for links to the code host. */
-  readonly url: string;
+  /** The remotes that name the deployments' repository; the first one's remote-tracking branches stand in for branches only there. */
+  readonly remotes: readonly GitRemote[];
 }
 interface RefElement {
   readonly kind: 'ref';
@@ -79,17 +78,16 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   readonly onDidChangeTreeData = this.changed.event;
   readonly treeView: vscode.TreeView<WorkspaceElement>;
   private readonly disposables: vscode.Disposable[] = [];
-  private scanAbort: AbortController | undefined;
+  private scanning: { index: DeploymentIndex; abort: AbortController } | undefined;
   private scanRun: Promise<void> | undefined;
-  /** Commit states by repository, ref and commit, until git or the index changes. */
-  private states = new Map<string, Promise<CommitState>>();
+  /** Per repository root: what git answered, and the commit states by ref and commit, until git changes. */
+  private clones = new Map<string, { graph: CommitGraph; states: Map<string, Promise<CommitState>> }>();
   private roots: RepositoryElement[] = [];
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private gitSignature = '';
   private redrawAnyway = false;
   /** Git is followed from the first time the view shows, not from activation. */
   private gitWatch: Promise<vscode.Disposable> | undefined;
-  private readonly contextValues = new Map<string, boolean>();
   /** The connection changed (a key set, a proxy fixed): a scan that failed is tried again when the view next draws. */
   private retryFailedScan = false;
 
@@ -100,8 +98,9 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       this.changed,
       services.deploymentIndex.onDidChange(() => this.scheduleRefresh(true)),
       services.connection.onDidChange(() => {
-        // The old control plane's scan ends with its requests; its index stays for when it comes back.
-        this.scanAbort?.abort();
+        // Another control plane: its scan ends (its index stays for when it comes back). The same one
+        // (a timeout changed, a key set): the scan goes on with the new client (see scan).
+        if (this.scanning && this.scanning.index !== services.deploymentIndex.current()) this.scanning.abort.abort();
         this.retryFailedScan = true;
         this.scheduleRefresh(true);
       }),
@@ -112,15 +111,15 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
 
   /** Refresh: the commits read again, the index rebuilt from the first page. */
   async refresh(): Promise<void> {
-    this.states.clear();
-    this.scanAbort?.abort();
+    this.clones.clear();
+    this.scanning?.abort.abort();
     await this.scanRun;
     await this.scan(true);
   }
 
   /** Stops the scan in flight; what it found stays, and it can go on from there. */
   stopScan(): void {
-    this.scanAbort?.abort();
+    this.scanning?.abort.abort();
   }
 
   /** Goes on where the scan stopped, for as many deployments again as the limit. */
@@ -130,17 +129,21 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
 
   /** The current control plane's index, built first when no scan has built it (the scan's progress shows in the view). */
   async builtIndex(): Promise<DeploymentIndex> {
-    const index = this.services.deploymentIndex.current();
-    if (index.scan.phase === 'scanning') await this.scanRun;
-    else if (!index.built) await this.scan(index.scan.phase === 'none');
-    return this.services.deploymentIndex.current();
+    let index: DeploymentIndex;
+    // Again when another control plane came into effect meanwhile (its settings settling as the window starts).
+    do {
+      index = this.services.deploymentIndex.current();
+      if (index.scan.phase === 'scanning') await this.scanRun;
+      else if (!index.built) await this.scan(index.scan.phase === 'none');
+    } while (index !== this.services.deploymentIndex.current());
+    return index;
   }
 
   /** Reveals and selects the row of a deployment; false when the view does not show it. */
   async reveal(deploymentId: string): Promise<boolean> {
     await this.getChildren();
     for (const repository of this.roots) {
-      for (const group of this.refGroups(repository)) {
+      for (const group of await this.refGroups(repository)) {
         const row = (await this.deploymentRows(group)).find((candidate) => candidate.deploymentId === deploymentId);
         if (!row) continue;
         await this.treeView.reveal(row, { select: true, focus: true, expand: false });
@@ -153,27 +156,41 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   private async scan(fresh: boolean): Promise<void> {
     const index = this.services.deploymentIndex.current();
     if (index.scan.phase === 'scanning') return this.scanRun;
-    const abort = new AbortController();
-    this.scanAbort = abort;
+    const scanning = (this.scanning = { index, abort: new AbortController() });
+    const { signal } = scanning.abort;
     index.startScan(fresh);
     const until = index.scan.looked + readSettings().workspaceScanLimit;
-    this.setContext(SCANNING_CONTEXT, true);
+    void vscode.commands.executeCommand('setContext', SCANNING_CONTEXT, true);
+    let connectionChanged: () => void = () => undefined;
+    const subscription = this.services.connection.onDidChange(() => connectionChanged());
+    signal.addEventListener('abort', () => connectionChanged());
     const run = async () => {
-      try {
-        const client = await this.services.connection.getClient();
-        const pages = client.deploymentPages({ limit: SCAN_PAGE_SIZE, offset: index.scan.nextOffset }, { signal: abort.signal });
-        const phase = await scanDeployments(index, pages, until);
-        this.services.log.info(`This Workspace: looked at ${index.scan.looked} deployments (${phase}), ${index.size} indexed`);
-        if (phase === 'failed') this.services.log.warn(`This Workspace: the scan failed: ${messageOf(index.scan.error)}`);
-      } catch (error) {
-        // No client (no key for this control plane, say): the view shows why, with its fixes.
-        index.endScan(isCancellation(error) ? 'stopped' : 'failed', isCancellation(error) ? undefined : error);
-      } finally {
-        if (this.scanAbort === abort) this.scanAbort = undefined;
-        if (this.services.deploymentIndex.current().scan.phase !== 'scanning') this.setContext(SCANNING_CONTEXT, false);
+      for (;;) {
+        const changed = new Promise<void>((resolve) => (connectionChanged = resolve));
+        try {
+          const client = await this.services.connection.getClient();
+          const pages = client.deploymentPages({ limit: SCAN_PAGE_SIZE, offset: index.scan.nextOffset }, { signal });
+          index.endScan(await scanDeployments(index, pages, until));
+        } catch (error) {
+          const cancelled = isCancellation(error);
+          if (cancelled && !signal.aborted) {
+            // The connection changed and ended its client's requests: on the same control plane, go on with the next client.
+            await changed;
+            if (!signal.aborted) continue;
+          }
+          // No client (no key for this control plane, say): the view shows why, with its fixes.
+          index.endScan(cancelled ? 'stopped' : 'failed', cancelled ? undefined : error);
+        }
+        this.services.log.info(`This Workspace: looked at ${index.scan.looked} deployments (${index.scan.phase}), ${index.size} indexed`);
+        if (index.scan.phase === 'failed') this.services.log.warn(`This Workspace: the scan failed: ${messageOf(index.scan.error)}`);
+        return;
       }
     };
-    this.scanRun = Promise.resolve(vscode.window.withProgress({ location: { viewId: WORKSPACE_VIEW_ID } }, run));
+    this.scanRun = Promise.resolve(vscode.window.withProgress({ location: { viewId: WORKSPACE_VIEW_ID } }, run)).finally(() => {
+      subscription.dispose();
+      if (this.scanning === scanning) this.scanning = undefined;
+      if (this.services.deploymentIndex.current().scan.phase !== 'scanning') void vscode.commands.executeCommand('setContext', SCANNING_CONTEXT, false);
+    });
     return this.scanRun;
   }
 
@@ -209,15 +226,9 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     if (!(await services.connection.isConfigured())) return [];
     // A repository opened, HEAD moved, a remote added: redrawn when it changes what the view shows.
     this.gitWatch ??= onGitChange(() => this.scheduleRefresh(false));
-    const api = await gitApi().catch((error) => {
-      services.log.warn(`This Workspace: the git extension is not available: ${messageOf(error)}`);
-      return undefined;
-    });
-    const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri);
-    const repositories = api ? await workspaceRepositories(api, folders) : [];
-    const withRemotes = repositories.filter((repository) => remotesOf(repository).length > 0);
+    const withRemotes = await repositoriesWithRemotes(services.log);
     this.gitSignature = signature(withRemotes);
-    this.setContext(NO_GIT_CONTEXT, withRemotes.length === 0);
+    void vscode.commands.executeCommand('setContext', NO_GIT_CONTEXT, withRemotes.length === 0);
     // No remote to look for: nothing to ask the control plane (the welcome view says so).
     if (withRemotes.length === 0) return [];
 
@@ -226,20 +237,8 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     this.retryFailedScan = false;
     const roots: RepositoryElement[] = [];
     for (const repository of withRemotes) {
-      const remotes = remotesOf(repository);
-      const matched = index.ofRemotes(remotes);
-      const deployments = matched.flatMap((group) => group.deployments);
-      if (deployments.length === 0) continue;
-      const named = matched.flatMap((group) => group.remotes);
-      roots.push({
-        kind: 'repository',
-        id: `repository:${repository.rootUri.toString()}`,
-        repository,
-        deployments,
-        remotes: [...new Set(named.map(remoteLabel))].join(', '),
-        remoteNames: [...new Set(named.map((remote) => remote.name))],
-        url: matched[0].url,
-      });
+      const { deployments, remotes } = index.ofRemotes(remotesOf(repository));
+      if (deployments.length > 0) roots.push({ kind: 'repository', id: `repository:${repository.rootUri.toString()}`, repository, deployments, remotes });
     }
     this.roots = roots;
     const rows: WorkspaceElement[] = [...roots];
@@ -265,8 +264,20 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       : vscode.l10n.t('None of the {0} deployments of this control plane comes from this workspace’s remotes: {1}.', looked, remotes.join(', '));
   }
 
-  private refGroups(repository: RepositoryElement): RefElement[] {
-    return groupByRef(repository.deployments, repository.repository.state.HEAD?.name).map((group) => ({
+  private clone({ repository }: RepositoryElement) {
+    let clone = this.clones.get(repository.rootUri.toString());
+    if (!clone) this.clones.set(repository.rootUri.toString(), (clone = { graph: commitGraph(repository), states: new Map() }));
+    return clone;
+  }
+
+  private async refGroups(repository: RepositoryElement): Promise<RefElement[]> {
+    const { graph } = this.clone(repository);
+    const refs = new Map<string | undefined, DeployedRef>();
+    for (const { ref } of repository.deployments) {
+      // When git fails here, the comparison on the deployment's row fails too, and says so.
+      if (!refs.has(ref)) refs.set(ref, (await refInClone(ref, graph, repository.remotes[0].name).catch(() => undefined))?.ref ?? parseRef(ref));
+    }
+    return groupByRef(repository.deployments, repository.repository.state.HEAD?.name, (deployment) => refs.get(deployment.ref)!).map((group) => ({
       kind: 'ref',
       id: `${repository.id}/ref:${group.key}`,
       parent: repository,
@@ -276,17 +287,13 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   }
 
   private async deploymentRows(group: RefElement): Promise<DeploymentRow[]> {
-    const { repository } = group.parent;
-    const graph = commitGraph(repository);
-    // A branch only on the remote is compared with its remote-tracking branch, of the remote the deployments name.
-    const remote = group.parent.remoteNames[0];
-    const fallback = remote ? (branch: string) => `refs/remotes/${remote}/${branch}` : undefined;
+    const { graph, states } = this.clone(group.parent);
     const rows: DeploymentRow[] = [];
     // One after the other: each comparison starts git processes, and a group can hold many deployments.
     for (const entry of group.deployments) {
-      const key = `${repository.rootUri.toString()}|${entry.ref}|${entry.commit}`;
-      let state = this.states.get(key);
-      if (!state) this.states.set(key, (state = compareDeployedCommit(entry, graph, fallback)));
+      const key = `${entry.ref}|${entry.commit}`;
+      let state = states.get(key);
+      if (!state) states.set(key, (state = compareDeployedCommit(entry, graph, group.parent.remotes[0].name)));
       rows.push({
         kind: 'workspaceDeployment',
         id: `${group.id}/${entry.id}`,
@@ -296,7 +303,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
         entry,
         state: await state.catch((error): CommitState => {
           this.services.log.warn(`This Workspace: could not compare the commit of ${entry.id}: ${messageOf(error)}`);
-          return { kind: 'noLocalRef', against: refLabel(group.ref) };
+          return { kind: 'failed' };
         }),
       });
     }
@@ -393,26 +400,24 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     const always = this.redrawAnyway;
     this.redrawAnyway = false;
     if (!always) {
-      const api = await gitApi().catch(() => undefined);
-      const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri);
-      const now = signature(api ? (await workspaceRepositories(api, folders)).filter((repository) => remotesOf(repository).length > 0) : []);
-      if (now === this.gitSignature) return;
-      this.states.clear();
+      if (signature(await repositoriesWithRemotes(this.services.log)) === this.gitSignature) return;
+      this.clones.clear();
     }
     this.changed.fire(undefined);
   }
 
-  private setContext(key: string, value: boolean): void {
-    if (this.contextValues.get(key) === value) return;
-    this.contextValues.set(key, value);
-    void vscode.commands.executeCommand('setContext', key, value);
-  }
-
   dispose(): void {
-    this.scanAbort?.abort();
+    this.scanning?.abort.abort();
     void this.gitWatch?.then((watch) => watch.dispose());
     vscode.Disposable.from(...this.disposables).dispose();
   }
+}
+
+/** The workspace's git repositories that have a remote to look for; none without git. */
+async function repositoriesWithRemotes(log: Services['log']): Promise<GitRepository[]> {
+  const api = await gitApi().catch((error) => void log.warn(`This Workspace: the git extension is not available: ${messageOf(error)}`));
+  const repositories = api ? await workspaceRepositories(api, (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri)) : [];
+  return repositories.filter((repository) => remotesOf(repository).length > 0);
 }
 
 /** What the view shows of git: which repositories, their HEADs and remotes. */
@@ -430,7 +435,7 @@ function repositoryItem(element: RepositoryElement): vscode.TreeItem {
   item.id = element.id;
   const count = element.deployments.length;
   item.description = count === 1 ? vscode.l10n.t('1 deployment') : vscode.l10n.t('{0} deployments', count);
-  item.tooltip = vscode.l10n.t('{0}: deployments of {1}', element.repository.rootUri.fsPath, element.remotes);
+  item.tooltip = vscode.l10n.t('{0}: deployments of {1}', element.repository.rootUri.fsPath, [...new Set(element.remotes.map(remoteLabel))].join(', '));
   item.iconPath = new vscode.ThemeIcon('repo');
   item.contextValue = 'workspaceRepository';
   return item;
