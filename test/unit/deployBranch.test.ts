@@ -174,15 +174,20 @@ describe('This Workspace', () => {
     assert.deepEqual(await labels(), ['shop']);
   });
 
-  it('a connection change that keeps the control plane (a timeout set) does not stop the scan: it goes on where it was', async () => {
+  /** This Workspace over the repository of gitExtension() and a control plane of `count` deployments whose client a connection change replaces. */
+  function scanningTree(count: number) {
     fake.workspace.set('deploymentsExplorer.baseUrl', 'https://api.example.com');
     Object.defineProperty(fake.workspace, 'workspaceFolders', { value: [{ uri: fake.Uri.file('/work/shop'), name: 'shop', index: 0 }], configurable: true });
     const { services } = fakeServices({ apiKey: 'sk-test' });
-    const connection = resettingConnection(services, 3);
+    const connection = resettingConnection(services, count);
     const git = gitExtension();
     mock.method(fake.extensions, 'getExtension', () => git.extension);
     tree = new WorkspaceTreeProvider(services);
-    const index = services.deploymentIndex.current();
+    return { services, connection, tree, index: services.deploymentIndex.current() };
+  }
+
+  it('a connection change that keeps the control plane (a timeout set) does not stop the scan: it goes on where it was', async () => {
+    const { connection, tree, index } = scanningTree(3);
     const phases: string[] = [];
     index.onDidChange(() => phases.push(index.scan.phase));
     await tree.getChildren();
@@ -196,14 +201,7 @@ describe('This Workspace', () => {
   });
 
   it('a change to another control plane stops the scan of the one before, which asks nothing more', async () => {
-    fake.workspace.set('deploymentsExplorer.baseUrl', 'https://api.example.com');
-    Object.defineProperty(fake.workspace, 'workspaceFolders', { value: [{ uri: fake.Uri.file('/work/shop'), name: 'shop', index: 0 }], configurable: true });
-    const { services } = fakeServices({ apiKey: 'sk-test' });
-    const connection = resettingConnection(services, 50);
-    const git = gitExtension();
-    mock.method(fake.extensions, 'getExtension', () => git.extension);
-    tree = new WorkspaceTreeProvider(services);
-    const index = services.deploymentIndex.current();
+    const { services, connection, tree, index } = scanningTree(50);
     await tree.getChildren();
     await fake.until(() => index.scan.looked === 1, 'the first page');
     fake.workspace.set('deploymentsExplorer.baseUrl', 'https://other.example.com');
