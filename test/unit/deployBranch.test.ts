@@ -69,14 +69,14 @@ function resettingConnection(services: ReturnType<typeof fakeServices>['services
   };
 }
 
-describe('Deploy This Branch…', () => {
-  let tree: WorkspaceTreeProvider | undefined;
-  beforeEach(() => fake.resetFake());
-  afterEach(() => {
-    tree?.dispose();
-    mock.restoreAll();
-  });
+let tree: WorkspaceTreeProvider | undefined;
+beforeEach(() => fake.resetFake());
+afterEach(() => {
+  tree?.dispose();
+  mock.restoreAll();
+});
 
+describe('Deploy This Branch…', () => {
   it('says why it cannot look for a deployment of the branch when the listing fails, instead of ending without a word', async () => {
     fake.workspace.set('deploymentsExplorer.baseUrl', 'https://api.example.com');
     const { services } = fakeServices({ apiKey: 'sk-test' });
@@ -131,13 +131,6 @@ describe('Deploy This Branch…', () => {
 });
 
 describe('This Workspace', () => {
-  let tree: WorkspaceTreeProvider | undefined;
-  beforeEach(() => fake.resetFake());
-  afterEach(() => {
-    tree?.dispose();
-    mock.restoreAll();
-  });
-
   it('looks through the deployments again after the connection changed (a key set) when the last scan failed', async () => {
     fake.workspace.set('deploymentsExplorer.baseUrl', 'https://api.example.com');
     Object.defineProperty(fake.workspace, 'workspaceFolders', { value: [{ uri: fake.Uri.file('/work/shop'), name: 'shop', index: 0 }] });
