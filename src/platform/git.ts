@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
+import { messageOf } from '../api/errors';
 import type { GitRemote } from '../model/remoteUrls';
 import type { CommitGraph, CommitSummary } from '../model/workspaceDeployments';
 
@@ -139,10 +140,28 @@ export function commitGraph(repository: GitRepository): CommitGraph {
 
 /** A revision git does not know ("bad revision …") is not in the clone; any other failure of git is thrown on. */
 function missingObject(error: unknown): undefined {
-  const stderr = String((error as { stderr?: unknown })?.stderr ?? '').trim();
-  if (/bad revision|unknown revision|not a valid (object|commit) name|bad object/i.test(stderr)) return undefined;
-  // The git extension's message is "Failed to execute git": what git said is in stderr.
-  throw stderr ? new Error(stderr, { cause: error }) : error;
+  if (/bad revision|unknown revision|not a valid (object|commit) name|bad object/i.test(gitStderr(error))) return undefined;
+  throw gitError(error);
+}
+
+/** The repository's HEAD, branches and remotes read from the disk again; when git fails, an error with what it said. */
+export async function readState(repository: GitRepository): Promise<void> {
+  await repository.status().catch((error: unknown) => {
+    const folder = path.posix.basename(repository.rootUri.path);
+    throw new Error(vscode.l10n.t('Git could not read the state of {0} ({1}). See the Git output (Git: Show Git Output), and try again once git works there.', folder, messageOf(gitError(error))), {
+      cause: error,
+    });
+  });
+}
+
+/** The git extension's message is "Failed to execute git": what git said is in stderr. */
+function gitError(error: unknown): unknown {
+  const stderr = gitStderr(error);
+  return stderr ? new Error(stderr, { cause: error }) : error;
+}
+
+function gitStderr(error: unknown): string {
+  return String((error as { stderr?: unknown })?.stderr ?? '').trim();
 }
 
 /** `inner` is `outer` or lies inside it. */

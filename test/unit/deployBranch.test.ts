@@ -92,6 +92,20 @@ describe('Deploy This Branch…', () => {
     await assert.rejects(deployThisBranch(services, tree, git.repository), (error) => error === failure);
   });
 
+  it('says what git said when it cannot read the branch, and what to do', async () => {
+    fake.workspace.set('deploymentsExplorer.baseUrl', 'https://api.example.com');
+    const { services } = fakeServices({ apiKey: 'sk-test' });
+    const git = gitExtension();
+    git.repository.status = async () => {
+      throw Object.assign(new Error('Failed to execute git'), { stderr: 'fatal: index file corrupt\n' });
+    };
+    mock.method(fake.extensions, 'getExtension', () => git.extension);
+    tree = new WorkspaceTreeProvider(services);
+    await assert.rejects(deployThisBranch(services, tree, git.repository), {
+      message: 'Git could not read the state of shop (fatal: index file corrupt). See the Git output (Git: Show Git Output), and try again once git works there.',
+    });
+  });
+
   it('goes on looking when the connection changes during its scan, instead of ending without a word', async () => {
     fake.workspace.set('deploymentsExplorer.baseUrl', 'https://api.example.com');
     const { services } = fakeServices({ apiKey: 'sk-test' });

@@ -3,7 +3,7 @@ import vscode = require('vscode');
 import { normaliseRemoteUrl } from '../../model/remoteUrls';
 import { branchDeploymentName, parseRef } from '../../model/workspaceDeployments';
 import { Commands } from '../../platform/commandIds';
-import { gitApi, GitApi, GitRepository, remotesOf, repositoryOf, workspaceRepositories } from '../../platform/git';
+import { gitApi, GitApi, GitRepository, readState, remotesOf, repositoryOf, workspaceRepositories } from '../../platform/git';
 import { Services } from '../../platform/services';
 import { WorkspaceTreeProvider, WORKSPACE_VIEW_ID } from './workspaceTree';
 
@@ -21,7 +21,7 @@ export async function deployThisBranch(services: Services, tree: WorkspaceTreePr
   const repository = await pickRepository(api, argument);
   if (!repository) return { outcome: 'cancelled', step: 'repository' };
   // The branch and its commits as they are now: the git extension follows a checkout or a commit a moment later.
-  await repository.status();
+  await readState(repository);
   const folder = path.posix.basename(repository.rootUri.path);
   const head = repository.state.HEAD;
   const branch = head?.name;
