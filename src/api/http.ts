@@ -149,7 +149,7 @@ export class HttpTransport {
   /** Sends the request and answers the raw 2xx response, or throws a ControlPlaneError. */
   async send(req: HttpRequest): Promise<RawResponse> {
     // The caller's signal and the connection's: either cancels the request and any wait for a retry.
-    const cancel = AbortSignal.any([req.signal, this.signal].filter((signal) => signal !== undefined));
+    const cancels = [req.signal, this.signal].filter((signal) => signal !== undefined);
     const search = req.query?.toString();
     let url = new URL(`${this.base}${req.path}${search ? `?${search}` : ''}`);
     const idempotent = req.method === 'GET';
@@ -157,10 +157,10 @@ export class HttpTransport {
     for (let attempt = 1; ; attempt++) {
       let response: RawResponse;
       try {
-        response = await this.once(req, url, cancel);
+        response = await this.once(req, url, cancels);
       } catch (error) {
         if (idempotent && attempt < this.retry.maxAttempts && error instanceof NetworkError && RESET_CODES.has(error.code ?? '')) {
-          await this.backoff(req, attempt, undefined, error.message, cancel);
+          await this.backoff(req, attempt, undefined, error.message, cancels);
           continue;
         }
         throw error;
@@ -191,7 +191,7 @@ export class HttpTransport {
       if (idempotent && attempt < this.retry.maxAttempts && RETRYABLE_STATUSES.has(response.status)) {
         const asked = parseRetryAfter(response.retryAfter);
         if (asked !== undefined && asked > this.retry.maxRetryAfterMs) throw error;
-        await this.backoff(req, attempt, asked, error.message, cancel);
+        await this.backoff(req, attempt, asked, error.message, cancels);
         continue;
       }
       throw error;
@@ -202,7 +202,7 @@ export class HttpTransport {
     return this.dispatcher.close();
   }
 
-  private async once(req: HttpRequest, url: URL, cancel: AbortSignal): Promise<RawResponse> {
+  private async once(req: HttpRequest, url: URL, cancels: AbortSignal[]): Promise<RawResponse> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const started = Date.now();
     const target = `${req.method} ${url.pathname}${url.search}`;
@@ -212,7 +212,7 @@ export class HttpTransport {
         method: req.method,
         headers: body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' },
         body,
-        signal: AbortSignal.any([cancel, timeout]),
+        signal: AbortSignal.any([...cancels, timeout]),
         dispatcher: this.dispatcher,
         headersTimeout: 0,
         bodyTimeout: 0,
@@ -220,14 +220,11 @@ export class HttpTransport {
       const contentType = headerValue(res.headers['content-type']);
       const tooLarge = () =>
         new InvalidResponseError(res.statusCode, contentType && quote(contentType, 100), l10n.t('more than {0}, not read', formatBytes(this.maxBytes)), true);
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += chunk.length;
-        if (size > this.maxBytes) throw tooLarge();
-        chunks.push(chunk);
-      }
-      const raw = Buffer.concat(chunks, size);
+      // The dispatcher's maxResponseSize stops a larger body on the wire.
+      const read = await res.body
+        .bytes()
+        .catch((error: unknown) => Promise.reject(errorCode(error) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE' ? tooLarge() : error));
+      const raw = Buffer.from(read.buffer, read.byteOffset, read.byteLength);
       const bytes = await this.decompress(raw, headerValue(res.headers['content-encoding']), target, tooLarge);
       this.logger.info(
         `${target} → ${res.statusCode} (${Date.now() - started} ms${bytes !== raw ? `, ${raw.length} → ${bytes.length} bytes` : ''})`,
@@ -243,7 +240,7 @@ export class HttpTransport {
         binary: bytes.includes(0) || !isUtf8(bytes),
       };
     } catch (error) {
-      if (cancel.aborted) {
+      if (cancels.some((signal) => signal.aborted)) {
         this.logger.info(`${target} cancelled`);
         throw new CancelledError();
       }
@@ -268,10 +265,10 @@ export class HttpTransport {
     const usesTls = [this.base, proxy].some((url) => url !== undefined && /^https:/i.test(url));
     const secureContext = usesTls ? trustContext(certificateStores(options, options.systemCertificates)) : undefined;
     const tls = { rejectUnauthorized: options.strictSSL !== false, ...(secureContext && { secureContext }) };
-    const keepAlive = { keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000 };
-    if (!proxy) return new Agent({ ...keepAlive, connect: tls });
+    const common = { keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000, maxResponseSize: this.maxBytes };
+    if (!proxy) return new Agent({ ...common, connect: tls });
     try {
-      return new ProxyAgent({ ...keepAlive, uri: proxy, token: options.proxyAuthorization?.trim() || undefined, requestTls: tls, proxyTls: tls });
+      return new ProxyAgent({ ...common, uri: proxy, token: options.proxyAuthorization?.trim() || undefined, requestTls: tls, proxyTls: tls });
     } catch (error) {
       throw new InvalidInputError('proxy', l10n.t('“{0}” cannot be used: {1}', withoutUserInfo(proxy), (error as Error).message));
     }
@@ -288,12 +285,12 @@ export class HttpTransport {
   }
 
   /** Waits before retry `attempt`: what the server asked for, else an exponential delay with jitter. */
-  private async backoff(req: HttpRequest, attempt: number, asked: number | undefined, reason: string, cancel: AbortSignal): Promise<void> {
+  private async backoff(req: HttpRequest, attempt: number, asked: number | undefined, reason: string, cancels: AbortSignal[]): Promise<void> {
     const delayMs = asked ?? Math.round(this.retry.baseDelayMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5));
     this.logger.warn(
       `${req.method} ${req.path}: ${this.redactor.text(reason.split('\n')[0])} — retry ${attempt} of ${this.retry.maxAttempts - 1} in ${delayMs} ms`,
     );
-    await sleep(delayMs, undefined, { signal: cancel }).catch(() => Promise.reject(new CancelledError()));
+    await sleep(delayMs, undefined, { signal: AbortSignal.any(cancels) }).catch(() => Promise.reject(new CancelledError()));
   }
 
   /** Undoes `Content-Encoding`, several in order; keeps a body it cannot decompress, or in an unknown encoding, as it came. */
