@@ -1,10 +1,9 @@
 import vscode = require('vscode');
-import type { Deployment } from '../../api';
 import { DraftStore, isDeploymentType, isPlainObject } from '../../model/createPayload';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { readCreateArgument } from '../../model/createArguments';
 import { CreateResult, runCreateFlow } from './createFlow';
-import { findWorkspaceRepository, reportNoMatch } from './deployWorkspace';
+import { deployThisWorkspace } from './deployWorkspace';
 import { parsePayloadText } from '../../model/payloadText';
 import { PayloadDocuments } from './payloadDocuments';
 import { announceCreated, sendCreateRequest } from './sendDeployment';
@@ -28,23 +27,7 @@ export function registerCreateDeployment(
     runCreateFlow(deps, readCreateArgument(argument)),
   );
 
-  services.commands.register(Commands.deployWorkspace, async (argument?: unknown) => {
-    // Scripts and tests may name the folders and pre-set the flow's values: { folders, name?, ref?, deploymentType?, confirm? }.
-    const options = isPlainObject(argument) ? argument : {};
-    const folders = Array.isArray(options.folders)
-      ? options.folders.map((folder) => (folder instanceof vscode.Uri ? folder : vscode.Uri.file(String(folder))))
-      : undefined;
-    const found = await findWorkspaceRepository(services, folders);
-    if (found.status === 'cancelled') return { outcome: 'cancelled', step: 'match' };
-    if (found.status === 'none') {
-      void reportNoMatch(found, services);
-      return { outcome: 'noMatch', remotes: found.remotes };
-    }
-    services.log.info(`Deploy This Workspace: ${found.repository.url} matches remote ${found.remotes.map((remote) => remote.name).join(', ')}`);
-    const result = await runCreateFlow(deps, readCreateArgument({ ...options, folders: undefined, repository: found.repository }));
-    if (result.outcome === 'created' && watch) void offerPin(watch, result.deployment, options.pin);
-    return result;
-  });
+  services.commands.register(Commands.deployWorkspace, (argument?: unknown) => deployThisWorkspace(deps, argument));
 
   services.commands.register(Commands.sendPayload, async (resource?: unknown) => {
     const uri = resource instanceof vscode.Uri ? resource : vscode.window.activeTextEditor?.document.uri;
@@ -69,14 +52,6 @@ export function registerCreateDeployment(
     await announceCreated(deps, sent.deployment);
     return { outcome: 'created', deployment: sent.deployment, body: parsed.body };
   });
-}
-
-/** "Deploy This Workspace…" is about this workspace's app: offer to keep it in the status bar (`pin: true`/`false` answer for the user). */
-async function offerPin(watch: WatchFeature, deployment: Deployment, preset: unknown): Promise<void> {
-  if (typeof deployment.id !== 'string' || preset === false) return;
-  const pin = vscode.l10n.t('Pin to Status Bar');
-  const question = vscode.l10n.t('Keep “{0}” in the status bar of this workspace?', deployment.name ?? deployment.id);
-  if (preset === true || (await vscode.window.showInformationMessage(question, pin)) === pin) watch.pin(deployment);
 }
 
 /** Values changed in the payload come back into the flow the next time it opens. */
