@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import type { Repository } from '../../api';
 import { DraftStore, isDeploymentType, isPlainObject } from '../../model/createPayload';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { readCreateArgument } from '../../model/createArguments';
@@ -13,11 +14,7 @@ import { Commands } from '../../platform/commandIds';
  * "Create Deployment…" (from a repository row or the palette), "Deploy This
  * Workspace…" and the "Create Deployment" action of an edited payload.
  */
-export function registerCreateDeployment(
-  services: Services,
-  deployments: DeploymentsFeature,
-  watch?: WatchFeature,
-): void {
+export function registerCreateDeployment(services: Services, deployments: DeploymentsFeature, watch?: WatchFeature): void {
   const drafts = new DraftStore();
   const payloads = new PayloadDocuments();
   services.context.subscriptions.push(payloads, services.connection.onDidChangeProfile(() => payloads.releaseAll()));
@@ -31,8 +28,8 @@ export function registerCreateDeployment(
 
   services.commands.register(Commands.sendPayload, async (resource?: unknown) => {
     const uri = resource instanceof vscode.Uri ? resource : vscode.window.activeTextEditor?.document.uri;
-    const document = uri && vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
-    if (!uri || !document) {
+    const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri?.toString());
+    if (!document) {
       void vscode.window.showWarningMessage(vscode.l10n.t('Open the payload document of “Edit Payload…” to create a deployment from it.'));
       return undefined;
     }
@@ -43,11 +40,11 @@ export function registerCreateDeployment(
       void vscode.window.showErrorMessage(parsed.message);
       return { outcome: 'invalid', message: parsed.message, line: parsed.line, column: parsed.column };
     }
-    const repository = payloads.repositoryOf(uri);
+    const repository = payloads.repositoryOf(document.uri);
     if (repository) keepEditedValues(drafts, repository, parsed.body);
     const sent = await sendCreateRequest(services, parsed.body);
     if (!sent.ok) return { outcome: 'failed', message: sent.failure.message, issues: sent.failure.issues };
-    payloads.release(uri);
+    payloads.release(document.uri);
     if (repository) drafts.forget(repository);
     await announceCreated(deps, sent.deployment);
     return { outcome: 'created', deployment: sent.deployment, body: parsed.body };
@@ -55,7 +52,7 @@ export function registerCreateDeployment(
 }
 
 /** Values changed in the payload come back into the flow the next time it opens. */
-function keepEditedValues(drafts: DraftStore, repository: Parameters<DraftStore['get']>[0], body: Record<string, unknown>): void {
+function keepEditedValues(drafts: DraftStore, repository: Repository, body: Record<string, unknown>): void {
   const draft = drafts.get(repository);
   if (typeof body.name === 'string') draft.name = body.name;
   const revision = body.source_revision_config;

@@ -78,10 +78,7 @@ export async function checkForDeployment(name: string): Promise<void> {
 }
 
 /** Watches the new record until it settles, refreshes the Deployments view, reveals it and offers its ID and JSON. */
-export async function announceCreated(
-  { services, deployments, watch }: Pick<CreateFlowDependencies, 'services' | 'deployments' | 'watch'>,
-  deployment: Deployment,
-): Promise<void> {
+export async function announceCreated({ services, deployments, watch }: CreateFlowDependencies, deployment: Deployment): Promise<void> {
   const id = deployment.id ?? undefined;
   services.deploymentIndex.recordsListed([deployment]);
   watch?.watchCreated(deployment);
