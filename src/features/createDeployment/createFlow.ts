@@ -25,9 +25,8 @@ export type CreateResult =
   | { outcome: 'cancelled'; step: string; draft?: CreateDraft; repository?: Repository; lastError?: FailedAttempt };
 
 /**
- * The create flow: [integration → repository →] name → ref → type → review →
- * send (the steps are in ./steps.ts). A refused or cancelled request comes
- * back to the review with every value kept; the values are also kept per
+ * The create flow: [integration → repository →] name → ref → type → review → send (the steps are in ./steps.ts).
+ * A refused or cancelled request comes back to the review with every value kept; the values are also kept per
  * repository for the next time.
  */
 export async function runCreateFlow(

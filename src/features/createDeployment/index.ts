@@ -10,10 +10,7 @@ import { PayloadDocuments } from './payloadDocuments';
 import { announceCreated, sendCreateRequest } from './sendDeployment';
 import { Commands } from '../../platform/commandIds';
 
-/**
- * "Create Deployment…" (from a repository row or the palette), "Deploy This
- * Workspace…" and the "Create Deployment" action of an edited payload.
- */
+/** "Create Deployment…" (from a repository row or the palette), "Deploy This Workspace…" and the "Create Deployment" action of an edited payload. */
 export function registerCreateDeployment(services: Services, deployments: DeploymentsFeature, watch?: WatchFeature): void {
   const drafts = new DraftStore();
   const payloads = new PayloadDocuments();

@@ -14,9 +14,8 @@ import type { CreateFlowDependencies } from './createFlow';
 export type SendOutcome = { ok: true; deployment: Deployment } | { ok: false; failure: FailedAttempt };
 
 /**
- * One `POST /v2/deployments` with cancellable progress. Never retried: a
- * second attempt could create a second deployment. A failure is shown with
- * the server's reasons and answered to the caller, who keeps the values.
+ * One `POST /v2/deployments` with cancellable progress. Never retried: a second attempt could create a second
+ * deployment. A failure is shown with the server's reasons and answered to the caller, who keeps the values.
  */
 export async function sendCreateRequest(
   services: Services,
@@ -54,9 +53,8 @@ export async function sendCreateRequest(
 }
 
 /**
- * Cancelling stops the waiting, not the server: the request may already have
- * been taken, and sending again from the review would then make a second
- * deployment. Say so, and offer to look.
+ * Cancelling stops the waiting, not the server: the request may already have been taken, and sending again from
+ * the review would then make a second deployment. Say so, and offer to look.
  */
 async function warnCancelledCreate(services: Services, name: string): Promise<void> {
   services.log.warn(`Create Deployment “${name}”: cancelled while waiting for the answer; it may still have been created`);
