@@ -128,8 +128,8 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     // Again when another control plane came into effect meanwhile (its settings settling as the window starts).
     do {
       index = this.services.deploymentIndex.current();
-      if (index.scan.phase === 'scanning') await this.scanning?.run;
-      else if (!index.built) await this.scan(index.scan.phase === 'none');
+      // A scan in flight is waited for (scan answers its run).
+      if (index.scan.phase === 'scanning' || !index.built) await this.scan(index.scan.phase === 'none');
     } while (index !== this.services.deploymentIndex.current());
     return index;
   }
