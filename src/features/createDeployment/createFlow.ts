@@ -25,9 +25,8 @@ export type CreateResult =
   | { outcome: 'cancelled'; step: string; draft?: CreateDraft; repository?: Repository; lastError?: FailedAttempt };
 
 /**
- * The create flow: [integration → repository →] name → ref → type → review →
- * send (the steps are in ./steps.ts). A refused or cancelled request comes
- * back to the review with every value kept; the values are also kept per
+ * The create flow: [integration → repository →] name → ref → type → review → send (the steps are in ./steps.ts).
+ * A refused or cancelled request comes back to the review with every value kept; the values are also kept per
  * repository for the next time.
  */
 export async function runCreateFlow(
@@ -59,8 +58,7 @@ export async function runCreateFlow(
     if (integrations.length === 1) state.integration = integrations[0];
   }
 
-  const createDefaults = () => services.connection.profiles.createDefaults();
-  const steps = createSteps({ state, catalog: services.catalog, drafts, createDefaults }, !options);
+  const steps = createSteps(state, services, drafts, !options);
   // The step the input opens at; none when the options say to send (or open the body) without asking.
   let startAt = resume ? 'review' : options?.confirm || options?.openPayload ? undefined : steps[0].id;
   if (options?.openPayload) state.decision = 'edit';
@@ -78,7 +76,7 @@ export async function runCreateFlow(
     }
     // Given by the options, or set by the repository step (the flow ends above without one).
     const repository = state.repository!;
-    const body = buildCreateBody(repository, state.draft, createDefaults());
+    const body = buildCreateBody(repository, state.draft, services.connection.profiles.createDefaults());
     if (state.decision === 'edit') {
       const document = await deps.payloads.open(repository, body, state.draft.name);
       return { outcome: 'editing', document: document.uri.toString(), body };

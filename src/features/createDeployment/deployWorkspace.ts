@@ -1,33 +1,37 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import vscode = require('vscode');
-import { type Repository } from '../../api';
+import { type Deployment, type Repository } from '../../api';
 import { messageOf } from '../../api/errors';
+import { isPlainObject } from '../../model/createPayload';
+import { readCreateArgument } from '../../model/createArguments';
 import { matchRemotes, redactUserInfo, remoteLabel } from '../../model/remoteUrls';
 import { FolderRemote, readWorkspaceRemotes } from './workspaceRemotes';
-import { Services } from '../../platform/services';
+import { Services, WatchFeature } from '../../platform/services';
 import { isLabelFromFacts } from '../../model/integrationPresentation';
 import { shortId } from '../../model/ids';
 import { isCancellation } from '../../platform/commandRunner';
 import { Commands } from '../../platform/commandIds';
-
-export type WorkspaceMatchResult =
-  | { status: 'matched'; repository: Repository; remotes: FolderRemote[] }
-  | { status: 'none'; remotes: FolderRemote[]; searched: number; failed: string[] }
-  | { status: 'cancelled' };
+import { CreateFlowDependencies, runCreateFlow } from './createFlow';
 
 /**
- * Finds the repository record behind the workspace: the folders' git
- * remotes, normalised, against the repositories of every known integration
- * (loading the ones not cached yet). With several matches the user picks.
+ * "Deploy This Workspace…": the repository record behind the workspace (the folders' git remotes,
+ * normalised, against the repositories of every known integration, loading the ones not cached yet;
+ * with several matches the user picks), then the create flow for it. Scripts and tests may name the
+ * folders and pre-set the flow's values: `{ folders, name?, ref?, deploymentType?, confirm?, pin? }`.
  */
-export async function findWorkspaceRepository(
-  services: Services,
-  folders?: readonly vscode.Uri[],
-): Promise<WorkspaceMatchResult> {
+export async function deployThisWorkspace(deps: CreateFlowDependencies, argument: unknown) {
+  const { services, watch } = deps;
+  const options = isPlainObject(argument) ? argument : {};
+  const folders = Array.isArray(options.folders)
+    ? options.folders.map((folder) => (folder instanceof vscode.Uri ? folder : vscode.Uri.file(String(folder))))
+    : undefined;
   const remotes = await readWorkspaceRemotes(folders, services.log);
   services.log.info(`Deploy This Workspace: remotes ${remotes.map((remote) => `${remote.name}=${redactUserInfo(remote.url)}`).join(', ') || '(none)'}`);
   const integrations = services.catalog.integrations();
-  if (remotes.length === 0 || integrations.length === 0) return { status: 'none', remotes, searched: 0, failed: [] };
+  if (remotes.length === 0 || integrations.length === 0) {
+    void reportNoMatch(remotes, 0, []);
+    return { outcome: 'noMatch' as const, remotes };
+  }
 
   const failed: string[] = [];
   const search = async (signal?: AbortSignal, progress?: vscode.Progress<{ message?: string }>) => {
@@ -55,30 +59,47 @@ export async function findWorkspaceRepository(
       throw error;
     },
   );
-  if (!repositories) return { status: 'cancelled' };
-
+  if (!repositories) return { outcome: 'cancelled' as const, step: 'match' };
   const matches = matchRemotes(remotes, repositories);
-  if (matches.length === 0) return { status: 'none', remotes, searched: integrations.length, failed };
-  if (matches.length === 1) return { status: 'matched', repository: matches[0].repository, remotes: matches[0].remotes };
+  if (matches.length === 0) {
+    void reportNoMatch(remotes, integrations.length, failed);
+    return { outcome: 'noMatch' as const, remotes };
+  }
+  let [picked] = matches;
+  if (matches.length > 1) {
+    // The pick must not open under the "Looking for…" notification: VS Code keeps a progress notification up at least
+    // 800 ms (the minimum of `withProgress` without a delay, which the extension API cannot set), then fades it in 150 ms.
+    if (needsLoading) await sleep(Math.max(0, progressShownAt + 950 - Date.now()));
+    const item = await vscode.window.showQuickPick(
+      matches.map((match) => ({
+        label: `$(repo) ${match.repository.owner}/${match.repository.name}`,
+        description: vscode.l10n.t('{0} · default branch {1}', integrationName(services, match.repository.host_integration_id), match.repository.default_branch),
+        detail: vscode.l10n.t('{0} — remote {1}', match.repository.url, match.remotes.map((remote) => remote.name).join(', ')),
+        match,
+      })),
+      {
+        title: vscode.l10n.t('Deploy This Workspace'),
+        placeHolder: vscode.l10n.t('Several repositories match this workspace’s remotes: pick one'),
+        matchOnDescription: true,
+        matchOnDetail: true,
+      },
+    );
+    if (!item) return { outcome: 'cancelled' as const, step: 'match' };
+    picked = item.match;
+  }
 
-  // The pick must not open under the "Looking for…" notification: VS Code keeps a progress notification up at least
-  // 800 ms (the minimum of `withProgress` without a delay, which the extension API cannot set), then fades it in 150 ms.
-  if (needsLoading) await sleep(Math.max(0, progressShownAt + 950 - Date.now()));
-  const picked = await vscode.window.showQuickPick(
-    matches.map((match) => ({
-      label: `$(repo) ${match.repository.owner}/${match.repository.name}`,
-      description: vscode.l10n.t('{0} · default branch {1}', integrationName(services, match.repository.host_integration_id), match.repository.default_branch),
-      detail: vscode.l10n.t('{0} — remote {1}', match.repository.url, match.remotes.map((remote) => remote.name).join(', ')),
-      match,
-    })),
-    {
-      title: vscode.l10n.t('Deploy This Workspace'),
-      placeHolder: vscode.l10n.t('Several repositories match this workspace’s remotes: pick one'),
-      matchOnDescription: true,
-      matchOnDetail: true,
-    },
-  );
-  return picked ? { status: 'matched', repository: picked.match.repository, remotes: picked.match.remotes } : { status: 'cancelled' };
+  services.log.info(`Deploy This Workspace: ${picked.repository.url} matches remote ${picked.remotes.map((remote) => remote.name).join(', ')}`);
+  const result = await runCreateFlow(deps, readCreateArgument({ ...options, folders: undefined, repository: picked.repository }));
+  if (result.outcome === 'created' && watch) void offerPin(watch, result.deployment, options.pin);
+  return result;
+}
+
+/** This workspace's app: offer to keep it in the status bar (`pin: true`/`false` answer for the user). */
+async function offerPin(watch: WatchFeature, deployment: Deployment, preset: unknown): Promise<void> {
+  if (typeof deployment.id !== 'string' || preset === false) return;
+  const pin = vscode.l10n.t('Pin to Status Bar');
+  const question = vscode.l10n.t('Keep “{0}” in the status bar of this workspace?', deployment.name ?? deployment.id);
+  if (preset === true || (await vscode.window.showInformationMessage(question, pin)) === pin) watch.pin(deployment);
 }
 
 /** The integration as the tree names it, with its short ID when the name is made up from what is known. */
@@ -88,31 +109,31 @@ function integrationName(services: Services, integrationId: string): string {
   return isLabelFromFacts(integration, services.catalog.facts(integrationId)) ? `${name} (${shortId(integrationId)})` : name;
 }
 
-/** Says which remotes were tried and what to do next. */
-export async function reportNoMatch(result: Extract<WorkspaceMatchResult, { status: 'none' }>, services: Services): Promise<void> {
+/** Says which remotes were tried (`searched`: in how many integrations; `failed`: those that could not be) and what to do next. */
+async function reportNoMatch(remotes: readonly FolderRemote[], searched: number, failed: readonly string[]): Promise<void> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   let message: string;
   if (folders.length === 0) {
     message = vscode.l10n.t('Open a folder that is a git repository to deploy it.');
-  } else if (result.remotes.length === 0) {
+  } else if (remotes.length === 0) {
     message = vscode.l10n.t(
       'No git remote found in {0}. Add a remote (git remote add origin …) or pick a repository with “Create Deployment…”.',
       folders.map((folder) => folder.name).join(', '),
     );
-  } else if (services.catalog.integrations().length === 0) {
+  } else if (searched === 0) {
     message = vscode.l10n.t(
       'No code-host integrations are known, so the remotes {0} could not be matched. Add the integration of this repository.',
-      describeRemotes(result.remotes),
+      describeRemotes(remotes),
     );
   } else {
-    const remotes = describeRemotes(result.remotes);
+    const tried = describeRemotes(remotes);
     const noMatch =
-      result.searched === 1
-        ? vscode.l10n.t('No repository of the {0} known integration matches the remotes {1}.', result.searched, remotes)
-        : vscode.l10n.t('No repository of the {0} known integrations matches the remotes {1}.', result.searched, remotes);
+      searched === 1
+        ? vscode.l10n.t('No repository of the {0} known integration matches the remotes {1}.', searched, tried)
+        : vscode.l10n.t('No repository of the {0} known integrations matches the remotes {1}.', searched, tried);
     const next =
-      result.failed.length > 0
-        ? vscode.l10n.t('Not searched: {0}.', result.failed.join('; '))
+      failed.length > 0
+        ? vscode.l10n.t('Not searched: {0}.', failed.join('; '))
         : vscode.l10n.t('Add the integration of this repository, or pick one with “Create Deployment…”.');
     message = `${noMatch} ${next}`;
   }

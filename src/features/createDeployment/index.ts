@@ -1,24 +1,17 @@
 import vscode = require('vscode');
-import type { Deployment } from '../../api';
+import type { Repository } from '../../api';
 import { DraftStore, isDeploymentType, isPlainObject } from '../../model/createPayload';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { readCreateArgument } from '../../model/createArguments';
 import { CreateResult, runCreateFlow } from './createFlow';
-import { findWorkspaceRepository, reportNoMatch } from './deployWorkspace';
+import { deployThisWorkspace } from './deployWorkspace';
 import { parsePayloadText } from '../../model/payloadText';
 import { PayloadDocuments } from './payloadDocuments';
 import { announceCreated, sendCreateRequest } from './sendDeployment';
 import { Commands } from '../../platform/commandIds';
 
-/**
- * "Create Deployment…" (from a repository row or the palette), "Deploy This
- * Workspace…" and the "Create Deployment" action of an edited payload.
- */
-export function registerCreateDeployment(
-  services: Services,
-  deployments: DeploymentsFeature,
-  watch?: WatchFeature,
-): void {
+/** "Create Deployment…" (from a repository row or the palette), "Deploy This Workspace…" and the "Create Deployment" action of an edited payload. */
+export function registerCreateDeployment(services: Services, deployments: DeploymentsFeature, watch?: WatchFeature): void {
   const drafts = new DraftStore();
   const payloads = new PayloadDocuments();
   services.context.subscriptions.push(payloads, services.connection.onDidChangeProfile(() => payloads.releaseAll()));
@@ -28,28 +21,12 @@ export function registerCreateDeployment(
     runCreateFlow(deps, readCreateArgument(argument)),
   );
 
-  services.commands.register(Commands.deployWorkspace, async (argument?: unknown) => {
-    // Scripts and tests may name the folders and pre-set the flow's values: { folders, name?, ref?, deploymentType?, confirm? }.
-    const options = isPlainObject(argument) ? argument : {};
-    const folders = Array.isArray(options.folders)
-      ? options.folders.map((folder) => (folder instanceof vscode.Uri ? folder : vscode.Uri.file(String(folder))))
-      : undefined;
-    const found = await findWorkspaceRepository(services, folders);
-    if (found.status === 'cancelled') return { outcome: 'cancelled', step: 'match' };
-    if (found.status === 'none') {
-      void reportNoMatch(found, services);
-      return { outcome: 'noMatch', remotes: found.remotes };
-    }
-    services.log.info(`Deploy This Workspace: ${found.repository.url} matches remote ${found.remotes.map((remote) => remote.name).join(', ')}`);
-    const result = await runCreateFlow(deps, readCreateArgument({ ...options, folders: undefined, repository: found.repository }));
-    if (result.outcome === 'created' && watch) void offerPin(watch, result.deployment, options.pin);
-    return result;
-  });
+  services.commands.register(Commands.deployWorkspace, (argument?: unknown) => deployThisWorkspace(deps, argument));
 
   services.commands.register(Commands.sendPayload, async (resource?: unknown) => {
     const uri = resource instanceof vscode.Uri ? resource : vscode.window.activeTextEditor?.document.uri;
-    const document = uri && vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
-    if (!uri || !document) {
+    const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri?.toString());
+    if (!document) {
       void vscode.window.showWarningMessage(vscode.l10n.t('Open the payload document of “Edit Payload…” to create a deployment from it.'));
       return undefined;
     }
@@ -60,27 +37,19 @@ export function registerCreateDeployment(
       void vscode.window.showErrorMessage(parsed.message);
       return { outcome: 'invalid', message: parsed.message, line: parsed.line, column: parsed.column };
     }
-    const repository = payloads.repositoryOf(uri);
+    const repository = payloads.repositoryOf(document.uri);
     if (repository) keepEditedValues(drafts, repository, parsed.body);
     const sent = await sendCreateRequest(services, parsed.body);
     if (!sent.ok) return { outcome: 'failed', message: sent.failure.message, issues: sent.failure.issues };
-    payloads.release(uri);
+    payloads.release(document.uri);
     if (repository) drafts.forget(repository);
     await announceCreated(deps, sent.deployment);
     return { outcome: 'created', deployment: sent.deployment, body: parsed.body };
   });
 }
 
-/** "Deploy This Workspace…" is about this workspace's app: offer to keep it in the status bar (`pin: true`/`false` answer for the user). */
-async function offerPin(watch: WatchFeature, deployment: Deployment, preset: unknown): Promise<void> {
-  if (typeof deployment.id !== 'string' || preset === false) return;
-  const pin = vscode.l10n.t('Pin to Status Bar');
-  const question = vscode.l10n.t('Keep “{0}” in the status bar of this workspace?', deployment.name ?? deployment.id);
-  if (preset === true || (await vscode.window.showInformationMessage(question, pin)) === pin) watch.pin(deployment);
-}
-
 /** Values changed in the payload come back into the flow the next time it opens. */
-function keepEditedValues(drafts: DraftStore, repository: Parameters<DraftStore['get']>[0], body: Record<string, unknown>): void {
+function keepEditedValues(drafts: DraftStore, repository: Repository, body: Record<string, unknown>): void {
   const draft = drafts.get(repository);
   if (typeof body.name === 'string') draft.name = body.name;
   const revision = body.source_revision_config;

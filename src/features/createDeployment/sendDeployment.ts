@@ -14,9 +14,8 @@ import type { CreateFlowDependencies } from './createFlow';
 export type SendOutcome = { ok: true; deployment: Deployment } | { ok: false; failure: FailedAttempt };
 
 /**
- * One `POST /v2/deployments` with cancellable progress. Never retried: a
- * second attempt could create a second deployment. A failure is shown with
- * the server's reasons and answered to the caller, who keeps the values.
+ * One `POST /v2/deployments` with cancellable progress. Never retried: a second attempt could create a second
+ * deployment. A failure is shown with the server's reasons and answered to the caller, who keeps the values.
  */
 export async function sendCreateRequest(
   services: Services,
@@ -54,9 +53,8 @@ export async function sendCreateRequest(
 }
 
 /**
- * Cancelling stops the waiting, not the server: the request may already have
- * been taken, and sending again from the review would then make a second
- * deployment. Say so, and offer to look.
+ * Cancelling stops the waiting, not the server: the request may already have been taken, and sending again from
+ * the review would then make a second deployment. Say so, and offer to look.
  */
 async function warnCancelledCreate(services: Services, name: string): Promise<void> {
   services.log.warn(`Create Deployment “${name}”: cancelled while waiting for the answer; it may still have been created`);
@@ -78,10 +76,7 @@ export async function checkForDeployment(name: string): Promise<void> {
 }
 
 /** Watches the new record until it settles, refreshes the Deployments view, reveals it and offers its ID and JSON. */
-export async function announceCreated(
-  { services, deployments, watch }: Pick<CreateFlowDependencies, 'services' | 'deployments' | 'watch'>,
-  deployment: Deployment,
-): Promise<void> {
+export async function announceCreated({ services, deployments, watch }: CreateFlowDependencies, deployment: Deployment): Promise<void> {
   const id = deployment.id ?? undefined;
   services.deploymentIndex.recordsListed([deployment]);
   watch?.watchCreated(deployment);

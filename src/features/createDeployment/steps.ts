@@ -11,7 +11,8 @@ import {
   validateRef,
 } from '../../model/createPayload';
 import { FailedAttempt, ReviewAction, reviewRows } from '../../model/createReview';
-import { KnownIntegration, RepositoryCatalog } from '../../model/repositoryCatalog';
+import { KnownIntegration } from '../../model/repositoryCatalog';
+import { Services } from '../../platform/services';
 import { FlowStep } from '../../ui/multiStepInput';
 import { checkForDeployment } from './sendDeployment';
 
@@ -27,29 +28,17 @@ export interface FlowState {
   lastError?: FailedAttempt;
 }
 
-interface StepContext {
-  readonly state: FlowState;
-  readonly catalog: RepositoryCatalog;
-  readonly drafts: DraftStore;
-  /** What the active profile merges into the body (its create defaults). */
-  readonly createDefaults: () => Record<string, unknown>;
-}
+type ReviewItem = vscode.QuickPickItem & { action?: ReviewAction };
 
 /**
  * The create flow's steps in order: [[integration →] repository →] name → ref → type → review. From the
  * palette the repository is picked, and first its integration when more than one is known; otherwise
  * the repository was given.
  */
-export function createSteps(context: StepContext, fromPalette: boolean): FlowStep[] {
-  const steps = [nameStep(context), refStep(context), typeStep(context), reviewStep(context)];
-  if (fromPalette) steps.unshift(repositoryStep(context));
-  if (fromPalette && context.catalog.integrations().length > 1) steps.unshift(integrationStep(context));
-  return steps;
-}
-
-/** Which integration the repository is in. */
-function integrationStep({ state, catalog }: StepContext): FlowStep {
-  return {
+export function createSteps(state: FlowState, services: Services, drafts: DraftStore, fromPalette: boolean): FlowStep[] {
+  const { catalog } = services;
+  const createDefaults = () => services.connection.profiles.createDefaults();
+  const integrationStep: FlowStep = {
     id: 'integration',
     async run(input) {
       const items = catalog.integrations().map((integration) => {
@@ -77,15 +66,9 @@ function integrationStep({ state, catalog }: StepContext): FlowStep {
       state.integration = picked.integration;
     },
   };
-}
 
-/**
- * The repository, searchable by name, owner or URL. Picking another repository
- * parks the values typed for this one and starts from that one's own (kept or
- * default) values.
- */
-function repositoryStep({ state, catalog, drafts }: StepContext): FlowStep {
-  return {
+  // Picking another repository parks the values typed for this one and starts from that one's own (kept or default) values.
+  const repositoryStep: FlowStep = {
     id: 'repository',
     async run(input) {
       // Set by the integration step, or by the flow when only one integration is known.
@@ -119,11 +102,9 @@ function repositoryStep({ state, catalog, drafts }: StepContext): FlowStep {
       }
     },
   };
-}
 
-/** The deployment's name, validated while typing; every keystroke is kept. */
-function nameStep({ state }: StepContext): FlowStep {
-  return {
+  // The steps below run once the repository is known (given, or picked above); every keystroke is kept in the draft.
+  const nameStep: FlowStep = {
     id: 'name',
     async run(input) {
       const repository = state.repository!;
@@ -140,11 +121,8 @@ function nameStep({ state }: StepContext): FlowStep {
       });
     },
   };
-}
 
-/** The branch, tag or ref to deploy; starts at the repository's default branch. */
-function refStep({ state }: StepContext): FlowStep {
-  return {
+  const refStep: FlowStep = {
     id: 'ref',
     async run(input) {
       const repository = state.repository!;
@@ -159,11 +137,9 @@ function refStep({ state }: StepContext): FlowStep {
       draft.ref = ref.trim();
     },
   };
-}
 
-/** The deployment type, or none (the defaults setting or the server decides). */
-function typeStep({ state, createDefaults }: StepContext): FlowStep {
-  return {
+  // None: the defaults setting or the server decides.
+  const typeStep: FlowStep = {
     id: 'type',
     async run(input) {
       const fromDefaults = createDefaults().deployment_type;
@@ -185,17 +161,10 @@ function typeStep({ state, createDefaults }: StepContext): FlowStep {
       state.draft.deploymentType = picked.type;
     },
   };
-}
 
-type ReviewItem = vscode.QuickPickItem & { action?: ReviewAction };
-
-/**
- * The body about to be sent, why the last attempt failed, and the way on:
- * Create (the flow sends), Edit Payload… (the flow opens the body), Back, or a
- * row that leads to the step where a value is set.
- */
-function reviewStep({ state, createDefaults }: StepContext): FlowStep {
-  return {
+  // The body about to be sent, why the last attempt failed, and the way on: Create (the flow sends),
+  // Edit Payload… (the flow opens the body), Back, or a row that leads to the step where a value is set.
+  const reviewStep: FlowStep = {
     id: 'review',
     async run(input) {
       const repository = state.repository!;
@@ -225,4 +194,9 @@ function reviewStep({ state, createDefaults }: StepContext): FlowStep {
       return 'end';
     },
   };
+
+  const steps = [nameStep, refStep, typeStep, reviewStep];
+  if (fromPalette) steps.unshift(repositoryStep);
+  if (fromPalette && catalog.integrations().length > 1) steps.unshift(integrationStep);
+  return steps;
 }

@@ -10,9 +10,8 @@ export interface FolderRemote extends GitRemote {
 }
 
 /**
- * The git remotes of the given folders: from VS Code's git extension when it
- * is there and enabled (it knows repositories above the folder and
- * worktrees), and from `.git/config` in any case, so a disabled git extension
+ * The git remotes of the given folders: from VS Code's git extension when it is there and enabled (it knows
+ * repositories above the folder and worktrees), and from `.git/config` in any case, so a disabled git extension
  * or a missing git binary still works.
  */
 export async function readWorkspaceRemotes(

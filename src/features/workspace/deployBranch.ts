@@ -8,12 +8,12 @@ import { Services } from '../../platform/services';
 import { WorkspaceTreeProvider, WORKSPACE_VIEW_ID } from './workspaceTree';
 
 /**
- * "Deploy This Branch…": Deploy This Workspace's create flow (the repository matched the same way)
- * with the checked-out branch as ref (its upstream's name when it has one), type dev, and a name made
- * of repository and branch. Before it, two questions: a deployment of this branch exists already
- * (show it instead of a second one?), and the branch has commits the code host does not have (push
- * first?): the control plane builds from the code host, so those would not be deployed. `argument`: the SCM view's repository, or for
- * scripts and tests `{ confirm?, pin? }`, passed on to Deploy This Workspace.
+ * "Deploy This Branch…": Deploy This Workspace's create flow (the repository matched the same way) with the
+ * checked-out branch as ref (its upstream's name when it has one), type dev, and a name made of repository and
+ * branch. Before it, two questions: a deployment of this branch exists already (show it instead of a second
+ * one?), and the branch has commits the code host does not have (push first?): the control plane builds from the
+ * code host, so those would not be deployed. `argument`: the SCM view's repository, or for scripts and tests
+ * `{ confirm?, pin? }`, passed on to Deploy This Workspace.
  */
 export async function deployThisBranch(services: Services, tree: WorkspaceTreeProvider, argument?: unknown): Promise<unknown> {
   const api = await gitApi();

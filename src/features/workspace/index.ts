@@ -13,7 +13,7 @@ export function registerWorkspace(services: Services, deployments: DeploymentsFe
 
   commands.register(Commands.refreshWorkspace, () => provider.refresh());
   commands.register(Commands.stopWorkspaceScan, () => provider.stopScan());
-  commands.register(Commands.continueWorkspaceScan, () => provider.continueScan());
+  commands.register(Commands.continueWorkspaceScan, () => provider.scan(false));
   commands.register(Commands.deployBranch, (argument?: unknown) => deployThisBranch(services, provider, argument));
 
   // A deployment row's details: its row in the Deployments view, which expands to every field.

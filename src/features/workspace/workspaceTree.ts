@@ -78,8 +78,8 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   readonly onDidChangeTreeData = this.changed.event;
   readonly treeView: vscode.TreeView<WorkspaceElement>;
   private readonly disposables: vscode.Disposable[] = [];
-  private scanning: { index: DeploymentIndex; abort: AbortController } | undefined;
-  private scanRun: Promise<void> | undefined;
+  /** The last scan started, ended or not: whose index, its stop, and its run. */
+  private scanning: { index: DeploymentIndex; abort: AbortController; run: Promise<void> } | undefined;
   /** Per repository root: what git answered, and the commit states by ref and commit, until git changes. */
   private clones = new Map<string, { graph: CommitGraph; states: Map<string, Promise<CommitState>> }>();
   private roots: RepositoryElement[] = [];
@@ -113,7 +113,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   async refresh(): Promise<void> {
     this.clones.clear();
     this.scanning?.abort.abort();
-    await this.scanRun;
+    await this.scanning?.run;
     await this.scan(true);
   }
 
@@ -122,19 +122,14 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     this.scanning?.abort.abort();
   }
 
-  /** Goes on where the scan stopped, for as many deployments again as the limit. */
-  continueScan(): Promise<void> {
-    return this.scan(false);
-  }
-
   /** The current control plane's index, built first when no scan has built it (the scan's progress shows in the view). */
   async builtIndex(): Promise<DeploymentIndex> {
     let index: DeploymentIndex;
     // Again when another control plane came into effect meanwhile (its settings settling as the window starts).
     do {
       index = this.services.deploymentIndex.current();
-      if (index.scan.phase === 'scanning') await this.scanRun;
-      else if (!index.built) await this.scan(index.scan.phase === 'none');
+      // A scan in flight is waited for (scan answers its run).
+      if (index.scan.phase === 'scanning' || !index.built) await this.scan(index.scan.phase === 'none');
     } while (index !== this.services.deploymentIndex.current());
     return index;
   }
@@ -153,11 +148,12 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     return false;
   }
 
-  private async scan(fresh: boolean): Promise<void> {
+  /** Scans the current control plane's deployments from the first (`fresh`) or from where the scan stopped, for as many as the limit. */
+  async scan(fresh: boolean): Promise<void> {
     const index = this.services.deploymentIndex.current();
-    if (index.scan.phase === 'scanning') return this.scanRun;
-    const scanning = (this.scanning = { index, abort: new AbortController() });
-    const { signal } = scanning.abort;
+    if (index.scan.phase === 'scanning') return this.scanning?.run;
+    const abort = new AbortController();
+    const { signal } = abort;
     index.startScan(fresh);
     const until = index.scan.looked + readSettings().workspaceScanLimit;
     void vscode.commands.executeCommand('setContext', SCANNING_CONTEXT, true);
@@ -186,12 +182,12 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
         return;
       }
     };
-    this.scanRun = Promise.resolve(vscode.window.withProgress({ location: { viewId: WORKSPACE_VIEW_ID } }, run)).finally(() => {
+    const scanned = Promise.resolve(vscode.window.withProgress({ location: { viewId: WORKSPACE_VIEW_ID } }, run)).finally(() => {
       subscription.dispose();
-      if (this.scanning === scanning) this.scanning = undefined;
       if (this.services.deploymentIndex.current().scan.phase !== 'scanning') void vscode.commands.executeCommand('setContext', SCANNING_CONTEXT, false);
     });
-    return this.scanRun;
+    this.scanning = { index, abort, run: scanned };
+    return scanned;
   }
 
   getParent(element: WorkspaceElement): WorkspaceElement | undefined {
@@ -243,11 +239,8 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     this.roots = roots;
     const rows: WorkspaceElement[] = [...roots];
     const { phase } = index.scan;
-    if (phase === 'failed') {
-      rows.push({ kind: 'scan', id: 'workspace:scan' }, ...fixRows(index.scan.error, 'workspace'));
-    } else if (phase !== 'complete') {
-      rows.push({ kind: 'scan', id: 'workspace:scan' });
-    }
+    if (phase !== 'complete') rows.push({ kind: 'scan', id: 'workspace:scan' });
+    if (phase === 'failed') rows.push(...fixRows(index.scan.error, 'workspace'));
     if (roots.length === 0 && (phase === 'complete' || phase === 'capped')) {
       this.services.messages.set(this.treeView, 'view', this.noMatchMessage(index, withRemotes));
       rows.push({ kind: 'deployWorkspace', id: 'workspace:deployWorkspace' });
