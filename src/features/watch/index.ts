@@ -202,16 +202,9 @@ function deploymentOf(arg: unknown, deployments: DeploymentsFeature): Deployment
   return typeof record.id === 'string' ? record : undefined;
 }
 
-async function pickEntry(entries: readonly WatchEntry[], title: string): Promise<WatchEntry | undefined> {
-  if (entries.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No deployment is watched or pinned.'));
-    return undefined;
-  }
-  const picked = await vscode.window.showQuickPick(
-    entries.map((entry) => ({ label: entryLabel(entry), description: statusWords(entry.status) || undefined, detail: describeEntry(entry), entry })),
-    { title, placeHolder: vscode.l10n.t('Pick a deployment') },
-  );
-  return picked?.entry;
+function pickEntry(entries: readonly WatchEntry[], title: string): Promise<WatchEntry | undefined> {
+  const items = entries.map((entry) => ({ label: entryLabel(entry), description: statusWords(entry.status) || undefined, detail: describeEntry(entry), value: entry }));
+  return pickOne(items, vscode.l10n.t('No deployment is watched or pinned.'), { title });
 }
 
 /** The loaded records of the Deployments view that can be followed; the first page (100) when none is loaded yet. */
@@ -222,20 +215,22 @@ async function pickDeployment(services: Services, deployments: DeploymentsFeatur
     const listFirstPage = async (signal: AbortSignal) => (await services.connection.getClient()).listDeployments({ limit: 100, offset: 0 }, { signal });
     records = followable((await services.commands.withProgress(vscode.l10n.t('Loading deployments…'), listFirstPage)).deployments);
   }
-  if (records.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('There are no deployments to pick from.'));
+  const items = records.map((deployment) => ({
+    label: deployment.name || deployment.id!,
+    description: statusWords(deployment.status) || undefined,
+    detail: deployment.id!,
+    value: deployment,
+  }));
+  return pickOne(items, vscode.l10n.t('There are no deployments to pick from.'), { title, matchOnDetail: true });
+}
+
+/** A quick pick of deployments; `none` is said instead when there are none. */
+async function pickOne<T>(items: Array<vscode.QuickPickItem & { value: T }>, none: string, options: vscode.QuickPickOptions): Promise<T | undefined> {
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage(none);
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(
-    records.map((deployment) => ({
-      label: deployment.name || deployment.id!,
-      description: statusWords(deployment.status) || undefined,
-      detail: deployment.id!,
-      deployment,
-    })),
-    { title, placeHolder: vscode.l10n.t('Pick a deployment'), matchOnDetail: true },
-  );
-  return picked?.deployment;
+  return (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Pick a deployment'), ...options }))?.value;
 }
 
 /** The `watch.*` settings, clamped to the bounds package.json declares (a hand-edited value must not poll in a loop). */
