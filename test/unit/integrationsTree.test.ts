@@ -194,10 +194,8 @@ describe('Integrations tree', () => {
     ]);
   });
 
-  it('turns a rejected key into an error row that retries on click, and a Set API Key… row', async () => {
+  it('turns a rejected key into an error row that retries on click, a Set API Key… row, and one notification', async () => {
     const { provider } = setUp({ repositories: { [ACME]: new AuthError(401, 'Invalid API key') } });
-    const failures: string[] = [];
-    provider.onDidFailToLoad(({ integrationId }) => failures.push(integrationId));
     const acme = await integrationNode(provider, 'acme-github');
     const rows = await rowsOf(provider, acme);
     assert.deepEqual(rows, [
@@ -211,7 +209,11 @@ describe('Integrations tree', () => {
       },
       { label: 'Set API Key…', description: undefined, icon: 'key', expands: false, contextValue: 'fix', command: 'deploymentsExplorer.setApiKey' },
     ]);
-    assert.deepEqual(failures, [ACME]);
+    assert.deepEqual(
+      fake.window.messages.map(({ level, message, actions }) => [level, message, actions]),
+      [['error', 'Not authenticated (HTTP 401): Invalid API key', ['Set API Key…']]],
+      'a rejected key is said once, with its fix, beside the rows',
+    );
     assert.equal(provider.getTreeItem(acme).description, 'failed to load');
     // The retry row hands itself to the command, so the command knows which integration to reload.
     const [errorRow] = await provider.getChildren(acme);

@@ -80,12 +80,8 @@ export function registerDeploymentCommands(
     if (rows.length === 0) need(arg);
     const ids = rows.map((row) => row.item.deployment.id).filter((id): id is string => typeof id === 'string' && !!id);
     if (ids.length === 0) throw new Error(vscode.l10n.t('This deployment has no ID.'));
-    if (ids.length === 1) {
-      await copyAndSay(ids[0], vscode.l10n.t('deployment ID {0}', ids[0]));
-      return ids[0];
-    }
-    await copyAndSay(ids.join('\n'), vscode.l10n.t('{0} deployment IDs', ids.length));
-    return ids;
+    await copyAndSay(ids.join('\n'), ids.length === 1 ? vscode.l10n.t('deployment ID {0}', ids[0]) : vscode.l10n.t('{0} deployment IDs', ids.length));
+    return ids.length === 1 ? ids[0] : ids;
   });
 
   commands.register(Commands.compareDeployments, async (arg?: unknown, selected?: unknown) => {

@@ -9,6 +9,7 @@ import { integrationsUsedBy } from '../../model/integrationDiscovery';
 import { certificatesMark } from '../../platform/connection';
 import { DeploymentsFeature, Services } from '../../platform/services';
 import type { Deployment } from '../../api';
+import type { DeploymentFilters } from '../../api/query';
 import { DeploymentElement, DeploymentsTreeElement, DeploymentsTreeProvider } from './deploymentsTreeProvider';
 
 const DEPLOYMENTS_VIEW_ID = 'deploymentsExplorer.deployments';
@@ -89,9 +90,7 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
     const id = deploymentId.trim();
     if (!this.provider.elementFor(id) && isUuid(id)) {
       try {
-        const client = await this.services.connection.getClient();
-        const page = await client.listDeployments({ ...this.filters.filters, deploymentIds: [id], limit: 1, offset: 0 });
-        const record = page.deployments.find((d) => d.id?.toLowerCase() === id.toLowerCase());
+        const record = await this.listedRecord(id, this.filters.filters);
         if (record) this.list.insertFirst(record);
       } catch (error) {
         this.services.log.warn(`Could not look up deployment ${id}: ${messageOf(error)}`);
@@ -115,11 +114,16 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
   async lookup(deploymentId: string): Promise<LoadedDeployment> {
     const loaded = this.list.find(deploymentId);
     if (loaded && !loaded.invalid) return loaded;
-    const client = await this.services.connection.getClient();
-    const page = await client.listDeployments({ deploymentIds: [deploymentId.trim()], limit: 1, offset: 0 });
-    const record = page.deployments.find((d) => typeof d.id === 'string' && idKey(d.id) === idKey(deploymentId));
+    const record = await this.listedRecord(deploymentId.trim(), {});
     if (!record) throw new Error(vscode.l10n.t('Deployment {0} is no longer listed by the control plane.', deploymentId));
     return { key: idKey(deploymentId), deployment: record };
+  }
+
+  /** The record of `id` as the control plane lists it with `filters`, if it does. */
+  private async listedRecord(id: string, filters: DeploymentFilters): Promise<Deployment | undefined> {
+    const client = await this.services.connection.getClient();
+    const page = await client.listDeployments({ ...filters, deploymentIds: [id], limit: 1, offset: 0 });
+    return page.deployments.find((d) => typeof d.id === 'string' && idKey(d.id) === idKey(id));
   }
 
   /**

@@ -7,13 +7,6 @@ import { fixActionsFor, isConnectionFix } from '../../model/fixActions';
 import { integrationIdProblem, parseIntegrationId } from '../../model/integrationId';
 import { Commands } from '../../platform/commandIds';
 
-interface AddIntegrationResult {
-  id: string;
-  label?: string;
-  /** False when it was saved although the check failed ("Add Anyway"). */
-  verified: boolean;
-}
-
 /**
  * "Add Integration…": an ID (validated as typed), an optional label, a check with the repository
  * listing, then settings. A failed check keeps what was typed: "Edit" goes back to the inputs, "Add
@@ -22,7 +15,8 @@ interface AddIntegrationResult {
 export function registerAddIntegration(services: Services, reveal: (integrationId: string) => Promise<unknown>): void {
   services.commands.register(
     Commands.addIntegration,
-    async (idArgument?: unknown, labelArgument?: unknown): Promise<AddIntegrationResult | undefined> => {
+    // Answers the integration, `verified` false when it was saved although the check failed ("Add Anyway").
+    async (idArgument?: unknown, labelArgument?: unknown) => {
       const given = { id: typeof idArgument === 'string' ? idArgument : '', label: typeof labelArgument === 'string' ? labelArgument : '' };
       for (let draft = typeof idArgument === 'string' ? given : await askForIntegration(given); draft; draft = await askForIntegration(draft)) {
         const parsed = parseIntegrationId(draft.id);

@@ -23,19 +23,12 @@ export function registerIntegrations(services: Services) {
   // The welcome view "no integrations yet" keys on this.
   const updateHasIntegrations = () => void vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasIntegrations', catalog.integrations().length > 0);
   updateHasIntegrations();
-  // A rejected key affects every integration: say so once, with the fix, rather than per row.
-  let authNoticeShowing = false;
   context.subscriptions.push(
     provider,
     view,
     connection.onDidChange(markCertificates),
     catalog.onDidChange((integrationId) => {
       if (integrationId === undefined) updateHasIntegrations();
-    }),
-    provider.onDidFailToLoad(({ error }) => {
-      if ((error as { kind?: string } | undefined)?.kind !== 'auth' || authNoticeShowing) return;
-      authNoticeShowing = true;
-      void commands.showError(error, undefined, 'Loading repositories').finally(() => (authNoticeShowing = false));
     }),
   );
 

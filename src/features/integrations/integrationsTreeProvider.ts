@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { type Repository } from '../../api';
-import { messageOf } from '../../api/errors';
+import { AuthError, messageOf } from '../../api/errors';
 import { isCancellation } from '../../platform/commandRunner';
 import { errorIcon, errorItem, fixItem, offContractItem, pagingItem } from '../../platform/treeRows';
 import { fixRows } from '../../model/fixActions';
@@ -29,9 +29,6 @@ export const INTEGRATIONS_VIEW_ID = 'deploymentsExplorer.integrations';
 export class IntegrationsTreeProvider implements vscode.TreeDataProvider<IntegrationsTreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<IntegrationsTreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly loadFailed = new vscode.EventEmitter<{ integrationId: string; error: unknown }>();
-  /** A repository listing failed while the tree loaded it (not for cancellations). */
-  readonly onDidFailToLoad = this.loadFailed.event;
 
   private readonly integrationNodes = new Map<string, IntegrationNode>();
   /** The rows of each listing: a refreshed listing starts again at one page. */
@@ -42,6 +39,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   private readonly catalogSubscription: vscode.Disposable;
   private readonly indexSubscription: vscode.Disposable;
   private usageVersion = '';
+  private authNoticeShowing = false;
 
   constructor(private readonly services: Services) {
     this.catalogSubscription = services.catalog.onDidChange((integrationId) => this.onCatalogChange(integrationId));
@@ -49,10 +47,9 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   }
 
   /**
-   * VS Code registers the rows of a branch when getChildren answers; refreshing that branch while its
-   * getChildren is still running makes it register the same IDs twice ("Element with id … is already
-   * registered"). So a load the view itself started is not echoed back: the row is refreshed once,
-   * after its children were answered.
+   * Refreshing a branch while its getChildren is still running makes VS Code register the same IDs twice
+   * ("Element with id … is already registered"): a load the view itself started is not echoed back; the
+   * row is refreshed once, after its children were answered.
    */
   private onCatalogChange(integrationId: string | undefined): void {
     if (integrationId === undefined) return this.schedule(undefined);
@@ -84,10 +81,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     else for (const node of nodes) this.changed.fire(node);
   }
 
-  /**
-   * Hands every pending change to VS Code now. TreeView.reveal waits for the refreshes it already
-   * knows of; one still held back here would run during the reveal and register rows twice.
-   */
+  /** Hands every pending change to VS Code now: one held back here would run during a TreeView.reveal and register rows twice. */
   async settle(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 0));
     this.flush();
@@ -168,7 +162,11 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
         await vscode.window.withProgress({ location: { viewId: INTEGRATIONS_VIEW_ID } }, () => catalog.repositories(integrationId));
       } catch (error) {
         if (isCancellation(error)) return [];
-        this.loadFailed.fire({ integrationId, error });
+        // A rejected key affects every integration: say so once, with the fix, rather than per row.
+        if (error instanceof AuthError && !this.authNoticeShowing) {
+          this.authNoticeShowing = true;
+          void this.services.commands.showError(error, undefined, 'Loading repositories').finally(() => (this.authNoticeShowing = false));
+        }
       } finally {
         this.loadingInView.delete(id);
         // The row's description (repository count, failure) changed: refresh it once the children are in.
@@ -231,7 +229,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
 
   dispose(): void {
     clearTimeout(this.flushTimer);
-    vscode.Disposable.from(this.changed, this.loadFailed, this.catalogSubscription, this.indexSubscription).dispose();
+    vscode.Disposable.from(this.changed, this.catalogSubscription, this.indexSubscription).dispose();
   }
 }
 

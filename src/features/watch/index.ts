@@ -6,18 +6,15 @@ import { DEFAULT_IN_PROGRESS_STATUSES, entryLabel, readSavedEntries, WatchEntry 
 import { idKey } from '../../model/ids';
 import { SECTION } from '../../platform/settings';
 import { deploymentReferenceOf, DeploymentsFeature, Services } from '../../platform/services';
-import { describeEntry, WatchStatusBar } from './statusBar';
+import { createWatchStatusBar, describeEntry } from './statusBar';
 import { Commands } from '../../platform/commandIds';
 
 const STATE_KEY = 'deploymentsExplorer.watch';
 
 /**
- * Watched and pinned deployments: one batched `deployment_ids` request per
- * tick (model/watchScheduler.ts), a status bar item, a notification when one
- * settles, and the Deployments rows updated in place. State is saved per
- * workspace and per connection and resumes after a reload. Nothing here
- * touches the network during activation: the first tick is a timer away.
- * Answers the WatchFeature other features use, and its parts for tests.
+ * Watched and pinned deployments: one batched `deployment_ids` request per tick (model/watchScheduler.ts),
+ * a status bar item, a notification when one settles, the Deployments rows updated in place. Saved per
+ * workspace and control plane; nothing touches the network during activation (the first tick is a timer away).
  */
 export function registerWatch(services: Services, deployments: DeploymentsFeature) {
   const { context, log } = services;
@@ -40,9 +37,8 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
   );
   scheduler.setFocused(vscode.window.state.focused);
   scheduler.replaceAll(readSavedEntries(state.get(STATE_KEY)));
-  const statusBar = new WatchStatusBar(scheduler);
+  const statusBar = createWatchStatusBar(scheduler);
 
-  const save = () => void state.update(STATE_KEY, scheduler.entries.length > 0 ? scheduler.entries.map((entry) => ({ ...entry })) : undefined);
   const render = () => {
     statusBar.update();
     deployments.markWatched(scheduler.watched.map((entry) => entry.id));
@@ -55,7 +51,7 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
     { dispose: () => scheduler.dispose() },
     scheduler.onDidChange(() => {
       render();
-      save();
+      void state.update(STATE_KEY, scheduler.entries.length > 0 ? scheduler.entries.map((entry) => ({ ...entry })) : undefined);
     }),
     scheduler.onDidNotice((notice) => void announce(services, deployments, notice)),
     vscode.window.onDidChangeWindowState((state) => scheduler.setFocused(state.focused)),
@@ -82,10 +78,11 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
     }
     return deployment;
   };
-  /** The ID a command was given, or one picked among `entries`. */
-  const followedId = async (arg: unknown, entries: readonly WatchEntry[], title: string) => {
-    const id = deploymentOf(arg, deployments)?.id;
-    return typeof id === 'string' ? id : (await pickEntry(entries, title))?.id;
+  /** Stop Watching and Unpin: the ID a command was given, or one picked among those `followed`. */
+  const stopFollowing = (followed: () => readonly WatchEntry[], stop: (id: string) => boolean, title: string) => async (arg?: unknown) => {
+    const given = deploymentOf(arg, deployments)?.id;
+    const id = typeof given === 'string' ? given : (await pickEntry(followed(), title))?.id;
+    return id ? stop(id) : false;
   };
 
   commands.register(Commands.watchDeployment, async (arg?: unknown) => {
@@ -96,20 +93,14 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
     return entry.id;
   });
 
-  commands.register(Commands.unwatchDeployment, async (arg?: unknown) => {
-    const id = await followedId(arg, scheduler.watched, vscode.l10n.t('Stop Watching'));
-    return id ? scheduler.unwatch(id) : false;
-  });
+  commands.register(Commands.unwatchDeployment, stopFollowing(() => scheduler.watched, (id) => scheduler.unwatch(id), vscode.l10n.t('Stop Watching')));
 
   commands.register(Commands.pinDeployment, async (arg?: unknown) => {
     const deployment = await deploymentToFollow(arg, vscode.l10n.t('Pin to Status Bar'));
     return deployment && scheduler.pin(deployment)!.id;
   });
 
-  commands.register(Commands.unpinDeployment, async (arg?: unknown) => {
-    const id = await followedId(arg, scheduler.pinned, vscode.l10n.t('Unpin from Status Bar'));
-    return id ? scheduler.unpin(id) : false;
-  });
+  commands.register(Commands.unpinDeployment, stopFollowing(() => scheduler.pinned, (id) => scheduler.unpin(id), vscode.l10n.t('Unpin from Status Bar')));
 
   commands.register(Commands.showWatched, async () => {
     const entry = await pickEntry(scheduler.entries, vscode.l10n.t('Watched Deployments'));
@@ -211,42 +202,35 @@ function deploymentOf(arg: unknown, deployments: DeploymentsFeature): Deployment
   return typeof record.id === 'string' ? record : undefined;
 }
 
-async function pickEntry(entries: readonly WatchEntry[], title: string): Promise<WatchEntry | undefined> {
-  if (entries.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No deployment is watched or pinned.'));
-    return undefined;
-  }
-  const picked = await vscode.window.showQuickPick(
-    entries.map((entry) => ({ label: entryLabel(entry), description: statusWords(entry.status) || undefined, detail: describeEntry(entry), entry })),
-    { title, placeHolder: vscode.l10n.t('Pick a deployment') },
-  );
-  return picked?.entry;
+function pickEntry(entries: readonly WatchEntry[], title: string): Promise<WatchEntry | undefined> {
+  const items = entries.map((entry) => ({ label: entryLabel(entry), description: statusWords(entry.status) || undefined, detail: describeEntry(entry), value: entry }));
+  return pickOne(items, vscode.l10n.t('No deployment is watched or pinned.'), { title });
 }
 
-/** The loaded records of the Deployments view; the first page (100) when none is loaded yet. */
+/** The loaded records of the Deployments view that can be followed; the first page (100) when none is loaded yet. */
 async function pickDeployment(services: Services, deployments: DeploymentsFeature, title: string): Promise<Deployment | undefined> {
-  let records = deployments.loadedRecords().filter((d) => typeof d.id === 'string' && isUuid(d.id));
+  const followable = (records: readonly Deployment[]) => records.filter((d) => typeof d.id === 'string' && isUuid(d.id));
+  let records = followable(deployments.loadedRecords());
   if (records.length === 0) {
-    const page = await services.commands.withProgress(vscode.l10n.t('Loading deployments…'), async (signal) => {
-      const client = await services.connection.getClient();
-      return client.listDeployments({ limit: 100, offset: 0 }, { signal });
-    });
-    records = page.deployments.filter((d) => typeof d.id === 'string' && isUuid(d.id));
+    const listFirstPage = async (signal: AbortSignal) => (await services.connection.getClient()).listDeployments({ limit: 100, offset: 0 }, { signal });
+    records = followable((await services.commands.withProgress(vscode.l10n.t('Loading deployments…'), listFirstPage)).deployments);
   }
-  if (records.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('There are no deployments to pick from.'));
+  const items = records.map((deployment) => ({
+    label: deployment.name || deployment.id!,
+    description: statusWords(deployment.status) || undefined,
+    detail: deployment.id!,
+    value: deployment,
+  }));
+  return pickOne(items, vscode.l10n.t('There are no deployments to pick from.'), { title, matchOnDetail: true });
+}
+
+/** A quick pick of deployments; `none` is said instead when there are none. */
+async function pickOne<T>(items: Array<vscode.QuickPickItem & { value: T }>, none: string, options: vscode.QuickPickOptions): Promise<T | undefined> {
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage(none);
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(
-    records.map((deployment) => ({
-      label: deployment.name || deployment.id!,
-      description: statusWords(deployment.status) || undefined,
-      detail: deployment.id!,
-      deployment,
-    })),
-    { title, placeHolder: vscode.l10n.t('Pick a deployment'), matchOnDetail: true },
-  );
-  return picked?.deployment;
+  return (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Pick a deployment'), ...options }))?.value;
 }
 
 /** The `watch.*` settings, clamped to the bounds package.json declares (a hand-edited value must not poll in a loop). */
@@ -254,8 +238,7 @@ function readWatchSettings(): WatchSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
   const seconds = (name: string, min: number, max: number, fallbackMs: number) => {
     const value = config.get<number>(name);
-    if (typeof value !== 'number' || !Number.isFinite(value)) return fallbackMs;
-    return Math.round(Math.min(max, Math.max(min, value)) * 1000);
+    return typeof value === 'number' && Number.isFinite(value) ? Math.round(Math.min(max, Math.max(min, value)) * 1000) : fallbackMs;
   };
   const firstMs = seconds('watch.intervalSeconds', 0.5, 60, DEFAULT_WATCH_INTERVALS.firstMs);
   const maxMs = Math.max(firstMs, seconds('watch.maxIntervalSeconds', 1, 600, DEFAULT_WATCH_INTERVALS.maxMs));

@@ -15,40 +15,31 @@ export function describeEntry(entry: WatchEntry): string {
   return vscode.l10n.t('{0}: {1} for {2} ({3})', entryLabel(entry), status, formatDuration(Date.now() - entry.since), how);
 }
 
-/** The one status bar item, hidden while nothing is followed. */
-export class WatchStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('deploymentsExplorer.watch', vscode.StatusBarAlignment.Left, 10);
-
-  constructor(private readonly scheduler: WatchScheduler) {
-    this.item.name = vscode.l10n.t('Watched Deployments');
-    this.item.command = Commands.showWatched;
-  }
-
-  /** What the item shows now. */
-  get current(): { text: string; tooltip: string; visible: boolean } {
-    return { text: this.item.text, tooltip: typeof this.item.tooltip === 'string' ? this.item.tooltip : '', visible: this.scheduler.entries.length > 0 };
-  }
-
-  update(): void {
-    const { entries, failure, inProgress } = this.scheduler;
+/** The one status bar item, hidden while nothing is followed; `current` is what it shows now. */
+export function createWatchStatusBar(scheduler: WatchScheduler) {
+  const item = vscode.window.createStatusBarItem('deploymentsExplorer.watch', vscode.StatusBarAlignment.Left, 10);
+  item.name = vscode.l10n.t('Watched Deployments');
+  item.command = Commands.showWatched;
+  const update = (): void => {
+    const { entries, failure, inProgress } = scheduler;
     if (entries.length === 0) {
-      this.item.hide();
+      item.hide();
       return;
     }
     const warning = failure ? '$(warning) ' : '';
     if (inProgress.length > 0) {
-      this.item.text = `${warning}$(loading~spin) ${vscode.l10n.t('{0} deploying', inProgress.length)}`;
-      this.item.accessibilityInformation = {
+      item.text = `${warning}$(loading~spin) ${vscode.l10n.t('{0} deploying', inProgress.length)}`;
+      item.accessibilityInformation = {
         label: inProgress.length === 1 ? vscode.l10n.t('1 deployment in progress') : vscode.l10n.t('{0} deployments in progress', inProgress.length),
       };
     } else {
-      const pinned = this.scheduler.pinned;
+      const pinned = scheduler.pinned;
       const shown = pinned[0] ?? entries[0];
       const others = (pinned.length > 0 ? pinned.length : entries.length) - 1;
       const icon = statusIcon(shown.status).id;
-      this.item.text = `${warning}$(${icon}) ${entryLabel(shown)} ${statusWords(shown.status) || '?'}${others > 0 ? ` +${others}` : ''}`;
+      item.text = `${warning}$(${icon}) ${entryLabel(shown)} ${statusWords(shown.status) || '?'}${others > 0 ? ` +${others}` : ''}`;
       const label = vscode.l10n.t('Deployment {0}: {1}', entryLabel(shown), statusWords(shown.status) || vscode.l10n.t('no status'));
-      this.item.accessibilityInformation = { label };
+      item.accessibilityInformation = { label };
     }
     const lines: string[] = [];
     if (failure) {
@@ -62,12 +53,15 @@ export class WatchStatusBar implements vscode.Disposable {
     }
     for (const entry of entries) lines.push(describeEntry(entry));
     lines.push('', vscode.l10n.t('Click to reveal, stop watching or unpin.'));
-    this.item.tooltip = lines.join('\n');
-    this.item.backgroundColor = failure ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.item.show();
-  }
-
-  dispose(): void {
-    this.item.dispose();
-  }
+    item.tooltip = lines.join('\n');
+    item.backgroundColor = failure ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    item.show();
+  };
+  return {
+    get current(): { text: string; tooltip: string; visible: boolean } {
+      return { text: item.text, tooltip: typeof item.tooltip === 'string' ? item.tooltip : '', visible: scheduler.entries.length > 0 };
+    },
+    update,
+    dispose: () => item.dispose(),
+  };
 }
