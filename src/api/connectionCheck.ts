@@ -83,7 +83,6 @@ export async function checkConnection(
     route: { ...route, proxy: route.proxy && withoutUserInfo(route.proxy), credentials: credentials?.from ?? 'none' },
     trust: stores.map(({ kind, source, certificates }) => ({ kind, source, count: certificates.length })),
   };
-  const timeoutMs = options.timeoutMs ?? 30_000;
   const secureContext = trustContext(stores);
   const strict = options.strictSSL !== false;
 
@@ -96,7 +95,7 @@ export async function checkConnection(
     const port = portOf(hop);
     let socket: Socket | tls.TLSSocket = new Socket();
     // Every wait ends at the timeout or when `signal` aborts; the socket is then destroyed.
-    const run = <T>(work: Promise<T>): Promise<T> => bounded(work, timeoutMs, signal, () => socket.destroy());
+    const run = <T>(work: Promise<T>): Promise<T> => bounded(work, options.timeoutMs ?? 30_000, signal, () => socket.destroy());
     const step = async <T>(name: CheckStepName, work: () => Promise<T>) => {
       onStep(name);
       const started = Date.now();

@@ -110,7 +110,6 @@ export function trustContext(stores: readonly CertificateStore[]): tls.SecureCon
 /** A certificate's identity whatever its PEM line breaks: its base64 body. */
 export const certificateKey = (pem: string): string => pem.replace(/-----[^-]+-----|\s+/g, '');
 
-/** The certificates of a PEM text. */
 function pemCertificates(text: string): string[] {
   return text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
 }
