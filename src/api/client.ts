@@ -4,15 +4,15 @@ import { ConnectionOptions, HttpTransport } from './http';
 import { PageEnd, pageEnd, PageWalk } from './pagination';
 import { buildDeploymentSearchParams, DeploymentQuery, validateIntegrationId, validateObjectArgument } from './query';
 import { parseJsonBody } from './responses';
-import { Deployment, deploymentSchema, deploymentSummarySchema, listingSchema, problemsOf, Repository, repositorySchema, resourceSpecSchema } from './schemas';
-import { describeKind, describeValue } from './text';
+import { Deployment, deploymentSchema, deploymentSummarySchema, listingSchema, problemsOf, Repository, repositoryListingSchema, repositorySchema, resourceSpecSchema } from './schemas';
+import { describeValue } from './text';
 
 export interface CallOptions {
   signal?: AbortSignal;
 }
 
 /** A listed record that does not match the API contract, kept as the server sent it (not copied) to be shown as such. */
-interface OffContractRecord {
+export interface InvalidDeployment {
   /** Position in the server's answer (0-based). */
   readonly index: number;
   /** The record as received. Its fields are not to be trusted. */
@@ -23,10 +23,8 @@ interface OffContractRecord {
   readonly name?: string;
 }
 
-export type InvalidDeployment = OffContractRecord;
-
 /** A listed repository that does not match the contract: never usable to create a deployment. */
-export interface InvalidRepository extends OffContractRecord {
+export interface InvalidRepository extends InvalidDeployment {
   readonly usableForCreate: false;
   /** Why it cannot be used to create a deployment; names the field paths. */
   readonly reason: string;
@@ -70,10 +68,9 @@ export class ControlPlaneClient {
         what: l10n.t('Integration {0}', id),
       });
       const body = parseJsonBody(response, this.http.redactor);
-      if (!Array.isArray(body)) {
-        throw new SchemaError(l10n.t('The repository listing'), [{ path: '', message: l10n.t('expected an array, got {0}', answerKind(body)) }]);
-      }
-      const { valid: repositories, invalid: offContractRecords } = splitRecords<Repository>(repositorySchema, body);
+      const envelope = problemsOf(repositoryListingSchema, body);
+      if (envelope.length > 0) throw new SchemaError(l10n.t('The repository listing'), envelope);
+      const { valid: repositories, invalid: offContractRecords } = splitRecords<Repository>(repositorySchema, body as unknown[]);
       const invalid = offContractRecords.map((record): InvalidRepository => {
         const shown = record.problems.slice(0, 3).map(({ path, message }) => `${path || l10n.t('(the record)')}: ${message}`);
         const problems = shown.join('; ') + (record.problems.length > 3 ? '; …' : '');
@@ -100,7 +97,7 @@ export class ControlPlaneClient {
         what: l10n.t('The deployment listing'),
       });
       const body = parseJsonBody(response, this.http.redactor);
-      const envelope = Array.isArray(body) ? [{ path: '', message: l10n.t('expected an object, got {0}', answerKind(body)) }] : problemsOf(listingSchema, body);
+      const envelope = problemsOf(listingSchema, body);
       if (envelope.length > 0) throw new SchemaError(l10n.t('The deployment listing'), envelope);
       const { resources, offset: nextOffset } = body as { resources: unknown[]; offset: number };
       // A listed record's resource_spec is checked when it is shown (resourceSpecProblems).
@@ -159,27 +156,17 @@ function signalOf(options: CallOptions | undefined): AbortSignal | undefined {
   throw new InvalidInputError('signal', l10n.t('must be an AbortSignal, got {0}', describeValue(signal)));
 }
 
-/** What a whole answer was, without its content (records may hold secrets): "a list of 2 records", "a string". */
-function answerKind(body: unknown): string {
-  if (!Array.isArray(body)) return describeKind(body);
-  return body.length === 1 ? l10n.t('a list of 1 record') : l10n.t('a list of {0} records', body.length);
-}
-
 /** The records that match the schema, as the server sent them, and the others with their problems; both in the server's order. */
-function splitRecords<T>(schema: Parameters<typeof problemsOf>[0], records: readonly unknown[]): { valid: T[]; invalid: OffContractRecord[] } {
+function splitRecords<T>(schema: Parameters<typeof problemsOf>[0], records: readonly unknown[]): { valid: T[]; invalid: InvalidDeployment[] } {
   const valid: T[] = [];
-  const invalid: OffContractRecord[] = [];
+  const invalid: InvalidDeployment[] = [];
   records.forEach((raw, index) => {
     const problems = problemsOf(schema, raw);
-    if (problems.length === 0) valid.push(raw as T);
-    else invalid.push({ index, raw, problems, ...identity(raw) });
+    if (problems.length === 0) return valid.push(raw as T);
+    const { id, name } = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+    invalid.push({ index, raw, problems, id: typeof id === 'string' && id ? id : undefined, name: typeof name === 'string' ? name : undefined });
   });
   return { valid, invalid };
-}
-
-function identity(raw: unknown): { id?: string; name?: string } {
-  const { id, name } = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
-  return { id: typeof id === 'string' && id ? id : undefined, name: typeof name === 'string' ? name : undefined };
 }
 
 /**

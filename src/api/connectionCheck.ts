@@ -1,4 +1,5 @@
 import { lookup } from 'node:dns/promises';
+import { once } from 'node:events';
 import { isIP, Socket } from 'node:net';
 import * as tls from 'node:tls';
 import * as l10n from '@vscode/l10n';
@@ -82,8 +83,6 @@ export async function checkConnection(
     route: { ...route, proxy: route.proxy && withoutUserInfo(route.proxy), credentials: credentials?.from ?? 'none' },
     trust: stores.map(({ kind, source, certificates }) => ({ kind, source, count: certificates.length })),
   };
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const run = <T>(work: Promise<T>, cleanup?: () => void): Promise<T> => bounded(work, timeoutMs, signal, cleanup);
   const secureContext = trustContext(stores);
   const strict = options.strictSSL !== false;
 
@@ -93,74 +92,64 @@ export async function checkConnection(
   } else {
     const hop = proxy ?? base;
     const host = hop.hostname.replace(/^\[(.*)\]$/, '$1');
-    const port = Number(hop.port) || (hop.protocol === 'https:' ? 443 : 80);
-
-    onStep('dns');
-    let started = Date.now();
-    try {
-      const addresses = await run(lookup(host, { all: true }));
-      check.dns = { host, ms: Date.now() - started, addresses: addresses.map((entry) => entry.address) };
-    } catch (error) {
-      check.dns = { host, ms: Date.now() - started, failure: failureOf(error, signal) };
-      return check;
-    }
-
-    onStep('connect');
-    const addresses = check.dns.addresses!;
-    let address = addresses[0];
-    started = Date.now();
+    const port = portOf(hop);
     let socket: Socket | tls.TLSSocket = new Socket();
-    const current = () => socket;
+    // Every wait ends at the timeout or when `signal` aborts; the socket is then destroyed.
+    const run = <T>(work: Promise<T>): Promise<T> => bounded(work, options.timeoutMs ?? 30_000, signal, () => socket.destroy());
+    const step = async <T>(name: CheckStepName, work: () => Promise<T>) => {
+      onStep(name);
+      const started = Date.now();
+      try {
+        const value = await work();
+        return { ms: Date.now() - started, value };
+      } catch (error) {
+        return { ms: Date.now() - started, failure: failureOf(error, signal) };
+      }
+    };
     try {
-      // Each address in turn until one answers, as the client's connection tries them (a host whose IPv6 is unreachable still connects over IPv4).
-      for (const [i, candidate] of addresses.entries()) {
-        address = candidate;
-        try {
-          await run(connected(socket.connect({ host: address, port })), () => current().destroy());
-          break;
-        } catch (error) {
-          if (i === addresses.length - 1 || signal?.aborted) throw error;
-          socket.destroy();
-          socket = new Socket();
+      const dns = await step('dns', () => run(lookup(host, { all: true })));
+      const addresses = dns.value?.map((entry) => entry.address);
+      check.dns = { host, ms: dns.ms, addresses, failure: dns.failure };
+      if (!addresses) return check;
+
+      let address = addresses[0];
+      const connect = await step('connect', async () => {
+        // Each address in turn until one answers, as the client's connection tries them (a host whose IPv6 is unreachable still connects over IPv4).
+        for (const [i, candidate] of addresses.entries()) {
+          address = candidate;
+          try {
+            return await run(once(socket.connect({ host: address, port }), 'connect'));
+          } catch (error) {
+            if (i === addresses.length - 1 || signal?.aborted) throw error;
+            socket.destroy();
+            socket = new Socket();
+          }
         }
-      }
-      check.connect = { address, port, ms: Date.now() - started };
+      });
+      check.connect = { address, port, ms: connect.ms, failure: connect.failure };
+      if (connect.failure) return check;
+
       if (proxy) {
-        onStep('tunnel');
-        const target = `${base.hostname}:${Number(base.port) || (base.protocol === 'https:' ? 443 : 80)}`;
-        started = Date.now();
-        try {
-          if (proxy.protocol === 'https:') socket = await run(handshake(socket, proxy.hostname, secureContext, strict), () => current().destroy());
-          const status = await run(tunnel(socket, target, credentials?.header), () => current().destroy());
-          check.tunnel = { target, ms: Date.now() - started, status };
-          if (status !== 200) return check;
-        } catch (error) {
-          check.tunnel = { target, ms: Date.now() - started, failure: failureOf(error, signal) };
-          return check;
-        }
+        const target = `${base.hostname}:${portOf(base)}`;
+        const tunnelled = await step('tunnel', async () => {
+          if (proxy.protocol === 'https:') socket = await run(handshake(socket, proxy.hostname, secureContext, strict));
+          return run(tunnel(socket, target, credentials?.header));
+        });
+        check.tunnel = { target, ms: tunnelled.ms, status: tunnelled.value, failure: tunnelled.failure };
+        if (tunnelled.value !== 200) return check;
       }
+
       if (base.protocol === 'https:') {
-        onStep('tls');
-        started = Date.now();
-        try {
-          const secured = await run(handshake(socket, base.hostname, secureContext, false), () => current().destroy());
-          socket = secured;
-          check.tls = {
-            ms: Date.now() - started,
-            protocol: secured.getProtocol() ?? undefined,
-            chain: chainOf(secured, stores),
-            untrusted: secured.authorized ? undefined : String(secured.authorizationError),
-            checked: strict,
-          };
-        } catch (error) {
-          check.tls = { ms: Date.now() - started, chain: [], checked: strict, failure: failureOf(error, signal) };
+        const { ms, value: secured, failure } = await step('tls', () => run(handshake(socket, base.hostname, secureContext, false)));
+        if (!secured) {
+          check.tls = { ms, chain: [], checked: strict, failure };
           return check;
         }
-        if (check.tls.untrusted && strict) return check;
+        socket = secured;
+        const untrusted = secured.authorized ? undefined : String(secured.authorizationError);
+        check.tls = { ms, protocol: secured.getProtocol() ?? undefined, chain: chainOf(secured, stores), untrusted, checked: strict };
+        if (untrusted && strict) return check;
       }
-    } catch (error) {
-      check.connect = { address, port, ms: Date.now() - started, failure: failureOf(error, signal) };
-      return check;
     } finally {
       socket.destroy();
     }
@@ -188,11 +177,13 @@ export async function checkConnection(
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+const portOf = (url: URL): number => Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+
 /** `work`, rejected with a timeout after `timeoutMs` or with CancelledError when `signal` aborts; `cleanup` then runs. */
-function bounded<T>(work: Promise<T>, timeoutMs: number, signal: AbortSignal | undefined, cleanup?: () => void): Promise<T> {
+function bounded<T>(work: Promise<T>, timeoutMs: number, signal: AbortSignal | undefined, cleanup: () => void): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const stop = (error: Error) => {
-      cleanup?.();
+      cleanup();
       reject(error);
     };
     const onAbort = () => stop(new CancelledError());
@@ -212,20 +203,12 @@ function failureOf(error: unknown, signal: AbortSignal | undefined): StepFailure
   return { code: typeof code === 'string' ? code : undefined, message: messageOf(error) };
 }
 
-function connected(socket: Socket): Promise<void> {
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('error', reject);
-  });
-}
-
 /** A TLS session over `socket`; with `verify` false it is made whatever the certificate (its trust is read after). */
-function handshake(socket: Socket, host: string, secureContext: tls.SecureContext | undefined, verify: boolean): Promise<tls.TLSSocket> {
+async function handshake(socket: Socket, host: string, secureContext: tls.SecureContext | undefined, verify: boolean): Promise<tls.TLSSocket> {
   const servername = isIP(host.replace(/^\[(.*)\]$/, '$1')) ? undefined : host;
-  return new Promise((resolve, reject) => {
-    const secured = tls.connect({ socket, servername, secureContext, rejectUnauthorized: verify, ALPNProtocols: ['http/1.1'] }, () => resolve(secured));
-    secured.once('error', reject);
-  });
+  const secured = tls.connect({ socket, servername, secureContext, rejectUnauthorized: verify, ALPNProtocols: ['http/1.1'] });
+  await once(secured, 'secureConnect');
+  return secured;
 }
 
 /** Asks the proxy for a tunnel to `target` (CONNECT) and answers the status of its reply. */

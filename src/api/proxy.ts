@@ -14,14 +14,12 @@ export interface ProxyRoute {
   readonly source?: string;
 }
 
-export type ProxyOptions = Pick<ConnectionOptions, 'proxyUrl' | 'noProxy' | 'proxySupport' | 'env'>;
-
 /**
  * The one decision of where requests to `target` go, as VS Code decides for extensions: nowhere but straight
  * when http.proxySupport is off; else http.proxy, or the environment's proxy for the scheme, unless the host is
  * in http.noProxy or NO_PROXY.
  */
-export function proxyRoute(target: URL, options: ProxyOptions): ProxyRoute {
+export function proxyRoute(target: URL, options: Pick<ConnectionOptions, 'proxyUrl' | 'noProxy' | 'proxySupport' | 'env'>): ProxyRoute {
   if (options.proxySupport === 'off') return { reason: 'proxySupportOff' };
   const env = options.env ?? process.env;
   const variables = target.protocol === 'https:' ? ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'] : ['HTTP_PROXY', 'http_proxy'];

@@ -104,16 +104,3 @@ export function buildDeploymentSearchParams(query: DeploymentQuery = {}): URLSea
   }
   return params;
 }
-
-/** True when the filters narrow the listing at all. */
-export function hasActiveFilters(filters: DeploymentFilters): boolean {
-  return (
-    !!filters.nameContains?.trim() ||
-    !!filters.status?.trim() ||
-    filters.remoteReconciled !== undefined ||
-    (filters.tagValueIds?.length ?? 0) > 0 ||
-    !!filters.imageVersion?.trim() ||
-    filters.deploymentType !== undefined ||
-    (filters.deploymentIds?.length ?? 0) > 0
-  );
-}

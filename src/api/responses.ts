@@ -65,7 +65,6 @@ export function parseRetryAfter(value: string | undefined): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/** The JSON value of a body, or undefined when it has none. */
 function tryParse(text: string): unknown {
   try {
     return JSON.parse(text);

@@ -30,6 +30,14 @@ const integer = () =>
   });
 const array = <T extends z.ZodMiniType>(element: T) => z.array(element, expected(() => l10n.t('an array')));
 const object = <T extends z.core.$ZodLooseShape>(shape: T) => z.object(shape, expected(() => l10n.t('an object')));
+// A whole answer of the wrong kind is described without its content (records may hold secrets): "a list of 2 records".
+const answer = (what: () => string) => ({
+  error: (issue: RawIssue) => {
+    const { input } = issue;
+    const got = !Array.isArray(input) ? describeKind(input) : input.length === 1 ? l10n.t('a list of 1 record') : l10n.t('a list of {0} records', input.length);
+    return l10n.t('expected {0}, got {1}', what(), got);
+  },
+});
 // An object whose content the contract leaves open: only its kind is checked (z.record would copy every field).
 const looseRecord = z.custom<Record<string, unknown>>(
   (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
@@ -196,12 +204,18 @@ export const deploymentSummarySchema = z.extend(deploymentSchema, {
 });
 
 /** The answer of `GET /v2/deployments`; its records are checked one by one (deploymentSummarySchema). */
-export const listingSchema = object({
-  resources: array(z.unknown()),
-  offset: z
-    .int({ error: (issue: RawIssue) => l10n.t('expected a whole number of 0 or more, got {0}', describeKind(issue.input)) })
-    .check(z.minimum(0, { error: () => l10n.t('expected a whole number of 0 or more, got a negative number') })),
-});
+export const listingSchema = z.object(
+  {
+    resources: array(z.unknown()),
+    offset: z
+      .int({ error: (issue: RawIssue) => l10n.t('expected a whole number of 0 or more, got {0}', describeKind(issue.input)) })
+      .check(z.minimum(0, { error: () => l10n.t('expected a whole number of 0 or more, got a negative number') })),
+  },
+  answer(() => l10n.t('an object')),
+);
+
+/** The answer of the repository listing; its records are checked one by one (repositorySchema). */
+export const repositoryListingSchema = z.array(z.unknown(), answer(() => l10n.t('an array')));
 
 /**
  * Where `value` departs from `schema`, each problem at its field path from `root` (`secrets[0].value`) in

@@ -46,32 +46,22 @@ export function loadSystemCertificates(): Promise<SystemCertificates> {
 }
 
 async function readSystemCertificates(): Promise<SystemCertificates> {
-  const sources: string[] = [];
-  const certificates: string[] = [];
+  const found: SystemCertificates[] = [];
   const fromNode = (tls as { getCACertificates?: (type: 'system') => string[] }).getCACertificates?.('system');
-  if (fromNode) {
-    sources.push("Node.js tls.getCACertificates('system')");
-    certificates.push(...fromNode);
-  }
+  if (fromNode) found.push({ source: "Node.js tls.getCACertificates('system')", certificates: fromNode });
   if (process.platform === 'linux') {
-    for (const file of LINUX_BUNDLES) {
-      const found = await readFile(file, 'utf8').then(pemCertificates, () => undefined);
-      if (!found) continue;
-      sources.push(file);
-      certificates.push(...found);
+    for (const source of LINUX_BUNDLES) {
+      const certificates = await readFile(source, 'utf8').then(pemCertificates, () => undefined);
+      if (!certificates) continue;
+      found.push({ source, certificates });
       break;
     }
   } else if (process.platform === 'darwin' && !fromNode) {
-    const listed = await promisify(execFile)('/usr/bin/security', ['find-certificate', '-a', '-p'], { maxBuffer: 64 * 1024 * 1024 }).then(
-      ({ stdout }) => pemCertificates(stdout),
-      () => undefined,
-    );
-    if (listed) {
-      sources.push('security find-certificate -a -p');
-      certificates.push(...listed);
-    }
+    const security = promisify(execFile)('/usr/bin/security', ['find-certificate', '-a', '-p'], { maxBuffer: 64 * 1024 * 1024 });
+    const certificates = await security.then(({ stdout }) => pemCertificates(stdout), () => undefined);
+    if (certificates) found.push({ source: 'security find-certificate -a -p', certificates });
   }
-  return { source: sources.join(' + '), certificates };
+  return { source: found.map(({ source }) => source).join(' + '), certificates: found.flatMap(({ certificates }) => certificates) };
 }
 
 /**
@@ -120,7 +110,6 @@ export function trustContext(stores: readonly CertificateStore[]): tls.SecureCon
 /** A certificate's identity whatever its PEM line breaks: its base64 body. */
 export const certificateKey = (pem: string): string => pem.replace(/-----[^-]+-----|\s+/g, '');
 
-/** The certificates of a PEM text. */
 function pemCertificates(text: string): string[] {
   return text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
 }

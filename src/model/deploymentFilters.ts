@@ -1,4 +1,4 @@
-import { DeploymentFilters, hasActiveFilters, validateIdList } from '../api/query';
+import { DeploymentFilters, validateIdList } from '../api/query';
 import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
 import * as l10n from '@vscode/l10n';
 import { Emitter } from './events';
@@ -103,7 +103,7 @@ export class DeploymentFilterStore {
   }
 
   get active(): boolean {
-    return hasActiveFilters(this.current);
+    return Object.keys(this.current).length > 0;
   }
 
   /** After a profile switch: the state they live in now answers for another control plane. */

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import { describe, it } from 'node:test';
 import * as zlib from 'node:zlib';
-import { AuthError, ControlPlaneError, DeploymentPage, HttpError, InvalidInputError, InvalidResponseError, RequestValidationError, ServerError } from '../../src/api';
+import { AuthError, ControlPlaneError, DeploymentPage, HttpError, InvalidInputError, InvalidResponseError, RequestValidationError, SchemaError, ServerError } from '../../src/api';
 import { ControlPlaneClient } from '../../src/api/client';
 import { assertClean, KEY } from './helpers/errorChecks';
 import { json, rawAnswer, startIdleResettingServer, startRawServer, startScriptedServer } from './helpers/scriptedServer';
@@ -76,6 +76,22 @@ describe('1. one off-contract record never blanks a page', () => {
         assert.deepEqual(listing.invalid[0].problems, [{ path: 'url', message: 'expected a string, got nothing' }]);
         assert.match(listing.invalid[0].reason, /url: expected a string, got nothing\), so it cannot be used to create a deployment/);
         assert.deepEqual(listing.invalid[1].problems, [{ path: '', message: 'expected an object, got a string' }]);
+      },
+    );
+  });
+
+  it('says what came when a listing is of the wrong kind, never its records', async () => {
+    const secretRecord = { secrets: [{ name: 'token', value: 'a-secret-value' }] };
+    await withServer(
+      (req, res) => json(res, 200, req.url!.startsWith('/v2/') ? [secretRecord, secretRecord] : { resources: [secretRecord] }),
+      async (client) => {
+        const listing = await failure(client.listDeployments());
+        assert.ok(listing instanceof SchemaError);
+        assert.match(listing.message, /\(the whole answer\): expected an object, got a list of 2 records$/);
+        const repositories = await failure(client.listRepositories(uuid(9)));
+        assert.ok(repositories instanceof SchemaError);
+        assert.match(repositories.message, /\(the whole answer\): expected an array, got an object$/);
+        for (const error of [listing, repositories]) assert.ok(!/token|a-secret-value/.test(error.message), error.message);
       },
     );
   });
