@@ -30,25 +30,19 @@ type Json = Record<string, unknown>;
  * a secret's `name` is masked.
  */
 export function maskSecrets(deployment: Deployment): Json {
-  return 'secrets' in deployment ? { ...deployment, secrets: maskSecretValues(deployment.secrets) } : deployment;
+  return 'secrets' in deployment ? { ...deployment, secrets: maskedSecrets(deployment.secrets) } : deployment;
 }
 
-function maskSecretValues(secrets: unknown): unknown {
-  if (!Array.isArray(secrets)) return maskAll(secrets);
-  const maskSecret = (secret: unknown) =>
-    isObject(secret) ? mapValues(secret, (value, key) => (key === 'name' && typeof value === 'string' ? value : maskAll(value))) : maskAll(secret);
-  return secrets.map(maskSecret);
+function maskedSecrets(secrets: unknown): unknown {
+  return Array.isArray(secrets) ? secrets.map((secret) => masked(secret, 'name')) : masked(secrets);
 }
 
-/** Every leaf masked (null and absent stay as they are: they hide nothing); the shape kept. */
-function maskAll(value: unknown): unknown {
+/** Every leaf masked but a string field `keep` of this object (null and absent stay: they hide nothing); the shape kept. */
+function masked(value: unknown, keep?: string): unknown {
   if (value === null || value === undefined) return value;
-  if (Array.isArray(value)) return value.map(maskAll);
-  return isObject(value) ? mapValues(value, maskAll) : MASK;
-}
-
-function mapValues(record: Json, map: (value: unknown, key: string) => unknown): Json {
-  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value, key)]));
+  if (Array.isArray(value)) return value.map((item) => masked(item));
+  if (!isObject(value)) return MASK;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === keep && typeof item === 'string' ? item : masked(item)]));
 }
 
 // A function, not a constant: the titles are translated when shown, after activation configured l10n.
@@ -85,7 +79,7 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
     updated_at: time(deployment.updated_at),
   };
   // Secrets in another shape than a list show as they are, every value masked.
-  const secrets = Array.isArray(deployment.secrets) ? deployment.secrets : maskSecretValues(deployment.secrets);
+  const secrets = Array.isArray(deployment.secrets) ? deployment.secrets : maskedSecrets(deployment.secrets);
   const groups = compact([
     group(l10n.t('General'), [
       ...fields(shown, GENERAL_FIELDS),
