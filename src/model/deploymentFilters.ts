@@ -1,7 +1,7 @@
 import { DeploymentFilters, hasActiveFilters, validateIdList } from '../api/query';
 import { DEPLOYMENT_TYPES } from '../api/vocabulary';
 import * as l10n from '@vscode/l10n';
-import { isDeploymentType } from './createPayload';
+import { isDeploymentType, isPlainObject } from './createPayload';
 import { Emitter } from './events';
 import { trimmedText } from './viewText';
 
@@ -40,9 +40,8 @@ export function filterWords(name: FilterName): { title: string; short: string } 
  * well-formed filters: empty values dropped, text trimmed, ID lists validated (throws naming the bad
  * item when `strict`, drops the list otherwise).
  */
-export function normalizeFilters(raw: unknown, strict = false): DeploymentFilters {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
-  const input = raw as Record<string, unknown>;
+export function normalizeFilters(input: unknown, strict = false): DeploymentFilters {
+  if (!isPlainObject(input)) return {};
   const type = trimmedText(input.deploymentType);
   if (type && !isDeploymentType(type) && strict) throw new Error(l10n.t('Deployment type must be one of {0}, got “{1}”.', DEPLOYMENT_TYPES.join(', '), type));
   const list = (parameter: 'tag_value_ids' | 'deployment_ids', value: unknown) => {
