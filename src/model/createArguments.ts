@@ -6,11 +6,9 @@ import { problemLine } from './fieldNames';
 import * as l10n from '@vscode/l10n';
 
 /**
- * What "Create Deployment…" may be given: a repository row of the
- * Integrations tree (it has a `repository`), a repository record, or these
- * options (scripts and tests): given values skip their prompts; `confirm`
- * sends without the review step; `openPayload` opens the body for editing
- * instead (as "Edit Payload…" does).
+ * What "Create Deployment…" may be given: a repository row of the Integrations tree (it has a `repository`), a
+ * repository record, or these options (scripts and tests): given values skip their prompts; `confirm` sends
+ * without the review step; `openPayload` opens the body for editing instead (as "Edit Payload…" does).
  */
 export interface CreateDeploymentOptions {
   repository: Repository;

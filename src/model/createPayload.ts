@@ -89,10 +89,8 @@ export function isDeploymentType(value: unknown): value is DeploymentType {
 }
 
 /**
- * The `POST /v2/deployments` body: the fields the contract names, taken from
- * the repository record and the draft, over the user's defaults setting
- * (defaults fill in what the contract does not show; they never override a
- * pre-filled value).
+ * The `POST /v2/deployments` body: the fields the contract names, from the repository record and the draft,
+ * over the user's defaults setting (which fill in what the contract does not show, never a pre-filled value).
  */
 export function buildCreateBody(repository: Repository, draft: CreateDraft, defaults: JsonObject = {}): JsonObject {
   const prefilled: JsonObject = {
@@ -124,10 +122,7 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * The body as `path: value` lines for the review step, e.g.
- * `source_revision_config.repo_ref` → `"main"`. Arrays and empty objects stay one JSON value.
- */
+/** The body as `path: value` lines for the review step (`source_revision_config.repo_ref` → `"main"`); arrays and empty objects stay one JSON value. */
 export function flattenBody(body: JsonObject, prefix = ''): Array<{ path: string; value: string }> {
   const lines: Array<{ path: string; value: string }> = [];
   for (const [key, value] of Object.entries(body)) {
@@ -139,9 +134,8 @@ export function flattenBody(body: JsonObject, prefix = ''): Array<{ path: string
 }
 
 /**
- * The last values typed per repository, kept in memory for the session, so
- * cancelling the flow or a refused request loses nothing: reopening the flow
- * for the same repository starts from them.
+ * The last values typed per repository, kept for the session, so cancelling the flow or a refused request
+ * loses nothing: reopening the flow for the same repository starts from them.
  */
 export class DraftStore {
   private readonly drafts = new Map<string, CreateDraft>();

@@ -15,11 +15,7 @@ export interface FailedAttempt {
 /** The flow's steps where a value the review shows is set. */
 export type ValueStep = 'name' | 'ref' | 'type';
 
-/**
- * What picking a review row does: send, open the body for editing, go back a
- * step, end the flow to look for a deployment that may exist, or go to the
- * step that sets a value.
- */
+/** What picking a review row does: send, edit the body, go back, end the flow to look for a deployment that may exist, or go to a value's step. */
 export type ReviewAction = 'create' | 'edit' | 'back' | 'check' | { goto: ValueStep };
 
 export type ReviewRow =
@@ -27,9 +23,8 @@ export type ReviewRow =
   | { kind: 'item'; label: string; description?: string; detail?: string; action: ReviewAction };
 
 /**
- * The review: why the last attempt failed (the server's reasons, each leading
- * to where it is fixed, or a warning that an unanswered request may still
- * have created the deployment), the actions, then every field of the body.
+ * The review: why the last attempt failed (the server's reasons, each leading to where it is fixed, or a
+ * warning that an unanswered request may still have created the deployment), the actions, then the body's fields.
  */
 export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewRow[] {
   const rows: ReviewRow[] = [];
@@ -37,15 +32,15 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
     // No labelled separator above: its label would sit on the first reason's row and cut its detail line.
     const issues = lastError.issues.length > 0 ? lastError.issues : [{ loc: '', msg: lastError.message }];
     for (const issue of issues) {
-      const target = stepForIssue(issue);
+      const action = actionForField(issue.loc);
       const where = issue.loc ? fieldPathWords(issue.loc) : '';
       // The label names the field in words; the reason itself is the detail line, never cut.
       rows.push({
         kind: 'item',
         label: `$(error) ${where || issue.msg.split('\n')[0]}`,
-        description: target === 'edit' ? l10n.t('refused by the server: fix it in the payload') : l10n.t('refused by the server: go to the {0} step', target),
+        description: action === 'edit' ? l10n.t('refused by the server: fix it in the payload') : l10n.t('refused by the server: go to the {0} step', action.goto),
         detail: where ? issue.msg : issue.msg.includes('\n') ? issue.msg : undefined,
-        action: target === 'edit' ? 'edit' : { goto: target },
+        action,
       });
     }
     rows.push({ kind: 'separator', label: '' });
@@ -67,17 +62,14 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
     { kind: 'item', label: l10n.t('$(arrow-left) Back'), action: 'back' },
     // An unlabelled line: a separator's label would sit on the first body row.
     { kind: 'separator', label: '' },
-    ...flattenBody(body).map((field): ReviewRow => {
-      const target = stepForIssue({ loc: `body.${field.path}` });
-      return { kind: 'item', label: field.path, description: field.value, action: target === 'edit' ? 'edit' : { goto: target } };
-    }),
+    ...flattenBody(body).map((field): ReviewRow => ({ kind: 'item', label: field.path, description: field.value, action: actionForField(`body.${field.path}`) })),
   );
   return rows;
 }
 
-/** The step where the field a 422 reason names is set, or 'edit' for fields only the payload has. */
-export function stepForIssue(issue: Pick<ValidationIssue, 'loc'>): ValueStep | 'edit' {
-  if (/^(body\.)?name$/.test(issue.loc)) return 'name';
-  const field = issue.loc.split('.').pop();
-  return field === 'repo_ref' ? 'ref' : field === 'deployment_type' ? 'type' : 'edit';
+/** Going to the step where the field a 422 reason names (`loc`) is set, or 'edit' for fields only the payload has. */
+export function actionForField(loc: string): 'edit' | { goto: ValueStep } {
+  if (/^(body\.)?name$/.test(loc)) return { goto: 'name' };
+  const field = loc.split('.').pop();
+  return field === 'repo_ref' ? { goto: 'ref' } : field === 'deployment_type' ? { goto: 'type' } : 'edit';
 }

@@ -30,25 +30,19 @@ type Json = Record<string, unknown>;
  * a secret's `name` is masked.
  */
 export function maskSecrets(deployment: Deployment): Json {
-  return 'secrets' in deployment ? { ...deployment, secrets: maskSecretValues(deployment.secrets) } : deployment;
+  return 'secrets' in deployment ? { ...deployment, secrets: maskedSecrets(deployment.secrets) } : deployment;
 }
 
-function maskSecretValues(secrets: unknown): unknown {
-  if (!Array.isArray(secrets)) return maskAll(secrets);
-  const maskSecret = (secret: unknown) =>
-    isObject(secret) ? mapValues(secret, (value, key) => (key === 'name' && typeof value === 'string' ? value : maskAll(value))) : maskAll(secret);
-  return secrets.map(maskSecret);
+function maskedSecrets(secrets: unknown): unknown {
+  return Array.isArray(secrets) ? secrets.map((secret) => masked(secret, 'name')) : masked(secrets);
 }
 
-/** Every leaf masked (null and absent stay as they are: they hide nothing); the shape kept. */
-function maskAll(value: unknown): unknown {
+/** Every leaf masked but a string field `keep` of this object (null and absent stay: they hide nothing); the shape kept. */
+function masked(value: unknown, keep?: string): unknown {
   if (value === null || value === undefined) return value;
-  if (Array.isArray(value)) return value.map(maskAll);
-  return isObject(value) ? mapValues(value, maskAll) : MASK;
-}
-
-function mapValues(record: Json, map: (value: unknown, key: string) => unknown): Json {
-  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value, key)]));
+  if (Array.isArray(value)) return value.map((item) => masked(item));
+  if (!isObject(value)) return MASK;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === keep && typeof item === 'string' ? item : masked(item)]));
 }
 
 // A function, not a constant: the titles are translated when shown, after activation configured l10n.
@@ -85,7 +79,7 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
     updated_at: time(deployment.updated_at),
   };
   // Secrets in another shape than a list show as they are, every value masked.
-  const secrets = Array.isArray(deployment.secrets) ? deployment.secrets : maskSecretValues(deployment.secrets);
+  const secrets = Array.isArray(deployment.secrets) ? deployment.secrets : maskedSecrets(deployment.secrets);
   const groups = compact([
     group(l10n.t('General'), [
       ...fields(shown, GENERAL_FIELDS),
@@ -95,7 +89,7 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
     ]),
     section(l10n.t('Source'), source, isObject, (source) => [
       ...fields(source, SOURCE_FIELDS),
-      isObject(source.listener_config) ? group(fieldWords('listener_config'), withOthers(source.listener_config, ['k8s_namespace']), true) : undefined,
+      groupIf(fieldWords('listener_config'), source.listener_config, isObject, (listener) => withOthers(listener, ['k8s_namespace'])),
       ...others(source, [...SOURCE_FIELDS, 'listener_config', 'resource_spec']),
     ]),
     isObject(source) && isObject(source.resource_spec)
@@ -124,8 +118,13 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
  * contract says; "not in this record" when absent or null; its value as it is in any other shape.
  */
 function section<T>(label: string, value: unknown, is: (value: unknown) => value is T, children: (value: T) => Array<DetailNode | undefined>) {
-  if (is(value)) return group(label, children(value), true);
-  return value === undefined || value === null ? { label, value: l10n.t('not in this record') } : valueNode(label, value);
+  if (value === undefined || value === null) return { label, value: l10n.t('not in this record') };
+  return groupIf(label, value, is, children) ?? valueNode(label, value);
+}
+
+/** A group of `children(value)` ("none" when empty) when `value` has the shape `is` checks; else undefined. */
+function groupIf<T>(label: string, value: unknown, is: (value: unknown) => value is T, children: (value: T) => Array<DetailNode | undefined>) {
+  return is(value) ? group(label, children(value), true) : undefined;
 }
 
 /** What of a record does not match the API contract: per problem, the field in words, then what is wrong and the field's path. */
@@ -163,8 +162,8 @@ function resourcesGroup(spec: ResourceSpec, problems: readonly RecordProblem[]):
       first && mismatch(problems, problems.length === 1 ? `${problemWords(first)}: ${first.message}` : l10n.t('{0} problems', problems.length)),
       ...componentNodes,
       group(l10n.t('Pod metadata'), [
-        mapGroup(l10n.t('Labels'), spec.labels),
-        mapGroup(l10n.t('Annotations'), spec.annotations),
+        groupIf(l10n.t('Labels'), spec.labels, isObject, entryNodes),
+        groupIf(l10n.t('Annotations'), spec.annotations, isObject, entryNodes),
         leaf(l10n.t('Service account'), spec.service_account_name),
       ]),
       listGroup(l10n.t('Image pull secrets'), spec.image_pull_secrets, (entry, index) => ({ label: nameOf(entry, index) })),
@@ -195,7 +194,7 @@ function volumeNode(volume: Volume, index: number): DetailNode {
   return {
     label: nameOf(volume, index),
     value: kinds.join(', ') || undefined,
-    children: compact([...kinds.map((kind) => valueNode(kind, (volume as Json)[kind])), ...others(volume, ['name', ...VOLUME_KINDS])]),
+    children: [...kinds.map((kind) => valueNode(kind, (volume as Json)[kind])), ...others(volume, ['name', ...VOLUME_KINDS])],
   };
 }
 
@@ -204,7 +203,6 @@ function mountNode(mount: Mount, index: number): DetailNode {
 }
 
 function containerNode(container: Container, index: number): DetailNode {
-  const resources = container?.resources;
   const environment = (entry: NonNullable<Container['env']>[number], i: number): DetailNode => {
     const from = isObject(entry?.valueFrom) ? Object.keys(entry.valueFrom) : [];
     return {
@@ -222,26 +220,16 @@ function containerNode(container: Container, index: number): DetailNode {
       listLeaf(l10n.t('Arguments'), container?.args),
       listGroup(l10n.t('Environment'), container?.env, environment),
       Array.isArray(container?.envFrom) ? valueNode(l10n.t('Environment from'), container.envFrom) : undefined,
-      isObject(resources)
-        ? group(
-            l10n.t('Resources'),
-            [
-              valueNode(l10n.t('Requests'), resources.requests),
-              valueNode(l10n.t('Limits'), resources.limits),
-              ...others(resources, ['limits', 'requests']),
-            ],
-            true,
-          )
-        : undefined,
+      groupIf(l10n.t('Resources'), container?.resources, isObject, (resources) => [
+        valueNode(l10n.t('Requests'), resources.requests),
+        valueNode(l10n.t('Limits'), resources.limits),
+        ...others(resources, ['limits', 'requests']),
+      ]),
       listGroup(l10n.t('Volume mounts'), container?.volumeMounts, mountNode),
       container?.securityContext !== undefined ? valueNode(l10n.t('Security context'), container.securityContext) : undefined,
       ...others(container, [...CONTAINER_FIELDS, 'name', 'command', 'args', 'env', 'envFrom', 'resources', 'volumeMounts', 'securityContext']),
     ]),
   };
-}
-
-function mapGroup(label: string, map: Record<string, unknown> | null | undefined): DetailNode | undefined {
-  return isObject(map) ? group(label, Object.entries(map).map(([key, value]) => valueNode(key, value)), true) : undefined;
 }
 
 /** A group of one node per item, "none" when empty; undefined when the record has no list there. */
@@ -270,12 +258,9 @@ function withOthers(record: unknown, names: readonly string[], alsoKnown: readon
   return [...fields(record, names), ...others(record, [...alsoKnown, ...names])];
 }
 
+/** `valueNode`, or undefined when the record has no value there. */
 function leaf(label: string, value: unknown, unit?: string): DetailNode | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'boolean') return { label, value: value ? l10n.t('yes') : l10n.t('no') };
-  if (typeof value === 'number') return { label, value: unit ? `${value} ${unit}` : String(value) };
-  if (typeof value === 'string') return { label, value: value === '' ? l10n.t('(empty)') : value };
-  return valueNode(label, value);
+  return value === undefined || value === null ? undefined : valueNode(label, value, unit);
 }
 
 function listLeaf(label: string, value: readonly string[] | null | undefined): DetailNode | undefined {
@@ -283,16 +268,21 @@ function listLeaf(label: string, value: readonly string[] | null | undefined): D
   return { label, value: value.length > 0 ? value.map((item) => (/\s/.test(item) ? JSON.stringify(item) : item)).join(' ') : l10n.t('none') };
 }
 
-/** Any JSON value as a node: scalars inline, objects and arrays as children. */
-function valueNode(label: string, value: unknown): DetailNode {
+/** Any JSON value as a node: scalars inline (a number in `unit`), objects and arrays as children. */
+function valueNode(label: string, value: unknown, unit?: string): DetailNode {
   if (value === undefined || value === null) return { label, value: 'null' };
-  if (typeof value !== 'object') return leaf(label, value) ?? { label };
+  if (typeof value === 'boolean') return { label, value: value ? l10n.t('yes') : l10n.t('no') };
+  if (typeof value === 'number') return { label, value: unit ? `${value} ${unit}` : String(value) };
+  if (typeof value === 'string') return { label, value: value === '' ? l10n.t('(empty)') : value };
   if (Array.isArray(value)) {
     if (value.length === 0) return { label, value: l10n.t('none') };
     return { label, children: value.map((item, index) => valueNode(nameOf(item, index), item)) };
   }
-  const entries = Object.entries(value as Json);
-  return entries.length === 0 ? { label, value: '{}' } : { label, children: entries.map(([key, item]) => valueNode(key, item)) };
+  return Object.keys(value as Json).length === 0 ? { label, value: '{}' } : { label, children: entryNodes(value as Json) };
+}
+
+function entryNodes(record: Json): DetailNode[] {
+  return Object.entries(record).map(([key, value]) => valueNode(key, value));
 }
 
 /** Fields of `record` that `known` does not name, as generic nodes. */

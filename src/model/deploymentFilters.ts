@@ -1,6 +1,7 @@
 import { DeploymentFilters, validateIdList } from '../api/query';
-import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
+import { DEPLOYMENT_TYPES } from '../api/vocabulary';
 import * as l10n from '@vscode/l10n';
+import { isDeploymentType, isPlainObject } from './createPayload';
 import { Emitter } from './events';
 import { trimmedText } from './viewText';
 
@@ -39,12 +40,10 @@ export function filterWords(name: FilterName): { title: string; short: string } 
  * well-formed filters: empty values dropped, text trimmed, ID lists validated (throws naming the bad
  * item when `strict`, drops the list otherwise).
  */
-export function normalizeFilters(raw: unknown, strict = false): DeploymentFilters {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
-  const input = raw as Record<string, unknown>;
+export function normalizeFilters(input: unknown, strict = false): DeploymentFilters {
+  if (!isPlainObject(input)) return {};
   const type = trimmedText(input.deploymentType);
-  const known = (DEPLOYMENT_TYPES as readonly (string | undefined)[]).includes(type);
-  if (type && !known && strict) throw new Error(l10n.t('Deployment type must be one of {0}, got “{1}”.', DEPLOYMENT_TYPES.join(', '), type));
+  if (type && !isDeploymentType(type) && strict) throw new Error(l10n.t('Deployment type must be one of {0}, got “{1}”.', DEPLOYMENT_TYPES.join(', '), type));
   const list = (parameter: 'tag_value_ids' | 'deployment_ids', value: unknown) => {
     if (value === undefined || value === null) return undefined;
     const items = Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
@@ -61,7 +60,7 @@ export function normalizeFilters(raw: unknown, strict = false): DeploymentFilter
     status: trimmedText(input.status),
     imageVersion: trimmedText(input.imageVersion),
     remoteReconciled: typeof input.remoteReconciled === 'boolean' ? input.remoteReconciled : undefined,
-    deploymentType: known ? (type as DeploymentType) : undefined,
+    deploymentType: isDeploymentType(type) ? type : undefined,
     tagValueIds: list('tag_value_ids', input.tagValueIds),
     deploymentIds: list('deployment_ids', input.deploymentIds),
   };

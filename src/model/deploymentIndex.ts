@@ -164,19 +164,18 @@ export class DeploymentIndex {
   }
 
   private repositories(): Map<string, IndexedDeployment[]> {
-    if (!this.byRepository) {
-      this.byRepository = new Map();
-      // Many deployments share a URL: each URL is read once.
-      const keys = new Map<string, string | undefined>();
-      for (const entry of this.entries.values()) {
-        if (!entry.repoUrl) continue;
-        if (!keys.has(entry.repoUrl)) keys.set(entry.repoUrl, remoteKey(entry.repoUrl));
-        const key = keys.get(entry.repoUrl);
-        if (!key) continue;
-        const group = this.byRepository.get(key);
-        if (group) group.push(entry);
-        else this.byRepository.set(key, [entry]);
-      }
+    if (this.byRepository) return this.byRepository;
+    this.byRepository = new Map();
+    // Many deployments share a URL: each URL is read once.
+    const keys = new Map<string, string | undefined>();
+    for (const entry of this.entries.values()) {
+      if (!entry.repoUrl) continue;
+      if (!keys.has(entry.repoUrl)) keys.set(entry.repoUrl, remoteKey(entry.repoUrl));
+      const key = keys.get(entry.repoUrl);
+      if (!key) continue;
+      const group = this.byRepository.get(key);
+      if (group) group.push(entry);
+      else this.byRepository.set(key, [entry]);
     }
     return this.byRepository;
   }

@@ -104,21 +104,19 @@ export function webConsoleUrl(template: string, deployment: Deployment): { url: 
 }
 
 export function tooltipFields(deployment: Deployment, locale?: string): Array<[string, string]> {
-  const fields: Array<[string, string]> = [];
-  const add = (label: string, value: unknown) => {
-    if (hasText(value)) fields.push([label, value]);
-  };
   const status = typeof deployment.status === 'string' ? statusWithRawValue(deployment.status) : '';
-  const unrecognised = status && isUnrecognisedStatus(deployment.status);
-  add(l10n.t('ID'), deployment.id);
-  add(l10n.t('Status'), unrecognised ? l10n.t('{0}, a status this extension does not know', status) : status);
-  add(l10n.t('Type'), (deployment as Record<string, unknown>).deployment_type);
-  add(l10n.t('Image version'), deployment.image_version);
-  add(l10n.t('Repository'), deployment.source_config?.repo_url);
-  add(l10n.t('Ref'), deployment.source_revision_config?.repo_ref);
-  if (deployment.created_at) add(l10n.t('Created'), formatTime(deployment.created_at, locale));
-  if (deployment.updated_at) add(l10n.t('Updated'), formatTime(deployment.updated_at, locale));
-  return fields;
+  const time = (value: string | null | undefined) => value && formatTime(value, locale);
+  const fields: Array<[string, unknown]> = [
+    [l10n.t('ID'), deployment.id],
+    [l10n.t('Status'), status && isUnrecognisedStatus(deployment.status) ? l10n.t('{0}, a status this extension does not know', status) : status],
+    [l10n.t('Type'), (deployment as Record<string, unknown>).deployment_type],
+    [l10n.t('Image version'), deployment.image_version],
+    [l10n.t('Repository'), deployment.source_config?.repo_url],
+    [l10n.t('Ref'), deployment.source_revision_config?.repo_ref],
+    [l10n.t('Created'), time(deployment.created_at)],
+    [l10n.t('Updated'), time(deployment.updated_at)],
+  ];
+  return fields.filter((field): field is [string, string] => hasText(field[1]));
 }
 
 export function accessibleLabel(deployment: Deployment): string {

@@ -2,6 +2,7 @@
 // messages differ between node versions and often carry no position at all; jsonc-parser, the parser VS Code's own
 // JSON support uses, reports error offsets).
 import { getLocation, parse, ParseError, ParseErrorCode } from 'jsonc-parser';
+import { describeKind } from '../api/text';
 import { isPlainObject, JsonObject } from './createPayload';
 import * as l10n from '@vscode/l10n';
 
@@ -21,7 +22,7 @@ export function parsePayloadText(text: string): PayloadParseResult {
   if (!isPlainObject(value)) {
     const start = text.length - text.trimStart().length;
     const { line, column } = positionOf(text, start);
-    return { ok: false, message: l10n.t('The payload must be a JSON object ({ … }), not {0} (line {1}, column {2}).', describe(value), line, column), offset: start, line, column };
+    return { ok: false, message: l10n.t('The payload must be a JSON object ({ … }), not {0} (line {1}, column {2}).', describeKind(value), line, column), offset: start, line, column };
   }
   return { ok: true, body: value };
 }
@@ -31,12 +32,6 @@ export function positionOf(text: string, offset: number): { line: number; column
   const before = text.slice(0, offset);
   const lines = before.split('\n');
   return { line: lines.length, column: lines[lines.length - 1].length + 1 };
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return l10n.t('an array');
-  return l10n.t('a {0}', typeof value);
 }
 
 /**

@@ -12,7 +12,7 @@ export function formatCount(value: number, locale?: string): string {
 
 /** Formats an ISO time in the user's locale; the raw text when it does not parse. */
 export function formatTime(iso: string, locale?: string): string {
-  const time = new Date(Date.parse(iso));
+  const time = new Date(iso);
   if (Number.isNaN(time.getTime())) return iso;
   return inLanguage(locale, (tag) => time.toLocaleString(tag, { dateStyle: 'medium', timeStyle: 'medium' }));
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildCreateBody } from '../../src/model/createPayload';
-import { ReviewRow, reviewRows, stepForIssue } from '../../src/model/createReview';
+import { actionForField, ReviewRow, reviewRows } from '../../src/model/createReview';
 
 const repository = {
   host_integration_id: '3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b',
@@ -98,11 +98,11 @@ describe('create review rows', () => {
   });
 
   it('maps the fields a 422 names to the step that sets them', () => {
-    assert.equal(stepForIssue({ loc: 'body.name' }), 'name');
-    assert.equal(stepForIssue({ loc: 'name' }), 'name');
-    assert.equal(stepForIssue({ loc: 'body.source_config.name' }), 'edit');
-    assert.equal(stepForIssue({ loc: 'body.source_revision_config.repo_ref' }), 'ref');
-    assert.equal(stepForIssue({ loc: 'body.deployment_type' }), 'type');
-    assert.equal(stepForIssue({ loc: '' }), 'edit');
+    assert.deepEqual(actionForField('body.name'), { goto: 'name' });
+    assert.deepEqual(actionForField('name'), { goto: 'name' });
+    assert.equal(actionForField('body.source_config.name'), 'edit');
+    assert.deepEqual(actionForField('body.source_revision_config.repo_ref'), { goto: 'ref' });
+    assert.deepEqual(actionForField('body.deployment_type'), { goto: 'type' });
+    assert.equal(actionForField(''), 'edit');
   });
 });
