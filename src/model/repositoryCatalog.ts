@@ -2,8 +2,8 @@ import type { ControlPlaneClient, InvalidRepository, Repository } from '../api';
 import { CancelledError } from '../api/errors';
 import { Emitter } from './events';
 import { idKey as key } from './ids';
-import { mostCommonHost } from './remoteUrls';
-import { IntegrationFacts, integrationLabel, mostCommonOwner } from './integrationPresentation';
+import { mostCommon, mostCommonHost } from './remoteUrls';
+import { IntegrationFacts, integrationLabel } from './integrationPresentation';
 
 /** An integration the user added (a settings entry). */
 export interface IntegrationSetting {
@@ -145,7 +145,7 @@ export class RepositoryCatalog {
     const repositories = this.cached(integrationId);
     let loaded = repositories && this.listingFacts.get(repositories);
     if (repositories && !loaded) {
-      loaded = { codeHost: mostCommonHost(repositories.map((repository) => repository.url)), owner: mostCommonOwner(repositories) };
+      loaded = { codeHost: mostCommonHost(repositories.map((repository) => repository.url)), owner: mostCommon(repositories.map((repository) => repository.owner)) };
       this.listingFacts.set(repositories, loaded);
     }
     return { codeHost: loaded?.codeHost ?? this.found().hosts[key(integrationId)], owner: loaded?.owner };
