@@ -133,8 +133,8 @@ export class RepositoryCatalog {
     const stored = this.store.load();
     const ids = (stored?.ids ?? []).filter((id) => typeof id === 'string').map(key);
     const hosts = Object.entries(stored?.hosts ?? {}).filter(([, host]) => typeof host === 'string');
-    const found = { ids: [...new Set(ids)], hosts: Object.fromEntries(hosts.map(([id, host]) => [key(id), host])) };
-    return { ...found, refreshedAt: stored?.refreshedAt, scannedAt: stored?.scannedAt };
+    const { refreshedAt, scannedAt } = stored ?? {};
+    return { ids: [...new Set(ids)], hosts: Object.fromEntries(hosts.map(([id, host]) => [key(id), host])), refreshedAt, scannedAt };
   }
 
   /**

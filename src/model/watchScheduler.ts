@@ -116,13 +116,7 @@ export class WatchScheduler {
   }
 
   unwatch(id: string): boolean {
-    const entry = this.find(id);
-    if (!entry?.watched) return false;
-    entry.watched = undefined;
-    if (!entry.pinned) this.remove(entry);
-    this.schedule();
-    this.changed.fire();
-    return true;
+    return this.stopFollowing(id, 'watched');
   }
 
   pin(deployment: Followable): WatchEntry | undefined {
@@ -137,10 +131,15 @@ export class WatchScheduler {
   }
 
   unpin(id: string): boolean {
+    return this.stopFollowing(id, 'pinned');
+  }
+
+  /** Stops watching or pinning; an entry neither watched nor pinned is no longer followed. */
+  private stopFollowing(id: string, how: 'watched' | 'pinned'): boolean {
     const entry = this.find(id);
-    if (!entry?.pinned) return false;
-    entry.pinned = false;
-    if (!entry.watched) this.remove(entry);
+    if (!entry?.[how]) return false;
+    Object.assign(entry, how === 'watched' ? { watched: undefined } : { pinned: false });
+    if (!entry.watched && !entry.pinned) this.remove(entry);
     this.schedule();
     this.changed.fire();
     return true;
