@@ -145,7 +145,7 @@ export class RepositoryCatalog {
     const repositories = this.cached(integrationId);
     let loaded = repositories && this.listingFacts.get(repositories);
     if (repositories && !loaded) {
-      loaded = { codeHost: mostCommonHost(repositories.map((repository) => repository.url)), owner: mostCommon(repositories.map((repository) => repository.owner)) };
+      loaded = { codeHost: mostCommonHost(repositories.map(({ url }) => url)), owner: mostCommon(repositories.map(({ owner }) => owner)) };
       this.listingFacts.set(repositories, loaded);
     }
     return { codeHost: loaded?.codeHost ?? this.found().hosts[key(integrationId)], owner: loaded?.owner };
