@@ -35,17 +35,13 @@ const storeName = ({ kind, source }: Pick<CertificateStore, 'kind' | 'source'>):
         ? l10n.t("the operating system's store ({0})", code(source))
         : l10n.t('deploymentsExplorer.caFile ({0})', code(source));
 
-/** Where the proxy came from, as the report names it. */
-function proxyOrigin(check: ConnectionCheck): string {
-  return check.route.reason === 'environment' ? (check.route.source ?? 'HTTPS_PROXY') : 'http.proxy';
-}
-
 const failed = (cause: string, next: string): Finding => ({ ok: false, cause, next });
 
 /** The first failure's cause and next step, or success; the report's verdict. */
 export function findingOf(check: ConnectionCheck, context: ReportContext): Finding {
   const viaProxy = check.route.proxy !== undefined;
   const proxy = check.route.proxy ?? '';
+  const proxyOrigin = check.route.reason === 'environment' ? (check.route.source ?? 'HTTPS_PROXY') : 'http.proxy';
   const proxyCredentialsNext = l10n.t(
     'Give the proxy its credentials in the setting http.proxy (http://user:password@host:port) or in http.proxyAuthorization (the whole header value, e.g. “Basic ” and the base64 of user:password), then run Check Connection again.',
   );
@@ -54,7 +50,7 @@ export function findingOf(check: ConnectionCheck, context: ReportContext): Findi
     return failed(
       l10n.t('The host name {0} could not be resolved ({1}).', code(dns.host), dns.failure.code ?? dns.failure.message),
       viaProxy
-        ? l10n.t('Check the proxy address in {0}.', proxyOrigin(check))
+        ? l10n.t('Check the proxy address in {0}.', proxyOrigin)
         : l10n.t('Check the host in the base URL, and your DNS or VPN. If your network reaches the internet only through a proxy, set http.proxy.'),
     );
   }
@@ -68,7 +64,7 @@ export function findingOf(check: ConnectionCheck, context: ReportContext): Findi
           ? l10n.t('{0} did not answer: {1}.', at, connect.failure.message)
           : l10n.t('The connection to {0} failed: {1}.', at, connect.failure.message),
       viaProxy
-        ? l10n.t('Check that the proxy {0} (from {1}) is running and its address and port are right.', code(proxy), proxyOrigin(check))
+        ? l10n.t('Check that the proxy {0} (from {1}) is running and its address and port are right.', code(proxy), proxyOrigin)
         : refused
           ? l10n.t('Check that the control plane is running and that the port in the base URL is right.')
           : l10n.t('A firewall may drop the connection. If your network needs a proxy, set http.proxy; else check the base URL.'),

@@ -60,18 +60,6 @@ export function integrationDescription(
   return parts.join(' · ');
 }
 
-/** The owner most of these repositories belong to (on a tie, the one that got there first); undefined for none. */
-export function mostCommonOwner(repositories: readonly Repository[]): string | undefined {
-  const counts = new Map<string, number>();
-  let best: string | undefined;
-  for (const { owner } of repositories) {
-    if (!owner.trim()) continue;
-    counts.set(owner, (counts.get(owner) ?? 0) + 1);
-    if (counts.get(owner)! > (best === undefined ? 0 : counts.get(best)!)) best = owner;
-  }
-  return best;
-}
-
 /** "just now", "5 minutes ago", "3 hours ago", "2 days ago", in the user's language. */
 function timeAgo(then: number, locale: string | undefined): string {
   const seconds = Math.max(0, Math.round((Date.now() - then) / 1000));

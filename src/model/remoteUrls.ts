@@ -17,13 +17,8 @@ export function normaliseRemoteUrl(raw: string): { host: string; path: string } 
   let host: string;
   let path: string;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      return undefined;
-    }
-    if (url.protocol === 'file:') return undefined;
+    const url = URL.canParse(text) ? new URL(text) : undefined;
+    if (!url || url.protocol === 'file:') return undefined;
     host = url.hostname;
     path = safeDecode(url.pathname);
   } else {
@@ -48,14 +43,16 @@ export function remoteKey(raw: string): string | undefined {
 }
 
 /** The host most of `urls` name (ties: the first seen); undefined when none is a remote URL. */
-export function mostCommonHost(urls: Iterable<string>): string | undefined {
+export function mostCommonHost(urls: readonly string[]): string | undefined {
+  return mostCommon(urls.map((url) => normaliseRemoteUrl(url)?.host));
+}
+
+/** The value most often in `values` (ties: the first seen); blank ones do not count; undefined for none. */
+export function mostCommon(values: Iterable<string | undefined>): string | undefined {
   const counts = new Map<string, number>();
-  for (const url of urls) {
-    const host = normaliseRemoteUrl(url)?.host;
-    if (host) counts.set(host, (counts.get(host) ?? 0) + 1);
-  }
+  for (const value of values) if (value?.trim()) counts.set(value, (counts.get(value) ?? 0) + 1);
   let best: string | undefined;
-  for (const [host, count] of counts) if (best === undefined || count > counts.get(best)!) best = host;
+  for (const [value, count] of counts) if (best === undefined || count > counts.get(best)!) best = value;
   return best;
 }
 

@@ -2,8 +2,8 @@ import type { ControlPlaneClient, InvalidRepository, Repository } from '../api';
 import { CancelledError } from '../api/errors';
 import { Emitter } from './events';
 import { idKey as key } from './ids';
-import { mostCommonHost } from './remoteUrls';
-import { IntegrationFacts, integrationLabel, mostCommonOwner } from './integrationPresentation';
+import { mostCommon, mostCommonHost } from './remoteUrls';
+import { IntegrationFacts, integrationLabel } from './integrationPresentation';
 
 /** An integration the user added (a settings entry). */
 export interface IntegrationSetting {
@@ -133,8 +133,8 @@ export class RepositoryCatalog {
     const stored = this.store.load();
     const ids = (stored?.ids ?? []).filter((id) => typeof id === 'string').map(key);
     const hosts = Object.entries(stored?.hosts ?? {}).filter(([, host]) => typeof host === 'string');
-    const found = { ids: [...new Set(ids)], hosts: Object.fromEntries(hosts.map(([id, host]) => [key(id), host])) };
-    return { ...found, refreshedAt: stored?.refreshedAt, scannedAt: stored?.scannedAt };
+    const { refreshedAt, scannedAt } = stored ?? {};
+    return { ids: [...new Set(ids)], hosts: Object.fromEntries(hosts.map(([id, host]) => [key(id), host])), refreshedAt, scannedAt };
   }
 
   /**
@@ -145,7 +145,7 @@ export class RepositoryCatalog {
     const repositories = this.cached(integrationId);
     let loaded = repositories && this.listingFacts.get(repositories);
     if (repositories && !loaded) {
-      loaded = { codeHost: mostCommonHost(repositories.map((repository) => repository.url)), owner: mostCommonOwner(repositories) };
+      loaded = { codeHost: mostCommonHost(repositories.map(({ url }) => url)), owner: mostCommon(repositories.map(({ owner }) => owner)) };
       this.listingFacts.set(repositories, loaded);
     }
     return { codeHost: loaded?.codeHost ?? this.found().hosts[key(integrationId)], owner: loaded?.owner };

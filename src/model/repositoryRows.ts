@@ -1,7 +1,7 @@
 import type { InvalidRepository, Repository } from '../api';
 import * as l10n from '@vscode/l10n';
 import { idKey as key } from './ids';
-import type { IntegrationsTreeNode, MessageNode, RepositoryNode } from './integrationNodes';
+import type { IntegrationsTreeNode, MessageNode, MoreNode, RepositoryNode } from './integrationNodes';
 import { repositoryCollator } from './repositoryCatalog';
 import { remoteKey } from './remoteUrls';
 
@@ -21,7 +21,6 @@ export const REPOSITORY_PAGE_SIZE = 1_000;
 export class RepositoryRows {
   /** Every repository, with the off-contract records in their places among them. */
   private readonly entries: ReadonlyArray<Repository | InvalidRepository>;
-  private readonly offContract: ReadonlySet<Repository | InvalidRepository>;
   private readonly shownRows: Array<RepositoryNode | MessageNode> = [];
   private readonly prefix: string;
   /** How often each repository ID was built: tree-item IDs must be unique, so a repeat gets `#2`, `#3`… */
@@ -35,7 +34,6 @@ export class RepositoryRows {
     invalid: readonly InvalidRepository[],
   ) {
     this.entries = withOffContract(repositories, invalid);
-    this.offContract = new Set(invalid);
     this.prefix = `${key(integrationId)}/`;
     this.showUpTo(REPOSITORY_PAGE_SIZE);
   }
@@ -47,18 +45,15 @@ export class RepositoryRows {
   /** The shown rows, then a "more" row while rows remain (or a note that there are none). The same array until more are shown. */
   children(): IntegrationsTreeNode[] {
     if (this.answer) return this.answer;
+    const { integrationId, prefix, repositories: listing } = this;
     const [shown, total] = [this.shownRows.length, this.entries.length];
     if (total === 0) {
       const message = l10n.t('No repositories visible through this integration');
-      return (this.answer = [{ kind: 'message', role: 'empty', integrationId: this.integrationId, message, id: `${this.prefix}empty` }]);
+      return (this.answer = [{ kind: 'message', role: 'empty', integrationId, message, id: `${prefix}empty` }]);
     }
-    const answer: IntegrationsTreeNode[] = [...this.shownRows];
-    if (shown < total) {
-      const { integrationId, repositories: listing } = this;
-      const next = Math.min(REPOSITORY_PAGE_SIZE, total - shown);
-      answer.push({ kind: 'more', integrationId, id: `${this.prefix}more`, shown, next, total, listing });
-    }
-    return (this.answer = answer);
+    const next = Math.min(REPOSITORY_PAGE_SIZE, total - shown);
+    const more: MoreNode[] = next > 0 ? [{ kind: 'more', integrationId, id: `${prefix}more`, shown, next, total, listing }] : [];
+    return (this.answer = [...this.shownRows, ...more]);
   }
 
   /** Shows the next page, or (`all`) every row; answers how many rows were added (0: all were shown). */
@@ -75,7 +70,7 @@ export class RepositoryRows {
     if (!this.urlIndex) {
       const index = (this.urlIndex = new Map());
       this.entries.forEach((entry, row) => {
-        const url = this.offContract.has(entry) ? undefined : urlKey((entry as Repository).url);
+        const url = isOffContract(entry) ? undefined : urlKey(entry.url);
         if (url !== undefined && !index.has(url)) index.set(url, row);
       });
     }
@@ -88,9 +83,8 @@ export class RepositoryRows {
   /** Builds the nodes of the rows up to `count` (or of all, when there are fewer); answers how many were added. */
   private showUpTo(count: number): number {
     const before = this.shownRows.length;
-    for (let row = before; row < Math.min(count, this.entries.length); row++) {
-      const entry = this.entries[row];
-      this.shownRows.push(this.offContract.has(entry) ? this.offContractNode(entry as InvalidRepository) : this.repositoryNode(entry as Repository));
+    for (const entry of this.entries.slice(before, count)) {
+      this.shownRows.push(isOffContract(entry) ? this.offContractNode(entry) : this.repositoryNode(entry));
     }
     if (this.shownRows.length > before) this.answer = undefined;
     return this.shownRows.length - before;
@@ -114,6 +108,8 @@ export class RepositoryRows {
     };
   }
 }
+
+const isOffContract = (entry: Repository | InvalidRepository): entry is InvalidRepository => 'usableForCreate' in entry;
 
 /**
  * The repositories with each off-contract record where its owner/name sorts (binary search: the catalog

@@ -33,6 +33,9 @@ export type WatchNotice =
   /** A tick succeeded after failures. */
   | { kind: 'recovered' };
 
+/** A record, or a deployment known only by its ID (and name). */
+type Followable = Deployment | { id: string; name?: string };
+
 export interface WatchSettings {
   intervals: WatchIntervals;
   inProgressStatuses: readonly string[];
@@ -102,7 +105,7 @@ export class WatchScheduler {
   }
 
   /** Starts watching (or upgrades an auto watch to a manual one); the first tick comes `firstMs` later. */
-  watch(deployment: Deployment | { id: string; name?: string }, origin: WatchOrigin): WatchEntry | undefined {
+  watch(deployment: Followable, origin: WatchOrigin): WatchEntry | undefined {
     const entry = this.upsert(deployment);
     if (!entry) return undefined;
     if (entry.watched !== 'manual') entry.watched = origin;
@@ -113,16 +116,10 @@ export class WatchScheduler {
   }
 
   unwatch(id: string): boolean {
-    const entry = this.find(id);
-    if (!entry?.watched) return false;
-    entry.watched = undefined;
-    if (!entry.pinned) this.remove(entry);
-    this.schedule();
-    this.changed.fire();
-    return true;
+    return this.stopFollowing(id, 'watched');
   }
 
-  pin(deployment: Deployment | { id: string; name?: string }): WatchEntry | undefined {
+  pin(deployment: Followable): WatchEntry | undefined {
     const entry = this.upsert(deployment);
     if (!entry) return undefined;
     const wasFollowed = this.list.length > 1 || entry.watched;
@@ -134,10 +131,15 @@ export class WatchScheduler {
   }
 
   unpin(id: string): boolean {
+    return this.stopFollowing(id, 'pinned');
+  }
+
+  /** Stops watching or pinning; an entry neither watched nor pinned is no longer followed. */
+  private stopFollowing(id: string, how: 'watched' | 'pinned'): boolean {
     const entry = this.find(id);
-    if (!entry?.pinned) return false;
-    entry.pinned = false;
-    if (!entry.watched) this.remove(entry);
+    if (!entry?.[how]) return false;
+    Object.assign(entry, how === 'watched' ? { watched: undefined } : { pinned: false });
+    if (!entry.watched && !entry.pinned) this.remove(entry);
     this.schedule();
     this.changed.fire();
     return true;
@@ -221,7 +223,6 @@ export class WatchScheduler {
   private apply(requested: readonly string[], records: readonly Deployment[]): void {
     const byId = new Map<string, Deployment>();
     for (const record of records) if (typeof record.id === 'string') byId.set(idKey(record.id), record);
-    const now = Date.now();
     const notices: WatchNotice[] = [];
     let changed = false;
     for (const id of requested) {
@@ -234,19 +235,13 @@ export class WatchScheduler {
         changed = true;
         continue;
       }
-      const fields = entryFields(record);
-      if (PROGRESS_FIELDS.some((field) => fields[field] !== entry[field])) changed = true;
-      if (fields.status !== entry.status) entry.since = now;
-      Object.assign(entry, fields);
-      const nowInProgress = isInProgress(record, this.inProgressStatuses);
-      const settled = !nowInProgress && (entry.inProgress || entry.watched === 'auto');
-      entry.inProgress = nowInProgress;
-      if (settled) {
-        notices.push({ kind: 'settled', entry: { ...entry } });
-        if (entry.watched === 'auto') {
-          entry.watched = undefined;
-          if (!entry.pinned) this.remove(entry);
-        }
+      const wasInProgress = entry.inProgress;
+      changed = this.take(entry, record) || changed;
+      if (entry.inProgress || (!wasInProgress && entry.watched !== 'auto')) continue;
+      notices.push({ kind: 'settled', entry: { ...entry } });
+      if (entry.watched === 'auto') {
+        entry.watched = undefined;
+        if (!entry.pinned) this.remove(entry);
       }
     }
     if (this.failed) {
@@ -258,23 +253,25 @@ export class WatchScheduler {
     this.changed.fire();
   }
 
-  private upsert(deployment: Deployment | { id: string; name?: string }): WatchEntry | undefined {
+  /** The record's fields into its entry; true when something happened (a progress field changed). */
+  private take(entry: WatchEntry, record: Deployment): boolean {
+    const fields = entryFields(record);
+    if (fields.status !== entry.status) entry.since = Date.now();
+    const changed = PROGRESS_FIELDS.some((field) => fields[field] !== entry[field]);
+    Object.assign(entry, fields, { inProgress: isInProgress(record, this.inProgressStatuses) });
+    return changed;
+  }
+
+  private upsert(deployment: Followable): WatchEntry | undefined {
     const id = typeof deployment.id === 'string' ? deployment.id.trim() : '';
     if (!id) return undefined;
-    const record = deployment as Deployment;
-    const hasRecord = 'status' in record || 'latest_revision_id' in record;
     let entry = this.find(id);
     if (!entry) {
       entry = { id, since: Date.now(), pinned: false, inProgress: false };
       this.list.push(entry);
     }
-    if (hasRecord) {
-      if (entry.status !== record.status) entry.since = Date.now();
-      Object.assign(entry, entryFields(record));
-      entry.inProgress = isInProgress(record, this.inProgressStatuses);
-    } else if (typeof deployment.name === 'string' && deployment.name) {
-      entry.name = deployment.name;
-    }
+    if ('status' in deployment || 'latest_revision_id' in deployment) this.take(entry, deployment);
+    else if (typeof deployment.name === 'string' && deployment.name) entry.name = deployment.name;
     return entry;
   }
 

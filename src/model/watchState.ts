@@ -78,6 +78,8 @@ export function entryLabel(entry: Pick<WatchEntry, 'name' | 'id'>): string {
   return entry.name || entry.id.slice(0, 8);
 }
 
+const SAVED_TEXTS = ['name', 'status', 'latestRevisionId', 'activeRevisionId', 'updatedAt', 'customUrl'] as const;
+
 /** Reads saved entries back, skipping anything malformed (state written by another version, hand edits). */
 export function readSavedEntries(value: unknown): WatchEntry[] {
   if (!Array.isArray(value)) return [];
@@ -88,19 +90,9 @@ export function readSavedEntries(value: unknown): WatchEntry[] {
     const watched = item.watched === 'auto' || item.watched === 'manual' ? item.watched : undefined;
     const pinned = item.pinned === true;
     if ((!watched && !pinned) || result.some((entry) => idKey(entry.id) === idKey(id))) continue;
-    result.push({
-      id,
-      name: text(item.name),
-      status: text(item.status),
-      latestRevisionId: text(item.latestRevisionId),
-      activeRevisionId: text(item.activeRevisionId),
-      updatedAt: text(item.updatedAt),
-      customUrl: text(item.customUrl),
-      since: typeof item.since === 'number' && Number.isFinite(item.since) ? item.since : Date.now(),
-      watched,
-      pinned,
-      inProgress: item.inProgress === true,
-    });
+    const texts = Object.fromEntries(SAVED_TEXTS.map((field) => [field, text(item[field])]));
+    const since = typeof item.since === 'number' && Number.isFinite(item.since) ? item.since : Date.now();
+    result.push({ id, ...texts, since, watched, pinned, inProgress: item.inProgress === true });
   }
   return result;
 }

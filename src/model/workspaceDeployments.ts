@@ -141,16 +141,12 @@ export async function compareDeployedCommit(deployment: Pick<IndexedDeployment, 
   if (!local) return { kind: 'noLocalRef', against };
   if (local === deployed) return { kind: 'upToDate', against };
   const base = await graph.mergeBase(deployed, local);
-  if (base === deployed) {
-    const commits = await graph.commitsBetween(deployed, local, COUNTED_COMMITS + 1);
-    const count = Math.min(commits.length, COUNTED_COMMITS);
-    return { kind: 'behind', against, count, more: commits.length > COUNTED_COMMITS, commits: commits.slice(0, LISTED_COMMITS) };
-  }
-  if (base === local) {
-    const commits = await graph.commitsBetween(local, deployed, COUNTED_COMMITS + 1);
-    return { kind: 'ahead', against, count: Math.min(commits.length, COUNTED_COMMITS), more: commits.length > COUNTED_COMMITS };
-  }
-  return { kind: 'diverged', against };
+  if (base !== deployed && base !== local) return { kind: 'diverged', against };
+  const behind = base === deployed;
+  const [from, to] = behind ? [deployed, local] : [local, deployed];
+  const commits = await graph.commitsBetween(from, to, COUNTED_COMMITS + 1);
+  const counted = { against, count: Math.min(commits.length, COUNTED_COMMITS), more: commits.length > COUNTED_COMMITS };
+  return behind ? { kind: 'behind', ...counted, commits: commits.slice(0, LISTED_COMMITS) } : { kind: 'ahead', ...counted };
 }
 
 /** The state in a few words for a row's description. */

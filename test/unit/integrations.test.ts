@@ -11,11 +11,11 @@ import {
   integrationLabel,
   integrationTooltipMarkdown,
   isLabelFromFacts,
-  mostCommonOwner,
   openableUrl,
   repositoryTooltipMarkdown,
 } from '../../src/model/integrationPresentation';
 import { isRepositoryNode, integrationIdOf } from '../../src/model/integrationNodes';
+import { mostCommon } from '../../src/model/remoteUrls';
 import { ORPHAN_INTEGRATION_ID, SAMPLE_INTEGRATION_IDS, StandIn } from '../server/standIn';
 
 const VALID = '3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b';
@@ -90,11 +90,10 @@ describe('integration and repository presentation', () => {
   });
 
   it('finds the most common owner of the repositories', () => {
-    const of = (...owners: string[]) => owners.map((owner, id) => ({ ...repository, id, owner }));
-    assert.equal(mostCommonOwner(of('a', 'b', 'b', 'c')), 'b');
-    assert.equal(mostCommonOwner(of('a', 'b')), 'a', 'a tie: the first');
-    assert.equal(mostCommonOwner(of('', 'x')), 'x', 'blank owners do not count');
-    assert.equal(mostCommonOwner([]), undefined);
+    assert.equal(mostCommon(['a', 'b', 'b', 'c']), 'b');
+    assert.equal(mostCommon(['a', 'b']), 'a', 'a tie: the first');
+    assert.equal(mostCommon(['', ' ', undefined, 'x']), 'x', 'blank owners do not count');
+    assert.equal(mostCommon([]), undefined);
   });
 
   it('the catalog knows the facts once an integration’s repositories are loaded', async () => {
