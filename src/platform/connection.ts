@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import type { ConnectionOptions, ControlPlaneClient } from '../api';
 import { loadClient, loadTrust } from '../api/lazy';
 import { readSettings, SECTION } from './settings';
-import { warnWithSettingsButton } from './commandRunner';
+import { signalFor, warnWithSettingsButton } from './commandRunner';
 import { ConnectionFields, controlPlaneKey, EffectiveConnection, isPlainHttpToRemote, keyDecision, originOf, Profile } from '../model/profileRules';
 import { ProfileStore } from './profileStore';
 
@@ -57,9 +57,16 @@ export class ConnectionManager implements vscode.Disposable {
   private readonly asked = new Set<string>();
   /** Settings whose "certificates not checked" warning was shown in this session. */
   private readonly warnedTls = new Set<string>();
-  /** The active profile's API key: stored, else from the environment. */
+  /** The active profile's API key, as the connection commands see it. */
   readonly apiKeys = {
     get: async (): Promise<string | undefined> => (await this.profiles.key(this.profiles.active().id))?.key,
+    /** Stores the key of the profile `profileId`, bound to where its requests go now. */
+    set: async (key: string, profileId: string): Promise<void> => {
+      const profile = this.profiles.list().find((candidate) => candidate.id === profileId);
+      if (!profile) throw new Error(vscode.l10n.t('The profile this key was typed for no longer exists; nothing was stored.'));
+      await this.profiles.storeKey(profile.id, key, originOf(this.profiles.effective(profile).baseUrl));
+    },
+    clear: (): Promise<void> => this.profiles.clearKey(this.profiles.active().id),
   };
 
   constructor(
@@ -238,15 +245,16 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
-   * Whether `apiKey` works: one request, not retried, where the profile's requests go (the active one's as the
-   * workspace makes it). Throws what came; callers run it under a cancellable notification, as an unreachable server
-   * would otherwise take the whole timeout.
+   * Whether `apiKey` works: one request, under a cancellable notification (an unreachable server would otherwise take
+   * the whole timeout), where the profile's requests go (the active one's as the workspace makes it). Throws what came.
    */
-  async checkKey(profile: Profile, apiKey: string, signal: AbortSignal): Promise<void> {
+  async checkKey(profile: Profile, apiKey: string, title: string): Promise<void> {
     const fields = profile.id === this.profiles.active().id ? this.profiles.effective(profile) : profile;
     const client = new (loadClient().ControlPlaneClient)({ ...(await this.clientOptions(fields, apiKey)), retry: { maxAttempts: 1 } });
     try {
-      await client.listDeployments({ limit: 1, offset: 0 }, { signal });
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) =>
+        client.listDeployments({ limit: 1, offset: 0 }, { signal: signalFor(token) }),
+      );
     } finally {
       void client.dispose().catch(() => undefined);
     }

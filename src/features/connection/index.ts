@@ -42,10 +42,7 @@ export function registerConnectionCommands(services: Services): void {
       validateInput: (text) => (text.trim() ? undefined : vscode.l10n.t('Enter the API key, or press Escape to cancel.')),
     });
     if (key === undefined || !key.trim()) return;
-    // Bound to where the profile's requests go now, if it is still there.
-    const current = connection.profiles.list().find((candidate) => candidate.id === profile.id);
-    if (!current) throw new Error(vscode.l10n.t('The profile this key was typed for no longer exists; nothing was stored.'));
-    await connection.profiles.storeKey(current.id, key, originOf(connection.profiles.effective(current).baseUrl));
+    await connection.apiKeys.set(key, profile.id);
     log.info(`API key of profile ${profile.name} stored in secret storage`);
     if (!originOf(connection.profiles.effective(profile).baseUrl)) {
       // Nothing to check it against yet (first run: the key before the base URL).
@@ -54,7 +51,7 @@ export function registerConnectionCommands(services: Services): void {
     }
     // One cheap request says whether the key works, rather than "saved" beside a 401.
     try {
-      await commands.withProgress(vscode.l10n.t('Checking the API key…'), (signal) => connection.checkKey(profile, key.trim(), signal));
+      await connection.checkKey(profile, key.trim(), vscode.l10n.t('Checking the API key…'));
       void vscode.window.showInformationMessage(vscode.l10n.t('API key saved and accepted.'));
       return 'accepted';
     } catch (error) {
@@ -70,7 +67,7 @@ export function registerConnectionCommands(services: Services): void {
   });
 
   commands.register(Commands.clearApiKey, async () => {
-    await connection.profiles.clearKey(connection.profile().id);
+    await connection.apiKeys.clear();
     log.info('API key removed from secret storage');
     const stillSet = await connection.apiKeys.get();
     void vscode.window.showInformationMessage(
