@@ -1,12 +1,13 @@
 import vscode = require('vscode');
 import { DeploymentIndexes } from './model/deploymentIndex';
+import { DiscoveredSnapshot, RepositoryCatalog } from './model/repositoryCatalog';
 import { CommandRunner } from './platform/commandRunner';
 import { registerConnectionCommands } from './features/connection';
 import { registerCreateDeployment } from './features/createDeployment';
 import { ProfileStore } from './platform/profileStore';
 import { registerProfiles } from './features/profiles';
 import { ConnectionManager } from './platform/connection';
-import { createRepositoryCatalog } from './platform/repositoryCatalog';
+import { SECTION } from './platform/settings';
 import { Services } from './platform/services';
 import { ViewMessages } from './platform/viewMessages';
 import { registerDeployments } from './features/deployments';
@@ -45,6 +46,34 @@ export function activate(context: vscode.ExtensionContext) {
   ]);
   log.info(`Deployments Explorer ${context.extension.packageJSON.version} activated (activate() took ${(performance.now() - started).toFixed(1)} ms)`);
   return { services, integrations, deployments, watch, workspace };
+}
+
+/** globalState, per control plane: its discovered integrations. */
+const DISCOVERED_STATE = 'deploymentsExplorer.discoveredIntegrations';
+
+/**
+ * The catalog, fed by and kept in step with the connection and the active profile's integrations. Discovered
+ * integrations are kept per control plane, so a window start shows them without reading every deployment again.
+ */
+function createRepositoryCatalog(connection: ConnectionManager, context: vscode.ExtensionContext): RepositoryCatalog {
+  const state = connection.scoped(context.globalState);
+  const catalog = new RepositoryCatalog({
+    client: () => connection.getClient(),
+    addedIntegrations: () => connection.profiles.integrations(),
+    discoveredStore: {
+      load: () => state.get<DiscoveredSnapshot>(DISCOVERED_STATE),
+      save: (snapshot) => void state.update(DISCOVERED_STATE, snapshot),
+    },
+  });
+  context.subscriptions.push(
+    catalog,
+    // Every reset, a profile switch included (the connection announces the switch just after this).
+    connection.onDidChange(() => catalog.invalidate()),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(`${SECTION}.integrations`) || event.affectsConfiguration(`${SECTION}.profiles`)) catalog.addedIntegrationsChanged();
+    }),
+  );
+  return catalog;
 }
 
 export function deactivate(): void {}

@@ -46,8 +46,6 @@ interface GitExtension {
   getAPI(version: 1): GitApi;
 }
 
-const GIT_API_TIMEOUT_MS = 5000;
-
 /** The git extension's exports, activated if needed; undefined when it is not installed. */
 async function gitExtension(): Promise<GitExtension | undefined> {
   const extension = vscode.extensions.getExtension<GitExtension>('vscode.git');
@@ -170,7 +168,8 @@ function isInside(inner: vscode.Uri, outer: vscode.Uri): boolean {
   return inner.scheme === outer.scheme && !relative.startsWith('..') && !path.posix.isAbsolute(relative);
 }
 
-function withTimeout<T>(promise: Thenable<T>, ms = GIT_API_TIMEOUT_MS): Promise<T> {
+function withTimeout<T>(promise: Thenable<T>): Promise<T> {
+  const ms = 5000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(vscode.l10n.t('The Git extension did not answer within {0} s: try again, or reload the window if it stays so.', ms / 1000))), ms);

@@ -7,7 +7,7 @@ export interface FlowStep {
   run(input: MultiStepInput): Promise<void | 'end' | { goto: string }>;
 }
 
-export type FlowResult = { status: 'completed' } | { status: 'ended'; at: string } | { status: 'cancelled'; at: string };
+export type FlowResult = { status: 'completed' } | { status: 'cancelled'; at: string };
 
 class BackRequested {}
 class FlowCancelled {}
@@ -56,7 +56,7 @@ export class MultiStepInput {
           if (error instanceof BackRequested) return 'back' as const;
           throw error;
         });
-        if (outcome === 'end') return { status: 'ended', at: steps[index].id };
+        if (outcome === 'end') return { status: 'completed' };
         if (outcome === 'back') index = Math.max(0, index - 1);
         else if (!outcome) index++;
         else {
@@ -109,27 +109,21 @@ export class MultiStepInput {
     pick.matchOnDescription = options.matchOnDescription ?? false;
     pick.matchOnDetail = options.matchOnDetail ?? false;
     if (options.filter) pick.value = options.filter;
-    const setItems = (items: readonly T[]): void => {
-      pick.items = items;
-      const active = options.activeItem?.(items);
-      if (active) pick.activeItems = [active];
-    };
     return this.present(pick, (resolve, reject) => {
       const loading = new AbortController();
-      if (typeof options.items !== 'function') setItems(options.items);
-      else {
-        pick.busy = true;
-        options.items(loading.signal).then(
-          (items) => {
-            if (loading.signal.aborted) return;
-            pick.busy = false;
-            setItems(items);
-          },
-          (error: unknown) => {
-            if (!loading.signal.aborted) reject(error);
-          },
-        );
-      }
+      pick.busy = typeof options.items === 'function';
+      Promise.resolve(typeof options.items === 'function' ? options.items(loading.signal) : options.items).then(
+        (items) => {
+          if (loading.signal.aborted) return;
+          pick.busy = false;
+          pick.items = items;
+          const active = options.activeItem?.(items);
+          if (active) pick.activeItems = [active];
+        },
+        (error: unknown) => {
+          if (!loading.signal.aborted) reject(error);
+        },
+      );
       return [
         pick.onDidChangeValue((value) => options.onDidChangeFilter?.(value)),
         pick.onDidAccept(() => {

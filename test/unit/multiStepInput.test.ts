@@ -138,11 +138,12 @@ describe('MultiStepInput', () => {
           return picked.goto ? { goto: picked.goto } : 'end';
         },
       },
+      { id: 'after', run: async () => void visited.push('after') },
     ];
     const done = new MultiStepInput('Jumps').run(steps);
     (await fake.window.nextQuickPick()).pick('Change two');
     (await fake.window.nextQuickPick()).pick('Done');
-    assert.deepEqual(await done, { status: 'ended', at: 'review' });
+    assert.deepEqual(await done, { status: 'completed' });
     assert.deepEqual(visited, ['one', 'two', 'review', 'two', 'review']);
   });
 
