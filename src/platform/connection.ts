@@ -80,9 +80,9 @@ export class ConnectionManager implements vscode.Disposable {
       this.changed,
       this.profileChanged,
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (CLIENT_SETTINGS.some((setting) => event.affectsConfiguration(setting))) void this.reset('settings changed');
+        if (CLIENT_SETTINGS.some((setting) => event.affectsConfiguration(setting))) this.reset('settings changed');
       }),
-      profiles.onDidChange((reason) => void this.reset(reason)),
+      profiles.onDidChange((reason) => this.reset(reason)),
     );
     void this.updateContext();
   }
@@ -266,17 +266,21 @@ export class ConnectionManager implements vscode.Disposable {
     return { options: await this.clientOptions(effective, apiKey), profile: profile.name, tenantId: effective.tenantId?.trim() || undefined, key };
   }
 
-  private async reset(reason: string): Promise<void> {
+  /**
+   * Announced at once, not after the context keys: a second change while they are set (a quick switch back)
+   * would otherwise be announced before the first, which then names the wrong control plane.
+   */
+  private reset(reason: string): void {
     end(this.generation);
     this.generation = { abort: new AbortController() };
     this.log.info(`Connection reset: ${reason}`);
     const profile = this.profiles.active();
     const switched = profile.id !== this.activeId;
     this.activeId = profile.id;
-    await this.updateContext();
     this.plane = controlPlaneKey(this.profiles.effective(profile));
     this.changed.fire();
     if (switched) this.profileChanged.fire(profile);
+    void this.updateContext();
   }
 
   /** A base URL and a key that may be sent there: the views can load (the welcome views say what is missing otherwise). */
@@ -286,6 +290,7 @@ export class ConnectionManager implements vscode.Disposable {
 
   /** The context keys of the welcome views and menus: the facts a resolved connection knows, else looked up. */
   private async updateContext(resolved?: { origin: string | undefined; hasKey: boolean; withheld: boolean }): Promise<void> {
+    const { generation } = this;
     const profile = this.profiles.active();
     const keys = {
       'deploymentsExplorer.hasBaseUrl': resolved ? !!resolved.origin : !!originOf(this.profiles.effective(profile).baseUrl),
@@ -293,7 +298,9 @@ export class ConnectionManager implements vscode.Disposable {
       'deploymentsExplorer.keyWithheld': resolved?.withheld ?? false,
       'deploymentsExplorer.multipleProfiles': this.profiles.list().length > 1,
     };
-    for (const [key, value] of Object.entries(keys)) await vscode.commands.executeCommand('setContext', key, value);
+    // A change meanwhile sets its own keys; these would be a profile's that is no longer active.
+    if (generation !== this.generation) return;
+    await Promise.all(Object.entries(keys).map(([key, value]) => vscode.commands.executeCommand('setContext', key, value)));
   }
 
   /** The setting that turns certificate checks off for the active profile (set to false), or undefined while they are checked. */

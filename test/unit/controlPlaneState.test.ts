@@ -55,6 +55,24 @@ describe('state that belongs to a control plane', () => {
     connection.dispose();
   });
 
+  it('names the new control plane the moment a setting changes, so two quick changes end on the last one', async () => {
+    resetFake();
+    workspace.set('deploymentsExplorer.baseUrl', 'https://eu.example.com');
+    const context = extensionContext();
+    const connection = connect(context);
+    const announced: string[] = [];
+    connection.onDidChange(() => announced.push(connection.controlPlane()));
+
+    workspace.set('deploymentsExplorer.baseUrl', 'https://us.example.com');
+    assert.equal(connection.controlPlane(), 'https://us.example.com|', 'a view that asks right away gets the new control plane');
+    workspace.set('deploymentsExplorer.baseUrl', 'https://eu.example.com');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(announced, ['https://us.example.com|', 'https://eu.example.com|'], 'announced in order, each naming its own');
+    assert.equal(connection.controlPlane(), 'https://eu.example.com|');
+    assert.equal((await connection.resolve()).effective.baseUrl, 'https://eu.example.com');
+    connection.dispose();
+  });
+
   it('gives the filters 0.1.0 kept in a workspace to the control plane it pointed at, and to no other', async () => {
     resetFake();
     workspace.set('deploymentsExplorer.baseUrl', 'https://eu.example.com');
