@@ -99,7 +99,7 @@ export class CommandRunner {
   }
 }
 
-export function signalFor(token: vscode.CancellationToken): AbortSignal {
+function signalFor(token: vscode.CancellationToken): AbortSignal {
   const controller = new AbortController();
   if (token.isCancellationRequested) controller.abort();
   else token.onCancellationRequested(() => controller.abort());

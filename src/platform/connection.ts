@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import type { ConnectionOptions, ControlPlaneClient } from '../api';
 import { loadClient, loadTrust } from '../api/lazy';
 import { readSettings, SECTION } from './settings';
-import { signalFor, warnWithSettingsButton } from './commandRunner';
+import { warnWithSettingsButton } from './commandRunner';
 import { ConnectionFields, controlPlaneKey, EffectiveConnection, isPlainHttpToRemote, keyDecision, originOf, Profile } from '../model/profileRules';
 import { ProfileStore } from './profileStore';
 
@@ -245,16 +245,15 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
-   * Whether `apiKey` works: one request, under a cancellable notification (an unreachable server would otherwise take
-   * the whole timeout), where the profile's requests go (the active one's as the workspace makes it). Throws what came.
+   * Whether `apiKey` works: one request, not retried, where the profile's requests go (the active one's as the workspace
+   * makes it). Throws what came. Callers run it under a cancellable notification: an unreachable server would otherwise
+   * take the whole timeout.
    */
-  async checkKey(profile: Profile, apiKey: string, title: string): Promise<void> {
+  async checkKey(profile: Profile, apiKey: string, signal: AbortSignal): Promise<void> {
     const fields = profile.id === this.profiles.active().id ? this.profiles.effective(profile) : profile;
     const client = new (loadClient().ControlPlaneClient)({ ...(await this.clientOptions(fields, apiKey)), retry: { maxAttempts: 1 } });
     try {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) =>
-        client.listDeployments({ limit: 1, offset: 0 }, { signal: signalFor(token) }),
-      );
+      await client.listDeployments({ limit: 1, offset: 0 }, { signal });
     } finally {
       void client.dispose().catch(() => undefined);
     }

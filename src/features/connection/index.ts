@@ -51,7 +51,7 @@ export function registerConnectionCommands(services: Services): void {
     }
     // One cheap request says whether the key works, rather than "saved" beside a 401.
     try {
-      await connection.checkKey(profile, key.trim(), vscode.l10n.t('Checking the API key…'));
+      await commands.withProgress(vscode.l10n.t('Checking the API key…'), (signal) => connection.checkKey(profile, key.trim(), signal));
       void vscode.window.showInformationMessage(vscode.l10n.t('API key saved and accepted.'));
       return 'accepted';
     } catch (error) {

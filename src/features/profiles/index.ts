@@ -174,7 +174,7 @@ export function registerProfiles(services: Services, views: readonly { view: vsc
     const result = (check: AddProfileResult['check'], message: string) => ({ profile, check, message });
     if (!apiKey) return result('skipped', vscode.l10n.t('Profile “{0}” added. No API key was given: set one after switching to it.', profile.name));
     try {
-      await connection.checkKey(profile, apiKey, vscode.l10n.t('Checking profile “{0}”', profile.name));
+      await commands.withProgress(vscode.l10n.t('Checking profile “{0}”', profile.name), (signal) => connection.checkKey(profile, apiKey, signal));
       return result('ok', vscode.l10n.t('Profile “{0}” added: the key works at {1}.', profile.name, originOf(profile.baseUrl) ?? profile.baseUrl));
     } catch (error) {
       if (isCancellation(error)) return result('skipped', vscode.l10n.t('Profile “{0}” added; the check was cancelled.', profile.name));
