@@ -57,16 +57,9 @@ export class ConnectionManager implements vscode.Disposable {
   private readonly asked = new Set<string>();
   /** Settings whose "certificates not checked" warning was shown in this session. */
   private readonly warnedTls = new Set<string>();
-  /** The active profile's API key, as the connection commands see it. */
+  /** The active profile's API key: stored, else from the environment. */
   readonly apiKeys = {
     get: async (): Promise<string | undefined> => (await this.profiles.key(this.profiles.active().id))?.key,
-    /** Stores the key of the profile `profileId`, bound to where its requests go now. */
-    set: async (key: string, profileId: string): Promise<void> => {
-      const profile = this.profiles.list().find((candidate) => candidate.id === profileId);
-      if (!profile) throw new Error(vscode.l10n.t('The profile this key was typed for no longer exists; nothing was stored.'));
-      await this.profiles.storeKey(profile.id, key, originOf(this.profiles.effective(profile).baseUrl));
-    },
-    clear: (): Promise<void> => this.profiles.clearKey(this.profiles.active().id),
   };
 
   constructor(

@@ -42,9 +42,13 @@ export function registerConnectionCommands(services: Services): void {
       validateInput: (text) => (text.trim() ? undefined : vscode.l10n.t('Enter the API key, or press Escape to cancel.')),
     });
     if (key === undefined || !key.trim()) return;
-    await connection.apiKeys.set(key, profile.id);
+    // Bound to where the profile's requests go now.
+    const current = connection.profiles.list().find((candidate) => candidate.id === profile.id);
+    if (!current) throw new Error(vscode.l10n.t('The profile this key was typed for no longer exists; nothing was stored.'));
+    const origin = originOf(connection.profiles.effective(current).baseUrl);
+    await connection.profiles.storeKey(current.id, key, origin);
     log.info(`API key of profile ${profile.name} stored in secret storage`);
-    if (!originOf(connection.profiles.effective(profile).baseUrl)) {
+    if (!origin) {
       // Nothing to check it against yet (first run: the key before the base URL).
       void vscode.window.showInformationMessage(vscode.l10n.t('API key saved. Set the base URL to use it.'));
       return 'saved';
@@ -67,7 +71,7 @@ export function registerConnectionCommands(services: Services): void {
   });
 
   commands.register(Commands.clearApiKey, async () => {
-    await connection.apiKeys.clear();
+    await connection.profiles.clearKey(connection.profile().id);
     log.info('API key removed from secret storage');
     const stillSet = await connection.apiKeys.get();
     void vscode.window.showInformationMessage(
