@@ -95,13 +95,12 @@ export class CommandRunner {
   /** Runs network work with progress and cancellation: the token becomes the AbortSignal the API client takes. */
   withProgress<T>(title: string, task: (signal: AbortSignal, progress: vscode.Progress<{ message?: string; increment?: number }>) => Promise<T>): Promise<T> {
     const options = { location: vscode.ProgressLocation.Notification, title, cancellable: true };
-    return Promise.resolve(vscode.window.withProgress(options, (progress, token) => task(signalFor(token), progress)));
+    return Promise.resolve(
+      vscode.window.withProgress(options, (progress, token) => {
+        const cancel = new AbortController();
+        token.onCancellationRequested(() => cancel.abort());
+        return task(cancel.signal, progress);
+      }),
+    );
   }
-}
-
-function signalFor(token: vscode.CancellationToken): AbortSignal {
-  const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  else token.onCancellationRequested(() => controller.abort());
-  return controller.signal;
 }
