@@ -143,7 +143,7 @@ export class ConnectionManager implements vscode.Disposable {
       key: !key || !origin ? 'none' : send ? 'send' : 'withheld',
       apiKey: send ? key?.key : undefined,
     };
-    if (generation === this.generation) void this.updateContext({ origin, hasKey: !!key, withheld: resolved.key === 'withheld' });
+    if (generation === this.generation) void this.updateContext(resolved.key === 'withheld');
     return resolved;
   }
 
@@ -280,14 +280,14 @@ export class ConnectionManager implements vscode.Disposable {
     return (await this.resolve()).key === 'send';
   }
 
-  /** The context keys of the welcome views and menus: the facts a resolved connection knows, else looked up. */
-  private async updateContext(resolved?: { origin: string | undefined; hasKey: boolean; withheld: boolean }): Promise<void> {
+  /** The context keys of the welcome views and menus; only a resolved connection knows whether the key is withheld. */
+  private async updateContext(keyWithheld = false): Promise<void> {
     const { generation } = this;
     const profile = this.profiles.active();
     const keys = {
-      'deploymentsExplorer.hasBaseUrl': resolved ? !!resolved.origin : !!originOf(this.profiles.effective(profile).baseUrl),
-      'deploymentsExplorer.hasApiKey': resolved ? resolved.hasKey : !!(await this.profiles.key(profile.id)),
-      'deploymentsExplorer.keyWithheld': resolved?.withheld ?? false,
+      'deploymentsExplorer.hasBaseUrl': !!originOf(this.profiles.effective(profile).baseUrl),
+      'deploymentsExplorer.hasApiKey': !!(await this.profiles.key(profile.id)),
+      'deploymentsExplorer.keyWithheld': keyWithheld,
       'deploymentsExplorer.multipleProfiles': this.profiles.list().length > 1,
     };
     // A change meanwhile sets its own keys; these would be a profile's that is no longer active.
