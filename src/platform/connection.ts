@@ -140,7 +140,7 @@ export class ConnectionManager implements vscode.Disposable {
       profile,
       effective,
       origin,
-      key: !key || !origin ? 'none' : send ? 'send' : 'withheld',
+      key: decision === 'none' ? 'none' : send ? 'send' : 'withheld',
       apiKey: send ? key?.key : undefined,
     };
     if (generation === this.generation) void this.updateContext(resolved.key === 'withheld');
