@@ -211,12 +211,6 @@ export interface IndexConnection {
   onDidChange: Event<void>;
 }
 
-/** Where the scan says how it went. */
-export interface ScanLog {
-  info(message: string): void;
-  warn(message: string): void;
-}
-
 /** The scan asks for the largest page the contract allows. */
 const SCAN_PAGE_SIZE = 100;
 
@@ -234,14 +228,14 @@ export class DeploymentIndexes {
   /** A scan started; its promise settles when it ends (the view shows its progress meanwhile). */
   readonly onDidStartScan = this.scanStarted.event;
   private readonly subscription: { dispose(): void };
-  /** The last scan started, ended or not: whose index, its stop, and its run. */
-  private scanning: { index: DeploymentIndex; abort: AbortController; run: Promise<void> } | undefined;
+  /** The last scan started, ended or not: its stop, and its run. */
+  private scanning: { abort: AbortController; run: Promise<void> } | undefined;
 
   constructor(
     private readonly connection: IndexConnection,
     /** How many records a scan looks at before it asks to go on (the setting `workspace.scanLimit`). */
     private readonly scanLimit: () => number,
-    private readonly log: ScanLog,
+    private readonly log: { info(message: string): void; warn(message: string): void },
   ) {
     this.subscription = connection.onDidChange(() => this.changed.fire());
   }
@@ -274,8 +268,8 @@ export class DeploymentIndexes {
     if (index.scan.phase === 'scanning') return this.scanning?.run;
     const abort = new AbortController();
     index.startScan(fresh);
-    const run = this.run(index, index.scan.looked + this.scanLimit(), abort.signal);
-    this.scanning = { index, abort, run };
+    const run = this.run(index, index.scan.looked + this.scanLimit(), abort);
+    this.scanning = { abort, run };
     this.scanStarted.fire(run);
     return run;
   }
@@ -298,39 +292,36 @@ export class DeploymentIndexes {
   }
 
   /**
-   * Pages through the listing into `index` (limit, offsets verbatim and end rules are the client's) until it
-   * ends or `until` records were looked at. A connection change ends the client's requests: on the same control
-   * plane the scan goes on with the next client; another control plane stops it (its index stays for when it
-   * comes back).
+   * Pages through the listing into `index` (limit, offsets verbatim and end rules are the client's) until it ends
+   * or `until` records were looked at. A connection change ends the client's requests: on the same control plane
+   * the scan goes on with the next client; another control plane stops it (its index stays for when it is back).
    */
-  private async run(index: DeploymentIndex, until: number, signal: AbortSignal): Promise<void> {
+  private async run(index: DeploymentIndex, until: number, abort: AbortController): Promise<void> {
+    const { signal } = abort;
     let connectionChanged: () => void = () => undefined;
     const subscription = this.connection.onDidChange(() => {
-      if (index !== this.current()) this.stopScan();
+      if (index !== this.current()) abort.abort();
       connectionChanged();
     });
     signal.addEventListener('abort', () => connectionChanged());
-    try {
-      for (;;) {
-        const changed = new Promise<void>((resolve) => (connectionChanged = resolve));
-        try {
-          const client = await this.connection.getClient();
-          index.endScan(await this.pages(index, client.deploymentPages({ limit: SCAN_PAGE_SIZE, offset: index.scan.nextOffset }, { signal }), until));
-        } catch (error) {
-          const cancelled = error instanceof CancelledError;
-          if (cancelled && !signal.aborted) {
-            await changed;
-            if (!signal.aborted) continue;
-          }
-          // No client (no key for this control plane, say): the view shows why, with its fixes.
-          index.endScan(cancelled ? 'stopped' : 'failed', cancelled ? undefined : error);
+    for (;;) {
+      const changed = new Promise<void>((resolve) => (connectionChanged = resolve));
+      try {
+        const client = await this.connection.getClient();
+        index.endScan(await this.pages(index, client.deploymentPages({ limit: SCAN_PAGE_SIZE, offset: index.scan.nextOffset }, { signal }), until));
+      } catch (error) {
+        const cancelled = error instanceof CancelledError;
+        if (cancelled && !signal.aborted) {
+          await changed;
+          if (!signal.aborted) continue;
         }
-        this.log.info(`This Workspace: looked at ${index.scan.looked} deployments (${index.scan.phase}), ${index.size} indexed`);
-        if (index.scan.phase === 'failed') this.log.warn(`This Workspace: the scan failed: ${messageOf(index.scan.error)}`);
-        return;
+        // No client (no key for this control plane, say): the view shows why, with its fixes.
+        index.endScan(cancelled ? 'stopped' : 'failed', cancelled ? undefined : error);
       }
-    } finally {
       subscription.dispose();
+      this.log.info(`This Workspace: looked at ${index.scan.looked} deployments (${index.scan.phase}), ${index.size} indexed`);
+      if (index.scan.phase === 'failed') this.log.warn(`This Workspace: the scan failed: ${messageOf(index.scan.error)}`);
+      return;
     }
   }
 

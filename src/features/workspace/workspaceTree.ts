@@ -93,10 +93,8 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       this.changed,
       services.deploymentIndex.onDidChange(() => this.scheduleRefresh(true)),
       services.deploymentIndex.onDidStartScan((run) => this.showScanProgress(run)),
-      services.connection.onDidChange(() => {
-        this.retryFailedScan = true;
-        this.scheduleRefresh(true);
-      }),
+      // The indexes announce the connection change too, which redraws the view.
+      services.connection.onDidChange(() => (this.retryFailedScan = true)),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleRefresh(true)),
       { dispose: () => clearTimeout(this.refreshTimer) },
     );
