@@ -44,7 +44,7 @@ const { DeploymentList } = require('../src/model/deploymentList') as typeof impo
 const { DeploymentsTreeProvider } = require('../src/features/deployments/deploymentsTreeProvider') as typeof import('../src/features/deployments/deploymentsTreeProvider');
 const { IntegrationsTreeProvider } = require('../src/features/integrations/integrationsTreeProvider') as typeof import('../src/features/integrations/integrationsTreeProvider');
 const { RepositoryCatalog } = require('../src/model/repositoryCatalog') as typeof import('../src/model/repositoryCatalog');
-const { DeploymentIndex, DeploymentIndexes, scanDeployments } = require('../src/model/deploymentIndex') as typeof import('../src/model/deploymentIndex');
+const { DeploymentIndexes } = require('../src/model/deploymentIndex') as typeof import('../src/model/deploymentIndex');
 const { simulateWindowStart } = require('../test/unit/helpers/windowStart') as typeof import('../test/unit/helpers/windowStart');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -338,7 +338,7 @@ async function repositoryFigures(count: number, targets: { expand: number; nextP
       client: async () => ({ listRepositories: async () => ({ repositories, invalid: [] }) }),
       addedIntegrations: () => [{ id: integrationId }],
     });
-    const services = { catalog, deploymentIndex: new DeploymentIndexes(() => 'bench|') } as unknown as ConstructorParameters<typeof IntegrationsTreeProvider>[0];
+    const services = { catalog, deploymentIndex: benchIndexes(async function* () {}) } as unknown as ConstructorParameters<typeof IntegrationsTreeProvider>[0];
     const provider = new IntegrationsTreeProvider(services);
     collectGarbage(); // earlier runs' garbage is not this run's cost
     const cpu = process.cpuUsage();
@@ -407,10 +407,9 @@ async function workspaceIndexFigure(base: readonly Deployment[]): Promise<void> 
   for (let run = 0; run < 15; run++) {
     collectGarbage();
     const started = process.hrtime.bigint();
-    const index = new DeploymentIndex();
-    index.startScan(true);
-    await scanDeployments(index, replay(), Infinity);
-    found = index.ofRemotes(remotes).deployments.length;
+    const indexes = benchIndexes(replay);
+    await indexes.scan(true);
+    found = indexes.current().ofRemotes(remotes).deployments.length;
     times.push(ms(started));
   }
   report({
@@ -420,6 +419,12 @@ async function workspaceIndexFigure(base: readonly Deployment[]): Promise<void> 
     target: 50,
     detail: `100 pages of 100 into a fresh index, then the deployments of 3 remotes (${found} found among ${urls.length} repositories); median of 15`,
   });
+}
+
+/** The indexes of one control plane whose listing is `listing`; no scan limit, no log. */
+function benchIndexes(listing: () => AsyncGenerator<DeploymentPage>) {
+  const connection = { controlPlane: () => 'bench|', onDidChange: () => ({ dispose: () => undefined }), getClient: async () => ({ deploymentPages: listing }) };
+  return new DeploymentIndexes(connection, () => Infinity, { info: () => undefined, warn: () => undefined });
 }
 
 async function windowStartFigure(standIn: StandIn): Promise<void> {

@@ -7,7 +7,7 @@ import { registerCreateDeployment } from './features/createDeployment';
 import { ProfileStore } from './platform/profileStore';
 import { registerProfiles } from './features/profiles';
 import { ConnectionManager } from './platform/connection';
-import { SECTION } from './platform/settings';
+import { readSettings, SECTION } from './platform/settings';
 import { Services } from './platform/services';
 import { ViewMessages } from './platform/viewMessages';
 import { registerDeployments } from './features/deployments';
@@ -30,7 +30,7 @@ export function activate(context: vscode.ExtensionContext) {
   const catalog = createRepositoryCatalog(connection, context);
   const commands = new CommandRunner(context, log);
 
-  const deploymentIndex = new DeploymentIndexes(() => connection.controlPlane(), connection.onDidChange);
+  const deploymentIndex = new DeploymentIndexes(connection, () => readSettings().workspaceScanLimit, log);
   context.subscriptions.push(deploymentIndex);
   const services: Services = { context, log, connection, commands, catalog, deploymentIndex, messages: new ViewMessages() };
   registerConnectionCommands(services);

@@ -1,4 +1,4 @@
-import type { Deployment, DeploymentPage } from '../api';
+import { CancelledError, messageOf, type ControlPlaneClient, type Deployment, type DeploymentPage } from '../api';
 import type { ListChange } from './deploymentList';
 import { Emitter, Event } from './events';
 import { idKey } from './ids';
@@ -9,7 +9,7 @@ import * as l10n from '@vscode/l10n';
 /**
  * The index of a control plane's deployments that This Workspace and the Integrations tree read: the
  * contract has no repository filter, so the deployments of a repository are found by paging through
- * all of them once (scanDeployments) and keeping, per deployment, what telling them apart and
+ * all of them once (DeploymentIndexes.scan) and keeping, per deployment, what telling them apart and
  * comparing commits needs. Every listing, Create and watch tick updates it afterwards (update).
  */
 
@@ -186,21 +186,6 @@ export class DeploymentIndex {
   }
 }
 
-/**
- * Pages through the listing into `index` (the client's `deploymentPages`: limit, offsets verbatim
- * and end rules are the client's) until it ends, or until `until` records were looked at (`capped`:
- * the caller offers to go on). A failure or cancellation is thrown, the index keeping what was found
- * and where to go on; the caller ends the scan (it may go on with another client first).
- */
-export async function scanDeployments(index: DeploymentIndex, pages: AsyncIterable<DeploymentPage>, until: number): Promise<'complete' | 'capped'> {
-  for await (const page of pages) {
-    index.addPage(page);
-    if (!page.mayHaveMore) return 'complete';
-    if (index.scan.looked >= until) return 'capped';
-  }
-  return 'complete';
-}
-
 /** "prod, 2 dev, 1 without a type": the types users know first, then any other a server sends. */
 export function usageWords(usage: RepositoryUsage): string {
   const order = ['prod', 'dev', 'dev_free'];
@@ -217,38 +202,137 @@ export function usageWords(usage: RepositoryUsage): string {
     .join(', ');
 }
 
+/** What the index needs of the connection (ConnectionManager has it). */
+export interface IndexConnection {
+  /** The control plane in effect: the key of every per-control-plane state. */
+  controlPlane(): string;
+  /** The client in effect. A connection change ends its requests (a CancelledError), then is announced (onDidChange). */
+  getClient(): Promise<Pick<ControlPlaneClient, 'deploymentPages'>>;
+  onDidChange: Event<void>;
+}
+
+/** The scan asks for the largest page the contract allows. */
+const SCAN_PAGE_SIZE = 100;
+
 /**
  * The index of each control plane, kept in memory for the window: switching back to a control plane finds its
- * index as it was. This Workspace builds it; every listing, Create and watch tick updates it; the Integrations
- * tree reads it. `plane` answers the control plane in effect (ConnectionManager.controlPlane, the key of every
- * per-control-plane state), `planeChanged` fires when it may have changed (ConnectionManager.onDidChange).
+ * index as it was. Its scan builds it (This Workspace starts and stops it, Deploy This Branch… waits for it);
+ * every listing, Create and watch tick updates it; the Integrations tree reads it.
  */
 export class DeploymentIndexes {
   private readonly byPlane = new Map<string, DeploymentIndex>();
   private readonly changed = new Emitter<void>();
   /** The index of the control plane in effect changed, or another control plane came into effect. */
   readonly onDidChange = this.changed.event;
-  private readonly subscription: { dispose(): void } | undefined;
+  private readonly scanStarted = new Emitter<Promise<void>>();
+  /** A scan started; its promise settles when it ends (the view shows its progress meanwhile). */
+  readonly onDidStartScan = this.scanStarted.event;
+  private readonly subscription: { dispose(): void };
+  /** The last scan started, ended or not: its stop, and its run. */
+  private scanning: { abort: AbortController; run: Promise<void> } | undefined;
 
   constructor(
-    private readonly plane: () => string,
-    planeChanged?: Event<void>,
+    private readonly connection: IndexConnection,
+    /** How many records a scan looks at before it asks to go on (the setting `workspace.scanLimit`). */
+    private readonly scanLimit: () => number,
+    private readonly log: { info(message: string): void; warn(message: string): void },
   ) {
-    this.subscription = planeChanged?.(() => this.changed.fire());
+    this.subscription = connection.onDidChange(() => this.changed.fire());
   }
 
   /** The index of the control plane in effect. */
   current(): DeploymentIndex {
-    const plane = this.plane();
+    const plane = this.connection.controlPlane();
     let index = this.byPlane.get(plane);
     if (!index) {
       index = new DeploymentIndex();
       index.onDidChange(() => {
-        if (this.byPlane.get(this.plane()) === index) this.changed.fire();
+        if (this.byPlane.get(this.connection.controlPlane()) === index) this.changed.fire();
       });
       this.byPlane.set(plane, index);
     }
     return index;
+  }
+
+  /**
+   * Scans the current control plane's deployments for as many as the limit: `fresh`, from the first (a scan in
+   * flight is stopped first); otherwise from where the last scan stopped, or the scan in flight is answered.
+   * Never rejects: how it ended is the index's `scan`.
+   */
+  async scan(fresh: boolean): Promise<void> {
+    if (fresh && this.scanning) {
+      this.scanning.abort.abort();
+      await this.scanning.run;
+    }
+    const index = this.current();
+    if (index.scan.phase === 'scanning') return this.scanning?.run;
+    const abort = new AbortController();
+    index.startScan(fresh);
+    const run = this.run(index, index.scan.looked + this.scanLimit(), abort);
+    this.scanning = { abort, run };
+    this.scanStarted.fire(run);
+    return run;
+  }
+
+  /** Stops the scan in flight; what it found stays, and it can go on from there. */
+  stopScan(): void {
+    this.scanning?.abort.abort();
+  }
+
+  /** The current control plane's index, scanned first when no scan has built it. */
+  async builtIndex(): Promise<DeploymentIndex> {
+    let index: DeploymentIndex;
+    // Again when another control plane came into effect meanwhile (its settings settling as the window starts).
+    do {
+      index = this.current();
+      // A scan in flight is waited for (scan answers its run).
+      if (index.scan.phase === 'scanning' || !index.built) await this.scan(index.scan.phase === 'none');
+    } while (index !== this.current());
+    return index;
+  }
+
+  /**
+   * Pages through the listing into `index` (limit, offsets verbatim and end rules are the client's) until it ends
+   * or `until` records were looked at. A connection change ends the client's requests: on the same control plane
+   * the scan goes on with the next client; another control plane stops it (its index stays for when it is back).
+   */
+  private async run(index: DeploymentIndex, until: number, abort: AbortController): Promise<void> {
+    const { signal } = abort;
+    let connectionChanged: () => void = () => undefined;
+    const subscription = this.connection.onDidChange(() => {
+      if (index !== this.current()) abort.abort();
+      connectionChanged();
+    });
+    signal.addEventListener('abort', () => connectionChanged());
+    for (;;) {
+      const changed = new Promise<void>((resolve) => (connectionChanged = resolve));
+      try {
+        const client = await this.connection.getClient();
+        index.endScan(await this.pages(index, client.deploymentPages({ limit: SCAN_PAGE_SIZE, offset: index.scan.nextOffset }, { signal }), until));
+      } catch (error) {
+        const cancelled = error instanceof CancelledError;
+        if (cancelled && !signal.aborted) {
+          await changed;
+          if (!signal.aborted) continue;
+        }
+        // No client (no key for this control plane, say): the view shows why, with its fixes.
+        index.endScan(cancelled ? 'stopped' : 'failed', cancelled ? undefined : error);
+      }
+      subscription.dispose();
+      this.log.info(`This Workspace: looked at ${index.scan.looked} deployments (${index.scan.phase}), ${index.size} indexed`);
+      if (index.scan.phase === 'failed') this.log.warn(`This Workspace: the scan failed: ${messageOf(index.scan.error)}`);
+      return;
+    }
+  }
+
+  /** The pages into `index`; a failure or cancellation is thrown, the index keeping what was found and where to go on. */
+  private async pages(index: DeploymentIndex, pages: AsyncIterable<DeploymentPage>, until: number): Promise<'complete' | 'capped'> {
+    for await (const page of pages) {
+      index.addPage(page);
+      if (!page.mayHaveMore) return 'complete';
+      if (index.scan.looked >= until) return 'capped';
+    }
+    return 'complete';
   }
 
   /** Records just listed, created or checked: the current control plane's index takes them. */
@@ -275,12 +359,14 @@ export class DeploymentIndexes {
 
   /** Changes whenever what `usage` answers may have changed, on this control plane or by a switch to another. */
   usageVersion(): string {
-    return `${this.plane()} ${this.current().usageVersion}`;
+    return `${this.connection.controlPlane()} ${this.current().usageVersion}`;
   }
 
   dispose(): void {
+    this.stopScan();
     for (const index of this.byPlane.values()) index.dispose();
-    this.subscription?.dispose();
+    this.subscription.dispose();
     this.changed.dispose();
+    this.scanStarted.dispose();
   }
 }

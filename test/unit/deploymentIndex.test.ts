@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Deployment, DeploymentPage } from '../../src/api';
 import { CancelledError } from '../../src/api/errors';
-import { DeploymentIndex, DeploymentIndexes, scanDeployments, usageWords } from '../../src/model/deploymentIndex';
+import { DeploymentIndex, DeploymentIndexes, IndexConnection, usageWords } from '../../src/model/deploymentIndex';
 
 const id = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
@@ -38,6 +38,29 @@ async function* pages(all: Deployment[], limit: number, from = 0, fail?: Error):
     yield page(slice, offset, limit, offset + limit < all.length);
     if (offset + limit >= all.length) return;
   }
+}
+
+/**
+ * The indexes over a control plane (`plane`) whose listing is `listing(offset, signal)`; `limit` is the scan limit
+ * setting. `offsets`: the offsets the scan asked for; `log`: what it logged.
+ */
+function indexesOver(listing: (offset: number, signal: AbortSignal) => AsyncGenerator<DeploymentPage>, plane = () => 'https://a|') {
+  const offsets: number[] = [];
+  const log: string[] = [];
+  const settings = { limit: 5000 };
+  const connection = {
+    controlPlane: plane,
+    onDidChange: () => ({ dispose: () => undefined }),
+    getClient: async () => ({
+      deploymentPages: ({ offset }: { offset?: number }, { signal }: { signal?: AbortSignal }) => {
+        offsets.push(offset ?? 0);
+        return listing(offset ?? 0, signal!);
+      },
+    }),
+  } satisfies IndexConnection;
+  const write = (level: string) => (message: string) => void log.push(`${level} ${message}`);
+  const indexes = new DeploymentIndexes(connection, () => settings.limit, { info: write('info'), warn: write('warn') });
+  return { indexes, offsets, log, settings };
 }
 
 describe('DeploymentIndex: its update rules', () => {
@@ -84,43 +107,68 @@ describe('DeploymentIndex: its update rules', () => {
   });
 
   it('a fresh scan drops the old entries; going on keeps them and continues at the response offset', async () => {
-    const index = new DeploymentIndex();
-    index.update([record(999, { repo: 'https://github.com/acme/old' })]);
     const all = Array.from({ length: 250 }, (_, n) => record(n));
-    index.startScan(true);
-    assert.equal(await scanDeployments(index, pages(all, 100), 100), 'capped');
-    index.endScan('capped');
+    const { indexes, offsets, settings } = indexesOver((offset) => pages(all, 100, offset));
+    const index = indexes.current();
+    index.update([record(999, { repo: 'https://github.com/acme/old' })]);
+    settings.limit = 100;
+    await indexes.scan(true);
     assert.deepEqual(index.scan, { phase: 'capped', looked: 100, nextOffset: 100, error: undefined });
     assert.equal(index.usage('https://github.com/acme/old'), undefined);
     assert.equal(index.built, true);
-    index.startScan(false);
-    assert.equal(await scanDeployments(index, pages(all, 100, index.scan.nextOffset), 300), 'complete');
+    settings.limit = 200;
+    await indexes.scan(false);
+    assert.equal(index.scan.phase, 'complete');
     assert.equal(index.size, 250);
     assert.equal(index.scan.looked, 250);
+    assert.deepEqual(offsets, [0, 100]);
   });
 
   it('counts records off the contract as looked at, without indexing them', async () => {
-    const index = new DeploymentIndex();
-    index.startScan(true);
-    async function* one() {
+    const { indexes } = indexesOver(async function* () {
       yield page([record(1)], 0, 100, false, 2);
-    }
-    await scanDeployments(index, one(), 5000);
-    assert.equal(index.scan.looked, 3);
-    assert.equal(index.size, 1);
+    });
+    await indexes.scan(true);
+    assert.equal(indexes.current().scan.looked, 3);
+    assert.equal(indexes.current().size, 1);
   });
 
-  it('a scan that fails or is cancelled throws, keeping what it found and where to go on', async () => {
+  it('a scan that fails keeps what it found and where to go on, and logs why', async () => {
     const all = Array.from({ length: 250 }, (_, n) => record(n));
-    const stopped = new DeploymentIndex();
-    stopped.startScan(true);
-    await assert.rejects(scanDeployments(stopped, pages(all, 100, 0, new CancelledError()), 5000), CancelledError);
-    assert.equal(stopped.size, 100);
-    assert.equal(stopped.scan.nextOffset, 100);
-    assert.equal(stopped.scan.phase, 'scanning', 'the caller ends it: it may go on with another client first');
-    stopped.endScan('failed', new Error('boom'));
-    assert.equal(stopped.built, false);
-    assert.equal(stopped.scan.nextOffset, 100);
+    const { indexes, log } = indexesOver((offset) => pages(all, 100, offset, new Error('boom')));
+    await indexes.scan(true);
+    const index = indexes.current();
+    assert.equal(index.scan.phase, 'failed');
+    assert.equal((index.scan.error as Error).message, 'boom');
+    assert.equal(index.built, false);
+    assert.equal(index.size, 100);
+    assert.equal(index.scan.nextOffset, 100);
+    assert.deepEqual(log, ['info This Workspace: looked at 100 deployments (failed), 100 indexed', 'warn This Workspace: the scan failed: boom']);
+  });
+
+  it('a scan that is stopped keeps what it found, and goes on from there', async () => {
+    const all = Array.from({ length: 250 }, (_, n) => record(n));
+    let hold = true;
+    const { indexes, offsets } = indexesOver(async function* (offset, signal) {
+      for (; offset < all.length; offset += 100) {
+        if (offset > 0 && hold) {
+          await new Promise((resolve) => signal.addEventListener('abort', resolve));
+          throw new CancelledError();
+        }
+        yield page(all.slice(offset, offset + 100), offset, 100, offset + 100 < all.length);
+      }
+    });
+    const index = indexes.current();
+    const scanned = indexes.scan(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(index.scan.phase, 'scanning');
+    indexes.stopScan();
+    await scanned;
+    assert.deepEqual({ phase: index.scan.phase, looked: index.scan.looked, size: index.size }, { phase: 'stopped', looked: 100, size: 100 });
+    hold = false;
+    await indexes.scan(false);
+    assert.deepEqual({ phase: index.scan.phase, looked: index.scan.looked, size: index.size }, { phase: 'complete', looked: 250, size: 250 });
+    assert.deepEqual(offsets, [0, 100]);
   });
 
   it('finds the deployments of workspace remotes by the same URL matching as Deploy This Workspace, owner and name in any case', () => {
@@ -160,12 +208,10 @@ describe('DeploymentIndex: its update rules', () => {
 describe('DeploymentIndexes: one index per control plane', () => {
   it('keeps each control plane’s index for the window, and answers usage only once built', async () => {
     let plane = 'https://a|';
-    const indexes = new DeploymentIndexes(() => plane);
+    const { indexes } = indexesOver(() => pages([record(1, { type: 'prod' })], 100), () => plane);
     indexes.recordsListed([record(1, { type: 'prod' })]);
     assert.equal(indexes.usage('https://github.com/acme/shop'), undefined, 'not built: no scan has run');
-    indexes.current().startScan(true);
-    await scanDeployments(indexes.current(), pages([record(1, { type: 'prod' })], 100), 5000);
-    indexes.current().endScan('complete');
+    await indexes.scan(true);
     assert.equal(usageWords(indexes.usage('https://github.com/acme/shop')!), 'prod');
     plane = 'https://b|';
     assert.equal(indexes.current().size, 0);
@@ -176,7 +222,7 @@ describe('DeploymentIndexes: one index per control plane', () => {
 
   it('announces changes of the control plane in effect only', () => {
     let plane = 'a';
-    const indexes = new DeploymentIndexes(() => plane);
+    const { indexes } = indexesOver(() => pages([], 100), () => plane);
     const a = indexes.current();
     plane = 'b';
     indexes.current();

@@ -37,8 +37,8 @@ export async function deployThisBranch(services: Services, tree: WorkspaceTreePr
   let index = services.deploymentIndex.current();
   if (!index.built) {
     index = await services.commands.withProgress(vscode.l10n.t('Looking for deployments of {0}…', branch), (signal) => {
-      signal.addEventListener('abort', () => tree.stopScan());
-      return tree.builtIndex();
+      signal.addEventListener('abort', () => services.deploymentIndex.stopScan());
+      return services.deploymentIndex.builtIndex();
     });
     // A listing that failed is said (with its fixes), not taken for a cancel.
     if (index.scan.phase === 'failed') throw index.scan.error;

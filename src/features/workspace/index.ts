@@ -12,8 +12,8 @@ export function registerWorkspace(services: Services, deployments: DeploymentsFe
   services.context.subscriptions.push(provider);
 
   commands.register(Commands.refreshWorkspace, () => provider.refresh());
-  commands.register(Commands.stopWorkspaceScan, () => provider.stopScan());
-  commands.register(Commands.continueWorkspaceScan, () => provider.scan(false));
+  commands.register(Commands.stopWorkspaceScan, () => services.deploymentIndex.stopScan());
+  commands.register(Commands.continueWorkspaceScan, () => services.deploymentIndex.scan(false));
   commands.register(Commands.deployBranch, (argument?: unknown) => deployThisBranch(services, provider, argument));
 
   // A deployment row's details: its row in the Deployments view, which expands to every field.

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
 import { messageOf } from '../../api/errors';
-import { DeploymentIndex, IndexedDeployment, scanDeployments } from '../../model/deploymentIndex';
+import { DeploymentIndex, IndexedDeployment } from '../../model/deploymentIndex';
 import { statusIcon } from '../../model/deploymentPresentation';
 import { statusWithRawValue, statusWords } from '../../model/deploymentStatus';
 import { fixRows, FixRow } from '../../model/fixActions';
@@ -21,7 +21,6 @@ import {
   refLabel,
 } from '../../model/workspaceDeployments';
 import { Commands } from '../../platform/commandIds';
-import { isCancellation } from '../../platform/commandRunner';
 import { commitGraph, gitApi, GitRepository, onGitChange, remotesOf, workspaceRepositories } from '../../platform/git';
 import { DeploymentReference, Services } from '../../platform/services';
 import { readSettings } from '../../platform/settings';
@@ -30,8 +29,6 @@ import { errorItem, fixItem, pagingItem } from '../../platform/treeRows';
 export const WORKSPACE_VIEW_ID = 'deploymentsExplorer.workspace';
 const NO_GIT_CONTEXT = 'deploymentsExplorer.workspaceNoGit';
 const SCANNING_CONTEXT = 'deploymentsExplorer.workspaceScanning';
-/** The scan asks for the largest page the contract allows. */
-const SCAN_PAGE_SIZE = 100;
 
 interface RepositoryElement {
   readonly kind: 'repository';
@@ -69,17 +66,15 @@ export type WorkspaceElement = RepositoryElement | RefElement | DeploymentRow | 
 /**
  * This Workspace: for each git repository of the workspace whose remotes match deployments, its
  * deployments grouped by ref, each with its commit against the local one, and under it the commits
- * not yet deployed. The deployments come from the control plane's index, built by paging through
- * every deployment when the view first asks for rows (never at activation: the view starts
- * collapsed), with the view's progress bar, a row that stops it, and a limit it offers to go past.
+ * not yet deployed. The deployments come from the control plane's index, whose scan the view starts
+ * when it first asks for rows (never at activation: the view starts collapsed); a scan shows in the
+ * view's progress bar and in a row that stops it or offers to go past the limit.
  */
 export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceElement>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<WorkspaceElement | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   readonly treeView: vscode.TreeView<WorkspaceElement>;
   private readonly disposables: vscode.Disposable[] = [];
-  /** The last scan started, ended or not: whose index, its stop, and its run. */
-  private scanning: { index: DeploymentIndex; abort: AbortController; run: Promise<void> } | undefined;
   /** Per repository root: what git answered, and the commit states by ref and commit, until git changes. */
   private clones = new Map<string, { graph: CommitGraph; states: Map<string, Promise<CommitState>> }>();
   private roots: RepositoryElement[] = [];
@@ -97,13 +92,9 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       this.treeView,
       this.changed,
       services.deploymentIndex.onDidChange(() => this.scheduleRefresh(true)),
-      services.connection.onDidChange(() => {
-        // Another control plane: its scan ends (its index stays for when it comes back). The same one
-        // (a timeout changed, a key set): the scan goes on with the new client (see scan).
-        if (this.scanning && this.scanning.index !== services.deploymentIndex.current()) this.scanning.abort.abort();
-        this.retryFailedScan = true;
-        this.scheduleRefresh(true);
-      }),
+      services.deploymentIndex.onDidStartScan((run) => this.showScanProgress(run)),
+      // The indexes announce the connection change too, which redraws the view.
+      services.connection.onDidChange(() => (this.retryFailedScan = true)),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleRefresh(true)),
       { dispose: () => clearTimeout(this.refreshTimer) },
     );
@@ -112,26 +103,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   /** Refresh: the commits read again, the index rebuilt from the first page. */
   async refresh(): Promise<void> {
     this.clones.clear();
-    this.scanning?.abort.abort();
-    await this.scanning?.run;
-    await this.scan(true);
-  }
-
-  /** Stops the scan in flight; what it found stays, and it can go on from there. */
-  stopScan(): void {
-    this.scanning?.abort.abort();
-  }
-
-  /** The current control plane's index, built first when no scan has built it (the scan's progress shows in the view). */
-  async builtIndex(): Promise<DeploymentIndex> {
-    let index: DeploymentIndex;
-    // Again when another control plane came into effect meanwhile (its settings settling as the window starts).
-    do {
-      index = this.services.deploymentIndex.current();
-      // A scan in flight is waited for (scan answers its run).
-      if (index.scan.phase === 'scanning' || !index.built) await this.scan(index.scan.phase === 'none');
-    } while (index !== this.services.deploymentIndex.current());
-    return index;
+    await this.services.deploymentIndex.scan(true);
   }
 
   /** Reveals and selects the row of a deployment; false when the view does not show it. */
@@ -148,46 +120,12 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     return false;
   }
 
-  /** Scans the current control plane's deployments from the first (`fresh`) or from where the scan stopped, for as many as the limit. */
-  async scan(fresh: boolean): Promise<void> {
-    const index = this.services.deploymentIndex.current();
-    if (index.scan.phase === 'scanning') return this.scanning?.run;
-    const abort = new AbortController();
-    const { signal } = abort;
-    index.startScan(fresh);
-    const until = index.scan.looked + readSettings().workspaceScanLimit;
+  /** While a scan runs: the view's progress bar, and Stop in its title instead of Look at More. */
+  private showScanProgress(run: Promise<void>): void {
     void vscode.commands.executeCommand('setContext', SCANNING_CONTEXT, true);
-    let connectionChanged: () => void = () => undefined;
-    const subscription = this.services.connection.onDidChange(() => connectionChanged());
-    signal.addEventListener('abort', () => connectionChanged());
-    const run = async () => {
-      for (;;) {
-        const changed = new Promise<void>((resolve) => (connectionChanged = resolve));
-        try {
-          const client = await this.services.connection.getClient();
-          const pages = client.deploymentPages({ limit: SCAN_PAGE_SIZE, offset: index.scan.nextOffset }, { signal });
-          index.endScan(await scanDeployments(index, pages, until));
-        } catch (error) {
-          const cancelled = isCancellation(error);
-          if (cancelled && !signal.aborted) {
-            // The connection changed and ended its client's requests: on the same control plane, go on with the next client.
-            await changed;
-            if (!signal.aborted) continue;
-          }
-          // No client (no key for this control plane, say): the view shows why, with its fixes.
-          index.endScan(cancelled ? 'stopped' : 'failed', cancelled ? undefined : error);
-        }
-        this.services.log.info(`This Workspace: looked at ${index.scan.looked} deployments (${index.scan.phase}), ${index.size} indexed`);
-        if (index.scan.phase === 'failed') this.services.log.warn(`This Workspace: the scan failed: ${messageOf(index.scan.error)}`);
-        return;
-      }
-    };
-    const scanned = Promise.resolve(vscode.window.withProgress({ location: { viewId: WORKSPACE_VIEW_ID } }, run)).finally(() => {
-      subscription.dispose();
+    void vscode.window.withProgress({ location: { viewId: WORKSPACE_VIEW_ID } }, () => run).then(() => {
       if (this.services.deploymentIndex.current().scan.phase !== 'scanning') void vscode.commands.executeCommand('setContext', SCANNING_CONTEXT, false);
     });
-    this.scanning = { index, abort, run: scanned };
-    return scanned;
   }
 
   getParent(element: WorkspaceElement): WorkspaceElement | undefined {
@@ -229,7 +167,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     if (withRemotes.length === 0) return [];
 
     const index = services.deploymentIndex.current();
-    if (index.scan.phase === 'none' || (index.scan.phase === 'failed' && this.retryFailedScan)) void this.scan(index.scan.phase === 'none');
+    if (index.scan.phase === 'none' || (index.scan.phase === 'failed' && this.retryFailedScan)) void services.deploymentIndex.scan(index.scan.phase === 'none');
     this.retryFailedScan = false;
     const roots: RepositoryElement[] = [];
     for (const repository of withRemotes) {
@@ -400,7 +338,6 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   }
 
   dispose(): void {
-    this.scanning?.abort.abort();
     void this.gitWatch?.then((watch) => watch.dispose());
     vscode.Disposable.from(...this.disposables).dispose();
   }

@@ -9,6 +9,7 @@ import type { DeploymentsFeature, Services } from '../../../src/platform/service
 import { ViewMessages } from '../../../src/platform/viewMessages';
 import { IntegrationSetting, RepositoryCatalog } from '../../../src/model/repositoryCatalog';
 import { DeploymentIndexes } from '../../../src/model/deploymentIndex';
+import { readSettings } from '../../../src/platform/settings';
 
 export interface FakeControlPlaneOptions {
   /** The integrations in settings. */
@@ -57,27 +58,29 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
   const catalog = new RepositoryCatalog({ client: async () => client, addedIntegrations: () => options.integrations ?? [] });
   // One profile, as a user who never added a second has: the implicit Default of the settings.
   const profiles = new ProfileStore(context as never, logChannel as never);
+  const connection = {
+    getClient: async () => client,
+    apiKeys: { get: async () => options.apiKey },
+    profiles,
+    isConfigured: async () => !!profiles.active().baseUrl && !!options.apiKey,
+    profile: () => profiles.active(),
+    onDidChangeProfile: () => ({ dispose: () => undefined }),
+    // What the Integrations view's registration reads: certificates checked, a connection that does not change.
+    certificatesUnchecked: () => false,
+    onDidChange: () => ({ dispose: () => undefined }),
+    // One control plane: its state is the memento itself.
+    controlPlane: () => `${profiles.active().baseUrl}|`,
+    scoped: (memento: { get(key: string): unknown; update(key: string, value: unknown): Thenable<void> }) => memento,
+  };
   const services = {
     context,
     log: logChannel,
     commands: new CommandRunner(context as never, logChannel as never),
     catalog,
-    deploymentIndex: new DeploymentIndexes(() => `${profiles.active().baseUrl}|`),
+    // The connection object itself: a test that replaces its client or its change event replaces them for the scan too.
+    deploymentIndex: new DeploymentIndexes(connection as never, () => readSettings().workspaceScanLimit, logChannel),
     messages: new ViewMessages(),
-    connection: {
-      getClient: async () => client,
-      apiKeys: { get: async () => options.apiKey },
-      profiles,
-      isConfigured: async () => !!profiles.active().baseUrl && !!options.apiKey,
-      profile: () => profiles.active(),
-      onDidChangeProfile: () => ({ dispose: () => undefined }),
-      // What the Integrations view's registration reads: certificates checked, a connection that does not change.
-      certificatesUnchecked: () => false,
-      onDidChange: () => ({ dispose: () => undefined }),
-      // One control plane: its state is the memento itself.
-      controlPlane: () => `${profiles.active().baseUrl}|`,
-      scoped: (memento: { get(key: string): unknown; update(key: string, value: unknown): Thenable<void> }) => memento,
-    },
+    connection,
   } as unknown as Services;
   const deployments = {
     refreshed: 0,
