@@ -145,15 +145,13 @@ export class DeploymentList {
   }
 
   /** A record the loaded pages do not hold, at the top (e.g. one just created). */
-  insertFirst(deployment: Deployment): LoadedDeployment {
-    const existing = typeof deployment.id === 'string' ? this.find(deployment.id) : undefined;
-    if (existing) return existing;
+  insertFirst(deployment: Deployment): void {
+    if (typeof deployment.id === 'string' && this.row(deployment.id)) return;
     const item = { key: this.keyOf(deployment.id), deployment };
     const row = { kind: 'deployment', item } as const;
     this.keys.set(item.key, row);
     this.loaded.unshift(row);
     this.changed.fire({ kind: 'inserted', item });
-    return item;
   }
 
   /**
