@@ -13,6 +13,17 @@ export interface LoadedDeployment {
   readonly invalid?: InvalidDeployment;
 }
 
+/**
+ * A loaded record's row, made once: a newer record replaces its `item`, so whatever shows the row keeps
+ * its identity (and what it built for it) however many pages follow.
+ */
+export interface DeploymentRow {
+  readonly kind: 'deployment';
+  item: LoadedDeployment;
+  /** Set when the record does not match the API contract (`item.deployment` is then the record as the server sent it). */
+  readonly invalid?: InvalidDeployment;
+}
+
 type ListStatus = 'idle' | 'loading' | 'loaded' | 'error';
 
 export type ListChange =
@@ -31,9 +42,9 @@ export type ListChange =
  */
 export class DeploymentList {
   /** In order; a record an earlier page already had is not loaded again. */
-  private loaded: LoadedDeployment[] = [];
+  private loaded: DeploymentRow[] = [];
   /** Lookups by ID are O(1) however many pages are loaded. */
-  private readonly keys = new Map<string, LoadedDeployment>();
+  private readonly keys = new Map<string, DeploymentRow>();
   private walk = new PageWalk();
   /** The end rule of the last page, once one applied. */
   private rule: PageEnd | undefined;
@@ -49,12 +60,16 @@ export class DeploymentList {
 
   constructor(private readonly fetchPage: (offset: number, signal: AbortSignal) => Promise<DeploymentPage>) {}
 
+  /** Every loaded record's row, in the listing's order (those off the contract among them). */
+  get rows(): readonly DeploymentRow[] {
+    return this.loaded;
+  }
   /** The loaded records that match the API contract. */
   get items(): readonly LoadedDeployment[] {
-    return this.loaded.filter((item) => !item.invalid);
+    return this.loaded.filter((row) => !row.invalid).map((row) => row.item);
   }
   get invalidCount(): number {
-    return this.loaded.length - this.items.length;
+    return this.loaded.filter((row) => row.invalid).length;
   }
   get status(): ListStatus {
     return this.state;
@@ -88,8 +103,13 @@ export class DeploymentList {
     return this.endReason !== undefined && this.loaded.length === 0;
   }
 
-  find(deploymentId: string): LoadedDeployment | undefined {
+  /** The row of `deploymentId` (or of a row's `item.key`). */
+  row(deploymentId: string): DeploymentRow | undefined {
     return this.keys.get(idKey(deploymentId));
+  }
+
+  find(deploymentId: string): LoadedDeployment | undefined {
+    return this.row(deploymentId)?.item;
   }
 
   /** The first page, unless something is loaded, loading or failed already. */
@@ -125,14 +145,13 @@ export class DeploymentList {
   }
 
   /** A record the loaded pages do not hold, at the top (e.g. one just created). */
-  insertFirst(deployment: Deployment): LoadedDeployment {
-    const existing = typeof deployment.id === 'string' ? this.find(deployment.id) : undefined;
-    if (existing) return existing;
+  insertFirst(deployment: Deployment): void {
+    if (typeof deployment.id === 'string' && this.row(deployment.id)) return;
     const item = { key: this.keyOf(deployment.id), deployment };
-    this.keys.set(item.key, item);
-    this.loaded.unshift(item);
+    const row = { kind: 'deployment', item } as const;
+    this.keys.set(item.key, row);
+    this.loaded.unshift(row);
     this.changed.fire({ kind: 'inserted', item });
-    return item;
   }
 
   /**
@@ -142,13 +161,11 @@ export class DeploymentList {
   update(deployment: Deployment): LoadedDeployment | undefined {
     if (typeof deployment.id !== 'string') return undefined;
     const key = idKey(deployment.id);
-    const existing = this.keys.get(key);
-    if (!existing || existing.invalid) return undefined;
-    if (JSON.stringify(existing.deployment) === JSON.stringify(deployment)) return existing;
-    // Only a changed record looks for its place: the watcher hands every record of every tick here.
+    const row = this.keys.get(key);
+    if (!row || row.invalid) return undefined;
+    if (JSON.stringify(row.item.deployment) === JSON.stringify(deployment)) return row.item;
     const item = { key, deployment };
-    this.loaded[this.loaded.indexOf(existing)] = item;
-    this.keys.set(key, item);
+    row.item = item;
     this.changed.fire({ kind: 'updated', item });
     return item;
   }
@@ -203,10 +220,11 @@ export class DeploymentList {
     const added: LoadedDeployment[] = [];
     for (const item of records) {
       if (this.keys.has(item.key)) continue;
-      this.keys.set(item.key, item);
+      const row: DeploymentRow = { kind: 'deployment', item, invalid: item.invalid };
+      this.keys.set(item.key, row);
       added.push(item);
       // push (not concat) keeps appending a page O(page size), whatever is loaded already.
-      this.loaded.push(item);
+      this.loaded.push(row);
     }
     return added;
   }

@@ -34,9 +34,13 @@ describe('DeploymentList', () => {
     const changes: ListChange[] = [];
     list.onDidChange((change) => changes.push(change));
     const before = list.items.map((item) => item.key);
+    const row = list.row(uuid(3));
     const updated = list.update({ id: uuid(3), name: 'd-3', status: 'READY' });
     assert.equal(updated?.deployment.status, 'READY');
     assert.deepEqual(list.items.map((item) => item.key), before, 'same rows, same order');
+    assert.equal(list.row(uuid(3)), row, 'the row keeps its identity');
+    assert.equal(list.rows[3], row);
+    assert.equal(row?.item, updated);
     assert.equal(list.find(uuid(3))?.deployment.status, 'READY');
     assert.deepEqual(changes.map((c) => c.kind), ['updated']);
     list.update({ id: uuid(3), name: 'd-3', status: 'READY' });

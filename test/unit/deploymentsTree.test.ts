@@ -163,6 +163,27 @@ describe('Deployments tree', () => {
     assert.equal(provider.getTreeItem(first).contextValue, 'deployment id status image repo integration');
   });
 
+  it('redraws a row a newer record replaced, keeping the element, and builds its TreeItem and details again', async () => {
+    const { provider, list, changes } = setUp(2);
+    provider.getChildren();
+    await list.settled();
+    const [first, second] = provider.getChildren();
+    assert.ok(first.kind === 'deployment');
+    const firstItem = provider.getTreeItem(first);
+    const secondItem = provider.getTreeItem(second);
+    const details = provider.getChildren(first);
+    changes.length = 0;
+
+    list.update({ ...record(0), status: 'BUILD_FAILED' });
+    assert.deepEqual(changes, [first], 'only the replaced row is redrawn');
+    assert.deepEqual(provider.getChildren(), [first, second], 'the same elements, in the same places');
+    assert.notEqual(provider.getTreeItem(first), firstItem);
+    assert.equal(provider.getTreeItem(first).description, 'Build failed · 0.0.0');
+    assert.equal(provider.getTreeItem(second), secondItem, 'the other row keeps its TreeItem');
+    assert.notEqual(provider.getChildren(first)[0], details[0], 'its details follow the new record');
+    assert.equal(provider.elementFor(uuid(0)), first);
+  });
+
   it('says a status in words and gives a status it does not know its own icon, not UNKNOWN’s question mark', async () => {
     const { provider, list } = setUp(0);
     provider.getChildren();

@@ -1,9 +1,8 @@
 import vscode = require('vscode');
-import type { InvalidDeployment } from '../../api';
 import { messageOf } from '../../api/errors';
 import { escapeMarkdown } from '../../model/viewText';
 import { idKey } from '../../model/ids';
-import { DeploymentList, LoadedDeployment } from '../../model/deploymentList';
+import { DeploymentList, DeploymentRow } from '../../model/deploymentList';
 import { DetailNode, deploymentDetails, offContractDetails } from '../../model/deploymentDetails';
 import { FixRow, fixRows } from '../../model/fixActions';
 import { errorItem, fixItem, offContractItem, pagingItem } from '../../platform/treeRows';
@@ -17,35 +16,31 @@ import {
   tooltipFields,
 } from '../../model/deploymentPresentation';
 
-export interface DeploymentElement {
-  readonly kind: 'deployment';
-  /** Replaced in place when a newer record arrives (the row keeps its identity). */
-  item: LoadedDeployment;
-  /** Set when the record does not match the API contract (`item.deployment` is then the record as the server sent it). */
-  readonly invalid?: InvalidDeployment;
+/** The list's own row, with what the view built for it. */
+export interface DeploymentElement extends DeploymentRow {
   /**
    * Kept while the record and watch mark stay the same: after a page is appended VS Code asks for every
    * row's TreeItem again (a property, not a map: a lookup per row is itself too slow at 50k rows).
    */
   treeItem?: vscode.TreeItem;
+  /** Built when first expanded; kept until the record changes. */
+  children?: DetailElement[];
 }
 export interface DetailElement {
   readonly kind: 'detail';
   readonly id: string;
   readonly node: DetailNode;
   readonly parent: DeploymentElement | DetailElement;
+  children?: DetailElement[];
 }
 /** The row after the loaded ones: "Load more…", a failure (with its fix rows), or why the listing stopped. */
 type StatusElement = { readonly kind: 'loadMore' } | { readonly kind: 'error' } | { readonly kind: 'notice' } | FixRow;
 export type DeploymentsTreeElement = DeploymentElement | DetailElement | StatusElement;
 
-/** The loaded deployments, then one status row. Elements are made once per record, so a new page costs work for that page only. */
+/** The list's rows, then one status row. A row's TreeItem is built once, so a new page costs work for that page only. */
 export class DeploymentsTreeProvider implements vscode.TreeDataProvider<DeploymentsTreeElement>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<DeploymentsTreeElement | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private rows: DeploymentElement[] = [];
-  private readonly byKey = new Map<string, DeploymentElement>();
-  private readonly details = new WeakMap<DeploymentElement | DetailElement, DetailElement[]>();
   private readonly loadMore = { kind: 'loadMore' } as const;
   private readonly subscription: { dispose(): void };
   private watchedKeys = new Set<string>();
@@ -58,21 +53,14 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     private readonly canLoad: () => boolean,
   ) {
     this.subscription = list.onDidChange((change) => {
-      if (change.kind === 'reset') {
-        this.rows = [];
-        this.byKey.clear();
-      } else if (change.kind === 'appended') {
-        for (const item of change.added) this.rows.push(this.element(item));
-      } else if (change.kind === 'inserted') {
-        this.rows.unshift(this.element(change.item));
-      } else if (change.kind === 'updated') {
-        const element = this.byKey.get(change.item.key);
+      if (change.kind === 'updated') {
+        const element = this.elementFor(change.item.key);
         if (!element) return;
-        element.item = change.item;
         element.treeItem = undefined;
-        this.details.delete(element);
+        element.children = undefined;
         return this.changed.fire(element);
-      } else if (list.isLoading && list.pageCount > 0 && this.rows.length > 0) {
+      }
+      if (change.kind === 'status' && list.isLoading && list.pageCount > 0 && list.rows.length > 0) {
         // Starting to load more only changes the last row; anything else changes which rows exist.
         return this.changed.fire(this.loadMore);
       }
@@ -81,7 +69,7 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
   }
 
   elementFor(deploymentId: string): DeploymentElement | undefined {
-    return this.byKey.get(idKey(deploymentId));
+    return this.list.row(deploymentId);
   }
 
   /** Marks the rows of these deployments as watched; only rows whose mark changes are redrawn (their details stay). */
@@ -89,7 +77,7 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     const previous = this.watchedKeys;
     this.watchedKeys = new Set(deploymentIds.map(idKey));
     for (const key of new Set([...previous, ...this.watchedKeys])) {
-      const element = this.byKey.get(key);
+      const element = this.elementFor(key);
       if (!element || previous.has(key) === this.watchedKeys.has(key)) continue;
       element.treeItem = undefined;
       this.changed.fire(element);
@@ -131,14 +119,13 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
       this.startFirstLoad();
       return [];
     }
-    if (list.status === 'error') return [...this.rows, { kind: 'error' }, ...fixRows(list.error, 'deployments')];
-    if ((list.isLoading && list.pageCount > 0) || list.hasMore) return [...this.rows, this.loadMore];
-    return list.endReason === 'offsetStuck' ? [...this.rows, { kind: 'notice' }] : [...this.rows];
+    if (list.status === 'error') return [...list.rows, { kind: 'error' }, ...fixRows(list.error, 'deployments')];
+    if ((list.isLoading && list.pageCount > 0) || list.hasMore) return [...list.rows, this.loadMore];
+    return list.endReason === 'offsetStuck' ? [...list.rows, { kind: 'notice' }] : [...list.rows];
   }
 
   private detailChildren(element: DeploymentElement | DetailElement): DetailElement[] {
-    let children = this.details.get(element);
-    if (!children) {
+    if (!element.children) {
       const language = vscode.env.language;
       const nodes =
         element.kind === 'detail'
@@ -148,21 +135,14 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
             : deploymentDetails(element.item.deployment, language);
       const parentId = element.kind === 'deployment' ? `deployment:${element.item.key}` : element.id;
       const used = new Map<string, number>();
-      children = nodes.map((node) => {
+      element.children = nodes.map((node) => {
         // Sibling labels can repeat (two volumes without a name); keep ids unique.
         const seen = used.get(node.label) ?? 0;
         used.set(node.label, seen + 1);
         return { kind: 'detail' as const, id: `${parentId}/${node.label}${seen ? `~${seen}` : ''}`, node, parent: element };
       });
-      this.details.set(element, children);
     }
-    return children;
-  }
-
-  private element(item: LoadedDeployment): DeploymentElement {
-    const element: DeploymentElement = { kind: 'deployment', item, invalid: item.invalid };
-    this.byKey.set(item.key, element);
-    return element;
+    return element.children;
   }
 
   private deploymentItem(element: DeploymentElement): vscode.TreeItem {
@@ -197,7 +177,7 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     if (this.list.isLoading) {
       return pagingItem({ id, label: vscode.l10n.t('Loading more…'), contextValue: 'loadMore.loading', accessibilityLabel: vscode.l10n.t('Loading more deployments') });
     }
-    const loaded = this.rows.length;
+    const loaded = this.list.rows.length;
     return pagingItem({
       id,
       label: vscode.l10n.t('Load more…'),
