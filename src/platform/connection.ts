@@ -143,7 +143,7 @@ export class ConnectionManager implements vscode.Disposable {
       key: decision === 'none' ? 'none' : send ? 'send' : 'withheld',
       apiKey: send ? key?.key : undefined,
     };
-    if (generation === this.generation) void this.updateContext(resolved.key === 'withheld');
+    if (generation === this.generation) void this.updateContext({ hasKey: !!key, withheld: resolved.key === 'withheld' });
     return resolved;
   }
 
@@ -280,14 +280,14 @@ export class ConnectionManager implements vscode.Disposable {
     return (await this.resolve()).key === 'send';
   }
 
-  /** The context keys of the welcome views and menus; only a resolved connection knows whether the key is withheld. */
-  private async updateContext(keyWithheld = false): Promise<void> {
+  /** The context keys of the welcome views and menus: what a resolved connection knows (its key just read), else looked up. */
+  private async updateContext(known?: { hasKey: boolean; withheld: boolean }): Promise<void> {
     const { generation } = this;
     const profile = this.profiles.active();
     const keys = {
       'deploymentsExplorer.hasBaseUrl': !!originOf(this.profiles.effective(profile).baseUrl),
-      'deploymentsExplorer.hasApiKey': !!(await this.profiles.key(profile.id)),
-      'deploymentsExplorer.keyWithheld': keyWithheld,
+      'deploymentsExplorer.hasApiKey': known ? known.hasKey : !!(await this.profiles.key(profile.id)),
+      'deploymentsExplorer.keyWithheld': known?.withheld ?? false,
       'deploymentsExplorer.multipleProfiles': this.profiles.list().length > 1,
     };
     // A change meanwhile sets its own keys; these would be a profile's that is no longer active.
