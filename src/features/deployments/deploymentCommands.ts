@@ -4,7 +4,7 @@ import { DeploymentFilters } from '../../api/query';
 import { idKey } from '../../model/ids';
 import { customUrlOf, deploymentDescription, deploymentLabel, repositoryWebUrl, webConsoleUrl } from '../../model/deploymentPresentation';
 import { deploymentReferenceOf, IntegrationsFeature, Services } from '../../platform/services';
-import { LoadedDeployment } from '../../model/deploymentList';
+import { DeploymentRow, LoadedDeployment } from '../../model/deploymentList';
 import { DeploymentJsonProvider } from './deploymentJson';
 import { DeploymentsController } from './deploymentsController';
 import { pickFilterChange } from './filterQuickPick';
@@ -51,7 +51,7 @@ export function registerDeploymentCommands(
     const choice =
       change && typeof change === 'object' && !('kind' in change)
         ? (change as Partial<DeploymentFilters>)
-        : await pickFilterChange(controller.filters.filters, controller.list.items.map((item) => item.deployment));
+        : await pickFilterChange(controller.filters.filters, controller.list.rows);
     if (choice !== undefined) await applyFilters(choice);
     return controller.filters.filters;
   });
@@ -86,15 +86,17 @@ export function registerDeploymentCommands(
 
   commands.register(Commands.compareDeployments, async (arg?: unknown, selected?: unknown) => {
     const rows = controller.deploymentElements(arg, selected);
-    const loaded = controller.list.items;
     if (rows.length !== 2 && arg !== undefined) {
       throw new Error(vscode.l10n.t('Select two deployments to compare (Ctrl+click or Cmd+click the second one); {0} selected.', rows.length));
     }
-    // From the Command Palette or a keybinding without two rows selected: choose among the loaded deployments.
-    if (rows.length !== 2 && loaded.length < 2) {
-      throw new Error(vscode.l10n.t('Comparing needs two loaded deployments, and the Deployments view has {0}. Open the view (or Load more…) first.', loaded.length));
+    // From the Command Palette or a keybinding without two rows selected: choose among the loaded deployments that match the contract.
+    const { list } = controller;
+    if (rows.length !== 2 && list.rows.length - list.invalidCount < 2) {
+      throw new Error(
+        vscode.l10n.t('Comparing needs two loaded deployments, and the Deployments view has {0}. Open the view (or Load more…) first.', list.rows.length - list.invalidCount),
+      );
     }
-    const pair = rows.length === 2 ? [rows[0].item, rows[1].item] : await pickTwoDeployments(loaded, rows.map((row) => row.item.key));
+    const pair = rows.length === 2 ? [rows[0].item, rows[1].item] : await pickTwoDeployments(list.rows, rows.map((row) => row.item.key));
     if (!pair) return undefined;
     const [left, right] = pair;
     await json.compare(left, right);
@@ -141,19 +143,19 @@ type CompareItem = vscode.QuickPickItem & { loaded: LoadedDeployment };
  * The loaded deployments with check boxes, named as their rows are, the selected rows already checked.
  * OK with exactly two compares them; any other count keeps the pick open and says how many are checked.
  */
-function pickTwoDeployments(loaded: readonly LoadedDeployment[], checkedKeys: readonly string[]): Promise<LoadedDeployment[] | undefined> {
+function pickTwoDeployments(rows: readonly DeploymentRow[], checkedKeys: readonly string[]): Promise<LoadedDeployment[] | undefined> {
   const pick = vscode.window.createQuickPick<CompareItem>();
   pick.title = vscode.l10n.t('Compare Deployments');
   pick.placeholder = vscode.l10n.t('Check the two deployments to compare');
   pick.canSelectMany = true;
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
-  pick.items = loaded.map((entry) => ({
-    label: deploymentLabel(entry.deployment),
-    description: deploymentDescription(entry.deployment) || undefined,
-    detail: entry.deployment.id ?? undefined,
-    loaded: entry,
-  }));
+  const items: CompareItem[] = [];
+  for (const { item, invalid } of rows) {
+    if (invalid) continue;
+    items.push({ label: deploymentLabel(item.deployment), description: deploymentDescription(item.deployment) || undefined, detail: item.deployment.id ?? undefined, loaded: item });
+  }
+  pick.items = items;
   pick.selectedItems = pick.items.filter((item) => checkedKeys.includes(item.loaded.key));
   return new Promise((resolve) => {
     let answer: LoadedDeployment[] | undefined;
