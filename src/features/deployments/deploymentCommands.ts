@@ -4,7 +4,7 @@ import { DeploymentFilters } from '../../api/query';
 import { idKey } from '../../model/ids';
 import { customUrlOf, deploymentDescription, deploymentLabel, repositoryWebUrl, webConsoleUrl } from '../../model/deploymentPresentation';
 import { deploymentReferenceOf, IntegrationsFeature, Services } from '../../platform/services';
-import { DeploymentRow, LoadedDeployment } from '../../model/deploymentList';
+import { LoadedDeployment } from '../../model/deploymentList';
 import { DeploymentJsonProvider } from './deploymentJson';
 import { DeploymentsController } from './deploymentsController';
 import { pickFilterChange } from './filterQuickPick';
@@ -89,14 +89,12 @@ export function registerDeploymentCommands(
     if (rows.length !== 2 && arg !== undefined) {
       throw new Error(vscode.l10n.t('Select two deployments to compare (Ctrl+click or Cmd+click the second one); {0} selected.', rows.length));
     }
-    // From the Command Palette or a keybinding without two rows selected: choose among the loaded deployments that match the contract.
-    const { list } = controller;
-    if (rows.length !== 2 && list.rows.length - list.invalidCount < 2) {
-      throw new Error(
-        vscode.l10n.t('Comparing needs two loaded deployments, and the Deployments view has {0}. Open the view (or Load more…) first.', list.rows.length - list.invalidCount),
-      );
+    // From the Command Palette or a keybinding without two rows selected: choose among the loaded deployments.
+    const loaded = rows.length === 2 ? undefined : controller.list.rows.filter((row) => !row.invalid).map((row) => row.item);
+    if (loaded && loaded.length < 2) {
+      throw new Error(vscode.l10n.t('Comparing needs two loaded deployments, and the Deployments view has {0}. Open the view (or Load more…) first.', loaded.length));
     }
-    const pair = rows.length === 2 ? [rows[0].item, rows[1].item] : await pickTwoDeployments(list.rows, rows.map((row) => row.item.key));
+    const pair = loaded ? await pickTwoDeployments(loaded, rows.map((row) => row.item.key)) : [rows[0].item, rows[1].item];
     if (!pair) return undefined;
     const [left, right] = pair;
     await json.compare(left, right);
@@ -143,19 +141,19 @@ type CompareItem = vscode.QuickPickItem & { loaded: LoadedDeployment };
  * The loaded deployments with check boxes, named as their rows are, the selected rows already checked.
  * OK with exactly two compares them; any other count keeps the pick open and says how many are checked.
  */
-function pickTwoDeployments(rows: readonly DeploymentRow[], checkedKeys: readonly string[]): Promise<LoadedDeployment[] | undefined> {
+function pickTwoDeployments(loaded: readonly LoadedDeployment[], checkedKeys: readonly string[]): Promise<LoadedDeployment[] | undefined> {
   const pick = vscode.window.createQuickPick<CompareItem>();
   pick.title = vscode.l10n.t('Compare Deployments');
   pick.placeholder = vscode.l10n.t('Check the two deployments to compare');
   pick.canSelectMany = true;
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
-  const items: CompareItem[] = [];
-  for (const { item, invalid } of rows) {
-    if (invalid) continue;
-    items.push({ label: deploymentLabel(item.deployment), description: deploymentDescription(item.deployment) || undefined, detail: item.deployment.id ?? undefined, loaded: item });
-  }
-  pick.items = items;
+  pick.items = loaded.map((entry) => ({
+    label: deploymentLabel(entry.deployment),
+    description: deploymentDescription(entry.deployment) || undefined,
+    detail: entry.deployment.id ?? undefined,
+    loaded: entry,
+  }));
   pick.selectedItems = pick.items.filter((item) => checkedKeys.includes(item.loaded.key));
   return new Promise((resolve) => {
     let answer: LoadedDeployment[] | undefined;

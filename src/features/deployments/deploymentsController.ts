@@ -80,9 +80,7 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
   }
 
   loadedRecords(): Deployment[] {
-    const records: Deployment[] = [];
-    for (const row of this.list.rows) if (!row.invalid) records.push(row.item.deployment);
-    return records;
+    return this.list.rows.filter((row) => !row.invalid).map((row) => row.item.deployment);
   }
 
   /**
@@ -159,10 +157,9 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
 
   /** The integrations of newly loaded records go to the catalog: discovery for free, from pages the user loaded anyway. */
   private shareIntegrations(change: ListChange): void {
-    const added =
-      change.kind === 'appended' ? change.added.filter((row) => !row.invalid).map((row) => row.item.deployment) : change.kind === 'inserted' ? [change.item.deployment] : [];
+    const added = change.kind === 'appended' ? change.added.filter((row) => !row.invalid).map((row) => row.item) : change.kind === 'inserted' ? [change.item] : [];
     if (added.length === 0 || !readSettings().discoverIntegrations) return;
-    const { integrationIds, codeHosts } = integrationsUsedBy(added);
+    const { integrationIds, codeHosts } = integrationsUsedBy(added.map((item) => item.deployment));
     if (integrationIds.length > 0) this.services.catalog.addDiscovered(integrationIds, codeHosts);
   }
 

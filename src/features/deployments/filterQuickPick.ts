@@ -28,13 +28,8 @@ export async function pickFilterChange(filters: DeploymentFilters, loaded: reado
 }
 
 async function editFilter(name: FilterName, filters: DeploymentFilters, loaded: readonly DeploymentRow[]): Promise<FilterChoice> {
-  /** The values of `field` in the loaded records that match the contract. */
   const seen = (field: 'status' | 'image_version') => {
-    const values = new Set<string>();
-    for (const { item, invalid } of loaded) {
-      const value = item.deployment[field];
-      if (!invalid && typeof value === 'string' && value) values.add(value);
-    }
+    const values = new Set(loaded.map(({ item, invalid }) => !invalid && item.deployment[field]).filter((value): value is string => typeof value === 'string' && !!value));
     return [...values].sort(new Intl.Collator(undefined, { numeric: true }).compare);
   };
   switch (name) {
