@@ -272,7 +272,7 @@ async function deploymentRowFigures(base: readonly Deployment[]): Promise<void> 
   report({ name: 'TreeItems of a 100-row deployments page', value: median(pageTimes), unit: 'ms', target: 3, detail: 'median of 40 pages' });
 
   const appendAt = async (loaded: number): Promise<number> => {
-    while (list.items.length < loaded) await list.loadMore();
+    while (list.rows.length < loaded) await list.loadMore();
     renderRoot(provider);
     const times: number[] = [];
     for (let i = 0; i < 9; i++) {
@@ -286,7 +286,7 @@ async function deploymentRowFigures(base: readonly Deployment[]): Promise<void> 
   report({ name: 'append a page at 10k loaded (list+root+items)', value: await appendAt(10_000), unit: 'ms', target: 5, detail: 'median of 9' });
   report({ name: 'append a page at 50k loaded (list+root+items)', value: await appendAt(50_000), unit: 'ms', target: 20, detail: 'median of 9' });
 
-  const ids = list.items.map((item) => item.deployment.id as string);
+  const ids = list.rows.map((row) => row.item.deployment.id as string);
   const lookups: number[] = [];
   for (let batch = 0; batch < 9; batch++) {
     const started = process.hrtime.bigint();

@@ -342,8 +342,8 @@ export class DeploymentIndexes {
 
   /** What the Deployments view's list loaded or changed: its records that match the contract. */
   listChanged(change: ListChange): void {
-    if (change.kind === 'appended') this.recordsListed(change.added.filter((item) => !item.invalid).map((item) => item.deployment));
-    else if ((change.kind === 'inserted' || change.kind === 'updated') && !change.item.invalid) this.recordsListed([change.item.deployment]);
+    if (change.kind === 'appended') this.recordsListed(change.added.filter((row) => !row.invalid).map((row) => row.item.deployment));
+    else if (change.kind === 'inserted' || change.kind === 'updated') this.recordsListed([change.item.deployment]);
   }
 
   /** Deployments the current control plane no longer lists. */

@@ -3,14 +3,10 @@ import { PageWalk } from '../api/pagination';
 import { Emitter } from './events';
 import { idKey } from './ids';
 
-/**
- * One loaded record and the key the view identifies it by (its ID, or a stand-in when it has none). One
- * that does not match the API contract is kept as the server sent it, with what is wrong in `invalid`.
- */
+/** One loaded record and the key the view identifies it by (its ID, or a stand-in when it has none). */
 export interface LoadedDeployment {
   readonly key: string;
   readonly deployment: Deployment;
-  readonly invalid?: InvalidDeployment;
 }
 
 /**
@@ -28,8 +24,8 @@ type ListStatus = 'idle' | 'loading' | 'loaded' | 'error';
 
 export type ListChange =
   | { kind: 'reset' }
-  /** A page's new records, in the server's order, those off the contract among them. */
-  | { kind: 'appended'; added: readonly LoadedDeployment[] }
+  /** A page's new rows, in the server's order, those off the contract among them. */
+  | { kind: 'appended'; added: readonly DeploymentRow[] }
   | { kind: 'inserted'; item: LoadedDeployment }
   /** A loaded record was replaced by a newer one (same key, same place). */
   | { kind: 'updated'; item: LoadedDeployment }
@@ -49,6 +45,7 @@ export class DeploymentList {
   /** The end rule of the last page, once one applied. */
   private rule: PageEnd | undefined;
   private pages = 0;
+  private offContract = 0;
   private offset = 0;
   private state: ListStatus = 'idle';
   private failure: unknown;
@@ -64,12 +61,9 @@ export class DeploymentList {
   get rows(): readonly DeploymentRow[] {
     return this.loaded;
   }
-  /** The loaded records that match the API contract. */
-  get items(): readonly LoadedDeployment[] {
-    return this.loaded.filter((row) => !row.invalid).map((row) => row.item);
-  }
+  /** How many of the rows are off the contract. */
   get invalidCount(): number {
-    return this.loaded.filter((row) => row.invalid).length;
+    return this.offContract;
   }
   get status(): ListStatus {
     return this.state;
@@ -108,8 +102,10 @@ export class DeploymentList {
     return this.keys.get(idKey(deploymentId));
   }
 
+  /** The loaded record of `deploymentId`, unless it is off the contract. */
   find(deploymentId: string): LoadedDeployment | undefined {
-    return this.row(deploymentId)?.item;
+    const row = this.row(deploymentId);
+    return row?.invalid ? undefined : row?.item;
   }
 
   /** The first page, unless something is loaded, loading or failed already. */
@@ -131,6 +127,7 @@ export class DeploymentList {
     this.walk = new PageWalk();
     this.rule = undefined;
     this.pages = 0;
+    this.offContract = 0;
     this.offset = 0;
     this.state = 'idle';
     this.failure = undefined;
@@ -210,19 +207,19 @@ export class DeploymentList {
   }
 
   /** In the server's order: each off-contract record goes back to its index among the others. */
-  private append(page: DeploymentPage): LoadedDeployment[] {
-    const records: LoadedDeployment[] = page.deployments.map((deployment) => ({ key: this.keyOf(deployment.id), deployment }));
+  private append(page: DeploymentPage): DeploymentRow[] {
+    const rows: DeploymentRow[] = page.deployments.map((deployment) => ({ kind: 'deployment', item: { key: this.keyOf(deployment.id), deployment } }));
     for (const invalid of page.invalid) {
       const raw = invalid.raw;
       const deployment = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : { value: raw }) as Deployment;
-      records.splice(invalid.index, 0, { key: this.keyOf(invalid.id), deployment, invalid });
+      rows.splice(invalid.index, 0, { kind: 'deployment', item: { key: this.keyOf(invalid.id), deployment }, invalid });
     }
-    const added: LoadedDeployment[] = [];
-    for (const item of records) {
-      if (this.keys.has(item.key)) continue;
-      const row: DeploymentRow = { kind: 'deployment', item, invalid: item.invalid };
-      this.keys.set(item.key, row);
-      added.push(item);
+    const added: DeploymentRow[] = [];
+    for (const row of rows) {
+      if (this.keys.has(row.item.key)) continue;
+      this.keys.set(row.item.key, row);
+      if (row.invalid) this.offContract++;
+      added.push(row);
       // push (not concat) keeps appending a page O(page size), whatever is loaded already.
       this.loaded.push(row);
     }

@@ -35,7 +35,9 @@ export interface DeploymentsFeature {
   applyRecords(deployments: readonly Deployment[]): void;
   /** Marks the rows of these deployments as watched, and unmarks the others. */
   markWatched(deploymentIds: readonly string[]): void;
-  /** The records loaded in the view (for pickers); nothing is requested. */
+  /** The loaded record of this ID (one that matches the API contract), found in O(1); nothing is requested. */
+  loadedRecord(deploymentId: string): Deployment | undefined;
+  /** The records loaded in the view that match the API contract (for pickers); nothing is requested. */
   loadedRecords(): readonly Deployment[];
 }
 

@@ -86,3 +86,32 @@ describe('deployment row commands with no row given', () => {
     assert.deepEqual(window.messages, []);
   });
 });
+
+describe('a loaded deployment named by its ID', () => {
+  let standIn: StandIn;
+  let start: WindowStart | undefined;
+
+  before(async () => {
+    standIn = await StandIn.start();
+  });
+  afterEach(() => {
+    start?.dispose();
+    start = undefined;
+  });
+  after(async () => {
+    await standIn.close();
+  });
+
+  it('Watch Deployment takes the loaded record (its ID as listed, its name) without asking the control plane', async () => {
+    start = await simulateWindowStart(standIn);
+    const rows = (start.rows.get('deploymentsExplorer.deployments') ?? []) as DeploymentElement[];
+    const row = rows.find((element) => element.kind === 'deployment' && !element.invalid && !!element.item.deployment.id && !!element.item.deployment.name);
+    assert.ok(row, 'a loaded deployment with an ID and a name');
+    const { id, name } = row.item.deployment;
+    const requests = standIn.requests.length;
+    const watched = await commands.executeCommand<string>('deploymentsExplorer.watchDeployment', ` ${id!.toUpperCase()} `);
+    assert.equal(watched, id, 'the ID as the listing has it');
+    assert.ok(window.statusBar.includes(`Watching deployment ${name}`), window.statusBar.join('\n'));
+    assert.equal(standIn.requests.length, requests, 'nothing requested');
+  });
+});

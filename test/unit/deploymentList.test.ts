@@ -33,11 +33,11 @@ describe('DeploymentList', () => {
     await list.ensureLoaded();
     const changes: ListChange[] = [];
     list.onDidChange((change) => changes.push(change));
-    const before = list.items.map((item) => item.key);
+    const before = list.rows.map((row) => row.item.key);
     const row = list.row(uuid(3));
     const updated = list.update({ id: uuid(3), name: 'd-3', status: 'READY' });
     assert.equal(updated?.deployment.status, 'READY');
-    assert.deepEqual(list.items.map((item) => item.key), before, 'same rows, same order');
+    assert.deepEqual(list.rows.map((row) => row.item.key), before, 'same rows, same order');
     assert.equal(list.row(uuid(3)), row, 'the row keeps its identity');
     assert.equal(list.rows[3], row);
     assert.equal(row?.item, updated);
@@ -53,11 +53,11 @@ describe('DeploymentList', () => {
     const s = server(25, 10);
     const list = new DeploymentList(s.fetch);
     await list.ensureLoaded();
-    assert.equal(list.items.length, 10);
+    assert.equal(list.rows.length, 10);
     assert.equal(list.hasMore, true);
     await list.loadMore();
     await list.loadMore();
-    assert.equal(list.items.length, 25);
+    assert.equal(list.rows.length, 25);
     assert.equal(list.hasMore, false);
     assert.equal(list.endReason, 'end');
     await list.loadMore();
@@ -84,7 +84,7 @@ describe('DeploymentList', () => {
     assert.equal(list.isLoading, true);
     await Promise.all([first, second]);
     assert.deepEqual(s.offsets, [0, 10]);
-    assert.equal(list.items.length, 20);
+    assert.equal(list.rows.length, 20);
   });
 
   it('stops when the offset does not advance and says why', async () => {
@@ -109,12 +109,12 @@ describe('DeploymentList', () => {
     s.failAt(20);
     await assert.rejects(list.loadMore(), /boom at 20/);
     assert.equal(list.status, 'error');
-    assert.equal(list.items.length, 20);
+    assert.equal(list.rows.length, 20);
     assert.equal(list.pageCount, 2, 'the failed page is the third');
     s.failAt(undefined);
     await list.loadMore();
     assert.equal(list.status, 'loaded');
-    assert.equal(list.items.length, 30);
+    assert.equal(list.rows.length, 30);
     assert.deepEqual(s.offsets, [0, 10, 20, 20]);
   });
 
@@ -129,8 +129,8 @@ describe('DeploymentList', () => {
     await list.reload();
     assert.equal(changes[0]?.kind, 'reset', 'views drop their rows before the new first page');
     await Promise.all([stale, fresh]);
-    assert.equal(list.items.length, 10);
-    assert.deepEqual(list.items.map((i) => i.deployment.name), records(0, 10).map((d) => d.name));
+    assert.equal(list.rows.length, 10);
+    assert.deepEqual(list.rows.map((row) => row.item.deployment.name), records(0, 10).map((d) => d.name));
   });
 
   it('skips records an earlier page already had and keeps records without an id', async () => {
@@ -139,7 +139,7 @@ describe('DeploymentList', () => {
     );
     await list.ensureLoaded();
     await list.loadMore();
-    assert.deepEqual(list.items.map((item) => item.deployment.id ?? item.deployment.name), [uuid(1), 'no-id']);
+    assert.deepEqual(list.rows.map((row) => row.item.deployment.id ?? row.item.deployment.name), [uuid(1), 'no-id']);
     assert.ok(list.find(uuid(1).toUpperCase()));
   });
 
@@ -157,7 +157,7 @@ describe('DeploymentList', () => {
     list.onDidChange((c) => changes.push(c));
     await list.ensureLoaded();
     while (list.hasMore) await list.loadMore();
-    assert.equal(list.items.length, 5000);
+    assert.equal(list.rows.length, 5000);
     const appended = changes.filter((c) => c.kind === 'appended');
     assert.equal(appended.length, 51);
     assert.ok(appended.every((c) => c.kind === 'appended' && c.added.length <= 100));
@@ -167,7 +167,7 @@ describe('DeploymentList', () => {
     const list = new DeploymentList(async (offset) => page(offset, 10, []));
     list.insertFirst({ id: uuid(9), name: 'new' });
     list.insertFirst({ id: uuid(9), name: 'new' });
-    assert.equal(list.items.length, 1);
+    assert.equal(list.rows.length, 1);
     assert.equal(list.find(uuid(9))?.deployment.name, 'new');
   });
 
@@ -182,7 +182,7 @@ describe('DeploymentList', () => {
     await list.ensureLoaded();
     for (let i = 0; i < 10 && list.hasMore; i++) await list.loadMore();
     assert.deepEqual(offsets, [0, 5000, 300, 9000, 70]);
-    assert.equal(list.items.length, 9);
+    assert.equal(list.rows.length, 9);
     assert.equal(list.endReason, 'end');
   });
 
@@ -202,14 +202,15 @@ describe('DeploymentList', () => {
     for (let i = 0; i < 30 && same.hasMore; i++) await same.loadMore();
     assert.equal(calls, 2);
     assert.equal(same.endReason, 'offsetStuck');
-    assert.equal(same.items.length, 2);
+    assert.equal(same.rows.length, 2);
   });
 
   it('puts off-contract records in their place among the others, with their problems, and counts them in a full page', async () => {
     const problems = [{ path: 'id', message: 'expected a UUID' }, { path: 'created_at', message: 'expected a string, got a number' }];
     const list = new DeploymentList(async (offset) => {
       const good = records(offset, 2);
-      const invalid = [{ index: 1, raw: { id: 'odd', created_at: 5 }, problems, id: 'odd' }];
+      const id = offset === 0 ? 'odd' : `odd-${offset}`;
+      const invalid = [{ index: 1, raw: { id, created_at: 5 }, problems, id }];
       return { ...page(offset, 3, good, offset + 3), invalid, mayHaveMore: true, end: undefined };
     });
     const changes: ListChange[] = [];
@@ -217,11 +218,18 @@ describe('DeploymentList', () => {
     await list.ensureLoaded();
     const appended = changes.find((change) => change.kind === 'appended');
     assert.ok(appended?.kind === 'appended');
-    assert.deepEqual(appended.added.map((item) => item.deployment.id), [uuid(0), 'odd', uuid(1)], 'in the server’s order');
+    assert.deepEqual(appended.added.map((row) => row.item.deployment.id), [uuid(0), 'odd', uuid(1)], 'in the server’s order');
     assert.deepEqual(appended.added[1].invalid?.problems, problems);
-    assert.deepEqual(appended.added[1].deployment, { id: 'odd', created_at: 5 }, 'the record as the server sent it');
-    assert.equal(list.items.length, 2, 'items: the records that match the contract');
+    assert.deepEqual(appended.added[1].item.deployment, { id: 'odd', created_at: 5 }, 'the record as the server sent it');
+    assert.deepEqual(list.rows, appended.added);
     assert.equal(list.invalidCount, 1);
+    assert.equal(list.row('odd'), appended.added[1]);
+    assert.equal(list.find('odd'), undefined, 'find: records that match the contract');
+    assert.equal(list.find(uuid(1)), appended.added[2].item);
     assert.equal(list.hasMore, true, 'two good and one bad record make a full page of 3');
+    await list.loadMore();
+    assert.equal(list.invalidCount, 2);
+    await list.reload();
+    assert.equal(list.invalidCount, 1, 'counted again from the first page');
   });
 });

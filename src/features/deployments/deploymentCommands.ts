@@ -51,7 +51,7 @@ export function registerDeploymentCommands(
     const choice =
       change && typeof change === 'object' && !('kind' in change)
         ? (change as Partial<DeploymentFilters>)
-        : await pickFilterChange(controller.filters.filters, controller.list.items.map((item) => item.deployment));
+        : await pickFilterChange(controller.filters.filters, controller.list.rows);
     if (choice !== undefined) await applyFilters(choice);
     return controller.filters.filters;
   });
@@ -86,15 +86,15 @@ export function registerDeploymentCommands(
 
   commands.register(Commands.compareDeployments, async (arg?: unknown, selected?: unknown) => {
     const rows = controller.deploymentElements(arg, selected);
-    const loaded = controller.list.items;
     if (rows.length !== 2 && arg !== undefined) {
       throw new Error(vscode.l10n.t('Select two deployments to compare (Ctrl+click or Cmd+click the second one); {0} selected.', rows.length));
     }
     // From the Command Palette or a keybinding without two rows selected: choose among the loaded deployments.
-    if (rows.length !== 2 && loaded.length < 2) {
+    const loaded = rows.length === 2 ? undefined : controller.list.rows.filter((row) => !row.invalid).map((row) => row.item);
+    if (loaded && loaded.length < 2) {
       throw new Error(vscode.l10n.t('Comparing needs two loaded deployments, and the Deployments view has {0}. Open the view (or Load more…) first.', loaded.length));
     }
-    const pair = rows.length === 2 ? [rows[0].item, rows[1].item] : await pickTwoDeployments(loaded, rows.map((row) => row.item.key));
+    const pair = loaded ? await pickTwoDeployments(loaded, rows.map((row) => row.item.key)) : [rows[0].item, rows[1].item];
     if (!pair) return undefined;
     const [left, right] = pair;
     await json.compare(left, right);

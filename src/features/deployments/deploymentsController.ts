@@ -75,8 +75,12 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
     this.provider.setWatched(deploymentIds);
   }
 
+  loadedRecord(deploymentId: string): Deployment | undefined {
+    return this.list.find(deploymentId)?.deployment;
+  }
+
   loadedRecords(): Deployment[] {
-    return this.list.items.map((item) => item.deployment);
+    return this.list.rows.filter((row) => !row.invalid).map((row) => row.item.deployment);
   }
 
   /**
@@ -113,7 +117,7 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
    */
   async lookup(deploymentId: string): Promise<LoadedDeployment> {
     const loaded = this.list.find(deploymentId);
-    if (loaded && !loaded.invalid) return loaded;
+    if (loaded) return loaded;
     const record = await this.listedRecord(deploymentId.trim(), {});
     if (!record) throw new Error(vscode.l10n.t('Deployment {0} is no longer listed by the control plane.', deploymentId));
     return { key: idKey(deploymentId), deployment: record };
@@ -153,7 +157,7 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
 
   /** The integrations of newly loaded records go to the catalog: discovery for free, from pages the user loaded anyway. */
   private shareIntegrations(change: ListChange): void {
-    const added = change.kind === 'appended' ? change.added.filter((item) => !item.invalid) : change.kind === 'inserted' ? [change.item] : [];
+    const added = change.kind === 'appended' ? change.added.filter((row) => !row.invalid).map((row) => row.item) : change.kind === 'inserted' ? [change.item] : [];
     if (added.length === 0 || !readSettings().discoverIntegrations) return;
     const { integrationIds, codeHosts } = integrationsUsedBy(added.map((item) => item.deployment));
     if (integrationIds.length > 0) this.services.catalog.addDiscovered(integrationIds, codeHosts);

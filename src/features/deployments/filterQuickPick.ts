@@ -1,9 +1,9 @@
 import vscode = require('vscode');
-import type { Deployment } from '../../api';
 import { messageOf } from '../../api/errors';
 import { DeploymentFilters, splitIdList, validateIdList } from '../../api/query';
 import { DEPLOYMENT_TYPES, KNOWN_STATUSES } from '../../api/vocabulary';
 import { FILTER_NAMES, FilterName, filterValueText, filterWords } from '../../model/deploymentFilters';
+import type { DeploymentRow } from '../../model/deploymentList';
 
 /** What the user chose: a change to merge, 'clear' for all, or undefined when they cancelled. */
 type FilterChoice = Partial<DeploymentFilters> | 'clear' | undefined;
@@ -11,7 +11,7 @@ type FilterChoice = Partial<DeploymentFilters> | 'clear' | undefined;
 type Option = vscode.QuickPickItem & { value: string };
 
 /** Every filter with its current value, then that filter's editor; status and image version also offer the loaded records' values. */
-export async function pickFilterChange(filters: DeploymentFilters, loaded: readonly Deployment[]): Promise<FilterChoice> {
+export async function pickFilterChange(filters: DeploymentFilters, loaded: readonly DeploymentRow[]): Promise<FilterChoice> {
   const items: Array<vscode.QuickPickItem & { filter?: FilterName }> = FILTER_NAMES.map((name) => ({
     label: filterWords(name).title,
     description: filterValueText(filters, name),
@@ -27,9 +27,9 @@ export async function pickFilterChange(filters: DeploymentFilters, loaded: reado
   return choice.filter ? editFilter(choice.filter, filters, loaded) : 'clear';
 }
 
-async function editFilter(name: FilterName, filters: DeploymentFilters, loaded: readonly Deployment[]): Promise<FilterChoice> {
+async function editFilter(name: FilterName, filters: DeploymentFilters, loaded: readonly DeploymentRow[]): Promise<FilterChoice> {
   const seen = (field: 'status' | 'image_version') => {
-    const values = new Set(loaded.map((deployment) => deployment[field]).filter((value): value is string => typeof value === 'string' && !!value));
+    const values = new Set(loaded.map(({ item, invalid }) => !invalid && item.deployment[field]).filter((value): value is string => typeof value === 'string' && !!value));
     return [...values].sort(new Intl.Collator(undefined, { numeric: true }).compare);
   };
   switch (name) {

@@ -3,7 +3,6 @@ import { Deployment, isUuid, messageOf } from '../../api';
 import { DEFAULT_WATCH_INTERVALS, WatchNotice, WatchScheduler, WatchSettings } from '../../model/watchScheduler';
 import { statusWords } from '../../model/deploymentStatus';
 import { DEFAULT_IN_PROGRESS_STATUSES, entryLabel, readSavedEntries, WatchEntry } from '../../model/watchState';
-import { idKey } from '../../model/ids';
 import { SECTION } from '../../platform/settings';
 import { deploymentReferenceOf, DeploymentsFeature, Services } from '../../platform/services';
 import { createWatchStatusBar, describeEntry } from './statusBar';
@@ -191,7 +190,7 @@ async function reveal(deployments: DeploymentsFeature, id: string): Promise<void
 /** A tree row, a record or a deployment ID (looked up among the loaded records). */
 function deploymentOf(arg: unknown, deployments: DeploymentsFeature): Deployment | { id: string } | undefined {
   if (typeof arg === 'string' && arg.trim()) {
-    return deployments.loadedRecords().find((d) => typeof d.id === 'string' && idKey(d.id) === idKey(arg)) ?? { id: arg.trim() };
+    return deployments.loadedRecord(arg) ?? { id: arg.trim() };
   }
   if (!arg || typeof arg !== 'object') return undefined;
   const reference = deploymentReferenceOf(arg);

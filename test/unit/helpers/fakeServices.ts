@@ -94,6 +94,7 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
     },
     applyRecords: () => undefined,
     markWatched: () => undefined,
+    loadedRecord: () => undefined,
     loadedRecords: () => [],
   };
   return { services, posted, listed, log, deployments };
