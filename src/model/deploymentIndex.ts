@@ -1,4 +1,5 @@
-import { CancelledError, messageOf, type ControlPlaneClient, type Deployment, type DeploymentPage } from '../api';
+import { CancelledError, messageOf, type ControlPlaneClient, type Deployment, type DeploymentPage, type InvalidDeployment } from '../api';
+import type { RecordProblem } from '../api/errors';
 import type { ListChange } from './deploymentList';
 import { Emitter, Event } from './events';
 import { idKey } from './ids';
@@ -13,7 +14,10 @@ import * as l10n from '@vscode/l10n';
  * comparing commits needs. Every listing, Create and watch tick updates it afterwards (update).
  */
 
-/** What the index keeps of a deployment; never secrets. */
+/**
+ * What the index keeps of a deployment; never secrets. Of a record off the API contract, what could be placed (its
+ * fields that are strings), and `problems`.
+ */
 export interface IndexedDeployment {
   readonly id: string;
   readonly name?: string;
@@ -23,6 +27,8 @@ export interface IndexedDeployment {
   readonly repoUrl?: string;
   readonly ref?: string;
   readonly commit?: string;
+  /** Where the record departs from the API contract; undefined when it matches. */
+  readonly problems?: readonly RecordProblem[];
 }
 
 /**
@@ -43,8 +49,11 @@ export interface ScanState {
 /** A repository's deployments by type, for "deployed: prod, 2 dev": count per `deployment_type`, '' for none. */
 export type RepositoryUsage = ReadonlyMap<string, number>;
 
-/** The entry of a record, or undefined for a record without an ID (it cannot be kept up to date). */
-function indexEntry(record: Deployment): IndexedDeployment | undefined {
+/**
+ * The entry of a record, or undefined for a record without an ID (it cannot be kept up to date). Only strings are
+ * taken, so a record off the contract (`problems`) gives what it can.
+ */
+function indexEntry(record: Deployment, problems?: readonly RecordProblem[]): IndexedDeployment | undefined {
   const id = trimmedText(record.id);
   if (!id) return undefined;
   return {
@@ -55,7 +64,15 @@ function indexEntry(record: Deployment): IndexedDeployment | undefined {
     repoUrl: trimmedText(record.source_config?.repo_url),
     ref: trimmedText(record.source_revision_config?.repo_ref),
     commit: trimmedText(record.source_revision_config?.repo_commit_sha),
+    ...(problems && { problems }),
   };
+}
+
+/** The entries of records that match the contract, then of those that do not. */
+function* indexEntries(records: Iterable<Deployment>, offContract: Iterable<InvalidDeployment>): Iterable<IndexedDeployment | undefined> {
+  for (const record of records) yield indexEntry(record);
+  // The record as the server sent it: anything JSON can hold.
+  for (const { raw, problems } of offContract) yield indexEntry((raw ?? {}) as Deployment, problems);
 }
 
 /** One control plane's index. Changes are announced once per update that changed something. */
@@ -87,19 +104,18 @@ export class DeploymentIndex {
   }
 
   /**
-   * Records just listed, created or checked by a watch tick: each replaces the entry of its ID (a
-   * field the newer record lacks is gone), or is added. Records without an ID are skipped. Answers
-   * whether anything changed.
+   * Records just listed, created or checked by a watch tick, those off the contract (`offContract`) among them:
+   * each replaces the entry of its ID (a field the newer record lacks is gone), or is added. Records without an ID
+   * are skipped. Answers whether anything changed.
    */
-  update(records: Iterable<Deployment>): boolean {
+  update(records: Iterable<Deployment>, offContract: Iterable<InvalidDeployment> = []): boolean {
     let changed = false;
-    for (const record of records) {
-      const entry = indexEntry(record);
+    for (const entry of indexEntries(records, offContract)) {
       if (!entry) continue;
       const key = idKey(entry.id);
       const known = this.entries.get(key);
-      // indexEntry writes every field, so the keys of `entry` are all there is to compare.
-      if (known && (Object.keys(entry) as Array<keyof IndexedDeployment>).every((field) => known[field] === entry[field])) continue;
+      // indexEntry writes every field in one order, strings and problems of strings: their JSON says the same when they do.
+      if (known && JSON.stringify(known) === JSON.stringify(entry)) continue;
       if (known?.repoUrl !== entry.repoUrl || known?.type !== entry.type) this.usageChanges++;
       this.entries.set(key, entry);
       changed = true;
@@ -134,7 +150,7 @@ export class DeploymentIndex {
   /** A page of the scan: its records, and where the next one starts. */
   addPage(page: Pick<DeploymentPage, 'deployments' | 'invalid' | 'nextOffset'>): void {
     this.state = { ...this.state, looked: this.state.looked + page.deployments.length + page.invalid.length, nextOffset: page.nextOffset };
-    if (!this.update(page.deployments)) this.changed.fire();
+    if (!this.update(page.deployments, page.invalid)) this.changed.fire();
   }
 
   endScan(phase: Exclude<ScanPhase, 'none' | 'scanning'>, error?: unknown): void {
@@ -335,15 +351,16 @@ export class DeploymentIndexes {
     return 'complete';
   }
 
-  /** Records just listed, created or checked: the current control plane's index takes them. */
-  recordsListed(records: readonly Deployment[]): void {
-    this.current().update(records);
+  /** Records just listed, created or checked, those off the contract (`offContract`) among them: the current control plane's index takes them. */
+  recordsListed(records: readonly Deployment[], offContract: readonly InvalidDeployment[] = []): void {
+    this.current().update(records, offContract);
   }
 
-  /** What the Deployments view's list loaded or changed: its records that match the contract. */
+  /** What the Deployments view's list loaded or changed. */
   listChanged(change: ListChange): void {
-    if (change.kind === 'appended') this.recordsListed(change.added.filter((item) => !item.invalid).map((item) => item.deployment));
-    else if ((change.kind === 'inserted' || change.kind === 'updated') && !change.item.invalid) this.recordsListed([change.item.deployment]);
+    const items = change.kind === 'appended' ? change.added : change.kind === 'inserted' || change.kind === 'updated' ? [change.item] : [];
+    const offContract = items.flatMap((item) => (item.invalid ? [item.invalid] : []));
+    this.recordsListed(items.filter((item) => !item.invalid).map((item) => item.deployment), offContract);
   }
 
   /** Deployments the current control plane no longer lists. */
