@@ -68,13 +68,6 @@ function indexEntry(record: Deployment, problems?: readonly RecordProblem[]): In
   };
 }
 
-/** The entries of records that match the contract, then of those that do not. */
-function* indexEntries(records: Iterable<Deployment>, offContract: Iterable<InvalidDeployment>): Iterable<IndexedDeployment | undefined> {
-  for (const record of records) yield indexEntry(record);
-  // The record as the server sent it: anything JSON can hold.
-  for (const { raw, problems } of offContract) yield indexEntry((raw ?? {}) as Deployment, problems);
-}
-
 /** One control plane's index. Changes are announced once per update that changed something. */
 export class DeploymentIndex {
   private readonly entries = new Map<string, IndexedDeployment>();
@@ -110,18 +103,23 @@ export class DeploymentIndex {
    */
   update(records: Iterable<Deployment>, offContract: Iterable<InvalidDeployment> = []): boolean {
     let changed = false;
-    for (const entry of indexEntries(records, offContract)) {
-      if (!entry) continue;
-      const key = idKey(entry.id);
-      const known = this.entries.get(key);
-      // indexEntry writes every field in one order, strings and problems of strings: their JSON says the same when they do.
-      if (known && JSON.stringify(known) === JSON.stringify(entry)) continue;
-      if (known?.repoUrl !== entry.repoUrl || known?.type !== entry.type) this.usageChanges++;
-      this.entries.set(key, entry);
-      changed = true;
-    }
+    for (const record of records) changed = this.put(indexEntry(record)) || changed;
+    // The record as the server sent it: anything JSON can hold.
+    for (const { raw, problems } of offContract) changed = this.put(indexEntry((raw ?? {}) as Deployment, problems)) || changed;
     if (changed) this.touch();
     return changed;
+  }
+
+  /** Keeps `entry` unless it says what the entry of its ID says already; false when nothing changed. */
+  private put(entry: IndexedDeployment | undefined): boolean {
+    if (!entry) return false;
+    const key = idKey(entry.id);
+    const known = this.entries.get(key);
+    // indexEntry writes every field in one order, strings and problems of strings: their JSON says the same when they do.
+    if (known && JSON.stringify(known) === JSON.stringify(entry)) return false;
+    if (known?.repoUrl !== entry.repoUrl || known?.type !== entry.type) this.usageChanges++;
+    this.entries.set(key, entry);
+    return true;
   }
 
   /** Deployments the control plane no longer lists. */
