@@ -1,4 +1,5 @@
-import { CancelledError, messageOf, type ControlPlaneClient, type Deployment, type DeploymentPage } from '../api';
+import { CancelledError, messageOf, type ControlPlaneClient, type Deployment, type DeploymentPage, type InvalidDeployment } from '../api';
+import type { RecordProblem } from '../api/errors';
 import type { ListChange } from './deploymentList';
 import { Emitter, Event } from './events';
 import { idKey } from './ids';
@@ -13,7 +14,10 @@ import * as l10n from '@vscode/l10n';
  * comparing commits needs. Every listing, Create and watch tick updates it afterwards (update).
  */
 
-/** What the index keeps of a deployment; never secrets. */
+/**
+ * What the index keeps of a deployment; never secrets. Of a record off the API contract, what could be placed (its
+ * fields that are strings), and `problems`.
+ */
 export interface IndexedDeployment {
   readonly id: string;
   readonly name?: string;
@@ -23,6 +27,8 @@ export interface IndexedDeployment {
   readonly repoUrl?: string;
   readonly ref?: string;
   readonly commit?: string;
+  /** Where the record departs from the API contract; undefined when it matches. */
+  readonly problems?: readonly RecordProblem[];
 }
 
 /**
@@ -43,8 +49,11 @@ export interface ScanState {
 /** A repository's deployments by type, for "deployed: prod, 2 dev": count per `deployment_type`, '' for none. */
 export type RepositoryUsage = ReadonlyMap<string, number>;
 
-/** The entry of a record, or undefined for a record without an ID (it cannot be kept up to date). */
-function indexEntry(record: Deployment): IndexedDeployment | undefined {
+/**
+ * The entry of a record, or undefined for a record without an ID (it cannot be kept up to date). Only strings are
+ * taken, so a record off the contract (`problems`) gives what it can.
+ */
+function indexEntry(record: Deployment, problems?: readonly RecordProblem[]): IndexedDeployment | undefined {
   const id = trimmedText(record.id);
   if (!id) return undefined;
   return {
@@ -55,6 +64,7 @@ function indexEntry(record: Deployment): IndexedDeployment | undefined {
     repoUrl: trimmedText(record.source_config?.repo_url),
     ref: trimmedText(record.source_revision_config?.repo_ref),
     commit: trimmedText(record.source_revision_config?.repo_commit_sha),
+    ...(problems && { problems }),
   };
 }
 
@@ -87,25 +97,29 @@ export class DeploymentIndex {
   }
 
   /**
-   * Records just listed, created or checked by a watch tick: each replaces the entry of its ID (a
-   * field the newer record lacks is gone), or is added. Records without an ID are skipped. Answers
-   * whether anything changed.
+   * Records just listed, created or checked by a watch tick, those off the contract (`offContract`) among them:
+   * each replaces the entry of its ID (a field the newer record lacks is gone), or is added. Records without an ID
+   * are skipped. Answers whether anything changed.
    */
-  update(records: Iterable<Deployment>): boolean {
+  update(records: Iterable<Deployment>, offContract: Iterable<InvalidDeployment> = []): boolean {
     let changed = false;
-    for (const record of records) {
-      const entry = indexEntry(record);
-      if (!entry) continue;
-      const key = idKey(entry.id);
-      const known = this.entries.get(key);
-      // indexEntry writes every field, so the keys of `entry` are all there is to compare.
-      if (known && (Object.keys(entry) as Array<keyof IndexedDeployment>).every((field) => known[field] === entry[field])) continue;
-      if (known?.repoUrl !== entry.repoUrl || known?.type !== entry.type) this.usageChanges++;
-      this.entries.set(key, entry);
-      changed = true;
-    }
+    for (const record of records) changed = this.put(indexEntry(record)) || changed;
+    // The record as the server sent it: anything JSON can hold.
+    for (const { raw, problems } of offContract) changed = this.put(indexEntry((raw ?? {}) as Deployment, problems)) || changed;
     if (changed) this.touch();
     return changed;
+  }
+
+  /** Keeps `entry` unless it says what the entry of its ID says already; false when nothing changed. */
+  private put(entry: IndexedDeployment | undefined): boolean {
+    if (!entry) return false;
+    const key = idKey(entry.id);
+    const known = this.entries.get(key);
+    // indexEntry writes every field in one order, strings and problems of strings: their JSON says the same when they do.
+    if (known && JSON.stringify(known) === JSON.stringify(entry)) return false;
+    if (known?.repoUrl !== entry.repoUrl || known?.type !== entry.type) this.usageChanges++;
+    this.entries.set(key, entry);
+    return true;
   }
 
   /** Deployments the control plane no longer lists. */
@@ -134,7 +148,7 @@ export class DeploymentIndex {
   /** A page of the scan: its records, and where the next one starts. */
   addPage(page: Pick<DeploymentPage, 'deployments' | 'invalid' | 'nextOffset'>): void {
     this.state = { ...this.state, looked: this.state.looked + page.deployments.length + page.invalid.length, nextOffset: page.nextOffset };
-    if (!this.update(page.deployments)) this.changed.fire();
+    if (!this.update(page.deployments, page.invalid)) this.changed.fire();
   }
 
   endScan(phase: Exclude<ScanPhase, 'none' | 'scanning'>, error?: unknown): void {
@@ -335,15 +349,17 @@ export class DeploymentIndexes {
     return 'complete';
   }
 
-  /** Records just listed, created or checked: the current control plane's index takes them. */
-  recordsListed(records: readonly Deployment[]): void {
-    this.current().update(records);
+  /** Records just listed, created or checked, those off the contract (`offContract`) among them: the current control plane's index takes them. */
+  recordsListed(records: readonly Deployment[], offContract: readonly InvalidDeployment[] = []): void {
+    this.current().update(records, offContract);
   }
 
-  /** What the Deployments view's list loaded or changed: its records that match the contract. */
+  /** What the Deployments view's list loaded or changed. */
   listChanged(change: ListChange): void {
-    if (change.kind === 'appended') this.recordsListed(change.added.filter((row) => !row.invalid).map((row) => row.item.deployment));
-    else if (change.kind === 'inserted' || change.kind === 'updated') this.recordsListed([change.item.deployment]);
+    if (change.kind === 'appended') {
+      const offContract = change.added.flatMap((row) => (row.invalid ? [row.invalid] : []));
+      this.recordsListed(change.added.filter((row) => !row.invalid).map((row) => row.item.deployment), offContract);
+    } else if (change.kind === 'inserted' || change.kind === 'updated') this.recordsListed([change.item.deployment]);
   }
 
   /** Deployments the current control plane no longer lists. */

@@ -286,6 +286,41 @@ describe('This Workspace', function () {
     assert.equal(watched, fx.standIn.deployments.find((d) => d.name === 'shop-live')!.id);
   });
 
+  it('shows a record off the API contract marked, with what is wrong and the actions that work for it; one without an ID only counts', async () => {
+    const offContract = (fields: Record<string, unknown>) => {
+      const record = { ...deploy('placeholder', undefined, REPOSITORY_URL, 'refs/tags/v1', commits[1]), ...fields };
+      fx.standIn.deployments[0] = record as never;
+      return record;
+    };
+    offContract({ id: 'legacy-shop-1', name: 'shop-legacy', status: 7 });
+    const odd = offContract({ name: 'shop-odd', status: { phase: 'READY' } });
+    offContract({ id: undefined, name: 'shop-without-id' });
+    await vscode.commands.executeCommand('deploymentsExplorer.refreshWorkspace');
+    assert.equal(index().scan.phase, 'complete');
+    assert.equal(index().scan.looked, fx.standIn.deployments.length, 'every record is looked at, the one without an ID too');
+    const [repositoryRow] = await children();
+    const v1 = (await children(repositoryRow)).find((row) => item(row).label === 'v1')!;
+    const rows = await children(v1);
+    assert.deepEqual(rows.map((row) => item(row).label), ['shop-legacy', 'shop-odd', 'shop-release']);
+    const legacy = item(rows[0]);
+    assert.equal(legacy.description, 'does not match the API contract (ID, Status)');
+    assert.deepEqual([(legacy.iconPath as vscode.ThemeIcon).id, (legacy.iconPath as vscode.ThemeIcon).color?.id], ['bracket-error', 'list.warningForeground']);
+    const tooltip = (legacy.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
+    assert.match(tooltip, /`id`[^]*`status`/);
+    assert.match(tooltip, /Against your clone: up to date/);
+    assert.doesNotMatch(tooltip, /workspace-secret/);
+    assert.equal(legacy.contextValue, 'workspaceDeployment offContract', 'Watch and Pin need a UUID; JSON and the web console need the record whole');
+    assert.equal(item(rows[1]).contextValue, 'workspaceDeployment offContract id');
+
+    // Show in Deployments View: its row there, marked the same way.
+    await vscode.commands.executeCommand('deploymentsExplorer.refreshDeployments');
+    assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.revealDeployment', rows[0]), true);
+    assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.revealDeployment', rows[1]), true);
+    assert.equal(await vscode.commands.executeCommand<string>('deploymentsExplorer.watchDeployment', rows[1]), odd.id);
+    await vscode.commands.executeCommand('deploymentsExplorer.unwatchDeployment', odd.id);
+    fx.standIn.deployments.splice(0, 3);
+  });
+
   it('a profile switch aborts the scan in flight; the other control plane gets its own index', async () => {
     other = await StandIn.start({ apiKey: OTHER_KEY, seed: 5, deploymentCount: 150 });
     const added = await vscode.commands.executeCommand<{ check: string; message: string }>('deploymentsExplorer.addProfile', {

@@ -124,13 +124,47 @@ describe('DeploymentIndex: its update rules', () => {
     assert.deepEqual(offsets, [0, 100]);
   });
 
-  it('counts records off the contract as looked at, without indexing them', async () => {
+  it('indexes what it can place of a record off the contract, marked with its problems; one without an ID is only looked at', async () => {
+    const problems = [{ path: 'status', message: 'expected a string' }];
+    const offContract = {
+      index: 1,
+      raw: {
+        id: 'legacy-7',
+        name: 'old-shop',
+        status: 7,
+        deployment_type: ['prod'],
+        source_config: { repo_url: 'https://github.com/acme/shop', resource_spec: 'big' },
+        source_revision_config: { repo_ref: 'main', repo_commit_sha: 42 },
+        secrets: [{ name: 'TOKEN', value: 'secret-value' }],
+      },
+      problems,
+      id: 'legacy-7',
+    };
     const { indexes } = indexesOver(async function* () {
-      yield page([record(1)], 0, 100, false, 2);
+      yield { ...page([record(1)], 0, 100, false), invalid: [offContract, { index: 2, raw: { status: 'READY' }, problems }, { index: 3, raw: null, problems }] };
     });
     await indexes.scan(true);
-    assert.equal(indexes.current().scan.looked, 3);
-    assert.equal(indexes.current().size, 1);
+    assert.equal(indexes.current().scan.looked, 4);
+    assert.equal(indexes.current().size, 2);
+    const shown = indexes.current().ofRemotes([{ name: 'origin', url: 'https://github.com/acme/shop' }]).deployments;
+    assert.deepEqual(
+      shown.find((entry) => entry.id === 'legacy-7'),
+      { id: 'legacy-7', name: 'old-shop', status: undefined, type: undefined, repoUrl: 'https://github.com/acme/shop', ref: 'main', commit: undefined, problems },
+    );
+    assert.doesNotMatch(JSON.stringify(shown), /secret-value/);
+  });
+
+  it('a record that comes back off the contract is marked, and unmarked once it matches again', () => {
+    const index = new DeploymentIndex();
+    const problems = [{ path: 'name', message: 'expected a string' }];
+    const entry = () => index.ofRemotes([{ name: 'origin', url: 'https://github.com/acme/shop' }]).deployments[0];
+    index.update([record(1)]);
+    assert.equal(index.update([], [{ index: 0, raw: { ...record(1), name: 5 }, problems, id: id(1) }]), true);
+    assert.deepEqual(entry().problems, problems);
+    assert.equal(entry().name, undefined);
+    assert.equal(index.update([], [{ index: 0, raw: { ...record(1), name: 5 }, problems: [{ ...problems[0] }], id: id(1) }]), false, 'the same problems again change nothing');
+    assert.equal(index.update([record(1)]), true);
+    assert.equal(entry().problems, undefined);
   });
 
   it('a scan that fails keeps what it found and where to go on, and logs why', async () => {

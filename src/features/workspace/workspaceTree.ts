@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
+import { isUuid } from '../../api';
 import { messageOf } from '../../api/errors';
 import { DeploymentIndex, IndexedDeployment } from '../../model/deploymentIndex';
 import { statusIcon } from '../../model/deploymentPresentation';
@@ -24,7 +25,7 @@ import { Commands } from '../../platform/commandIds';
 import { commitGraph, gitApi, GitRepository, onGitChange, remotesOf, workspaceRepositories } from '../../platform/git';
 import { DeploymentReference, Services } from '../../platform/services';
 import { readSettings } from '../../platform/settings';
-import { errorItem, fixItem, pagingItem } from '../../platform/treeRows';
+import { errorItem, fixItem, offContractItem, pagingItem } from '../../platform/treeRows';
 
 export const WORKSPACE_VIEW_ID = 'deploymentsExplorer.workspace';
 const NO_GIT_CONTEXT = 'deploymentsExplorer.workspaceNoGit';
@@ -384,13 +385,28 @@ function refItem(element: RefElement): vscode.TreeItem {
   return item;
 }
 
-/** `name`, then `type · status in words · commit state`; its tooltip says what to do about the state. */
+/**
+ * `name`, then `type · status in words · commit state`; its tooltip says what to do about the state. A record off the
+ * API contract is marked as in the Deployments view, the state in its tooltip; what needs the record whole is not offered.
+ */
 function deploymentItem(row: DeploymentRow): vscode.TreeItem {
   const { entry, state } = row;
   const label = entry.name ?? entry.id;
+  const words = commitStateWords(state, vscode.env.language);
+  const hint = commitStateHint(state);
+  if (entry.problems) {
+    return offContractItem({
+      id: row.id,
+      label,
+      problems: entry.problems,
+      note: [`${vscode.l10n.t('Against your clone')}: ${words}`, hint].filter(Boolean).join('\n'),
+      // Watch and Pin follow it by ID, which must be a UUID.
+      contextValue: `workspaceDeployment offContract${isUuid(entry.id) ? ' id' : ''}`,
+      collapsible: state.kind === 'behind',
+    });
+  }
   const item = new vscode.TreeItem(label, state.kind === 'behind' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = row.id;
-  const words = commitStateWords(state, vscode.env.language);
   item.description = [entry.type, statusWords(entry.status), words].filter(Boolean).join(' · ');
   const icon = statusIcon(entry.status);
   item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
@@ -405,7 +421,6 @@ function deploymentItem(row: DeploymentRow): vscode.TreeItem {
     [vscode.l10n.t('Against your clone'), words],
   ];
   for (const [name, value] of lines) if (value) tooltip.appendText(`${name}: ${value}`).appendMarkdown('  \n');
-  const hint = commitStateHint(state);
   if (hint) tooltip.appendMarkdown('\n').appendText(hint);
   item.tooltip = tooltip;
   item.contextValue = 'workspaceDeployment';
