@@ -356,10 +356,10 @@ export class DeploymentIndexes {
 
   /** What the Deployments view's list loaded or changed. */
   listChanged(change: ListChange): void {
-    if (change.kind === 'appended') {
+    if (change.kind === 'appended' || change.kind === 'inserted') {
       const offContract = change.added.flatMap((row) => (row.invalid ? [row.invalid] : []));
       this.recordsListed(change.added.filter((row) => !row.invalid).map((row) => row.item.deployment), offContract);
-    } else if (change.kind === 'inserted' || change.kind === 'updated') this.recordsListed([change.item.deployment]);
+    } else if (change.kind === 'updated') this.recordsListed([change.item.deployment]);
   }
 
   /** Deployments the current control plane no longer lists. */

@@ -26,7 +26,8 @@ export type ListChange =
   | { kind: 'reset' }
   /** A page's new rows, in the server's order, those off the contract among them. */
   | { kind: 'appended'; added: readonly DeploymentRow[] }
-  | { kind: 'inserted'; item: LoadedDeployment }
+  /** A row put at the top (see insertFirst). */
+  | { kind: 'inserted'; added: readonly DeploymentRow[] }
   /** A loaded record was replaced by a newer one (same key, same place). */
   | { kind: 'updated'; item: LoadedDeployment }
   | { kind: 'status' };
@@ -141,14 +142,14 @@ export class DeploymentList {
     return this.load();
   }
 
-  /** A record the loaded pages do not hold, at the top (e.g. one just created). */
-  insertFirst(deployment: Deployment): void {
+  /** A record the loaded pages do not hold, at the top (e.g. one just created); `invalid` when it is off the contract. */
+  insertFirst(deployment: Deployment, invalid?: InvalidDeployment): void {
     if (typeof deployment.id === 'string' && this.row(deployment.id)) return;
-    const item = { key: this.keyOf(deployment.id), deployment };
-    const row = { kind: 'deployment', item } as const;
-    this.keys.set(item.key, row);
+    const row: DeploymentRow = { kind: 'deployment', item: { key: this.keyOf(deployment.id), deployment }, invalid };
+    this.keys.set(row.item.key, row);
+    if (invalid) this.offContract++;
     this.loaded.unshift(row);
-    this.changed.fire({ kind: 'inserted', item });
+    this.changed.fire({ kind: 'inserted', added: [row] });
   }
 
   /**
@@ -210,9 +211,7 @@ export class DeploymentList {
   private append(page: DeploymentPage): DeploymentRow[] {
     const rows: DeploymentRow[] = page.deployments.map((deployment) => ({ kind: 'deployment', item: { key: this.keyOf(deployment.id), deployment } }));
     for (const invalid of page.invalid) {
-      const raw = invalid.raw;
-      const deployment = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : { value: raw }) as Deployment;
-      rows.splice(invalid.index, 0, { kind: 'deployment', item: { key: this.keyOf(invalid.id), deployment }, invalid });
+      rows.splice(invalid.index, 0, { kind: 'deployment', item: { key: this.keyOf(invalid.id), deployment: offContractRecord(invalid) }, invalid });
     }
     const added: DeploymentRow[] = [];
     for (const row of rows) {
@@ -229,4 +228,9 @@ export class DeploymentList {
   private keyOf(id: unknown): string {
     return typeof id === 'string' && id ? idKey(id) : `#${++this.anonymous}`;
   }
+}
+
+/** What a row holds of a record off the contract: the record as the server sent it (a value that is no object, wrapped). */
+export function offContractRecord({ raw }: InvalidDeployment): Deployment {
+  return (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : { value: raw }) as Deployment;
 }

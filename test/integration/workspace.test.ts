@@ -309,13 +309,28 @@ describe('This Workspace', function () {
     assert.match(tooltip, /`id`[^]*`status`/);
     assert.match(tooltip, /Against your clone: up to date/);
     assert.doesNotMatch(tooltip, /workspace-secret/);
-    assert.equal(legacy.contextValue, 'workspaceDeployment offContract', 'Watch and Pin need a UUID; JSON and the web console need the record whole');
+    assert.equal(legacy.contextValue, 'workspaceDeployment offContract', 'Watch and Pin need a UUID');
     assert.equal(item(rows[1]).contextValue, 'workspaceDeployment offContract id');
 
-    // Show in Deployments View: its row there, marked the same way.
+    // Show JSON: the record as the server sent it, secrets masked, looked up while the Deployments view has not loaded it.
+    const json = async (row: unknown) => {
+      const uri = await vscode.commands.executeCommand<vscode.Uri>('deploymentsExplorer.showDeploymentJson', row);
+      return (await vscode.workspace.openTextDocument(uri)).getText();
+    };
+    const oddJson = await json(rows[1]);
+    assert.match(oddJson, /"name": "shop-odd"[^]*"phase": "READY"/);
+    assert.doesNotMatch(oddJson, /workspace-secret/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
+    // Show in Deployments View: its row there, marked the same way; looked up and put first when not loaded.
+    assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.revealDeployment', rows[1]), true);
+    const [first] = fx.api.deployments.provider.getChildren() as Array<{ invalid?: unknown; item?: { deployment: { name?: unknown } } }>;
+    assert.ok(first.invalid, 'the row put first is marked off the contract');
+    assert.equal(first.item?.deployment.name, 'shop-odd');
     await vscode.commands.executeCommand('deploymentsExplorer.refreshDeployments');
     assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.revealDeployment', rows[0]), true);
-    assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.revealDeployment', rows[1]), true);
+    assert.match(await json(rows[0]), /"id": "legacy-shop-1"/, 'loaded in the Deployments view: its row there is shown');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     assert.equal(await vscode.commands.executeCommand<string>('deploymentsExplorer.watchDeployment', rows[1]), odd.id);
     await vscode.commands.executeCommand('deploymentsExplorer.unwatchDeployment', odd.id);
     fx.standIn.deployments.splice(0, 3);

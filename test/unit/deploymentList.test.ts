@@ -171,6 +171,18 @@ describe('DeploymentList', () => {
     assert.equal(list.find(uuid(9))?.deployment.name, 'new');
   });
 
+  it('inserts a record off the contract at the top marked, counted, and announced as such', () => {
+    const list = new DeploymentList(async (offset) => page(offset, 10, []));
+    const changes: ListChange[] = [];
+    list.onDidChange((c) => changes.push(c));
+    const raw = { id: 'legacy-1', name: 'old', status: 7 };
+    list.insertFirst(raw as never, { index: 0, raw, problems: [{ path: 'status', message: 'expected a string' }], id: 'legacy-1', name: 'old' });
+    assert.equal(list.row('legacy-1')?.invalid?.problems[0].path, 'status');
+    assert.equal(list.find('legacy-1'), undefined, 'find answers records on the contract only');
+    assert.equal(list.invalidCount, 1);
+    assert.deepEqual(changes.map((c) => (c.kind === 'inserted' ? c.added.map((row) => Boolean(row.invalid)) : c.kind)), [[true]]);
+  });
+
   it('keeps paging opaque cursors 0 → 5000 → 300 → 9000 → 70 until the short page', async () => {
     const cursors: Record<number, number> = { 0: 5000, 5000: 300, 300: 9000, 9000: 70 };
     const offsets: number[] = [];

@@ -3,12 +3,12 @@ import { messageOf } from '../../api/errors';
 import { isUuid } from '../../api/vocabulary';
 import { readSettings, SECTION } from '../../platform/settings';
 import { describeFilters, DeploymentFilterStore } from '../../model/deploymentFilters';
-import { DeploymentList, ListChange, LoadedDeployment } from '../../model/deploymentList';
+import { DeploymentList, ListChange, LoadedDeployment, offContractRecord } from '../../model/deploymentList';
 import { idKey } from '../../model/ids';
 import { integrationsUsedBy } from '../../model/integrationDiscovery';
 import { certificatesMark } from '../../platform/connection';
 import { DeploymentsFeature, Services } from '../../platform/services';
-import type { Deployment } from '../../api';
+import type { Deployment, InvalidDeployment } from '../../api';
 import type { DeploymentFilters } from '../../api/query';
 import { DeploymentElement, DeploymentsTreeElement, DeploymentsTreeProvider } from './deploymentsTreeProvider';
 
@@ -42,7 +42,7 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
         this.setContext('deploymentsExplorer.deploymentsEmpty', this.list.isEmpty);
         this.shareIntegrations(change);
         services.deploymentIndex.listChanged(change);
-        if (change.kind === 'appended' || change.kind === 'reset' || change.kind === 'status') this.showMessage();
+        if (change.kind !== 'updated') this.showMessage();
       }),
       this.filters.onDidChange(() => this.showMessage()),
       services.connection.onDidChange(() => void this.connectionChanged()),
@@ -94,8 +94,8 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
     const id = deploymentId.trim();
     if (!this.provider.elementFor(id) && isUuid(id)) {
       try {
-        const record = await this.listedRecord(id, this.filters.filters);
-        if (record) this.list.insertFirst(record);
+        const listed = await this.listedRecord(id, this.filters.filters);
+        if (listed) this.list.insertFirst(listed.deployment, listed.invalid);
       } catch (error) {
         this.services.log.warn(`Could not look up deployment ${id}: ${messageOf(error)}`);
       }
@@ -113,21 +113,24 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
 
   /**
    * The loaded record of `deploymentId`, or the record looked up by ID alone (the filters do not
-   * apply: a row of another view names it); throws when the control plane does not list it.
+   * apply: a row of another view names it), on the contract or off it; throws when the control plane does not list it.
    */
   async lookup(deploymentId: string): Promise<LoadedDeployment> {
-    const loaded = this.list.find(deploymentId);
+    const loaded = this.list.row(deploymentId)?.item;
     if (loaded) return loaded;
-    const record = await this.listedRecord(deploymentId.trim(), {});
-    if (!record) throw new Error(vscode.l10n.t('Deployment {0} is no longer listed by the control plane.', deploymentId));
-    return { key: idKey(deploymentId), deployment: record };
+    const listed = await this.listedRecord(deploymentId.trim(), {});
+    if (!listed) throw new Error(vscode.l10n.t('Deployment {0} is no longer listed by the control plane.', deploymentId));
+    return { key: idKey(deploymentId), deployment: listed.deployment };
   }
 
-  /** The record of `id` as the control plane lists it with `filters`, if it does. */
-  private async listedRecord(id: string, filters: DeploymentFilters): Promise<Deployment | undefined> {
+  /** The record of `id` as the control plane lists it with `filters`, if it does; `invalid` when it is off the contract. */
+  private async listedRecord(id: string, filters: DeploymentFilters): Promise<{ deployment: Deployment; invalid?: InvalidDeployment } | undefined> {
     const client = await this.services.connection.getClient();
     const page = await client.listDeployments({ ...filters, deploymentIds: [id], limit: 1, offset: 0 });
-    return page.deployments.find((d) => typeof d.id === 'string' && idKey(d.id) === idKey(id));
+    const deployment = page.deployments.find((d) => typeof d.id === 'string' && idKey(d.id) === idKey(id));
+    if (deployment) return { deployment };
+    const invalid = page.invalid.find((record) => record.id !== undefined && idKey(record.id) === idKey(id));
+    return invalid && { deployment: offContractRecord(invalid), invalid };
   }
 
   /**
@@ -157,9 +160,9 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
 
   /** The integrations of newly loaded records go to the catalog: discovery for free, from pages the user loaded anyway. */
   private shareIntegrations(change: ListChange): void {
-    const added = change.kind === 'appended' ? change.added.filter((row) => !row.invalid).map((row) => row.item) : change.kind === 'inserted' ? [change.item] : [];
+    const added = change.kind === 'appended' || change.kind === 'inserted' ? change.added.filter((row) => !row.invalid) : [];
     if (added.length === 0 || !readSettings().discoverIntegrations) return;
-    const { integrationIds, codeHosts } = integrationsUsedBy(added.map((item) => item.deployment));
+    const { integrationIds, codeHosts } = integrationsUsedBy(added.map((row) => row.item.deployment));
     if (integrationIds.length > 0) this.services.catalog.addDiscovered(integrationIds, codeHosts);
   }
 
