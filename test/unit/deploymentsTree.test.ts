@@ -163,6 +163,18 @@ describe('Deployments tree', () => {
     assert.equal(provider.getTreeItem(first).contextValue, 'deployment id status image repo integration');
   });
 
+  it('a watched row without a status or image version says “watching” alone, with no separator before it', async () => {
+    // A server may send null (or nothing) for both: the row's description is then the mark alone.
+    const bare: Deployment = { id: uuid(7), name: 'bare', status: null, image_version: null };
+    const list = new DeploymentList(async (offset) => ({ deployments: [bare], invalid: [], requestedOffset: offset, limit: LIMIT, nextOffset: 1, mayHaveMore: false, end: 'short' }));
+    const provider = new DeploymentsTreeProvider(list, () => void list.ensureLoaded(), () => true);
+    providers.push(provider);
+    provider.getChildren();
+    await list.settled();
+    provider.setWatched([uuid(7)]);
+    assert.deepEqual(rowsOf(provider).map((row) => [row.label, row.description]), [['bare', 'watching']]);
+  });
+
   it('redraws a row a newer record replaced, keeping the element, and builds its TreeItem and details again', async () => {
     const { provider, list, changes } = setUp(2);
     provider.getChildren();

@@ -165,7 +165,7 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     const icon = statusIcon(deployment.status);
     const item = (element.treeItem = new vscode.TreeItem(deploymentLabel(deployment), vscode.TreeItemCollapsibleState.Collapsed));
     item.id = id;
-    item.description = deploymentDescription(deployment) + (watched ? ` · ${vscode.l10n.t('watching')}` : '');
+    item.description = [deploymentDescription(deployment), watched ? vscode.l10n.t('watching') : ''].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
     item.contextValue = deploymentContextValue(deployment) + (watched ? ' watched' : '');
     item.accessibilityInformation = { label: accessibleLabel(deployment), role: 'treeitem' };
