@@ -509,3 +509,29 @@ describe('Integrations tree', () => {
     assert.match((item.tooltip as fake.MarkdownString).value, /Last load failed: Not authenticated/);
   });
 });
+
+describe('Discover Integrations from Deployments', () => {
+  beforeEach(() => fake.resetFake());
+
+  it('counts one deployment as one, in the progress and in the result', async () => {
+    const control = fakeServices({ apiKey: 'sk-test' });
+    const record = { id: '00000000-0000-4000-8000-000000000001', name: 'only', source_config: { integration_id: DISCOVERED, repo_url: 'https://github.com/acme/only' } };
+    const client = {
+      async *deploymentPages() {
+        yield { deployments: [record], invalid: [], requestedOffset: 0, limit: 100, nextOffset: 1, mayHaveMore: false, end: 'short' as const };
+      },
+    };
+    Object.assign(control.services.connection, { getClient: async () => client });
+    const progress: string[] = [];
+    fake.window.withProgress = (_options, task) =>
+      Promise.resolve(task({ report: (value: unknown) => void progress.push((value as { message: string }).message) }, new fake.CancellationTokenSource().token));
+    const { registerDiscoverIntegrations } = await import('../../src/features/integrations/discoverIntegrations');
+    registerDiscoverIntegrations(control.services);
+    await fake.commands.executeCommand('deploymentsExplorer.discoverIntegrations');
+    assert.deepEqual(progress, ['1 deployment read, 1 integration found']);
+    assert.deepEqual(
+      fake.window.messages.map((m) => m.message),
+      ['Found 1 integration in 1 deployment; 1 new, shown as discovered.'],
+    );
+  });
+});
