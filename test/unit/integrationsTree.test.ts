@@ -4,7 +4,7 @@ import * as fake from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { fakeServices, FakeControlPlaneOptions, repository } from './helpers/fakeServices';
-import { AuthError, NetworkError } from '../../src/api';
+import { AuthError, NetworkError, SchemaError } from '../../src/api';
 import type { InvalidRepository, Repository } from '../../src/api';
 import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
 import { IntegrationsTreeProvider } from '../../src/features/integrations/integrationsTreeProvider';
@@ -257,6 +257,12 @@ describe('Integrations tree', () => {
         ['Check Connection', undefined, 'pulse'],
       ],
     );
+  });
+
+  it('an error row of a failure worded on several lines says the reason, not a line ending in “:”', async () => {
+    const { provider } = setUp({ repositories: { [ACME]: new SchemaError('The repository listing', [{ path: '', message: 'expected an array, got an object' }]) } });
+    const rows = await rowsOf(provider, await integrationNode(provider, 'acme-github'));
+    assert.equal(rows[0].label, 'The repository listing does not match the API contract: (the whole answer): expected an array, got an object');
   });
 
   it('finds a repository row by URL whatever its form, and its parent integration', async () => {

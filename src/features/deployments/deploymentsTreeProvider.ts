@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { messageOf } from '../../api/errors';
-import { escapeMarkdown } from '../../model/viewText';
+import { escapeMarkdown, headline } from '../../model/viewText';
 import { idKey } from '../../model/ids';
 import { DeploymentList, DeploymentRow } from '../../model/deploymentList';
 import { DetailNode, deploymentDetails, offContractDetails } from '../../model/deploymentDetails';
@@ -196,7 +196,7 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     return errorItem({
       id: 'deployments:error',
       label: page > 1 ? vscode.l10n.t("Couldn't load page {0}: Retry", page) : vscode.l10n.t("Couldn't load deployments: Retry"),
-      description: message.split('\n')[0],
+      description: headline(message),
       error,
       command: { command: Commands.loadMoreDeployments, title: vscode.l10n.t('Retry') },
       contextValue: 'loadError',
