@@ -110,9 +110,11 @@ export class RateLimitedError extends ControlPlaneErrorBase {
 export class ServerError extends ControlPlaneErrorBase {
   readonly kind = 'server';
   constructor(status: number, detail: string | undefined) {
+    // The server's text ends its sentence before ours: "Service Unavailable. Try again later."
+    const said = detail && !/[.!?…]$/.test(detail) ? `${detail}.` : detail;
     super(
-      detail
-        ? l10n.t('The control plane failed (HTTP {0}): {1} Try again later.', status, detail)
+      said
+        ? l10n.t('The control plane failed (HTTP {0}): {1} Try again later.', status, said)
         : l10n.t('The control plane failed (HTTP {0}). Try again later.', status),
       status,
     );

@@ -109,22 +109,29 @@ function detailText(body: unknown, redactor: Redactor): string | undefined {
   return shortJson(current);
 }
 
-/** FastAPI's `{detail: [{loc, msg, type}]}`, rendered as `loc: msg`; the first 100, and how many there were. */
+/**
+ * FastAPI's `{detail: [{loc, msg, type}]}`, and the other common list `{errors: [...]}` (JSON:API's `{detail,
+ * source: {pointer}}`, `{field, message}`, strings), rendered as `loc: msg`; the first 100, and how many there were.
+ */
 function validationIssues(body: unknown, redactor: Redactor): { issues: ValidationIssue[]; count: number } | undefined {
   if (!body || typeof body !== 'object') return undefined;
-  const detail = (body as Record<string, unknown>).detail;
-  if (!Array.isArray(detail) || detail.length === 0) return undefined;
-  const issues = detail.slice(0, KEPT_ISSUES).map((entry): ValidationIssue => {
+  const { detail, errors } = body as Record<string, unknown>;
+  const list = [detail, errors].find((value): value is unknown[] => Array.isArray(value) && value.length > 0);
+  if (!list) return undefined;
+  const issues = list.slice(0, KEPT_ISSUES).map((entry): ValidationIssue => {
     if (typeof entry === 'string') return { loc: '', msg: serverQuote(entry, redactor, MAX_ISSUE_MSG) };
     if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return { loc: '', msg: redactor.text(shortJson(entry)) };
     const item = entry as Record<string, unknown>;
     const part = (value: unknown) => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : shortJson(value, 60));
-    const path = Array.isArray(item.loc) ? item.loc.slice(0, 12) : item.loc === undefined || item.loc === null ? [] : [item.loc];
+    const pointer = (item.source as { pointer?: unknown } | null | undefined)?.pointer;
+    const where = item.loc ?? item.field ?? (typeof pointer === 'string' ? pointer.split('/').filter(Boolean) : undefined);
+    const path = Array.isArray(where) ? where.slice(0, 12) : where === undefined || where === null ? [] : [where];
     const loc = path.map(part).join('.');
-    const msg = typeof item.msg === 'string' ? item.msg : shortJson(item.msg ?? entry);
+    const reason = [item.msg, item.message, item.detail, item.title].find((value) => typeof value === 'string');
+    const msg = typeof reason === 'string' ? reason : shortJson(item.msg ?? entry);
     return { loc: serverQuote(loc, redactor, MAX_ISSUE_LOC), msg: serverQuote(msg, redactor, MAX_ISSUE_MSG) || shortJson(entry) };
   });
-  return { issues, count: detail.length };
+  return { issues, count: list.length };
 }
 
 function textDetail(response: RawResponse, redactor: Redactor): string | undefined {

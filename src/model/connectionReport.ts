@@ -151,6 +151,12 @@ export function findingOf(check: ConnectionCheck, context: ReportContext): Findi
         );
       }
       if (error.notEnabled) return failed(error.message, l10n.t('Ask an administrator of your organisation: another key will not help.'));
+      if (error.needsTenant && context.tenantId) {
+        return failed(
+          l10n.t('The control plane refused the tenant {0} for this API key. {1}', code(context.tenantId), error.message),
+          l10n.t('Check the tenant ID (“Set Tenant ID…”), and that the API key belongs to that tenant.'),
+        );
+      }
       if (error.needsTenant) return failed(l10n.t('The API key needs a tenant (workspace) ID (HTTP {0}).', status), l10n.t('Set it with “Set Tenant ID…”.'));
       return failed(
         status === 401

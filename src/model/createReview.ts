@@ -10,6 +10,8 @@ export interface FailedAttempt {
   issues: readonly ValidationIssue[];
   /** False when no answer came (cancelled, timed out, connection lost): the deployment may exist. */
   answered: boolean;
+  /** A success status whose body is no record: the deployment exists, though nothing can show it. */
+  accepted?: boolean;
 }
 
 /** The flow's steps where a value the review shows is set. */
@@ -49,7 +51,9 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
       {
         kind: 'item',
         label: `$(warning) ${lastError.message.split('\n')[0]}`,
-        description: l10n.t('no answer came: it may still have been created; check the Deployments view before sending again'),
+        description: lastError.accepted
+          ? l10n.t('accepted, but its answer could not be read: check the Deployments view before sending again')
+          : l10n.t('no answer came: it may still have been created; check the Deployments view before sending again'),
         detail: lastError.message,
         action: 'check',
       },

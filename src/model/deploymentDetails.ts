@@ -98,7 +98,13 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
     section(l10n.t('Revision'), deployment.source_revision_config, isObject, (revision) =>
       withOthers(revision, ['repo_ref', 'graph_config_path', 'image_uri', 'source_tarball_path', 'repo_commit_sha']),
     ),
-    section(l10n.t('Secrets'), secrets, Array.isArray, (list) => list.map((secret, index) => ({ label: nameOf(secret, index), value: MASK }))),
+    section(l10n.t('Secrets'), secrets, Array.isArray, (list) =>
+      list.map((secret, index) => {
+        // A value the record does not hold (a server may list secrets without them) is absent, as the JSON shows it.
+        const absent = isObject(secret) && (secret.value === null || secret.value === undefined);
+        return { label: nameOf(secret, index), value: absent ? l10n.t('not in this record') : MASK };
+      }),
+    ),
     section(l10n.t('Secret references'), deployment.secret_references, Array.isArray, (references) =>
       references.map((ref, index) => ({
         label: nameOf(ref, index),

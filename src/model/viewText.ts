@@ -26,6 +26,15 @@ export function inLanguage(locale: string | undefined, format: (locale: string |
   }
 }
 
+/**
+ * The first line of a message, for a row or a status line; when that line only introduces the next ones (it ends
+ * in ":", as before a 422's reasons or the problems of an answer off the contract), they follow it, joined by "; ".
+ */
+export function headline(message: string): string {
+  const [first, ...rest] = message.split('\n');
+  return first.trimEnd().endsWith(':') && rest.length > 0 ? `${first} ${rest.join('; ')}` : first;
+}
+
 /** A string without its surrounding white space; undefined for anything else, or a string of white space only. */
 export function trimmedText(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;

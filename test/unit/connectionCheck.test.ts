@@ -74,6 +74,21 @@ describe('Check Connection over loopback', () => {
     assert.match(result(none), /No API key is stored for this profile/);
   });
 
+  it('reports a tenant that was sent and refused as that tenant refused, not as a tenant missing', async () => {
+    const tenanted = await StandIn.start({ apiKey: KEY, requireTenant: 'tenant-a' });
+    try {
+      const check = async (tenantId: string | undefined) =>
+        result(connectionReport(await checkConnection({ baseUrl: tenanted.url, apiKey: KEY, tenantId, env: {}, timeoutMs: 5000 }), { ...context(), tenantId }));
+      assert.match(await check(undefined), /The API key needs a tenant \(workspace\) ID \(HTTP 403\)\.[\s\S]*Set it with “Set Tenant ID…”/);
+      const wrong = await check('tenant-b');
+      assert.doesNotMatch(wrong, /needs a tenant/);
+      assert.match(wrong, /✘ Failed\.\*\* The control plane refused the tenant `tenant-b` for this API key\. Access denied \(HTTP 403\): This API key requires workspace/);
+      assert.match(wrong, /Next step:\*\* Check the tenant ID \(“Set Tenant ID…”\), and that the API key belongs to that tenant\./);
+    } finally {
+      await tenanted.close();
+    }
+  });
+
   it('reports a proxy that wants credentials (407), and one that refuses them, without the password', async () => {
     const asks = await report({ proxyUrl: proxy.url });
     assert.match(result(asks), /The proxy `http:\/\/127\.0\.0\.1:\d+` asks for credentials \(HTTP 407\), and none are set\./);

@@ -5,7 +5,7 @@ import * as fake from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { fakeServices, FakeControlPlaneOptions, repository } from './helpers/fakeServices';
-import { CancelledError, RequestValidationError } from '../../src/api';
+import { CancelledError, InvalidResponseError, RequestValidationError, SchemaError } from '../../src/api';
 import { readCreateArgument } from '../../src/model/createArguments';
 import { DraftStore } from '../../src/model/createPayload';
 import { FILTER_NAMES } from '../../src/model/deploymentFilters';
@@ -333,6 +333,37 @@ describe('create flow', () => {
       fake.commands.executed.map((c) => [c.command, ...c.args]),
       [['deploymentsExplorer.deployments.focus'], ['deploymentsExplorer.filterDeployments', { ...noOtherFilter, nameContains: 'maybe-made' }]],
     );
+  });
+
+  it('an accepted request whose answer is not a record is not called a refusal: the review offers to check, not to send again', async () => {
+    // A 201 or 202 without a body (or with one that is not a record) took effect: sending it again makes a second deployment.
+    for (const error of [new InvalidResponseError(201, undefined, ''), new SchemaError('The created deployment', [{ path: 'id', message: 'expected a UUID' }])]) {
+      fake.resetFake();
+      const { create, posted } = setUp({
+        create: async () => {
+          throw error;
+        },
+      });
+      const done = create({ repository: storefront, name: 'made-anyway', confirm: true });
+      const review = await fake.window.nextQuickPick();
+      assert.deepEqual(
+        fake.window.messages.map((m) => [m.level, m.message, m.actions]),
+        [
+          [
+            'warning',
+            `The control plane accepted “made-anyway”, but its answer could not be read: ${error.message.split('\n').join(' ')} Check the Deployments view before sending it again.`,
+            ['Check Deployments'],
+          ],
+        ],
+      );
+      assert.equal(review.labels.some((label) => /refused/.test(label) || /refused/.test(review.find(label)?.description ?? '')), false, 'not a refusal');
+      const first = review.labels[0];
+      assert.equal(review.find(first)?.description, 'accepted, but its answer could not be read: check the Deployments view before sending again');
+      review.pick(first);
+      const result = await done;
+      assert.equal(result.outcome, 'cancelled');
+      assert.equal(posted.length, 1, 'not sent again');
+    }
   });
 
   it('the type step and the review show what the defaults setting adds', async () => {

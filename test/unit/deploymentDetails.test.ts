@@ -137,6 +137,18 @@ describe('deployment details', () => {
     assert.doesNotMatch(allText(details), /supersecret/);
   });
 
+  it('says a secret without a value (null, or left out, as a server may list them) has none, not a mask over nothing', () => {
+    const listed = deploymentDetails({ id: 'x', secrets: [{ name: 'DB_URL', value: null }, { name: 'TOKEN' }, { name: 'KEY', value: 'hunter2' }] });
+    assert.deepEqual(
+      listed.find((node) => node.label === 'Secrets')?.children?.map((child) => [child.label, child.value]),
+      [
+        ['DB_URL', NOT_IN_RECORD],
+        ['TOKEN', NOT_IN_RECORD],
+        ['KEY', MASK],
+      ],
+    );
+  });
+
   it('treats missing sections one way: they show and say so; missing single values are left out', () => {
     const bare = deploymentDetails({ id: full.id });
     assert.deepEqual(

@@ -3,7 +3,7 @@
 import * as fake from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { AuthError, NetworkError, type Deployment, type DeploymentPage } from '../../src/api';
+import { AuthError, NetworkError, SchemaError, type Deployment, type DeploymentPage } from '../../src/api';
 import { pageEnd } from '../../src/api/pagination';
 import { DeploymentList } from '../../src/model/deploymentList';
 import { DeploymentsTreeElement, DeploymentsTreeProvider } from '../../src/features/deployments/deploymentsTreeProvider';
@@ -163,6 +163,18 @@ describe('Deployments tree', () => {
     assert.equal(provider.getTreeItem(first).contextValue, 'deployment id status image repo integration');
   });
 
+  it('a watched row without a status or image version says “watching” alone, with no separator before it', async () => {
+    // A server may send null (or nothing) for both: the row's description is then the mark alone.
+    const bare: Deployment = { id: uuid(7), name: 'bare', status: null, image_version: null };
+    const list = new DeploymentList(async (offset) => ({ deployments: [bare], invalid: [], requestedOffset: offset, limit: LIMIT, nextOffset: 1, mayHaveMore: false, end: 'short' }));
+    const provider = new DeploymentsTreeProvider(list, () => void list.ensureLoaded(), () => true);
+    providers.push(provider);
+    provider.getChildren();
+    await list.settled();
+    provider.setWatched([uuid(7)]);
+    assert.deepEqual(rowsOf(provider).map((row) => [row.label, row.description]), [['bare', 'watching']]);
+  });
+
   it('redraws a row a newer record replaced, keeping the element, and builds its TreeItem and details again', async () => {
     const { provider, list, changes } = setUp(2);
     provider.getChildren();
@@ -246,6 +258,17 @@ describe('Deployments tree', () => {
     provider.getChildren();
     await list.settled();
     assert.deepEqual(labels(provider), ["Couldn't load deployments: Retry", 'Check Connection']);
+  });
+
+  it('an error row of a failure worded on several lines says the reason in its description, not a line ending in “:”', async () => {
+    const list = new DeploymentList(async () => {
+      throw new SchemaError('The deployment listing', [{ path: 'resources', message: 'expected an array, got null' }]);
+    });
+    const provider = new DeploymentsTreeProvider(list, () => void list.ensureLoaded().catch(() => undefined), () => true);
+    providers.push(provider);
+    provider.getChildren();
+    await list.settled();
+    assert.equal(rowsOf(provider)[0].description, 'The deployment listing does not match the API contract: resources: expected an array, got null');
   });
 
   it('says why the listing stopped when the server repeats an offset', async () => {

@@ -4,7 +4,7 @@ import * as fake from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { fakeServices, FakeControlPlaneOptions, repository } from './helpers/fakeServices';
-import { AuthError, NetworkError } from '../../src/api';
+import { AuthError, NetworkError, SchemaError } from '../../src/api';
 import type { InvalidRepository, Repository } from '../../src/api';
 import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
 import { IntegrationsTreeProvider } from '../../src/features/integrations/integrationsTreeProvider';
@@ -259,6 +259,12 @@ describe('Integrations tree', () => {
     );
   });
 
+  it('an error row of a failure worded on several lines says the reason, not a line ending in “:”', async () => {
+    const { provider } = setUp({ repositories: { [ACME]: new SchemaError('The repository listing', [{ path: '', message: 'expected an array, got an object' }]) } });
+    const rows = await rowsOf(provider, await integrationNode(provider, 'acme-github'));
+    assert.equal(rows[0].label, 'The repository listing does not match the API contract: (the whole answer): expected an array, got an object');
+  });
+
   it('finds a repository row by URL whatever its form, and its parent integration', async () => {
     const { provider } = setUp();
     const found = await provider.findRepositoryNode(ACME.toUpperCase(), 'git@github.com:acme/web.git');
@@ -507,5 +513,31 @@ describe('Integrations tree', () => {
     const item = provider.getTreeItem(acme);
     assert.equal((item.iconPath as fake.ThemeIcon).id, 'error');
     assert.match((item.tooltip as fake.MarkdownString).value, /Last load failed: Not authenticated/);
+  });
+});
+
+describe('Discover Integrations from Deployments', () => {
+  beforeEach(() => fake.resetFake());
+
+  it('counts one deployment as one, in the progress and in the result', async () => {
+    const control = fakeServices({ apiKey: 'sk-test' });
+    const record = { id: '00000000-0000-4000-8000-000000000001', name: 'only', source_config: { integration_id: DISCOVERED, repo_url: 'https://github.com/acme/only' } };
+    const client = {
+      async *deploymentPages() {
+        yield { deployments: [record], invalid: [], requestedOffset: 0, limit: 100, nextOffset: 1, mayHaveMore: false, end: 'short' as const };
+      },
+    };
+    Object.assign(control.services.connection, { getClient: async () => client });
+    const progress: string[] = [];
+    fake.window.withProgress = (_options, task) =>
+      Promise.resolve(task({ report: (value: unknown) => void progress.push((value as { message: string }).message) }, new fake.CancellationTokenSource().token));
+    const { registerDiscoverIntegrations } = await import('../../src/features/integrations/discoverIntegrations');
+    registerDiscoverIntegrations(control.services);
+    await fake.commands.executeCommand('deploymentsExplorer.discoverIntegrations');
+    assert.deepEqual(progress, ['1 deployment read, 1 integration found']);
+    assert.deepEqual(
+      fake.window.messages.map((m) => m.message),
+      ['Found 1 integration in 1 deployment; 1 new, shown as discovered.'],
+    );
   });
 });

@@ -427,6 +427,25 @@ describe('9. messages from any answer stay short, clean and typed', () => {
     );
   });
 
+  it('reads the reasons of an `errors` list (JSON:API, `{field, message}`, plain strings), not just FastAPI\'s `detail`', async () => {
+    const cases: Array<[number, unknown, RegExp]> = [
+      [422, { errors: [{ status: '422', title: 'Invalid Attribute', detail: 'must be unique', source: { pointer: '/name' } }] }, /^name: must be unique$/m],
+      [400, { errors: [{ field: 'source_revision_config.repo_ref', message: 'unknown branch' }, 'second reason'] }, /^source_revision_config\.repo_ref: unknown branch\nsecond reason$/m],
+      [403, { errors: [{ message: 'tenant suspended' }] }, /^Access denied \(HTTP 403\): tenant suspended$/],
+      [409, { errors: [{ code: 'conflict', message: 'name taken' }] }, /^The control plane answered HTTP 409: name taken$/],
+    ];
+    for (const [status, body, expected] of cases) {
+      await withServer(
+        (_req, res) => json(res, status, body),
+        async (client) => {
+          const error = await failure(client.createDeployment({ name: 'x' }));
+          assertClean(error);
+          assert.match(error.message, expected, `${status}: ${error.message}`);
+        },
+      );
+    }
+  });
+
   it('renders non-string loc parts and msg as short JSON, never [object Object]', async () => {
     await withServer(
       (_req, res) => json(res, 422, { detail: [{ loc: ['body', { a: 1 }, 3], msg: { b: [2] } }] }),

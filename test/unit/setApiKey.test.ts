@@ -34,4 +34,28 @@ describe('Set API Key…', () => {
       JSON.stringify(window.messages),
     );
   });
+
+  it('a key refused for want of a tenant says so and leads to Set Tenant ID…, not to another key', async () => {
+    start?.dispose();
+    start = undefined;
+    const tenanted = await StandIn.start({ requireTenant: 'tenant-a' });
+    const tenantedStart = await simulateWindowStart(tenanted);
+    try {
+      window.messages.length = 0;
+      assert.equal(await commands.executeCommand<string>('deploymentsExplorer.setApiKey', tenanted.apiKey), 'refused');
+      assert.deepEqual(
+        window.messages.map((shown) => [shown.level, shown.message, shown.actions]),
+        [
+          [
+            'warning',
+            'API key saved. The control plane wants a tenant (workspace) ID with it: This API key requires workspace specification (X-Tenant-Id header)',
+            ['Set Tenant ID…'],
+          ],
+        ],
+      );
+    } finally {
+      tenantedStart.dispose();
+      await tenanted.close();
+    }
+  });
 });

@@ -5,7 +5,7 @@ import { connectionRedactor } from '../../api/proxy';
 import { connectionReport, findingOf } from '../../model/connectionReport';
 import { baseUrlProblem } from '../../api/baseUrl';
 import { originOf } from '../../model/profileRules';
-import { argumentOrInput } from '../../platform/commandRunner';
+import { argumentOrInput, fixAction } from '../../platform/commandRunner';
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';
 
@@ -61,6 +61,18 @@ export function registerConnectionCommands(services: Services): void {
     } catch (error) {
       const refused = error instanceof AuthError;
       log.warn(`The API key of profile ${profile.name} was stored, but the check failed: ${messageOf(error)}`);
+      if (refused && error.needsTenant) {
+        // Not the key's fault: another key would be refused the same way.
+        const tenant = connection.profiles.effective(current).tenantId.trim();
+        const { title, command } = fixAction({ kind: 'setTenant' });
+        const message = tenant
+          ? vscode.l10n.t('API key saved, but the control plane refused it with the tenant {0}: {1}', tenant, error.detail ?? '')
+          : vscode.l10n.t('API key saved. The control plane wants a tenant (workspace) ID with it: {0}', error.detail ?? '');
+        void Promise.resolve(vscode.window.showWarningMessage(message, title)).then((choice) => {
+          if (choice === title && command) void vscode.commands.executeCommand(command.command);
+        });
+        return 'refused';
+      }
       void vscode.window.showWarningMessage(
         refused
           ? vscode.l10n.t('API key saved, but the control plane refused it: {0}', messageOf(error))

@@ -12,6 +12,7 @@ import { shortId } from '../../model/ids';
 import { isCancellation } from '../../platform/commandRunner';
 import { Commands } from '../../platform/commandIds';
 import { CreateFlowDependencies, runCreateFlow } from './createFlow';
+import { headline } from '../../model/viewText';
 
 /**
  * "Deploy This Workspace…": the repository record behind the workspace (the folders' git remotes,
@@ -44,7 +45,7 @@ export async function deployThisWorkspace(deps: CreateFlowDependencies, argument
       } catch (error) {
         if (isCancellation(error) || signal?.aborted) throw error;
         // One broken integration must not hide a match in another.
-        failed.push(`${name}: ${messageOf(error).split('\n')[0]}`);
+        failed.push(`${name}: ${headline(messageOf(error))}`);
         services.log.warn(`Deploy This Workspace: ${name} could not be searched: ${messageOf(error)}`);
       }
     }

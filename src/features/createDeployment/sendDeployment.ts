@@ -39,16 +39,19 @@ export async function sendCreateRequest(
     services.log.info(`Created deployment ${deployment.name ?? name} (${deployment.id ?? 'no id in the answer'})`);
     return { ok: true, deployment };
   } catch (error) {
-    const answered = isControlPlaneError(error) && error.status !== undefined;
+    // A success status whose body is not a record (a 201 or 202 without one, say): the request took effect.
+    const accepted = isControlPlaneError(error) && (error.kind === 'schema' || (error.status !== undefined && error.status >= 200 && error.status < 300));
+    const answered = !accepted && isControlPlaneError(error) && error.status !== undefined;
     // Not awaited: the message stays up while the user goes back to the review.
     if (isCancellation(error)) void warnCancelledCreate(services, name);
+    else if (accepted) void warnUnreadableCreate(services, name, messageOf(error));
     else {
       // A refusal is fixed in the review, which keeps every value; an unanswered request is not sent again blindly.
       const again = answered && review ? { label: vscode.l10n.t('Review'), run: review } : undefined;
       void services.commands.showError(error, undefined, 'Create Deployment', again);
     }
     const issues = error instanceof RequestValidationError ? error.issues : [];
-    return { ok: false, failure: { message: messageOf(error), issues, answered } };
+    return { ok: false, failure: { message: messageOf(error), issues, answered, accepted } };
   }
 }
 
@@ -60,6 +63,20 @@ async function warnCancelledCreate(services: Services, name: string): Promise<vo
   services.log.warn(`Create Deployment “${name}”: cancelled while waiting for the answer; it may still have been created`);
   const choice = await vscode.window.showWarningMessage(
     vscode.l10n.t('Stopped waiting for the control plane. “{0}” may still be created: check the Deployments view before sending it again.', name),
+    vscode.l10n.t('Check Deployments'),
+  );
+  if (choice) await checkForDeployment(name);
+}
+
+/** The control plane took the request but its answer is no record to show: sending again would make a second deployment. */
+async function warnUnreadableCreate(services: Services, name: string, message: string): Promise<void> {
+  services.log.warn(`Create Deployment “${name}”: accepted, but the answer could not be read: ${message}`);
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t(
+      'The control plane accepted “{0}”, but its answer could not be read: {1} Check the Deployments view before sending it again.',
+      name,
+      message.split('\n').join(' '),
+    ),
     vscode.l10n.t('Check Deployments'),
   );
   if (choice) await checkForDeployment(name);

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { messageOf } from '../../api/errors';
-import { escapeMarkdown } from '../../model/viewText';
+import { escapeMarkdown, headline } from '../../model/viewText';
 import { idKey } from '../../model/ids';
 import { DeploymentList, DeploymentRow } from '../../model/deploymentList';
 import { DetailNode, deploymentDetails, offContractDetails } from '../../model/deploymentDetails';
@@ -165,7 +165,7 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     const icon = statusIcon(deployment.status);
     const item = (element.treeItem = new vscode.TreeItem(deploymentLabel(deployment), vscode.TreeItemCollapsibleState.Collapsed));
     item.id = id;
-    item.description = deploymentDescription(deployment) + (watched ? ` · ${vscode.l10n.t('watching')}` : '');
+    item.description = [deploymentDescription(deployment), watched ? vscode.l10n.t('watching') : ''].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
     item.contextValue = deploymentContextValue(deployment) + (watched ? ' watched' : '');
     item.accessibilityInformation = { label: accessibleLabel(deployment), role: 'treeitem' };
@@ -196,7 +196,7 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
     return errorItem({
       id: 'deployments:error',
       label: page > 1 ? vscode.l10n.t("Couldn't load page {0}: Retry", page) : vscode.l10n.t("Couldn't load deployments: Retry"),
-      description: message.split('\n')[0],
+      description: headline(message),
       error,
       command: { command: Commands.loadMoreDeployments, title: vscode.l10n.t('Retry') },
       contextValue: 'loadError',

@@ -20,8 +20,8 @@ export function registerDiscoverIntegrations(services: Services): void {
           progress.report({
             message:
               found === 1
-                ? vscode.l10n.t('{0} deployments read, 1 integration found', deployments)
-                : vscode.l10n.t('{0} deployments read, {1} integrations found', deployments, found),
+                ? vscode.l10n.t('{0} read, 1 integration found', deploymentCount(deployments))
+                : vscode.l10n.t('{0} read, {1} integrations found', deploymentCount(deployments), found),
           }),
       });
       const added = services.catalog.addDiscovered(result.integrationIds, result.codeHosts, { scan: !result.truncated });
@@ -37,15 +37,20 @@ export function registerDiscoverIntegrations(services: Services): void {
     const summary = await (running ??= discover().finally(() => (running = undefined)));
     const found =
       summary.found === 1
-        ? vscode.l10n.t('Found 1 integration in {0} deployments', summary.deployments)
-        : vscode.l10n.t('Found {0} integrations in {1} deployments', summary.found, summary.deployments);
+        ? vscode.l10n.t('Found 1 integration in {0}', deploymentCount(summary.deployments))
+        : vscode.l10n.t('Found {0} integrations in {1}', summary.found, deploymentCount(summary.deployments));
     const text =
       summary.found === 0
-        ? vscode.l10n.t('No integrations found in {0} deployments.', summary.deployments)
+        ? vscode.l10n.t('No integrations found in {0}.', deploymentCount(summary.deployments))
         : summary.added > 0
           ? vscode.l10n.t('{0}; {1} new, shown as discovered.', found, summary.added)
           : vscode.l10n.t('{0}; all were already shown.', found);
     void vscode.window.showInformationMessage(summary.truncated ? vscode.l10n.t('{0} Stopped early: too many deployments.', text) : text);
     return summary;
   });
+}
+
+/** "1 deployment", "20 deployments". */
+function deploymentCount(count: number): string {
+  return count === 1 ? vscode.l10n.t('1 deployment') : vscode.l10n.t('{0} deployments', count);
 }

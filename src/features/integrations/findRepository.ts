@@ -5,6 +5,7 @@ import { KnownIntegration } from '../../model/repositoryCatalog';
 import { Services } from '../../platform/services';
 import { isCancellation } from '../../platform/commandRunner';
 import { Commands } from '../../platform/commandIds';
+import { headline } from '../../model/viewText';
 
 interface RepositoryPick extends vscode.QuickPickItem {
   integrationId: string;
@@ -85,7 +86,7 @@ export function registerFindRepository(services: Services, reveal: (integrationI
             } catch (error) {
               if (isCancellation(error)) return;
               const label = vscode.l10n.t('$(error) Could not load {0}', catalog.label(integration));
-              sections.set(integration.id, [{ label, detail: messageOf(error).split('\n')[0], integrationId: integration.id, alwaysShow: true }]);
+              sections.set(integration.id, [{ label, detail: headline(messageOf(error)), integrationId: integration.id, alwaysShow: true }]);
             } finally {
               progress.report({ message: `${++done}/${uncached.length}` });
               if (!controller.signal.aborted) render();

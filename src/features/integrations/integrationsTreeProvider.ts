@@ -10,7 +10,7 @@ import { RepositoryRows } from '../../model/repositoryRows';
 import { RepositoryUsage, usageWords } from '../../model/deploymentIndex';
 import { Services } from '../../platform/services';
 import { IntegrationNode, IntegrationsTreeNode, MessageNode, MoreNode, RepositoryNode } from '../../model/integrationNodes';
-import { formatCount } from '../../model/viewText';
+import { formatCount, headline } from '../../model/viewText';
 import {
   integrationDescription,
   integrationLabel,
@@ -250,11 +250,10 @@ function repositoryItem(node: RepositoryNode, usage: RepositoryUsage | undefined
 }
 
 function messageItem(node: MessageNode): vscode.TreeItem {
-  const [firstLine] = node.message.split('\n');
   if (node.role === 'error') {
     return errorItem({
       id: node.id,
-      label: firstLine,
+      label: headline(node.message),
       description: vscode.l10n.t('click to retry'),
       error: node.error,
       command: { command: Commands.refreshIntegration, title: vscode.l10n.t('Retry'), arguments: [node] },
@@ -266,7 +265,7 @@ function messageItem(node: MessageNode): vscode.TreeItem {
     const { problems, reason } = node.offContract;
     return offContractItem({ id: node.id, label: node.message, problems, note: reason, contextValue: 'repository.offContract', collapsible: false });
   }
-  const item = new vscode.TreeItem(firstLine, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(headline(node.message), vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   item.accessibilityInformation = { label: node.message };
   item.contextValue = 'empty';

@@ -5,6 +5,7 @@ import { originOf, Profile, profileNameProblem } from '../../model/profileRules'
 import { argumentOrInput, isCancellation } from '../../platform/commandRunner';
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';
+import { headline } from '../../model/viewText';
 
 /** What Add Profile… takes as an argument (scripts, tests) instead of asking. */
 interface AddProfileArguments {
@@ -178,7 +179,7 @@ export function registerProfiles(services: Services, views: readonly { view: vsc
       return result('ok', vscode.l10n.t('Profile “{0}” added: the key works at {1}.', profile.name, originOf(profile.baseUrl) ?? profile.baseUrl));
     } catch (error) {
       if (isCancellation(error)) return result('skipped', vscode.l10n.t('Profile “{0}” added; the check was cancelled.', profile.name));
-      return result('failed', vscode.l10n.t('Profile “{0}” added, but the key did not work: {1}', profile.name, messageOf(error).split('\n')[0]));
+      return result('failed', vscode.l10n.t('Profile “{0}” added, but the key did not work: {1}', profile.name, headline(messageOf(error))));
     }
   }
 }

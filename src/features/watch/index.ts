@@ -7,6 +7,7 @@ import { SECTION } from '../../platform/settings';
 import { deploymentReferenceOf, DeploymentsFeature, Services } from '../../platform/services';
 import { createWatchStatusBar, describeEntry } from './statusBar';
 import { Commands } from '../../platform/commandIds';
+import { headline } from '../../model/viewText';
 
 const STATE_KEY = 'deploymentsExplorer.watch';
 
@@ -165,7 +166,7 @@ async function announce(services: Services, deployments: DeploymentsFeature, not
       if (!notice.firstInStreak) return;
       const showLog = vscode.l10n.t('Show Log');
       const choice = await vscode.window.showWarningMessage(
-        vscode.l10n.t('Could not check the watched deployments: {0}. Trying again, less often.', messageOf(notice.error).split('\n')[0]),
+        vscode.l10n.t('Could not check the watched deployments: {0}. Trying again, less often.', headline(messageOf(notice.error))),
         showLog,
       );
       if (choice === showLog) services.log.show(true);

@@ -5,6 +5,7 @@ import { statusWithRawValue, statusWords } from '../../model/deploymentStatus';
 import { WatchScheduler } from '../../model/watchScheduler';
 import { entryLabel, formatDuration, WatchEntry } from '../../model/watchState';
 import { Commands } from '../../platform/commandIds';
+import { headline } from '../../model/viewText';
 
 /** One line of the tooltip: the status in words with its raw value, how long it has been so, how it is followed. */
 export function describeEntry(entry: WatchEntry): string {
@@ -43,7 +44,7 @@ export function createWatchStatusBar(scheduler: WatchScheduler) {
     }
     const lines: string[] = [];
     if (failure) {
-      const reason = messageOf(failure.error).split('\n')[0];
+      const reason = headline(messageOf(failure.error));
       lines.push(
         failure.streak === 1
           ? vscode.l10n.t('Could not check the deployments (1 try): {0}', reason)
