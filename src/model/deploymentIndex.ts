@@ -145,9 +145,10 @@ export class DeploymentIndex {
     this.touch();
   }
 
-  /** A page of the scan: its records, and where the next one starts. */
-  addPage(page: Pick<DeploymentPage, 'deployments' | 'invalid' | 'nextOffset'>): void {
-    this.state = { ...this.state, looked: this.state.looked + page.deployments.length + page.invalid.length, nextOffset: page.nextOffset };
+  /** A page of the scan: its records, and where the next one starts. A page of records seen already (its `end`) adds none to the count. */
+  addPage(page: Pick<DeploymentPage, 'deployments' | 'invalid' | 'nextOffset' | 'end'>): void {
+    const fresh = page.end === 'noNewRecords' ? 0 : page.deployments.length + page.invalid.length;
+    this.state = { ...this.state, looked: this.state.looked + fresh, nextOffset: page.nextOffset };
     if (!this.update(page.deployments, page.invalid)) this.changed.fire();
   }
 

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Deployment, DeploymentPage } from '../../src/api';
 import { CancelledError } from '../../src/api/errors';
+import { PageWalk } from '../../src/api/pagination';
 import { DeploymentIndex, DeploymentIndexes, IndexConnection, usageWords } from '../../src/model/deploymentIndex';
 
 const id = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
@@ -104,6 +105,24 @@ describe('DeploymentIndex: its update rules', () => {
     assert.equal(index.remove([id(1).toUpperCase()]), true);
     assert.equal(index.size, 0);
     assert.equal(changes, 2);
+  });
+
+  it('counts the records of a server that ignores offset once: the repeated page that ends the scan adds none', async () => {
+    const same = Array.from({ length: 100 }, (_, n) => record(n));
+    const { indexes } = indexesOver(async function* () {
+      // What the client's page iterator does: one walk of the end rules over the listing.
+      const walk = new PageWalk();
+      for (let offset = 0; ; offset += 100) {
+        const listed = page(same, offset, 100, true);
+        listed.end = walk.endOfPage(listed);
+        listed.mayHaveMore = listed.end === undefined;
+        yield listed;
+        if (!listed.mayHaveMore) return;
+      }
+    });
+    await indexes.scan(true);
+    const index = indexes.current();
+    assert.deepEqual({ phase: index.scan.phase, looked: index.scan.looked, size: index.size }, { phase: 'complete', looked: 100, size: 100 });
   });
 
   it('a fresh scan drops the old entries; going on keeps them and continues at the response offset', async () => {
