@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { clip, quote, Redactor, tidyMessage } from './text';
+import { clip, quote, Redactor, sentence, tidyMessage } from './text';
 
 /**
  * One error class per failure class. Every message is a whole sentence meant to be shown as it is
@@ -110,11 +110,9 @@ export class RateLimitedError extends ControlPlaneErrorBase {
 export class ServerError extends ControlPlaneErrorBase {
   readonly kind = 'server';
   constructor(status: number, detail: string | undefined) {
-    // The server's text ends its sentence before ours: "Service Unavailable. Try again later."
-    const said = detail && !/[.!?…]$/.test(detail) ? `${detail}.` : detail;
     super(
-      said
-        ? l10n.t('The control plane failed (HTTP {0}): {1} Try again later.', status, said)
+      detail
+        ? l10n.t('The control plane failed (HTTP {0}): {1} Try again later.', status, sentence(detail))
         : l10n.t('The control plane failed (HTTP {0}). Try again later.', status),
       status,
     );

@@ -25,6 +25,11 @@ export function tidyMessage(text: string, max = 1500): string {
   return clip(text.slice(0, max * 4).replace(/\r\n?/g, '\n').replace(UNSAFE, ' '), max);
 }
 
+/** A text that ends its sentence, for one of ours to follow it: a full stop added where no . ! ? or … ends it. */
+export function sentence(text: string): string {
+  return /[.!?…]$/.test(text.trimEnd()) ? text.trimEnd() : `${text.trimEnd()}.`;
+}
+
 /** Cuts to `max` characters with an ellipsis, never between the halves of a surrogate pair. */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -370,6 +370,17 @@ describe('This Workspace', function () {
       provider().treeView.message,
       `None of the 150 deployments of this control plane comes from this workspace’s remotes: origin (${REPOSITORY_URL}.git).`,
     );
+    other.deployments.splice(1);
+    await vscode.commands.executeCommand('deploymentsExplorer.refreshWorkspace');
+    await children();
+    assert.equal(
+      provider().treeView.message,
+      `The one deployment of this control plane does not come from this workspace’s remotes: origin (${REPOSITORY_URL}.git).`,
+    );
+    other.deployments.splice(0);
+    await vscode.commands.executeCommand('deploymentsExplorer.refreshWorkspace');
+    await children();
+    assert.equal(provider().treeView.message, `This control plane has no deployments yet; this workspace’s remotes: origin (${REPOSITORY_URL}.git).`);
 
     // Back: the first control plane's index is where it stopped, and goes on from there.
     fx.standIn.clearFaults();

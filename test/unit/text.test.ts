@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clip, describeValue, quote, Redactor, shortJson, tidyMessage } from '../../src/api/text';
+import { clip, describeValue, quote, Redactor, sentence, shortJson, tidyMessage } from '../../src/api/text';
 
 const KEY = 'sk-live-Q7f3Zr9LmX2pVb8KdT4nWc6HyJ1sGe5A';
 
@@ -14,6 +14,12 @@ describe('text hygiene', () => {
     assert.equal(redactor.text(`short ${KEY.slice(0, 11)}`), `short ${KEY.slice(0, 11)}`);
     assert.equal(redactor.text(encodeURIComponent(`${KEY}/`)), '[redacted]%2F');
     assert.equal(new Redactor('abc').text('abc'), 'abc', 'keys too short to find are not searched for');
+  });
+
+  it('ends a sentence once, for one of ours to follow it', () => {
+    assert.equal(sentence('Service Unavailable'), 'Service Unavailable.');
+    assert.equal(sentence('The API key was refused. '), 'The API key was refused.');
+    assert.deepEqual(['Done!', 'Why?', 'More…'].map(sentence), ['Done!', 'Why?', 'More…']);
   });
 
   it('quotes on one line without control characters, lone surrogates or U+FFFD', () => {

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import { messageOf } from '../../api/errors';
+import { sentence } from '../../api/text';
 import { escapeMarkdown, headline } from '../../model/viewText';
 import { idKey } from '../../model/ids';
 import { DeploymentList, DeploymentRow } from '../../model/deploymentList';
@@ -200,7 +201,7 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
       error,
       command: { command: Commands.loadMoreDeployments, title: vscode.l10n.t('Retry') },
       contextValue: 'loadError',
-      accessibilityLabel: vscode.l10n.t('Loading page {0} failed: {1}. Activate to retry.', page, message),
+      accessibilityLabel: vscode.l10n.t('Loading page {0} failed: {1} Activate to retry.', page, sentence(message)),
     });
   }
 

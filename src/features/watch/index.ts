@@ -8,6 +8,7 @@ import { deploymentReferenceOf, DeploymentsFeature, Services } from '../../platf
 import { createWatchStatusBar, describeEntry } from './statusBar';
 import { Commands } from '../../platform/commandIds';
 import { headline } from '../../model/viewText';
+import { sentence } from '../../api/text';
 
 const STATE_KEY = 'deploymentsExplorer.watch';
 
@@ -166,7 +167,7 @@ async function announce(services: Services, deployments: DeploymentsFeature, not
       if (!notice.firstInStreak) return;
       const showLog = vscode.l10n.t('Show Log');
       const choice = await vscode.window.showWarningMessage(
-        vscode.l10n.t('Could not check the watched deployments: {0}. Trying again, less often.', headline(messageOf(notice.error))),
+        vscode.l10n.t('Could not check the watched deployments: {0} Trying again, less often.', sentence(headline(messageOf(notice.error)))),
         showLog,
       );
       if (choice === showLog) services.log.show(true);

@@ -2,12 +2,13 @@ import * as path from 'node:path';
 import vscode = require('vscode');
 import { isUuid } from '../../api';
 import { messageOf } from '../../api/errors';
+import { sentence } from '../../api/text';
 import { DeploymentIndex, IndexedDeployment } from '../../model/deploymentIndex';
 import { statusIcon } from '../../model/deploymentPresentation';
 import { statusWithRawValue, statusWords } from '../../model/deploymentStatus';
 import { fixRows, FixRow } from '../../model/fixActions';
 import { GitRemote, remoteLabel } from '../../model/remoteUrls';
-import { formatCount, formatTime } from '../../model/viewText';
+import { formatCount, formatTime, headline } from '../../model/viewText';
 import {
   CommitGraph,
   CommitState,
@@ -191,9 +192,12 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   private noMatchMessage(index: DeploymentIndex, repositories: readonly GitRepository[]): string {
     const remotes = [...new Set(repositories.flatMap((repository) => remotesOf(repository).map(remoteLabel)))];
     const looked = formatCount(index.scan.looked, vscode.env.language);
-    return index.scan.phase === 'capped'
-      ? vscode.l10n.t('None of the first {0} deployments of this control plane comes from this workspace’s remotes: {1}.', looked, remotes.join(', '))
-      : vscode.l10n.t('None of the {0} deployments of this control plane comes from this workspace’s remotes: {1}.', looked, remotes.join(', '));
+    if (index.scan.phase === 'capped') {
+      return vscode.l10n.t('None of the first {0} deployments of this control plane comes from this workspace’s remotes: {1}.', looked, remotes.join(', '));
+    }
+    if (index.scan.looked === 0) return vscode.l10n.t('This control plane has no deployments yet; this workspace’s remotes: {0}.', remotes.join(', '));
+    if (index.scan.looked === 1) return vscode.l10n.t('The one deployment of this control plane does not come from this workspace’s remotes: {0}.', remotes.join(', '));
+    return vscode.l10n.t('None of the {0} deployments of this control plane comes from this workspace’s remotes: {1}.', looked, remotes.join(', '));
   }
 
   private clone({ repository }: RepositoryElement) {
@@ -283,18 +287,20 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
         return errorItem({
           id,
           label: vscode.l10n.t("Couldn't look through the deployments: Retry"),
-          description: messageOf(scan.error).split('\n')[0],
+          description: headline(messageOf(scan.error)),
           error: scan.error,
           command: { command: Commands.continueWorkspaceScan, title: vscode.l10n.t('Retry') },
           contextValue: 'workspaceScanFailed',
-          accessibilityLabel: vscode.l10n.t('Looking through the deployments failed after {0}: {1}. Activate to retry.', looked, messageOf(scan.error)),
+          accessibilityLabel: vscode.l10n.t('Looking through the deployments failed after {0}: {1} Activate to retry.', looked, sentence(messageOf(scan.error))),
         });
       case 'capped':
       case 'stopped': {
         const label =
           scan.phase === 'capped'
             ? vscode.l10n.t('Looked at the first {0} deployments', looked)
-            : vscode.l10n.t('Stopped after {0} deployments', looked);
+            : scan.looked === 1
+              ? vscode.l10n.t('Stopped after 1 deployment')
+              : vscode.l10n.t('Stopped after {0} deployments', looked);
         return pagingItem({
           id,
           label,
