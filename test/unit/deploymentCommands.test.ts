@@ -9,7 +9,7 @@ import { StandIn } from '../server/standIn';
 import { simulateWindowStart, type WindowStart } from './helpers/windowStart';
 import type { DeploymentElement } from '../../src/features/deployments/deploymentsTreeProvider';
 
-describe('deployment row commands with no row given', () => {
+describe('deployment row commands with no row given, or a deployment named by its ID', () => {
   let standIn: StandIn;
   let start: WindowStart | undefined;
 
@@ -84,22 +84,6 @@ describe('deployment row commands with no row given', () => {
     assert.equal(await comparing, undefined);
     assert.ok(!commands.executed.some((run) => run.command === 'vscode.diff'), 'no diff editor');
     assert.deepEqual(window.messages, []);
-  });
-});
-
-describe('a loaded deployment named by its ID', () => {
-  let standIn: StandIn;
-  let start: WindowStart | undefined;
-
-  before(async () => {
-    standIn = await StandIn.start();
-  });
-  afterEach(() => {
-    start?.dispose();
-    start = undefined;
-  });
-  after(async () => {
-    await standIn.close();
   });
 
   it('Watch Deployment takes the loaded record (its ID as listed, its name) without asking the control plane', async () => {
