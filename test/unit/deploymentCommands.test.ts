@@ -1,6 +1,6 @@
 // Row commands run with no row given (from the Command Palette or a keybinding): they act on the rows
 // selected in the Deployments view, all of them; Compare Deployments without two selected offers the
-// loaded deployments to check. The extension runs activated over the fake vscode module against the
+// loaded deployments to check; a command given a loaded deployment's ID takes the loaded record. The extension runs activated over the fake vscode module against the
 // stand-in; the context menu's path (a clicked row and the selection) runs in the real workbench.
 import { commands, env, window } from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
