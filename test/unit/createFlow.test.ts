@@ -11,6 +11,7 @@ import { DraftStore } from '../../src/model/createPayload';
 import { FILTER_NAMES } from '../../src/model/deploymentFilters';
 import { CreateResult, runCreateFlow } from '../../src/features/createDeployment/createFlow';
 import { PayloadDocuments } from '../../src/features/createDeployment/payloadDocuments';
+import { registerCreateDeployment } from '../../src/features/createDeployment';
 
 const ACME = '3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b';
 const PLATFORM = '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a';
@@ -401,6 +402,26 @@ describe('create flow', () => {
     assert.match(document.getText(), /^\{\n  "name": "infra-edit",\n  "source_config": \{\n    "integration_id": [^]*\n\}\n$/, 'pretty-printed, with a final newline');
     assert.deepEqual(fake.commands.context.get('deploymentsExplorer.payloadDocuments'), [result.document], 'its editor title offers Create Deployment');
     assert.equal(posted.length, 0, 'nothing is sent before the user asks');
+  });
+
+  it('Create Deployment on an edited payload sends it once, however often it is asked while the first is on its way', async () => {
+    let answer!: () => void;
+    const { services, deployments, posted } = setUp({
+      create: (body) => new Promise((resolve) => (answer = () => resolve({ id: '00000000-0000-4000-8000-000000000001', name: String(body.name) }))),
+    });
+    registerCreateDeployment(services, deployments);
+    const opened = await fake.commands.executeCommand<CreateResult>('deploymentsExplorer.createDeployment', { repository: infra, name: 'infra-edit', openPayload: true });
+    assert.ok(opened.outcome === 'editing');
+    const uri = fake.Uri.parse(opened.document);
+    const first = fake.commands.executeCommand<{ outcome: string }>('deploymentsExplorer.sendPayload', uri);
+    await fake.until(() => posted.length === 1, 'the first request');
+    const second = await fake.commands.executeCommand<{ outcome: string } | undefined>('deploymentsExplorer.sendPayload', uri);
+    assert.equal(posted.length, 1, 'a second click while the first request is on its way sends nothing');
+    assert.deepEqual(second, { outcome: 'sending' });
+    assert.ok(fake.window.messages.some((m) => m.message === '“infra-edit” is being sent already: its answer comes in the progress notification.'), JSON.stringify(fake.window.messages));
+    answer();
+    assert.equal((await first).outcome, 'created');
+    assert.deepEqual(fake.commands.context.get('deploymentsExplorer.payloadDocuments'), [], 'sent: its editor title no longer offers Create Deployment');
   });
 
   it('with no integration known, offers to add one', async () => {
