@@ -9,6 +9,7 @@ import type { InvalidRepository, Repository } from '../../src/api';
 import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
 import { IntegrationsTreeProvider } from '../../src/features/integrations/integrationsTreeProvider';
 import { registerIntegrations } from '../../src/features/integrations';
+import { registerFindRepository } from '../../src/features/integrations/findRepository';
 
 const ACME = '3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b';
 const OPS = '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a';
@@ -539,5 +540,20 @@ describe('Discover Integrations from Deployments', () => {
       fake.window.messages.map((m) => m.message),
       ['Found 1 integration in 1 deployment; 1 new, shown as discovered.'],
     );
+  });
+});
+
+describe('Find Repository', () => {
+  beforeEach(() => fake.resetFake());
+
+  it('says when the integrations list no repository, rather than an empty pick', async () => {
+    const { services } = fakeServices({ apiKey: 'sk-test', integrations: [{ id: ACME, label: 'acme' }, { id: OPS, label: 'ops' }], repositories: { [ACME]: [], [OPS]: [] } });
+    registerFindRepository(services, async () => true);
+    const done = fake.commands.executeCommand('deploymentsExplorer.findRepository');
+    const pick = await (await fake.window.nextQuickPick()).loaded();
+    assert.deepEqual(pick.labels, []);
+    assert.equal(pick.placeholder, 'The integrations list no repositories. Add another integration, or Refresh one that should have some.');
+    pick.escape();
+    await done;
   });
 });
