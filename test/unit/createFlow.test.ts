@@ -303,6 +303,33 @@ describe('create flow', () => {
     assert.equal(posted.length, 1);
   });
 
+  it('a refusal’s Review, clicked after the fixed request created the deployment, does not lead to sending it again', async () => {
+    const { create, posted } = setUp({
+      create: async (body) => {
+        if (posted.length === 1) throw new RequestValidationError(422, [{ loc: 'body.name', msg: 'String should match pattern' }]);
+        return { id: '00000000-0000-4000-8000-000000000002', name: String(body.name) };
+      },
+    });
+    let clickReview: (label: string | undefined) => void = () => undefined;
+    fake.window.answer = (message) => (message.level === 'error' ? new Promise((resolve) => (clickReview = resolve)) : undefined);
+    const done = create({ repository: storefront, name: 'Bad_Name', confirm: true });
+    (await fake.window.nextQuickPick()).pick('Name');
+    const name = await fake.window.nextInputBox();
+    name.type('good-name');
+    name.accept();
+    (await fake.window.nextInputBox()).accept();
+    (await fake.window.nextQuickPick()).accept();
+    (await fake.window.nextQuickPick()).pick('Create Deployment');
+    assert.equal((await done).outcome, 'created');
+
+    const shown = fake.window.inputs.length;
+    clickReview('Review');
+    await fake.until(() => fake.window.messages.some((m) => m.message.includes('has been created since')), 'the answer to Review');
+    assert.equal(fake.window.inputs.length, shown, 'no review of a deployment already created');
+    assert.ok(fake.window.messages.some((m) => m.message === '“good-name” has been created since this refusal: there is nothing to review.'));
+    assert.equal(posted.length, 2);
+  });
+
   it('a request left without an answer warns that it may exist, and the review offers to check', async () => {
     const { create, posted } = setUp({
       create: async () => {
