@@ -424,6 +424,15 @@ describe('Integrations tree', () => {
       assert.equal(await feature.revealRepository(ACME, 'https://github.com/acme/service-9999'), false);
     });
 
+    it('names one repository left as one', async () => {
+      const { provider } = setUpFeature({ repositories: { [ACME]: many.slice(0, 1001) } });
+      const first = await provider.getChildren(await integrationNode(provider, 'acme-github'));
+      const more = provider.getTreeItem(first[1000]);
+      assert.equal(more.label, 'Show 1 more…');
+      assert.equal(more.accessibilityInformation?.label, 'Show 1 more repository, 1,000 of 1,001 shown');
+      assert.equal(more.tooltip, 'Show the last of this integration’s 1,001 repositories. Find Repository… searches them all.');
+    });
+
     it('extends by whole pages to reveal a repository: 1,500 shows 2,000 and the more row', async () => {
       const { provider } = setUp({ repositories: { [ACME]: many } });
       const node = await provider.findRepositoryNode(ACME, 'https://github.com/acme/service-1500');
