@@ -330,6 +330,30 @@ describe('create flow', () => {
     assert.equal(posted.length, 2);
   });
 
+  it('a refusal’s Review, clicked after switching profile, does not reopen a body made for the other control plane', async () => {
+    const { create, posted, services } = setUp({
+      create: async () => {
+        throw new RequestValidationError(422, [{ loc: 'body.name', msg: 'String should match pattern' }]);
+      },
+    });
+    let clickReview: (label: string | undefined) => void = () => undefined;
+    fake.window.answer = (message) => (message.level === 'error' ? new Promise((resolve) => (clickReview = resolve)) : undefined);
+    const done = create({ repository: storefront, name: 'Bad_Name', confirm: true });
+    (await fake.window.nextQuickPick()).escape();
+    assert.equal((await done).outcome, 'cancelled');
+
+    const shown = fake.window.inputs.length;
+    (services.connection as { profile: () => unknown }).profile = () => ({ id: 'us', name: 'US', implicit: false });
+    clickReview('Review');
+    await fake.until(() => fake.window.messages.length > 1, 'the answer to Review');
+    assert.equal(fake.window.inputs.length, shown, 'no review of the other profile’s body');
+    assert.equal(
+      fake.window.messages.at(-1)?.message,
+      'You switched to profile “US” while this deployment was being prepared for another: nothing was sent. Start Create Deployment again.',
+    );
+    assert.equal(posted.length, 1);
+  });
+
   it('a request left without an answer warns that it may exist, and the review offers to check', async () => {
     const { create, posted } = setUp({
       create: async () => {

@@ -72,6 +72,15 @@ export async function runCreateFlow(
       return vscode.window.showInformationMessage(vscode.l10n.t('“{0}” has been created since this refusal: there is nothing to review.', name));
     }
     if (running || !state.lastError || !state.repository) return;
+    const active = services.connection.profile();
+    if (active.id !== profileId) {
+      // Its body was made for the other profile's control plane (its integration, its defaults).
+      const text = vscode.l10n.t(
+        'You switched to profile “{0}” while this deployment was being prepared for another: nothing was sent. Start Create Deployment again.',
+        active.name,
+      );
+      return vscode.window.showInformationMessage(text);
+    }
     const { name, ref, deploymentType } = state.draft;
     return runCreateFlow(deps, { repository: state.repository, name, ref, deploymentType: deploymentType ?? null }, { lastError: state.lastError });
   };
