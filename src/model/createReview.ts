@@ -2,6 +2,7 @@
 import type { ValidationIssue } from '../api';
 import { flattenBody, JsonObject } from './createPayload';
 import { fieldPathWords } from './fieldNames';
+import { maskSecrets } from './deploymentDetails';
 import * as l10n from '@vscode/l10n';
 
 /** A create request that did not succeed; the review shows why. */
@@ -60,13 +61,15 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
       { kind: 'separator', label: '' },
     );
   }
+  // Secret values (from the defaults setting, say) are sent, never shown.
+  const shown = maskSecrets(body);
   rows.push(
-    { kind: 'item', label: l10n.t('$(rocket) Create Deployment'), description: l10n.t("POST /v2/deployments · the body's fields are below"), detail: JSON.stringify(body), action: 'create' },
+    { kind: 'item', label: l10n.t('$(rocket) Create Deployment'), description: l10n.t("POST /v2/deployments · the body's fields are below"), detail: JSON.stringify(shown), action: 'create' },
     { kind: 'item', label: l10n.t('$(json) Edit Payload…'), description: l10n.t('open the body as JSON, change it, send it from the editor title'), action: 'edit' },
     { kind: 'item', label: l10n.t('$(arrow-left) Back'), action: 'back' },
     // An unlabelled line: a separator's label would sit on the first body row.
     { kind: 'separator', label: '' },
-    ...flattenBody(body).map((field): ReviewRow => ({ kind: 'item', label: field.path, description: field.value, action: actionForField(`body.${field.path}`) })),
+    ...flattenBody(shown).map((field): ReviewRow => ({ kind: 'item', label: field.path, description: field.value, action: actionForField(`body.${field.path}`) })),
   );
   return rows;
 }

@@ -25,12 +25,12 @@ export const MASK = '••••••';
 type Json = Record<string, unknown>;
 
 /**
- * `deployment` with every secret value replaced by the mask; everything else, unknown fields included,
+ * `record` (a deployment, or a creation body) with every secret value replaced by the mask; everything else, unknown fields included,
  * kept. Off the contract, `secrets` may be a map of names to values, strings, or nested: all of it but
  * a secret's `name` is masked.
  */
-export function maskSecrets(deployment: Deployment): Json {
-  return 'secrets' in deployment ? { ...deployment, secrets: maskedSecrets(deployment.secrets) } : deployment;
+export function maskSecrets(record: Json): Json {
+  return 'secrets' in record ? { ...record, secrets: maskedSecrets(record.secrets) } : record;
 }
 
 function maskedSecrets(secrets: unknown): unknown {

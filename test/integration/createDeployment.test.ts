@@ -362,4 +362,29 @@ describe('Create deployment', function () {
     assert.ok(warning.actions.includes('Add Integration…'));
     assert.equal(posts().length, 0);
   });
+
+  it('counts only the integrations it could search when nothing matches', async () => {
+    const platform = integration(fx.standIn, 'platform-gitlab').id;
+    await vscode.commands.executeCommand('deploymentsExplorer.refreshIntegrations');
+    fx.standIn.addFault({ fault: { kind: 'status', status: 404 }, pathPrefix: `/v1/integrations/forge/codehost/${platform}/repos` });
+    const folder = gitFolder('git@github.com:someone-else/unknown-app.git');
+    try {
+      const result = await vscode.commands.executeCommand<Result>('deploymentsExplorer.deployWorkspace', { folders: [folder], confirm: true });
+      assert.equal(result?.outcome, 'noMatch');
+      const warning = await waitFor('the warning', () => shown.find((s) => s.level === 'warning'));
+      assert.match(warning.message, /^No repository of the 1 integration searched matches the remotes origin \(git@github\.com:someone-else\/unknown-app\.git\)\. Not searched: Platform: /);
+
+      fx.messages.clear();
+      const acme = integration(fx.standIn, 'acme-github').id;
+      await vscode.commands.executeCommand('deploymentsExplorer.refreshIntegrations');
+      fx.standIn.addFault({ fault: { kind: 'status', status: 404 }, pathPrefix: `/v1/integrations/forge/codehost/${acme}/repos` });
+      await vscode.commands.executeCommand<Result>('deploymentsExplorer.deployWorkspace', { folders: [folder], confirm: true });
+      const none = await waitFor('the warning', () => shown.find((s) => s.level === 'warning'));
+      assert.doesNotMatch(none.message, /\.\.|\. *\./, 'one full stop after the reasons');
+      assert.match(none.message, /^None of the 2 known integrations could be searched for the remotes origin \(git@github\.com:someone-else\/unknown-app\.git\): Acme: .*; Platform: /);
+    } finally {
+      fx.standIn.reset();
+      await vscode.commands.executeCommand('deploymentsExplorer.refreshIntegrations');
+    }
+  });
 });

@@ -341,4 +341,22 @@ describe('Profiles', function () {
     assert.equal(api.deployments.treeView.title, 'Deployments', 'one profile again: no name');
     await showsDeployments('A’s READY deployments', firstPage(a, 'READY'));
   });
+
+  it('says before asking that a profile of the workspace’s settings is renamed or removed there', async () => {
+    await config().update('profiles', [{ id: 'ws-staging', name: 'Staging', baseUrl: third.url }], vscode.ConfigurationTarget.Workspace);
+    try {
+      await waitFor('the workspace’s profile', () => profiles().list().find((p) => p.name === 'Staging'));
+      assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.removeProfile', 'Staging'), undefined);
+      assert.deepEqual(
+        messages.shown.map((m) => [m.level, m.message]),
+        [['error', 'Profile “Staging” is defined in this workspace’s settings; remove it there.']],
+        'no question whose answer cannot be carried out',
+      );
+      messages.clear();
+      assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.renameProfile', 'Staging', 'Stage'), undefined);
+      assert.deepEqual(messages.shown.map((m) => [m.level, m.message]), [['error', 'Profile “Staging” is defined in this workspace’s settings; edit it there.']]);
+    } finally {
+      await config().update('profiles', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
 });

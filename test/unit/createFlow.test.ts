@@ -11,6 +11,7 @@ import { DraftStore } from '../../src/model/createPayload';
 import { FILTER_NAMES } from '../../src/model/deploymentFilters';
 import { CreateResult, runCreateFlow } from '../../src/features/createDeployment/createFlow';
 import { PayloadDocuments } from '../../src/features/createDeployment/payloadDocuments';
+import { registerCreateDeployment } from '../../src/features/createDeployment';
 
 const ACME = '3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b';
 const PLATFORM = '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a';
@@ -302,6 +303,57 @@ describe('create flow', () => {
     assert.equal(posted.length, 1);
   });
 
+  it('a refusal’s Review, clicked after the fixed request created the deployment, does not lead to sending it again', async () => {
+    const { create, posted } = setUp({
+      create: async (body) => {
+        if (posted.length === 1) throw new RequestValidationError(422, [{ loc: 'body.name', msg: 'String should match pattern' }]);
+        return { id: '00000000-0000-4000-8000-000000000002', name: String(body.name) };
+      },
+    });
+    let clickReview: (label: string | undefined) => void = () => undefined;
+    fake.window.answer = (message) => (message.level === 'error' ? new Promise((resolve) => (clickReview = resolve)) : undefined);
+    const done = create({ repository: storefront, name: 'Bad_Name', confirm: true });
+    (await fake.window.nextQuickPick()).pick('Name');
+    const name = await fake.window.nextInputBox();
+    name.type('good-name');
+    name.accept();
+    (await fake.window.nextInputBox()).accept();
+    (await fake.window.nextQuickPick()).accept();
+    (await fake.window.nextQuickPick()).pick('Create Deployment');
+    assert.equal((await done).outcome, 'created');
+
+    const shown = fake.window.inputs.length;
+    clickReview('Review');
+    await fake.until(() => fake.window.messages.some((m) => m.message.includes('has been created since')), 'the answer to Review');
+    assert.equal(fake.window.inputs.length, shown, 'no review of a deployment already created');
+    assert.ok(fake.window.messages.some((m) => m.message === '“good-name” has been created since this refusal: there is nothing to review.'));
+    assert.equal(posted.length, 2);
+  });
+
+  it('a refusal’s Review, clicked after switching profile, does not reopen a body made for the other control plane', async () => {
+    const { create, posted, services } = setUp({
+      create: async () => {
+        throw new RequestValidationError(422, [{ loc: 'body.name', msg: 'String should match pattern' }]);
+      },
+    });
+    let clickReview: (label: string | undefined) => void = () => undefined;
+    fake.window.answer = (message) => (message.level === 'error' ? new Promise((resolve) => (clickReview = resolve)) : undefined);
+    const done = create({ repository: storefront, name: 'Bad_Name', confirm: true });
+    (await fake.window.nextQuickPick()).escape();
+    assert.equal((await done).outcome, 'cancelled');
+
+    const shown = fake.window.inputs.length;
+    (services.connection as { profile: () => unknown }).profile = () => ({ id: 'us', name: 'US', implicit: false });
+    clickReview('Review');
+    await fake.until(() => fake.window.messages.length > 1, 'the answer to Review');
+    assert.equal(fake.window.inputs.length, shown, 'no review of the other profile’s body');
+    assert.equal(
+      fake.window.messages.at(-1)?.message,
+      'You switched to profile “US” while this deployment was being prepared for another: nothing was sent. Start Create Deployment again.',
+    );
+    assert.equal(posted.length, 1);
+  });
+
   it('a request left without an answer warns that it may exist, and the review offers to check', async () => {
     const { create, posted } = setUp({
       create: async () => {
@@ -401,6 +453,26 @@ describe('create flow', () => {
     assert.match(document.getText(), /^\{\n  "name": "infra-edit",\n  "source_config": \{\n    "integration_id": [^]*\n\}\n$/, 'pretty-printed, with a final newline');
     assert.deepEqual(fake.commands.context.get('deploymentsExplorer.payloadDocuments'), [result.document], 'its editor title offers Create Deployment');
     assert.equal(posted.length, 0, 'nothing is sent before the user asks');
+  });
+
+  it('Create Deployment on an edited payload sends it once, however often it is asked while the first is on its way', async () => {
+    let answer!: () => void;
+    const { services, deployments, posted } = setUp({
+      create: (body) => new Promise((resolve) => (answer = () => resolve({ id: '00000000-0000-4000-8000-000000000001', name: String(body.name) }))),
+    });
+    registerCreateDeployment(services, deployments);
+    const opened = await fake.commands.executeCommand<CreateResult>('deploymentsExplorer.createDeployment', { repository: infra, name: 'infra-edit', openPayload: true });
+    assert.ok(opened.outcome === 'editing');
+    const uri = fake.Uri.parse(opened.document);
+    const first = fake.commands.executeCommand<{ outcome: string }>('deploymentsExplorer.sendPayload', uri);
+    await fake.until(() => posted.length === 1, 'the first request');
+    const second = await fake.commands.executeCommand<{ outcome: string } | undefined>('deploymentsExplorer.sendPayload', uri);
+    assert.equal(posted.length, 1, 'a second click while the first request is on its way sends nothing');
+    assert.deepEqual(second, { outcome: 'sending' });
+    assert.ok(fake.window.messages.some((m) => m.message === '“infra-edit” is being sent already: its answer comes in the progress notification.'), JSON.stringify(fake.window.messages));
+    answer();
+    assert.equal((await first).outcome, 'created');
+    assert.deepEqual(fake.commands.context.get('deploymentsExplorer.payloadDocuments'), [], 'sent: its editor title no longer offers Create Deployment');
   });
 
   it('with no integration known, offers to add one', async () => {

@@ -46,6 +46,14 @@ describe('create review rows', () => {
     assert.equal(actions['secrets'], 'edit');
   });
 
+  it('shows the secrets of the defaults setting masked, by name', () => {
+    const secrets = [{ name: 'DB_PASSWORD', value: 'hunter2' }];
+    const rows = reviewRows(buildCreateBody(repository, { name: 'storefront', ref: 'main' }, { secrets }));
+    const text = JSON.stringify(rows);
+    assert.equal(text.includes('hunter2'), false, text);
+    assert.ok(shown(rows).includes('secrets — [{"name":"DB_PASSWORD","value":"••••••"}]'), JSON.stringify(shown(rows)));
+  });
+
   it('leads with the server’s reasons for a refusal, each going where it is fixed', () => {
     const rows = reviewRows(body, {
       message: 'The server refused the request (HTTP 422):\nbody.name: String should match pattern\nbody.source: Field required',

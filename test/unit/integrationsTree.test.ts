@@ -9,6 +9,7 @@ import type { InvalidRepository, Repository } from '../../src/api';
 import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
 import { IntegrationsTreeProvider } from '../../src/features/integrations/integrationsTreeProvider';
 import { registerIntegrations } from '../../src/features/integrations';
+import { registerFindRepository } from '../../src/features/integrations/findRepository';
 
 const ACME = '3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b';
 const OPS = '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a';
@@ -423,6 +424,15 @@ describe('Integrations tree', () => {
       assert.equal(await feature.revealRepository(ACME, 'https://github.com/acme/service-9999'), false);
     });
 
+    it('names one repository left as one', async () => {
+      const { provider } = setUpFeature({ repositories: { [ACME]: many.slice(0, 1001) } });
+      const first = await provider.getChildren(await integrationNode(provider, 'acme-github'));
+      const more = provider.getTreeItem(first[1000]);
+      assert.equal(more.label, 'Show 1 more…');
+      assert.equal(more.accessibilityInformation?.label, 'Show 1 more repository, 1,000 of 1,001 shown');
+      assert.equal(more.tooltip, 'Show the last of this integration’s 1,001 repositories. Find Repository… searches them all.');
+    });
+
     it('extends by whole pages to reveal a repository: 1,500 shows 2,000 and the more row', async () => {
       const { provider } = setUp({ repositories: { [ACME]: many } });
       const node = await provider.findRepositoryNode(ACME, 'https://github.com/acme/service-1500');
@@ -539,5 +549,20 @@ describe('Discover Integrations from Deployments', () => {
       fake.window.messages.map((m) => m.message),
       ['Found 1 integration in 1 deployment; 1 new, shown as discovered.'],
     );
+  });
+});
+
+describe('Find Repository', () => {
+  beforeEach(() => fake.resetFake());
+
+  it('says when the integrations list no repository, rather than an empty pick', async () => {
+    const { services } = fakeServices({ apiKey: 'sk-test', integrations: [{ id: ACME, label: 'acme' }, { id: OPS, label: 'ops' }], repositories: { [ACME]: [], [OPS]: [] } });
+    registerFindRepository(services, async () => true);
+    const done = fake.commands.executeCommand('deploymentsExplorer.findRepository');
+    const pick = await (await fake.window.nextQuickPick()).loaded();
+    assert.deepEqual(pick.labels, []);
+    assert.equal(pick.placeholder, 'The integrations list no repositories. Add another integration, or Refresh one that should have some.');
+    pick.escape();
+    await done;
   });
 });

@@ -62,38 +62,57 @@ export async function runCreateFlow(
   // The step the input opens at; none when the options say to send (or open the body) without asking.
   let startAt = resume ? 'review' : options?.confirm || options?.openPayload ? undefined : steps[0].id;
   if (options?.openPayload) state.decision = 'edit';
-  let reviewing = false;
-  for (;;) {
-    if (startAt !== undefined) {
-      state.decision = undefined;
-      reviewing = true;
-      const result = await new MultiStepInput(vscode.l10n.t('Create Deployment')).run(steps, startAt).finally(() => (reviewing = false));
-      if (state.repository) drafts.keep(state.repository, state.draft);
-      if (result.status === 'cancelled' || !state.repository || !state.decision) {
-        const step = result.status === 'cancelled' ? result.at : 'review';
-        return { outcome: 'cancelled', step, draft: { ...state.draft }, repository: state.repository, lastError: state.lastError };
+  // While the flow runs (its input open, or its request on its way) it comes back to the review by itself.
+  let running = true;
+  let created: Deployment | undefined;
+  const reviewAgain = () => {
+    if (created) {
+      // A refusal's notification outlives the flow: its Review must not lead to sending the same deployment again.
+      const name = created.name ?? created.id ?? state.draft.name;
+      return vscode.window.showInformationMessage(vscode.l10n.t('“{0}” has been created since this refusal: there is nothing to review.', name));
+    }
+    if (running || !state.lastError || !state.repository) return;
+    const active = services.connection.profile();
+    if (active.id !== profileId) {
+      // Its body was made for the other profile's control plane (its integration, its defaults).
+      const text = vscode.l10n.t(
+        'You switched to profile “{0}” while this deployment was being prepared for another: nothing was sent. Start Create Deployment again.',
+        active.name,
+      );
+      return vscode.window.showInformationMessage(text);
+    }
+    const { name, ref, deploymentType } = state.draft;
+    return runCreateFlow(deps, { repository: state.repository, name, ref, deploymentType: deploymentType ?? null }, { lastError: state.lastError });
+  };
+  try {
+    for (;;) {
+      if (startAt !== undefined) {
+        state.decision = undefined;
+        const result = await new MultiStepInput(vscode.l10n.t('Create Deployment')).run(steps, startAt);
+        if (state.repository) drafts.keep(state.repository, state.draft);
+        if (result.status === 'cancelled' || !state.repository || !state.decision) {
+          const step = result.status === 'cancelled' ? result.at : 'review';
+          return { outcome: 'cancelled', step, draft: { ...state.draft }, repository: state.repository, lastError: state.lastError };
+        }
       }
+      // Given by the options, or set by the repository step (the flow ends above without one).
+      const repository = state.repository!;
+      const body = buildCreateBody(repository, state.draft, services.connection.profiles.createDefaults());
+      if (state.decision === 'edit') {
+        const document = await deps.payloads.open(repository, body, state.draft.name);
+        return { outcome: 'editing', document: document.uri.toString(), body };
+      }
+      const sent = await sendCreateRequest(services, body, profileId, reviewAgain);
+      if (sent.ok) {
+        created = sent.deployment;
+        drafts.forget(repository);
+        await announceCreated(deps, sent.deployment);
+        return { outcome: 'created', deployment: sent.deployment, body };
+      }
+      state.lastError = sent.failure;
+      startAt = 'review';
     }
-    // Given by the options, or set by the repository step (the flow ends above without one).
-    const repository = state.repository!;
-    const body = buildCreateBody(repository, state.draft, services.connection.profiles.createDefaults());
-    if (state.decision === 'edit') {
-      const document = await deps.payloads.open(repository, body, state.draft.name);
-      return { outcome: 'editing', document: document.uri.toString(), body };
-    }
-    const reviewAgain = () => {
-      // The flow comes back to the review by itself; the notification's Review is for when it was closed.
-      if (reviewing || !state.lastError) return;
-      const { name, ref, deploymentType } = state.draft;
-      return runCreateFlow(deps, { repository, name, ref, deploymentType: deploymentType ?? null }, { lastError: state.lastError });
-    };
-    const sent = await sendCreateRequest(services, body, profileId, reviewAgain);
-    if (sent.ok) {
-      drafts.forget(repository);
-      await announceCreated(deps, sent.deployment);
-      return { outcome: 'created', deployment: sent.deployment, body };
-    }
-    state.lastError = sent.failure;
-    startAt = 'review';
+  } finally {
+    running = false;
   }
 }

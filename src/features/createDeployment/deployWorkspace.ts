@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import vscode = require('vscode');
 import { type Deployment, type Repository } from '../../api';
 import { messageOf } from '../../api/errors';
+import { sentence } from '../../api/text';
 import { isPlainObject } from '../../model/createPayload';
 import { readCreateArgument } from '../../model/createArguments';
 import { matchRemotes, redactUserInfo, remoteLabel } from '../../model/remoteUrls';
@@ -128,15 +129,28 @@ async function reportNoMatch(remotes: readonly FolderRemote[], searched: number,
     );
   } else {
     const tried = describeRemotes(remotes);
-    const noMatch =
-      searched === 1
-        ? vscode.l10n.t('No repository of the {0} known integration matches the remotes {1}.', searched, tried)
-        : vscode.l10n.t('No repository of the {0} known integrations matches the remotes {1}.', searched, tried);
-    const next =
-      failed.length > 0
-        ? vscode.l10n.t('Not searched: {0}.', failed.join('; '))
-        : vscode.l10n.t('Add the integration of this repository, or pick one with “Create Deployment…”.');
-    message = `${noMatch} ${next}`;
+    // Count only the integrations whose repositories were looked at: the others are named as not searched.
+    const looked = searched - failed.length;
+    // Each reason is the server's sentence: the list ends with one full stop, not a second.
+    const notSearched = sentence(failed.join('; '));
+    if (looked === 0) {
+      message =
+        searched === 1
+          ? vscode.l10n.t('The known integration could not be searched for the remotes {0}: {1}', tried, notSearched)
+          : vscode.l10n.t('None of the {0} known integrations could be searched for the remotes {1}: {2}', searched, tried, notSearched);
+    } else if (failed.length > 0) {
+      const noMatch =
+        looked === 1
+          ? vscode.l10n.t('No repository of the 1 integration searched matches the remotes {0}.', tried)
+          : vscode.l10n.t('No repository of the {0} integrations searched matches the remotes {1}.', looked, tried);
+      message = `${noMatch} ${vscode.l10n.t('Not searched: {0}', notSearched)}`;
+    } else {
+      const noMatch =
+        searched === 1
+          ? vscode.l10n.t('No repository of the {0} known integration matches the remotes {1}.', searched, tried)
+          : vscode.l10n.t('No repository of the {0} known integrations matches the remotes {1}.', searched, tried);
+      message = `${noMatch} ${vscode.l10n.t('Add the integration of this repository, or pick one with “Create Deployment…”.')}`;
+    }
   }
   const addIntegration = vscode.l10n.t('Add Integration…');
   const createDeployment = vscode.l10n.t('Create Deployment…');

@@ -16,6 +16,8 @@ export function registerCreateDeployment(services: Services, deployments: Deploy
   const payloads = new PayloadDocuments();
   services.context.subscriptions.push(payloads, services.connection.onDidChangeProfile(() => payloads.releaseAll()));
   const deps = { services, deployments, drafts, payloads, watch };
+  /** Payload documents whose request is on its way, with the name it is shown by. */
+  const sending = new Map<string, string>();
 
   services.commands.register(Commands.createDeployment, (argument?: unknown): Promise<CreateResult> =>
     runCreateFlow(deps, readCreateArgument(argument)),
@@ -30,6 +32,12 @@ export function registerCreateDeployment(services: Services, deployments: Deploy
       void vscode.window.showWarningMessage(vscode.l10n.t('Open the payload document of “Edit Payload…” to create a deployment from it.'));
       return undefined;
     }
+    // The editor title's button stays while the request is on its way: a second click must not create a second deployment.
+    const key = document.uri.toString();
+    if (sending.has(key)) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('“{0}” is being sent already: its answer comes in the progress notification.', sending.get(key)!));
+      return { outcome: 'sending' };
+    }
     const parsed = parsePayloadText(document.getText());
     if (!parsed.ok) {
       const position = new vscode.Position(parsed.line - 1, parsed.column - 1);
@@ -39,7 +47,8 @@ export function registerCreateDeployment(services: Services, deployments: Deploy
     }
     const repository = payloads.repositoryOf(document.uri);
     if (repository) keepEditedValues(drafts, repository, parsed.body);
-    const sent = await sendCreateRequest(services, parsed.body);
+    sending.set(key, typeof parsed.body.name === 'string' ? parsed.body.name : document.uri.path.split('/').pop()!);
+    const sent = await sendCreateRequest(services, parsed.body).finally(() => sending.delete(key));
     if (!sent.ok) return { outcome: 'failed', message: sent.failure.message, issues: sent.failure.issues };
     payloads.release(document.uri);
     if (repository) drafts.forget(repository);

@@ -48,16 +48,23 @@ export function registerFindRepository(services: Services, reveal: (integrationI
       }));
       sections.set(integration.id, picks);
     };
+    const controller = new AbortController();
+    const uncached = integrations.filter((integration) => !catalog.cached(integration.id));
+    let loading = uncached.length;
     const render = () => {
       quickPick.items = integrations.flatMap((integration) => {
         const section = sections.get(integration.id) ?? [];
         const separator = { label: catalog.label(integration), kind: vscode.QuickPickItemKind.Separator, integrationId: integration.id };
         return section.length > 0 ? [separator, ...section] : [];
       });
+      // Everything loaded and nothing to show: say so, rather than an empty pick.
+      if (loading === 0 && quickPick.items.length === 0) {
+        quickPick.placeholder =
+          integrations.length === 1
+            ? vscode.l10n.t('The integration {0} lists no repositories. Add another integration, or Refresh it if it should have some.', catalog.label(integrations[0]))
+            : vscode.l10n.t('The integrations list no repositories. Add another integration, or Refresh one that should have some.');
+      }
     };
-
-    const controller = new AbortController();
-    const uncached = integrations.filter((integration) => !catalog.cached(integration.id));
     for (const integration of integrations) {
       const cached = catalog.cached(integration.id);
       if (cached) show(integration, cached);
@@ -78,7 +85,6 @@ export function registerFindRepository(services: Services, reveal: (integrationI
 
     if (uncached.length > 0) {
       void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Loading repositories') }, async (progress) => {
-        let done = 0;
         await Promise.all(
           uncached.map(async (integration) => {
             try {
@@ -88,7 +94,8 @@ export function registerFindRepository(services: Services, reveal: (integrationI
               const label = vscode.l10n.t('$(error) Could not load {0}', catalog.label(integration));
               sections.set(integration.id, [{ label, detail: headline(messageOf(error)), integrationId: integration.id, alwaysShow: true }]);
             } finally {
-              progress.report({ message: `${++done}/${uncached.length}` });
+              loading--;
+              progress.report({ message: `${uncached.length - loading}/${uncached.length}` });
               if (!controller.signal.aborted) render();
             }
           }),

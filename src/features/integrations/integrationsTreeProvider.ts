@@ -277,13 +277,18 @@ function messageItem(node: MessageNode): vscode.TreeItem {
 /** "Show 1,000 more…", "1,000 of 100,000 shown": activating it (click, Enter) shows the next page in place. */
 function moreItem(node: MoreNode): vscode.TreeItem {
   const [next, shown, total] = [node.next, node.shown, node.total].map((count) => formatCount(count, vscode.env.language));
+  const one = node.next === 1;
   return pagingItem({
     id: node.id,
     label: vscode.l10n.t('Show {0} more…', next),
     description: vscode.l10n.t('{0} of {1} shown', shown, total),
-    tooltip: vscode.l10n.t('Show the next {0} of this integration’s {1} repositories. Find Repository… searches them all.', next, total),
+    tooltip: one
+      ? vscode.l10n.t('Show the last of this integration’s {0} repositories. Find Repository… searches them all.', total)
+      : vscode.l10n.t('Show the next {0} of this integration’s {1} repositories. Find Repository… searches them all.', next, total),
     contextValue: 'moreRepositories',
     command: { command: Commands.showMoreRepositories, title: vscode.l10n.t('Show More Repositories'), arguments: [node] },
-    accessibilityLabel: vscode.l10n.t('Show {0} more repositories, {1} of {2} shown', next, shown, total),
+    accessibilityLabel: one
+      ? vscode.l10n.t('Show 1 more repository, {0} of {1} shown', shown, total)
+      : vscode.l10n.t('Show {0} more repositories, {1} of {2} shown', next, shown, total),
   });
 }

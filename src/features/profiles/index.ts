@@ -126,6 +126,8 @@ export function registerProfiles(services: Services, views: readonly { view: vsc
   commands.register(Commands.renameProfile, async (argument?: unknown, newName?: unknown): Promise<boolean> => {
     const profile = await pickProfile(argument, vscode.l10n.t('Rename Profile'));
     if (!profile) return false;
+    // Said before asking for a name that could not be written.
+    if (profile.fromWorkspace) throw new Error(vscode.l10n.t('Profile “{0}” is defined in this workspace’s settings; edit it there.', profile.name));
     const others = store.list().filter((candidate) => candidate.id !== profile.id).map((candidate) => candidate.name);
     const name = await argumentOrInput(newName, {
       title: vscode.l10n.t('Rename Profile “{0}”', profile.name),
@@ -143,6 +145,8 @@ export function registerProfiles(services: Services, views: readonly { view: vsc
   commands.register(Commands.removeProfile, async (argument?: unknown, confirmed?: unknown): Promise<boolean> => {
     const profile = await pickProfile(argument, vscode.l10n.t('Remove Profile'));
     if (!profile) return false;
+    // Said before asking to confirm a removal that could not be carried out.
+    if (profile.fromWorkspace) throw new Error(vscode.l10n.t('Profile “{0}” is defined in this workspace’s settings; remove it there.', profile.name));
     if (confirmed !== true) {
       const remove = vscode.l10n.t('Remove');
       const choice = await vscode.window.showWarningMessage(
