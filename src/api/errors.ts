@@ -261,6 +261,8 @@ const settingLabels = (): Record<string, string> => ({
   'base URL': l10n.t('base URL'),
   'CA file': l10n.t('CA file'),
   proxy: l10n.t('proxy'),
+  'API key header': l10n.t('API key header'),
+  'tenant header': l10n.t('tenant header'),
   'integration ID': l10n.t('integration ID'),
 });
 

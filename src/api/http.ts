@@ -141,8 +141,9 @@ export class HttpTransport {
       'accept-encoding': 'gzip, deflate, br',
       'user-agent': options.userAgent ?? 'deployments-explorer',
     };
-    if (options.apiKey) this.headers[(options.apiKeyHeader || 'X-Api-Key').toLowerCase()] = options.apiKey;
-    if (options.tenantId?.trim()) this.headers[(options.tenantHeader || 'X-Tenant-Id').toLowerCase()] = options.tenantId.trim();
+    const { apiKeyHeader, tenantHeader } = headerNames(options);
+    if (options.apiKey) this.headers[apiKeyHeader] = options.apiKey;
+    if (options.tenantId?.trim()) this.headers[tenantHeader] = options.tenantId.trim();
     this.dispatcher = this.createDispatcher();
   }
 
@@ -312,6 +313,19 @@ export class HttpTransport {
       return body;
     }
   }
+}
+
+/** The header names the key and the tenant go in, lower case; InvalidInputError naming the setting when one is not a header name. */
+export function headerNames(options: Pick<ConnectionOptions, 'apiKeyHeader' | 'tenantHeader'>): { apiKeyHeader: string; tenantHeader: string } {
+  const name = (parameter: string, value: string | undefined, fallback: string) => {
+    const text = value?.trim() || fallback;
+    // A token of RFC 9110: no spaces, colons or other separators.
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(text)) {
+      throw new InvalidInputError(parameter, l10n.t('“{0}” is not an HTTP header name (letters, digits and hyphens, e.g. {1})', quote(text, 60), fallback));
+    }
+    return text.toLowerCase();
+  };
+  return { apiKeyHeader: name('API key header', options.apiKeyHeader, 'X-Api-Key'), tenantHeader: name('tenant header', options.tenantHeader, 'X-Tenant-Id') };
 }
 
 function networkError(target: string, error: unknown): ControlPlaneError {

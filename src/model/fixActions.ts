@@ -17,6 +17,8 @@ const SETTING_OF_PARAMETER = new Map([
   ['base URL', 'deploymentsExplorer.baseUrl'],
   ['CA file', 'deploymentsExplorer.caFile'],
   ['proxy', 'http.proxy'],
+  ['API key header', 'deploymentsExplorer.apiKeyHeader'],
+  ['tenant header', 'deploymentsExplorer.tenantHeader'],
 ]);
 
 /** The fixes for `error`, most likely first. */

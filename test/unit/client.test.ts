@@ -55,6 +55,19 @@ describe('ControlPlaneClient against the stand-in', () => {
       assert.equal(standIn.requests.length, 0);
     });
 
+    it('refuses a key or tenant header setting that is not a header name, naming the setting, before any request', () => {
+      for (const [options, parameter, message] of [
+        [{ apiKeyHeader: 'X Api Key' }, 'API key header', /^Invalid API key header: “X Api Key” is not an HTTP header name/],
+        [{ tenantHeader: 'X-Tenant-Id:' }, 'tenant header', /^Invalid tenant header: “X-Tenant-Id:” is not an HTTP header name/],
+      ] as const) {
+        assert.throws(
+          () => clientFor(options),
+          (error: unknown) => error instanceof InvalidInputError && error.parameter === parameter && message.test(error.message),
+        );
+      }
+      assert.equal(standIn.requests.length, 0);
+    });
+
     it('reports an unknown integration as not found with the server detail', async () => {
       const unknown = '00000000-0000-4000-8000-000000000000';
       await assert.rejects(clientFor().listRepositories(unknown), (error: unknown) => {
