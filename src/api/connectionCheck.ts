@@ -6,7 +6,7 @@ import * as l10n from '@vscode/l10n';
 import { clientBaseUrl, withoutUserInfo } from './baseUrl';
 import { ControlPlaneClient } from './client';
 import { CancelledError, isControlPlaneError, messageOf } from './errors';
-import { headerNames, type ConnectionOptions } from './http';
+import { credentialHeaders, type ConnectionOptions } from './http';
 import { proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
 import { CertificateStore, certificateKey, certificateStores, trustContext } from './trust';
 
@@ -74,7 +74,7 @@ export async function checkConnection(
   signal?: AbortSignal,
 ): Promise<ConnectionCheck> {
   const baseUrl = clientBaseUrl(options.baseUrl);
-  headerNames(options);
+  credentialHeaders(options);
   const base = new URL(baseUrl);
   const route = proxyRoute(base, options);
   const credentials = route.proxy ? proxyCredentials(route.proxy, options.proxyAuthorization) : undefined;

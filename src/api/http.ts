@@ -18,7 +18,7 @@ import * as l10n from '@vscode/l10n';
 import { clientBaseUrl, withoutUserInfo } from './baseUrl';
 import { connectionRedactor, proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
 import { errorFromResponse, parseRetryAfter, RawResponse } from './responses';
-import { quote, Redactor } from './text';
+import { headerValueProblem, quote, Redactor } from './text';
 import { certificateStores, SystemCertificates, trustContext } from './trust';
 
 export interface RetryOptions {
@@ -141,9 +141,7 @@ export class HttpTransport {
       'accept-encoding': 'gzip, deflate, br',
       'user-agent': options.userAgent ?? 'deployments-explorer',
     };
-    const { apiKeyHeader, tenantHeader } = headerNames(options);
-    if (options.apiKey) this.headers[apiKeyHeader] = options.apiKey;
-    if (options.tenantId?.trim()) this.headers[tenantHeader] = options.tenantId.trim();
+    Object.assign(this.headers, credentialHeaders(options));
     this.dispatcher = this.createDispatcher();
   }
 
@@ -315,8 +313,11 @@ export class HttpTransport {
   }
 }
 
-/** The header names the key and the tenant go in, lower case; InvalidInputError naming the setting when one is not a header name. */
-export function headerNames(options: Pick<ConnectionOptions, 'apiKeyHeader' | 'tenantHeader'>): { apiKeyHeader: string; tenantHeader: string } {
+/**
+ * The headers of the key and the tenant; InvalidInputError naming the setting when a header name is not one, or
+ * naming the API key or tenant ID when it holds a character HTTP cannot carry (never the key itself).
+ */
+export function credentialHeaders(options: Pick<ConnectionOptions, 'apiKey' | 'apiKeyHeader' | 'tenantId' | 'tenantHeader'>): Record<string, string> {
   const name = (parameter: string, value: string | undefined, fallback: string) => {
     const text = value?.trim() || fallback;
     // A token of RFC 9110: no spaces, colons or other separators.
@@ -325,7 +326,20 @@ export function headerNames(options: Pick<ConnectionOptions, 'apiKeyHeader' | 't
     }
     return text.toLowerCase();
   };
-  return { apiKeyHeader: name('API key header', options.apiKeyHeader, 'X-Api-Key'), tenantHeader: name('tenant header', options.tenantHeader, 'X-Tenant-Id') };
+  const headers: Record<string, string> = {};
+  const apiKeyHeader = name('API key header', options.apiKeyHeader, 'X-Api-Key');
+  const tenantHeader = name('tenant header', options.tenantHeader, 'X-Tenant-Id');
+  const tenantId = options.tenantId?.trim();
+  for (const [parameter, header, value] of [
+    ['API key', apiKeyHeader, options.apiKey],
+    ['tenant ID', tenantHeader, tenantId],
+  ] as const) {
+    if (!value) continue;
+    const problem = headerValueProblem(value);
+    if (problem) throw new InvalidInputError(parameter, problem);
+    headers[header] = value;
+  }
+  return headers;
 }
 
 function networkError(target: string, error: unknown): ControlPlaneError {

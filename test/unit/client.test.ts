@@ -55,14 +55,17 @@ describe('ControlPlaneClient against the stand-in', () => {
       assert.equal(standIn.requests.length, 0);
     });
 
-    it('refuses a key or tenant header setting that is not a header name, naming the setting, before any request', () => {
+    it('refuses a header name, a key or a tenant that HTTP cannot carry, naming which, before any request', () => {
       for (const [options, parameter, message] of [
         [{ apiKeyHeader: 'X Api Key' }, 'API key header', /^Invalid API key header: “X Api Key” is not an HTTP header name/],
         [{ tenantHeader: 'X-Tenant-Id:' }, 'tenant header', /^Invalid tenant header: “X-Tenant-Id:” is not an HTTP header name/],
+        [{ apiKey: 'sk-copied\u200b-key' }, 'API key', /^Invalid API key: it holds a character that cannot be sent in an HTTP header \(U\+200B\)/],
+        [{ tenantId: 'тенант' }, 'tenant ID', /^Invalid tenant ID: .*\(U\+0442\)/],
       ] as const) {
         assert.throws(
           () => clientFor(options),
-          (error: unknown) => error instanceof InvalidInputError && error.parameter === parameter && message.test(error.message),
+          (error: unknown) =>
+            error instanceof InvalidInputError && error.parameter === parameter && message.test(error.message) && !error.message.includes('sk-copied'),
         );
       }
       assert.equal(standIn.requests.length, 0);

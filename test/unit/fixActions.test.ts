@@ -49,6 +49,8 @@ describe('fix actions', () => {
     assert.deepEqual(fixActionsFor(new InvalidInputError('tenant header', 'is not a header name')), [
       { kind: 'openSettings', setting: 'deploymentsExplorer.tenantHeader' },
     ]);
+    assert.deepEqual(kinds(new InvalidInputError('API key', 'holds a character that cannot be sent')), ['setApiKey']);
+    assert.deepEqual(kinds(new InvalidInputError('tenant ID', 'holds a character that cannot be sent')), ['setTenant']);
     assert.deepEqual(kinds(new InvalidInputError('limit', 'must be 1–100')), []);
   });
 
