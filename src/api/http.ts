@@ -313,31 +313,34 @@ export class HttpTransport {
   }
 }
 
-/**
- * The headers of the key and the tenant; InvalidInputError naming the setting when a header name is not one, or
- * naming the API key or tenant ID when it holds a character HTTP cannot carry (never the key itself).
- */
-export function credentialHeaders(options: Pick<ConnectionOptions, 'apiKey' | 'apiKeyHeader' | 'tenantId' | 'tenantHeader'>): Record<string, string> {
+/** The header names the key and the tenant go in, as set; InvalidInputError naming the setting when one is not a header name. */
+export function headerNames(options: Pick<ConnectionOptions, 'apiKeyHeader' | 'tenantHeader'>): { apiKey: string; tenant: string } {
   const name = (parameter: string, value: string | undefined, fallback: string) => {
     const text = value?.trim() || fallback;
     // A token of RFC 9110: no spaces, colons or other separators.
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(text)) {
       throw new InvalidInputError(parameter, l10n.t('“{0}” is not an HTTP header name (letters, digits and hyphens, e.g. {1})', quote(text, 60), fallback));
     }
-    return text.toLowerCase();
+    return text;
   };
+  return { apiKey: name('API key header', options.apiKeyHeader, 'X-Api-Key'), tenant: name('tenant header', options.tenantHeader, 'X-Tenant-Id') };
+}
+
+/**
+ * The headers of the key and the tenant; InvalidInputError naming the API key or tenant ID when it holds a character
+ * HTTP cannot carry (never the key itself).
+ */
+export function credentialHeaders(options: Pick<ConnectionOptions, 'apiKey' | 'apiKeyHeader' | 'tenantId' | 'tenantHeader'>): Record<string, string> {
+  const names = headerNames(options);
   const headers: Record<string, string> = {};
-  const apiKeyHeader = name('API key header', options.apiKeyHeader, 'X-Api-Key');
-  const tenantHeader = name('tenant header', options.tenantHeader, 'X-Tenant-Id');
-  const tenantId = options.tenantId?.trim();
   for (const [parameter, header, value] of [
-    ['API key', apiKeyHeader, options.apiKey],
-    ['tenant ID', tenantHeader, tenantId],
+    ['API key', names.apiKey, options.apiKey],
+    ['tenant ID', names.tenant, options.tenantId?.trim()],
   ] as const) {
     if (!value) continue;
     const problem = headerValueProblem(value);
     if (problem) throw new InvalidInputError(parameter, problem);
-    headers[header] = value;
+    headers[header.toLowerCase()] = value;
   }
   return headers;
 }

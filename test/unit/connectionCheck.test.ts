@@ -150,6 +150,13 @@ describe('Check Connection over loopback', () => {
     assert.match(await report({ env: { HTTPS_PROXY: proxy.url }, noProxy: '' }), /Proxy: `http:\/\/127\.0\.0\.1:\d+`, from the environment variable HTTPS_PROXY; no credentials/);
   });
 
+  it('names the headers the key and the tenant were sent in', async () => {
+    const text = await report({ apiKeyHeader: 'Authorization', tenantHeader: 'X-Org' });
+    assert.match(text, /^- API key: sent in the header `Authorization` \(not shown here\)$/m);
+    const tenanted = connectionReport(await checkConnection({ baseUrl: standIn.url, env: {} }), { ...context(), tenantId: 'acme' });
+    assert.match(tenanted, /^- Tenant: `acme` \(sent with the API key, in the header `X-Tenant-Id`\)$/m);
+  });
+
   it('names a header setting that is not a header name before trying any step', async () => {
     const steps: string[] = [];
     await assert.rejects(
