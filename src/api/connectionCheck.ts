@@ -6,7 +6,7 @@ import * as l10n from '@vscode/l10n';
 import { clientBaseUrl, withoutUserInfo } from './baseUrl';
 import { ControlPlaneClient } from './client';
 import { CancelledError, isControlPlaneError, messageOf } from './errors';
-import type { ConnectionOptions } from './http';
+import { credentialHeaders, headerNames, type ConnectionOptions } from './http';
 import { proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
 import { CertificateStore, certificateKey, certificateStores, trustContext } from './trust';
 
@@ -29,6 +29,8 @@ export interface ChainCertificate {
 /** What Check Connection found, step by step; a step that was not tried is absent. Holds no key and no proxy credential. */
 export interface ConnectionCheck {
   readonly baseUrl: string;
+  /** The header names the key and the tenant are sent in. */
+  readonly headers: { readonly apiKey: string; readonly tenant: string };
   /** Where requests go; `proxy` without user name and password. */
   readonly route: ProxyRoute & { readonly credentials: 'proxyAuthorization' | 'url' | 'none' };
   /** The trusted stores of CA certificates, and how many each holds. */
@@ -78,8 +80,10 @@ export async function checkConnection(
   const route = proxyRoute(base, options);
   const credentials = route.proxy ? proxyCredentials(route.proxy, options.proxyAuthorization) : undefined;
   const stores = certificateStores(options, options.systemCertificates);
+  credentialHeaders(options);
   const check: Mutable<ConnectionCheck> = {
     baseUrl,
+    headers: headerNames(options),
     route: { ...route, proxy: route.proxy && withoutUserInfo(route.proxy), credentials: credentials?.from ?? 'none' },
     trust: stores.map(({ kind, source, certificates }) => ({ kind, source, count: certificates.length })),
   };

@@ -261,6 +261,10 @@ const settingLabels = (): Record<string, string> => ({
   'base URL': l10n.t('base URL'),
   'CA file': l10n.t('CA file'),
   proxy: l10n.t('proxy'),
+  'API key header': l10n.t('API key header'),
+  'tenant header': l10n.t('tenant header'),
+  'API key': l10n.t('API key'),
+  'tenant ID': l10n.t('tenant ID'),
   'integration ID': l10n.t('integration ID'),
 });
 

@@ -18,7 +18,7 @@ import * as l10n from '@vscode/l10n';
 import { clientBaseUrl, withoutUserInfo } from './baseUrl';
 import { connectionRedactor, proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
 import { errorFromResponse, parseRetryAfter, RawResponse } from './responses';
-import { quote, Redactor } from './text';
+import { headerValueProblem, quote, Redactor } from './text';
 import { certificateStores, SystemCertificates, trustContext } from './trust';
 
 export interface RetryOptions {
@@ -141,8 +141,7 @@ export class HttpTransport {
       'accept-encoding': 'gzip, deflate, br',
       'user-agent': options.userAgent ?? 'deployments-explorer',
     };
-    if (options.apiKey) this.headers[(options.apiKeyHeader || 'X-Api-Key').toLowerCase()] = options.apiKey;
-    if (options.tenantId?.trim()) this.headers[(options.tenantHeader || 'X-Tenant-Id').toLowerCase()] = options.tenantId.trim();
+    Object.assign(this.headers, credentialHeaders(options));
     this.dispatcher = this.createDispatcher();
   }
 
@@ -312,6 +311,38 @@ export class HttpTransport {
       return body;
     }
   }
+}
+
+/** The header names the key and the tenant go in, as set; InvalidInputError naming the setting when one is not a header name. */
+export function headerNames(options: Pick<ConnectionOptions, 'apiKeyHeader' | 'tenantHeader'>): { apiKey: string; tenant: string } {
+  const name = (parameter: string, value: string | undefined, fallback: string) => {
+    const text = value?.trim() || fallback;
+    // A token of RFC 9110: no spaces, colons or other separators.
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(text)) {
+      throw new InvalidInputError(parameter, l10n.t('“{0}” is not an HTTP header name (letters, digits and hyphens, e.g. {1})', quote(text, 60), fallback));
+    }
+    return text;
+  };
+  return { apiKey: name('API key header', options.apiKeyHeader, 'X-Api-Key'), tenant: name('tenant header', options.tenantHeader, 'X-Tenant-Id') };
+}
+
+/**
+ * The headers of the key and the tenant; InvalidInputError naming the API key or tenant ID when it holds a character
+ * HTTP cannot carry (never the key itself).
+ */
+export function credentialHeaders(options: Pick<ConnectionOptions, 'apiKey' | 'apiKeyHeader' | 'tenantId' | 'tenantHeader'>): Record<string, string> {
+  const names = headerNames(options);
+  const headers: Record<string, string> = {};
+  for (const [parameter, header, value] of [
+    ['API key', names.apiKey, options.apiKey],
+    ['tenant ID', names.tenant, options.tenantId?.trim()],
+  ] as const) {
+    if (!value) continue;
+    const problem = headerValueProblem(value);
+    if (problem) throw new InvalidInputError(parameter, problem);
+    headers[header.toLowerCase()] = value;
+  }
+  return headers;
 }
 
 function networkError(target: string, error: unknown): ControlPlaneError {

@@ -137,3 +137,14 @@ export class Redactor {
     return result;
   }
 }
+
+/**
+ * Why `value` cannot be sent as a header value, naming the first such character by its code point (a zero-width
+ * space copied along with a key is the usual one); undefined when it can.
+ */
+export function headerValueProblem(value: string): string | undefined {
+  const character = /[^\t\x20-\x7e\x80-\xff]/u.exec(value)?.[0];
+  if (character === undefined) return undefined;
+  const codePoint = `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  return l10n.t('it holds a character that cannot be sent in an HTTP header ({0}), perhaps copied along with it', codePoint);
+}

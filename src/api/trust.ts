@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as tls from 'node:tls';
 import { promisify } from 'node:util';
 import * as l10n from '@vscode/l10n';
@@ -78,7 +80,7 @@ export function certificateStores(options: Pick<ConnectionOptions, 'caFile' | 'e
     // Node leaves it out too (with a warning at start-up).
   }
   if (system?.certificates.length) stores.push({ kind: 'system', ...system });
-  const caFile = options.caFile?.trim();
+  const caFile = caFilePath(options.caFile);
   if (!caFile) return stores;
   let certificates: string[];
   try {
@@ -88,6 +90,18 @@ export function certificateStores(options: Pick<ConnectionOptions, 'caFile' | 'e
   }
   if (certificates.length === 0) throw new InvalidInputError('CA file', l10n.t('{0} holds no PEM certificate (-----BEGIN CERTIFICATE-----)', caFile));
   return [...stores, { kind: 'caFile', source: caFile, certificates }];
+}
+
+/**
+ * The caFile setting as a path to read: `~` is the home folder, as in a shell; a relative path is refused, since it
+ * would be read from wherever VS Code happened to start.
+ */
+function caFilePath(setting: string | undefined): string | undefined {
+  const text = setting?.trim();
+  if (!text) return undefined;
+  const file = /^~(?=$|[\\/])/.test(text) ? path.join(os.homedir(), text.slice(1)) : text;
+  if (!path.isAbsolute(file)) throw new InvalidInputError('CA file', l10n.t('{0} is not a full path; give the whole path of the file, e.g. {1}', text, path.join(os.homedir(), text)));
+  return file;
 }
 
 let lastContext: { ca: string; context: tls.SecureContext } | undefined;

@@ -199,11 +199,13 @@ export function connectionReport(check: ConnectionCheck, context: ReportContext)
   lines.push(`## ${l10n.t('What was tried')}`, '');
   lines.push(`- ${l10n.t('Profile: {0}', code(context.profile))}`);
   lines.push(`- ${l10n.t('Base URL: {0}', code(check.baseUrl))}`);
-  lines.push(`- ${context.tenantId ? l10n.t('Tenant: {0} (sent with the API key)', code(context.tenantId)) : l10n.t('Tenant: none')}`);
+  lines.push(
+    `- ${context.tenantId ? l10n.t('Tenant: {0} (sent with the API key, in the header {1})', code(context.tenantId), code(check.headers.tenant)) : l10n.t('Tenant: none')}`,
+  );
   lines.push(
     `- ${
       context.key === 'send'
-        ? l10n.t('API key: sent (not shown here)')
+        ? l10n.t('API key: sent in the header {0} (not shown here)', code(check.headers.apiKey))
         : context.key === 'none'
           ? l10n.t('API key: none stored')
           : l10n.t('API key: not sent (stored for another control plane)')

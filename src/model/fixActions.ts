@@ -17,6 +17,8 @@ const SETTING_OF_PARAMETER = new Map([
   ['base URL', 'deploymentsExplorer.baseUrl'],
   ['CA file', 'deploymentsExplorer.caFile'],
   ['proxy', 'http.proxy'],
+  ['API key header', 'deploymentsExplorer.apiKeyHeader'],
+  ['tenant header', 'deploymentsExplorer.tenantHeader'],
 ]);
 
 /** The fixes for `error`, most likely first. */
@@ -30,6 +32,8 @@ export function fixActionsFor(error: unknown): FixAction[] {
     return error.status === 401 ? [{ kind: 'setApiKey' }] : [{ kind: 'setApiKey' }, { kind: 'setTenant' }];
   }
   if (error instanceof InvalidInputError) {
+    if (error.parameter === 'API key') return [{ kind: 'setApiKey' }];
+    if (error.parameter === 'tenant ID') return [{ kind: 'setTenant' }];
     const setting = SETTING_OF_PARAMETER.get(error.parameter);
     return setting ? [{ kind: 'openSettings', setting }] : [];
   }

@@ -4,6 +4,7 @@
 
 import * as l10n from '@vscode/l10n';
 import { baseUrlProblem } from '../api/baseUrl';
+import { headerValueProblem } from '../api/text';
 import { isPlainObject as isObject } from './createPayload';
 
 /** The ID of the profile 0.1.0's settings became: its key and state keep their 0.1.0 storage names. */
@@ -52,6 +53,19 @@ export interface ParsedProfiles {
   profiles: Profile[];
   /** One sentence per entry that was left out, naming it. */
   problems: string[];
+}
+
+/** Why a typed API key cannot be stored (empty, or a character HTTP cannot carry), or undefined. */
+export function apiKeyInputProblem(text: string): string | undefined {
+  if (!text.trim()) return l10n.t('Enter the API key, or press Escape to cancel.');
+  const problem = headerValueProblem(text.trim());
+  return problem && l10n.t('This key cannot be used: {0}.', problem);
+}
+
+/** Why a typed tenant ID cannot be sent (a character HTTP cannot carry), or undefined; empty is none. */
+export function tenantInputProblem(text: string): string | undefined {
+  const problem = headerValueProblem(text.trim());
+  return problem && l10n.t('This tenant ID cannot be used: {0}.', problem);
 }
 
 /** Why `name` cannot name a new profile (empty, too long, taken), or undefined. */

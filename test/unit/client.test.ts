@@ -55,6 +55,22 @@ describe('ControlPlaneClient against the stand-in', () => {
       assert.equal(standIn.requests.length, 0);
     });
 
+    it('refuses a header name, a key or a tenant that HTTP cannot carry, naming which, before any request', () => {
+      for (const [options, parameter, message] of [
+        [{ apiKeyHeader: 'X Api Key' }, 'API key header', /^Invalid API key header: “X Api Key” is not an HTTP header name/],
+        [{ tenantHeader: 'X-Tenant-Id:' }, 'tenant header', /^Invalid tenant header: “X-Tenant-Id:” is not an HTTP header name/],
+        [{ apiKey: 'sk-copied\u200b-key' }, 'API key', /^Invalid API key: it holds a character that cannot be sent in an HTTP header \(U\+200B\)/],
+        [{ tenantId: 'тенант' }, 'tenant ID', /^Invalid tenant ID: .*\(U\+0442\)/],
+      ] as const) {
+        assert.throws(
+          () => clientFor(options),
+          (error: unknown) =>
+            error instanceof InvalidInputError && error.parameter === parameter && message.test(error.message) && !error.message.includes('sk-copied'),
+        );
+      }
+      assert.equal(standIn.requests.length, 0);
+    });
+
     it('reports an unknown integration as not found with the server detail', async () => {
       const unknown = '00000000-0000-4000-8000-000000000000';
       await assert.rejects(clientFor().listRepositories(unknown), (error: unknown) => {

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it, mock } from 'node:test';
 import dnsPromises from 'node:dns/promises';
-import { CancelledError } from '../../src/api';
+import { CancelledError, InvalidInputError } from '../../src/api';
 import { checkConnection } from '../../src/api/connectionCheck';
 import type { ConnectionOptions } from '../../src/api/http';
 import { connectionReport, ReportContext } from '../../src/model/connectionReport';
@@ -148,6 +148,22 @@ describe('Check Connection over loopback', () => {
     assert.match(await report({ proxyUrl: proxy.url, noProxy: '127.0.0.2' }), /Proxy: none; the host matches `127\.0\.0\.2` in http\.noProxy or NO_PROXY/);
     assert.match(await report({ proxyUrl: proxy.url, proxySupport: 'off' }), /Proxy: none; http\.proxySupport is off/);
     assert.match(await report({ env: { HTTPS_PROXY: proxy.url }, noProxy: '' }), /Proxy: `http:\/\/127\.0\.0\.1:\d+`, from the environment variable HTTPS_PROXY; no credentials/);
+  });
+
+  it('names the headers the key and the tenant were sent in', async () => {
+    const text = await report({ apiKeyHeader: 'Authorization', tenantHeader: 'X-Org' });
+    assert.match(text, /^- API key: sent in the header `Authorization` \(not shown here\)$/m);
+    const tenanted = connectionReport(await checkConnection({ baseUrl: standIn.url, env: {} }), { ...context(), tenantId: 'acme' });
+    assert.match(tenanted, /^- Tenant: `acme` \(sent with the API key, in the header `X-Tenant-Id`\)$/m);
+  });
+
+  it('names a header setting that is not a header name before trying any step', async () => {
+    const steps: string[] = [];
+    await assert.rejects(
+      checkConnection({ baseUrl: standIn.url, apiKeyHeader: 'X Api Key', env: {} }, (step) => steps.push(step)),
+      (error: unknown) => error instanceof InvalidInputError && /^Invalid API key header: “X Api Key” is not an HTTP header name/.test(error.message),
+    );
+    assert.deepEqual(steps, []);
   });
 
   it('stops when cancelled', async () => {

@@ -43,6 +43,14 @@ describe('fix actions', () => {
     assert.deepEqual(fixActionsFor(new InvalidInputError('base URL', 'is empty')), [
       { kind: 'openSettings', setting: 'deploymentsExplorer.baseUrl' },
     ]);
+    assert.deepEqual(fixActionsFor(new InvalidInputError('API key header', 'is not a header name')), [
+      { kind: 'openSettings', setting: 'deploymentsExplorer.apiKeyHeader' },
+    ]);
+    assert.deepEqual(fixActionsFor(new InvalidInputError('tenant header', 'is not a header name')), [
+      { kind: 'openSettings', setting: 'deploymentsExplorer.tenantHeader' },
+    ]);
+    assert.deepEqual(kinds(new InvalidInputError('API key', 'holds a character that cannot be sent')), ['setApiKey']);
+    assert.deepEqual(kinds(new InvalidInputError('tenant ID', 'holds a character that cannot be sent')), ['setTenant']);
     assert.deepEqual(kinds(new InvalidInputError('limit', 'must be 1–100')), []);
   });
 

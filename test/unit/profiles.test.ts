@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   answerFor,
+  apiKeyInputProblem,
   bindingAfterStore,
   controlPlaneKey,
   effectiveConnection,
@@ -16,6 +17,7 @@ import {
   profileFromLegacy,
   profileNameProblem,
   resolveActiveProfile,
+  tenantInputProblem,
 } from '../../src/model/profileRules';
 import { baseUrlProblem } from '../../src/api/baseUrl';
 
@@ -94,6 +96,17 @@ describe('profiles setting', () => {
     assert.match(profileNameProblem('  ') ?? '', /Enter a name/);
     assert.match(profileNameProblem('eu', ['EU', 'US']) ?? '', /already exists/);
     assert.equal(profileNameProblem('Self-hosted', ['EU']), undefined);
+  });
+
+  it('refuses a typed key or tenant with a character HTTP cannot carry, naming the character and never the key', () => {
+    assert.equal(
+      apiKeyInputProblem(' sk-live-0123\u200b4567 '),
+      'This key cannot be used: it holds a character that cannot be sent in an HTTP header (U+200B), perhaps copied along with it.',
+    );
+    assert.equal(apiKeyInputProblem(' sk-live-01234567\n'), undefined, 'a line break at either end is trimmed');
+    assert.match(apiKeyInputProblem('  ') ?? '', /^Enter the API key/);
+    assert.equal(tenantInputProblem('тенант'), 'This tenant ID cannot be used: it holds a character that cannot be sent in an HTTP header (U+0442), perhaps copied along with it.');
+    assert.equal(tenantInputProblem(''), undefined);
   });
 
   it('gives added profiles IDs that are new and never Default’s', () => {

@@ -58,4 +58,18 @@ describe('Set API Key…', () => {
       await tenanted.close();
     }
   });
+
+  it('refuses a key with a character HTTP cannot carry before storing or sending it', async () => {
+    start?.dispose();
+    start = await simulateWindowStart(standIn);
+    window.messages.length = 0;
+    const requests = standIn.requests.length;
+    await commands.executeCommand('deploymentsExplorer.setApiKey', `${standIn.apiKey}\u200b`);
+    assert.ok(
+      window.messages.some((shown) => shown.level === 'error' && /^This key cannot be used: .*\(U\+200B\)/.test(shown.message)),
+      JSON.stringify(window.messages),
+    );
+    assert.equal(standIn.requests.length, requests);
+    assert.equal(await commands.executeCommand<string>('deploymentsExplorer.setApiKey', standIn.apiKey), 'accepted', 'the command still works');
+  });
 });

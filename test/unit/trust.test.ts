@@ -69,6 +69,24 @@ describe('the certificates a connection trusts', () => {
     assert.throws(() => certificateStores({ env: {}, caFile: key }), (error: unknown) => error instanceof InvalidInputError && /holds no PEM certificate/.test(error.message));
   });
 
+  it('reads a caFile under ~ from the home folder, and refuses a relative one naming it', (t) => {
+    // os.homedir() reads these first.
+    const saved = { HOME: process.env.HOME, USERPROFILE: process.env.USERPROFILE };
+    t.after(() => {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    });
+    Object.assign(process.env, { HOME: dir, USERPROFILE: dir });
+    const stores = certificateStores({ env: {}, caFile: `~/${path.basename(pki.file.certFile)}` });
+    assert.deepEqual(stores.at(-1)?.certificates, certificateStores({ env: {}, caFile: pki.file.certFile }).at(-1)?.certificates);
+    assert.throws(
+      () => certificateStores({ env: {}, caFile: 'certs/corp-ca.pem' }),
+      (error: unknown) => error instanceof InvalidInputError && error.message === `Invalid CA file: certs/corp-ca.pem is not a full path; give the whole path of the file, e.g. ${path.join(dir, 'certs/corp-ca.pem')}`,
+    );
+  });
+
   it('makes one TLS context per set of certificates, and none when they add nothing to Node’s roots', () => {
     const nodeOnly = certificateStores({ env: {} }, { source: 'same as Node', certificates: rootCertificates.slice(0, 5).map((pem) => pem.replace(/\n/g, '\r\n')) });
     assert.equal(trustContext(nodeOnly), undefined);

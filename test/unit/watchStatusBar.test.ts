@@ -1,5 +1,5 @@
-// The watch feature's status bar item over the fake vscode module: what it shows and what a screen
-// reader says while deployments are in progress, and how many checks failed.
+// The watch feature over the fake vscode module: what its status bar item shows and what a screen reader
+// says while deployments are in progress, how many checks failed; and what it logs of a switch of control plane.
 import * as fake from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -54,5 +54,22 @@ describe('watch status bar', () => {
     assert.match(String(items[0].tooltip), /^Could not check the deployments \(1 try\): The control plane answered HTTP 503: maintenance window\n/);
     await watch.scheduler.tick();
     assert.match(String(items[0].tooltip), /^Could not check the deployments \(2 tries\): /);
+  });
+
+  it('logs a switch of control plane without the password a base URL setting holds', () => {
+    const { deployments } = fakeServices();
+    const connection = services.connection as unknown as { controlPlane(): string; onDidChange(listener: () => void): { dispose(): void } };
+    let changed = () => {};
+    connection.onDidChange = (listener) => {
+      changed = listener;
+      return { dispose: () => undefined };
+    };
+    const lines: string[] = [];
+    (services as { log: unknown }).log = { info: (line: string) => lines.push(line), warn: (line: string) => lines.push(line) };
+    registerWatch(services, deployments);
+    connection.controlPlane = () => 'https://alice:hunter2-secret@cp.example.com|';
+    changed();
+    assert.ok(lines.some((line) => line.includes('cp.example.com')), lines.join('\n'));
+    assert.ok(!lines.some((line) => line.includes('hunter2-secret')), lines.join('\n'));
   });
 });

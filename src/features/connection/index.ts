@@ -4,7 +4,7 @@ import { loadConnectionCheck } from '../../api/lazy';
 import { connectionRedactor } from '../../api/proxy';
 import { connectionReport, findingOf } from '../../model/connectionReport';
 import { baseUrlProblem } from '../../api/baseUrl';
-import { originOf } from '../../model/profileRules';
+import { apiKeyInputProblem, originOf, tenantInputProblem } from '../../model/profileRules';
 import { argumentOrInput, fixAction } from '../../platform/commandRunner';
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';
@@ -39,9 +39,12 @@ export function registerConnectionCommands(services: Services): void {
       title: several ? vscode.l10n.t('API Key of Profile “{0}”', profile.name) : vscode.l10n.t('Control-Plane API Key'),
       prompt: vscode.l10n.t('Stored in VS Code’s secret storage; never written to settings or logs.'),
       password: true,
-      validateInput: (text) => (text.trim() ? undefined : vscode.l10n.t('Enter the API key, or press Escape to cancel.')),
+      validateInput: apiKeyInputProblem,
     });
     if (key === undefined || !key.trim()) return;
+    // A key given as the command's argument was not checked as typed.
+    const problem = apiKeyInputProblem(key);
+    if (problem) throw new Error(problem);
     // Bound to where the profile's requests go now.
     const current = connection.profiles.list().find((candidate) => candidate.id === profile.id);
     if (!current) throw new Error(vscode.l10n.t('The profile this key was typed for no longer exists; nothing was stored.'));
@@ -98,6 +101,7 @@ export function registerConnectionCommands(services: Services): void {
       title: vscode.l10n.t('Tenant (Workspace) ID'),
       prompt: vscode.l10n.t('Sent with every request for organisation-scoped API keys. Leave empty to send none.'),
       value: connection.profile().tenantId,
+      validateInput: tenantInputProblem,
     });
     if (tenant === undefined) return;
     await connection.profiles.updateActive('tenantId', tenant.trim() || undefined);

@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import { messageOf } from '../../api';
 import { baseUrlProblem } from '../../api/baseUrl';
-import { originOf, Profile, profileNameProblem } from '../../model/profileRules';
+import { apiKeyInputProblem, originOf, Profile, profileNameProblem, tenantInputProblem } from '../../model/profileRules';
 import { argumentOrInput, isCancellation } from '../../platform/commandRunner';
 import { Services } from '../../platform/services';
 import { Commands } from '../../platform/commandIds';
@@ -206,9 +206,13 @@ async function askForProfile(taken: readonly string[]): Promise<AddProfileArgume
   const apiKey = await step(3, {
     prompt: vscode.l10n.t('Its API key: stored in VS Code’s secret storage and sent only to {0}.', originOf(baseUrl) ?? baseUrl),
     password: true,
+    validateInput: (text) => (text.trim() ? apiKeyInputProblem(text) : undefined),
   });
   if (apiKey === undefined) return undefined;
-  const tenantId = await step(4, { prompt: vscode.l10n.t('Tenant (workspace) ID for organisation-scoped keys; leave empty for none.') });
+  const tenantId = await step(4, {
+    prompt: vscode.l10n.t('Tenant (workspace) ID for organisation-scoped keys; leave empty for none.'),
+    validateInput: tenantInputProblem,
+  });
   if (tenantId === undefined) return undefined;
   return { name, baseUrl, apiKey, tenantId };
 }

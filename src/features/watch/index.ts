@@ -9,6 +9,7 @@ import { createWatchStatusBar, describeEntry } from './statusBar';
 import { Commands } from '../../platform/commandIds';
 import { headline } from '../../model/viewText';
 import { sentence } from '../../api/text';
+import { withoutUserInfo } from '../../api/baseUrl';
 
 const STATE_KEY = 'deploymentsExplorer.watch';
 
@@ -63,7 +64,7 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
       const next = services.connection.controlPlane();
       if (next === controlPlane) return;
       controlPlane = next;
-      log.info(`Watch: switched to the watched deployments of ${next.split('|')[0] || '(no base URL)'}`);
+      log.info(`Watch: switched to the watched deployments of ${withoutUserInfo(next.split('|')[0]) || '(no base URL)'}`);
       scheduler.replaceAll(readSavedEntries(state.get(STATE_KEY)));
     }),
   );
