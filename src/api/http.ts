@@ -323,7 +323,12 @@ export function headerNames(options: Pick<ConnectionOptions, 'apiKeyHeader' | 't
     }
     return text;
   };
-  return { apiKey: name('API key header', options.apiKeyHeader, 'X-Api-Key'), tenant: name('tenant header', options.tenantHeader, 'X-Tenant-Id') };
+  const names = { apiKey: name('API key header', options.apiKeyHeader, 'X-Api-Key'), tenant: name('tenant header', options.tenantHeader, 'X-Tenant-Id') };
+  // One header cannot carry both: the tenant would replace the key, and the key would read as refused.
+  if (names.apiKey.toLowerCase() === names.tenant.toLowerCase()) {
+    throw new InvalidInputError('tenant header', l10n.t('“{0}” is the API key’s header too; the tenant ID needs a header of its own (e.g. X-Tenant-Id)', quote(names.tenant, 60)));
+  }
+  return names;
 }
 
 /**

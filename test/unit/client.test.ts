@@ -59,6 +59,7 @@ describe('ControlPlaneClient against the stand-in', () => {
       for (const [options, parameter, message] of [
         [{ apiKeyHeader: 'X Api Key' }, 'API key header', /^Invalid API key header: “X Api Key” is not an HTTP header name/],
         [{ tenantHeader: 'X-Tenant-Id:' }, 'tenant header', /^Invalid tenant header: “X-Tenant-Id:” is not an HTTP header name/],
+        [{ apiKeyHeader: 'Authorization', tenantHeader: 'authorization' }, 'tenant header', /^Invalid tenant header: “authorization” is the API key’s header too/],
         [{ apiKey: 'sk-copied\u200b-key' }, 'API key', /^Invalid API key: it holds a character that cannot be sent in an HTTP header \(U\+200B\)/],
         [{ tenantId: 'тенант' }, 'tenant ID', /^Invalid tenant ID: .*\(U\+0442\)/],
       ] as const) {
