@@ -37,6 +37,13 @@ function setUp(options: FakeControlPlaneOptions = {}) {
   return { ...control, drafts, payloads, create };
 }
 
+/** Keeps the refusal's notification open; the function answered clicks one of its buttons later, as a user would. */
+function holdRefusal(): (label: string | undefined) => void {
+  let click: (label: string | undefined) => void = () => undefined;
+  fake.window.answer = (message) => (message.level === 'error' ? new Promise((resolve) => (click = resolve)) : undefined);
+  return (label) => click(label);
+}
+
 describe('create flow', () => {
   beforeEach(() => fake.resetFake());
 
@@ -268,8 +275,7 @@ describe('create flow', () => {
         throw new RequestValidationError(422, [{ loc: 'body.name', msg: 'String should match pattern' }]);
       },
     });
-    let clickReview: (label: string | undefined) => void = () => undefined;
-    fake.window.answer = (message) => (message.level === 'error' ? new Promise((resolve) => (clickReview = resolve)) : undefined);
+    const clickReview = holdRefusal();
     const done = create({ repository: storefront, name: 'Bad_Name', ref: 'release/2', confirm: true });
 
     const review = await fake.window.nextQuickPick();
@@ -310,8 +316,7 @@ describe('create flow', () => {
         return { id: '00000000-0000-4000-8000-000000000002', name: String(body.name) };
       },
     });
-    let clickReview: (label: string | undefined) => void = () => undefined;
-    fake.window.answer = (message) => (message.level === 'error' ? new Promise((resolve) => (clickReview = resolve)) : undefined);
+    const clickReview = holdRefusal();
     const done = create({ repository: storefront, name: 'Bad_Name', confirm: true });
     (await fake.window.nextQuickPick()).pick('Name');
     const name = await fake.window.nextInputBox();
@@ -336,8 +341,7 @@ describe('create flow', () => {
         throw new RequestValidationError(422, [{ loc: 'body.name', msg: 'String should match pattern' }]);
       },
     });
-    let clickReview: (label: string | undefined) => void = () => undefined;
-    fake.window.answer = (message) => (message.level === 'error' ? new Promise((resolve) => (clickReview = resolve)) : undefined);
+    const clickReview = holdRefusal();
     const done = create({ repository: storefront, name: 'Bad_Name', confirm: true });
     (await fake.window.nextQuickPick()).escape();
     assert.equal((await done).outcome, 'cancelled');
