@@ -249,7 +249,6 @@ export function keyDecision({ source, effectiveOrigin, profileOrigin, binding, p
   return 'ask';
 }
 
-/** The binding after the user answered for `origin`. */
 export function answerFor(binding: KeyBinding | undefined, origin: string, allow: boolean): KeyBinding {
   const allowed = (binding?.allowed ?? []).filter((entry) => entry !== origin);
   const denied = (binding?.denied ?? []).filter((entry) => entry !== origin);

@@ -217,7 +217,6 @@ export class ConnectionManager implements vscode.Disposable {
   /** Options for a client of `fields`; the tenant travels with the key. VS Code's network settings apply as it applies them to extensions. */
   private async clientOptions(fields: ConnectionFields, apiKey: string | undefined): Promise<ConnectionOptions> {
     const http = vscode.workspace.getConfiguration('http');
-    const proxyStrictSSL = http.get<boolean>('proxyStrictSSL', true);
     const noProxy = http.get<string[]>('noProxy', []);
     const systemCertificates = http.get<boolean>('systemCertificates', true) ? await loadTrust().loadSystemCertificates() : undefined;
     return {
@@ -231,7 +230,7 @@ export class ConnectionManager implements vscode.Disposable {
       proxyAuthorization: http.get<string | null>('proxyAuthorization') || undefined,
       noProxy: Array.isArray(noProxy) ? noProxy.join(',') : undefined,
       proxySupport: http.get<string>('proxySupport'),
-      strictSSL: fields.strictSSL && proxyStrictSSL,
+      strictSSL: fields.strictSSL && http.get<boolean>('proxyStrictSSL', true),
       caFile: fields.caFile || undefined,
       systemCertificates,
       userAgent: `deployments-explorer/${this.context.extension.packageJSON.version} VSCode/${vscode.version}`,
