@@ -194,71 +194,60 @@ export function findingOf(check: ConnectionCheck, context: ReportContext): Findi
 export function connectionReport(check: ConnectionCheck, context: ReportContext): string {
   const finding = findingOf(check, context);
   const { route, dns, connect, tunnel, tls, listing } = check;
-  const lines: string[] = [`# ${l10n.t('Deployments Explorer: connection check')}`, '', `${context.time.toISOString()} · ${code(context.userAgent)}`, ''];
-
-  lines.push(`## ${l10n.t('What was tried')}`, '');
-  lines.push(`- ${l10n.t('Profile: {0}', code(context.profile))}`);
-  lines.push(`- ${l10n.t('Base URL: {0}', code(check.baseUrl))}`);
-  lines.push(
-    `- ${context.tenantId ? l10n.t('Tenant: {0} (sent with the API key, in the header {1})', code(context.tenantId), code(check.headers.tenant)) : l10n.t('Tenant: none')}`,
-  );
-  lines.push(
-    `- ${
-      context.key === 'send'
-        ? l10n.t('API key: sent in the header {0} (not shown here)', code(check.headers.apiKey))
-        : context.key === 'none'
-          ? l10n.t('API key: none stored')
-          : l10n.t('API key: not sent (stored for another control plane)')
-    }`,
-  );
   const credentials =
     route.credentials === 'proxyAuthorization'
       ? l10n.t('credentials from http.proxyAuthorization')
       : route.credentials === 'url'
         ? l10n.t('credentials from the user name and password in its URL')
         : l10n.t('no credentials');
-  const proxyLine = {
-    setting: () => l10n.t('Proxy: {0}, from the setting http.proxy; {1}', code(route.proxy ?? ''), credentials),
-    environment: () => l10n.t('Proxy: {0}, from the environment variable {1}; {2}', code(route.proxy ?? ''), route.source ?? '', credentials),
-    noProxy: () => l10n.t('Proxy: none; the host matches {0} in http.noProxy or NO_PROXY', code(route.source ?? '')),
-    proxySupportOff: () => l10n.t('Proxy: none; http.proxySupport is off'),
-    none: () => l10n.t('Proxy: none; neither http.proxy nor HTTPS_PROXY or HTTP_PROXY is set'),
-  }[route.reason]();
-  lines.push(`- ${proxyLine}`);
-  lines.push(`- ${l10n.t('Trusted CA certificates: {0}', check.trust.map((store) => `${storeName(store)}: ${store.count}`).join('; '))}`);
-  if (tls && !tls.checked) lines.push(`- ${l10n.t('Certificates are not checked: deploymentsExplorer.strictSSL or http.proxyStrictSSL is off.')}`);
+  const tried = [
+    l10n.t('Profile: {0}', code(context.profile)),
+    l10n.t('Base URL: {0}', code(check.baseUrl)),
+    context.tenantId ? l10n.t('Tenant: {0} (sent with the API key, in the header {1})', code(context.tenantId), code(check.headers.tenant)) : l10n.t('Tenant: none'),
+    context.key === 'send'
+      ? l10n.t('API key: sent in the header {0} (not shown here)', code(check.headers.apiKey))
+      : context.key === 'none'
+        ? l10n.t('API key: none stored')
+        : l10n.t('API key: not sent (stored for another control plane)'),
+    {
+      setting: () => l10n.t('Proxy: {0}, from the setting http.proxy; {1}', code(route.proxy ?? ''), credentials),
+      environment: () => l10n.t('Proxy: {0}, from the environment variable {1}; {2}', code(route.proxy ?? ''), route.source ?? '', credentials),
+      noProxy: () => l10n.t('Proxy: none; the host matches {0} in http.noProxy or NO_PROXY', code(route.source ?? '')),
+      proxySupportOff: () => l10n.t('Proxy: none; http.proxySupport is off'),
+      none: () => l10n.t('Proxy: none; neither http.proxy nor HTTPS_PROXY or HTTP_PROXY is set'),
+    }[route.reason](),
+    l10n.t('Trusted CA certificates: {0}', check.trust.map((store) => `${storeName(store)}: ${store.count}`).join('; ')),
+  ];
+  if (tls && !tls.checked) tried.push(l10n.t('Certificates are not checked: deploymentsExplorer.strictSSL or http.proxyStrictSSL is off.'));
 
-  lines.push('', `## ${l10n.t('Result')}`, '');
-  lines.push(`**${finding.ok ? l10n.t('✔ Connected.') : l10n.t('✘ Failed.')}** ${finding.cause}`, '');
-  lines.push(`**${l10n.t('Next step:')}** ${finding.next}`);
-
-  lines.push('', `## ${l10n.t('Steps')}`, '');
+  const steps: string[] = [];
   const ms = (value: number) => l10n.t('{0} ms', value);
-  if (check.lowLevelSkipped) lines.push(`- ${l10n.t('Name lookup, connection and TLS: not tried through a {0} proxy.', code(check.lowLevelSkipped))}`);
+  const failedOr = (failure: { message: string } | undefined, outcome: () => string) => (failure ? l10n.t('failed: {0}', failure.message) : outcome());
+  if (check.lowLevelSkipped) steps.push(l10n.t('Name lookup, connection and TLS: not tried through a {0} proxy.', code(check.lowLevelSkipped)));
   // Through a proxy, the name lookup and the connection are the proxy's; the proxy resolves the server's name.
   const viaProxy = route.proxy !== undefined;
   if (dns) {
-    const outcome = dns.failure ? l10n.t('failed: {0}', dns.failure.message) : (dns.addresses ?? []).map(code).join(', ');
+    const outcome = failedOr(dns.failure, () => (dns.addresses ?? []).map(code).join(', '));
     const host = code(dns.host);
-    lines.push(`- ${viaProxy ? l10n.t('Name lookup of the proxy {0}: {1} ({2})', host, outcome, ms(dns.ms)) : l10n.t('Name lookup of {0}: {1} ({2})', host, outcome, ms(dns.ms))}`);
+    steps.push(viaProxy ? l10n.t('Name lookup of the proxy {0}: {1} ({2})', host, outcome, ms(dns.ms)) : l10n.t('Name lookup of {0}: {1} ({2})', host, outcome, ms(dns.ms)));
   }
   if (connect) {
-    const outcome = connect.failure ? l10n.t('failed: {0}', connect.failure.message) : l10n.t('connected');
+    const outcome = failedOr(connect.failure, () => l10n.t('connected'));
     const at = code(endpoint(connect));
-    lines.push(`- ${viaProxy ? l10n.t('TCP connection to the proxy at {0}: {1} ({2})', at, outcome, ms(connect.ms)) : l10n.t('TCP connection to {0}: {1} ({2})', at, outcome, ms(connect.ms))}`);
+    steps.push(viaProxy ? l10n.t('TCP connection to the proxy at {0}: {1} ({2})', at, outcome, ms(connect.ms)) : l10n.t('TCP connection to {0}: {1} ({2})', at, outcome, ms(connect.ms)));
   }
   if (tunnel) {
-    const outcome = tunnel.failure ? l10n.t('failed: {0}', tunnel.failure.message) : `HTTP ${tunnel.status}`;
-    lines.push(`- ${l10n.t('Tunnel through the proxy, {0}: {1} ({2})', code(`CONNECT ${tunnel.target}`), outcome, ms(tunnel.ms))}`);
+    const outcome = failedOr(tunnel.failure, () => `HTTP ${tunnel.status}`);
+    steps.push(l10n.t('Tunnel through the proxy, {0}: {1} ({2})', code(`CONNECT ${tunnel.target}`), outcome, ms(tunnel.ms)));
   }
   if (tls) {
     const trustedBy = tls.chain.at(-1)?.inStores ?? [];
-    const outcome = tls.failure
-      ? l10n.t('failed: {0}', tls.failure.message)
-      : tls.untrusted
+    const outcome = failedOr(tls.failure, () =>
+      tls.untrusted
         ? l10n.t('{0}; the certificate is not trusted: {1}', tls.protocol ?? '', tls.untrusted)
-        : l10n.t('{0}; the certificate is trusted through {1}', tls.protocol ?? '', trustedBy.map(storeName).join(l10n.t(' and ')) || '?');
-    lines.push(`- ${l10n.t('TLS handshake: {0} ({1})', outcome, ms(tls.ms))}`);
+        : l10n.t('{0}; the certificate is trusted through {1}', tls.protocol ?? '', trustedBy.map(storeName).join(l10n.t(' and ')) || '?'),
+    );
+    steps.push(l10n.t('TLS handshake: {0} ({1})', outcome, ms(tls.ms)));
   }
   if (listing) {
     const outcome = listing.error
@@ -266,10 +255,18 @@ export function connectionReport(check: ConnectionCheck, context: ReportContext)
       : listing.records === 1
         ? l10n.t('HTTP 200, 1 record')
         : l10n.t('HTTP 200, {0} records', listing.records ?? 0);
-    lines.push(`- ${l10n.t('Listing call {0}: {1} ({2})', code('GET /v2/deployments?limit=1'), outcome, ms(listing.ms))}`);
+    steps.push(l10n.t('Listing call {0}: {1} ({2})', code('GET /v2/deployments?limit=1'), outcome, ms(listing.ms)));
   } else {
-    lines.push(`- ${l10n.t('Listing call: not made, after the failure above')}`);
+    steps.push(l10n.t('Listing call: not made, after the failure above'));
   }
+
+  const bullets = (items: string[]) => items.map((item) => `- ${item}`);
+  const lines = [`# ${l10n.t('Deployments Explorer: connection check')}`, '', `${context.time.toISOString()} · ${code(context.userAgent)}`, ''];
+  lines.push(`## ${l10n.t('What was tried')}`, '', ...bullets(tried));
+  lines.push('', `## ${l10n.t('Result')}`, '');
+  lines.push(`**${finding.ok ? l10n.t('✔ Connected.') : l10n.t('✘ Failed.')}** ${finding.cause}`, '');
+  lines.push(`**${l10n.t('Next step:')}** ${finding.next}`);
+  lines.push('', `## ${l10n.t('Steps')}`, '', ...bullets(steps));
 
   if (tls?.chain.length) {
     lines.push('', `## ${l10n.t('TLS certificate chain (leaf first)')}`, '');

@@ -94,13 +94,10 @@ export function parseProfiles(raw: unknown): ParsedProfiles {
   if (raw === undefined || raw === null) return result;
   if (!Array.isArray(raw)) return { profiles: [], problems: [l10n.t('deploymentsExplorer.profiles must be a list of profiles.')] };
   // An entry entryProblem passes is an object.
-  raw.forEach((entry: Record<string, unknown>, index) => {
+  for (const [index, entry] of raw.entries()) {
     const problem = entryProblem(entry, index, result.profiles);
-    if (problem) {
-      result.problems.push(problem);
-      return;
-    }
-    result.profiles.push({
+    if (problem) result.problems.push(problem);
+    else result.profiles.push({
       id: idOf(entry),
       name: text(entry.name),
       implicit: false,
@@ -108,7 +105,7 @@ export function parseProfiles(raw: unknown): ParsedProfiles {
       integrations: Array.isArray(entry.integrations) ? entry.integrations : [],
       createDefaults: isObject(entry.createDefaults) ? entry.createDefaults : undefined,
     });
-  });
+  }
   return result;
 }
 
@@ -252,7 +249,6 @@ export function keyDecision({ source, effectiveOrigin, profileOrigin, binding, p
   return 'ask';
 }
 
-/** The binding after the user answered for `origin`. */
 export function answerFor(binding: KeyBinding | undefined, origin: string, allow: boolean): KeyBinding {
   const allowed = (binding?.allowed ?? []).filter((entry) => entry !== origin);
   const denied = (binding?.denied ?? []).filter((entry) => entry !== origin);

@@ -163,9 +163,7 @@ export class ConnectionManager implements vscode.Disposable {
       : vscode.l10n.t('Profile “{0}” now points at {1}, not where its API key was stored for: use the key there?', profile.name, origin);
     void Promise.resolve(vscode.window.showWarningMessage(message, use, dont))
       .then(async (answer) => {
-        if (answer !== use && answer !== dont) return;
-        this.asked.delete(asked);
-        await this.profiles.answer(profile.id, origin, answer === use);
+        if (answer === use || answer === dont) await this.answer(profile, origin, answer === use);
       })
       .catch((error) => this.log.error(`Asking about ${origin} failed: ${String(error)}`));
   }
@@ -182,9 +180,13 @@ export class ConnectionManager implements vscode.Disposable {
       use,
     );
     if (answer !== use) return false;
-    this.asked.delete(`${profile.id} ${origin}`);
-    await this.profiles.answer(profile.id, origin, true);
+    await this.answer(profile, origin, true);
     return true;
+  }
+
+  private answer(profile: Profile, origin: string, allow: boolean): Promise<void> {
+    this.asked.delete(`${profile.id} ${origin}`);
+    return this.profiles.answer(profile.id, origin, allow);
   }
 
   /** The client for the active profile; throws when the profile's key may not go where its requests would. */
@@ -215,7 +217,6 @@ export class ConnectionManager implements vscode.Disposable {
   /** Options for a client of `fields`; the tenant travels with the key. VS Code's network settings apply as it applies them to extensions. */
   private async clientOptions(fields: ConnectionFields, apiKey: string | undefined): Promise<ConnectionOptions> {
     const http = vscode.workspace.getConfiguration('http');
-    const proxyStrictSSL = http.get<boolean>('proxyStrictSSL', true);
     const noProxy = http.get<string[]>('noProxy', []);
     const systemCertificates = http.get<boolean>('systemCertificates', true) ? await loadTrust().loadSystemCertificates() : undefined;
     return {
@@ -229,7 +230,7 @@ export class ConnectionManager implements vscode.Disposable {
       proxyAuthorization: http.get<string | null>('proxyAuthorization') || undefined,
       noProxy: Array.isArray(noProxy) ? noProxy.join(',') : undefined,
       proxySupport: http.get<string>('proxySupport'),
-      strictSSL: fields.strictSSL && proxyStrictSSL,
+      strictSSL: fields.strictSSL && http.get<boolean>('proxyStrictSSL', true),
       caFile: fields.caFile || undefined,
       systemCertificates,
       userAgent: `deployments-explorer/${this.context.extension.packageJSON.version} VSCode/${vscode.version}`,

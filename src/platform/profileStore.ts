@@ -21,6 +21,7 @@ import {
 } from '../model/profileRules';
 import type { IntegrationSetting } from '../model/repositoryCatalog';
 import { isUuid } from '../api/vocabulary';
+import { isPlainObject } from '../model/createPayload';
 import { warnWithSettingsButton } from './commandRunner';
 import { SECTION } from './settings';
 
@@ -168,9 +169,16 @@ export class ProfileStore implements vscode.Disposable {
     return effectiveConnection(profile, this.snapshot.workspaceOverrides);
   }
 
-  async switchTo(profileId: string): Promise<Profile> {
-    const target = this.list().find((profile) => profile.id === profileId.toLowerCase());
-    if (!target) throw new Error(vscode.l10n.t('There is no profile with the id “{0}”.', profileId));
+  /** The profile `nameOrId` names, by ID or name (any case); throws when there is none. */
+  named(nameOrId: string): Profile {
+    const wanted = nameOrId.trim().toLowerCase();
+    const found = this.list().find((profile) => profile.id === wanted) ?? this.list().find((profile) => profile.name.toLowerCase() === wanted);
+    if (!found) throw new Error(vscode.l10n.t('There is no profile named “{0}”.', nameOrId));
+    return found;
+  }
+
+  async switchTo(nameOrId: string): Promise<Profile> {
+    const target = this.named(nameOrId);
     if (target.id !== this.active().id) {
       await this.context.workspaceState.update(ACTIVE_PROFILE_STATE, target.id);
       this.log.info(`Switched to profile ${target.name}`);
@@ -259,7 +267,7 @@ export class ProfileStore implements vscode.Disposable {
   /** What the active profile merges into every create body: its own defaults, else the `createDeployment.defaults` setting. */
   createDefaults(): Record<string, unknown> {
     const defaults = this.active().createDefaults ?? config().get('createDeployment.defaults');
-    return defaults && typeof defaults === 'object' && !Array.isArray(defaults) ? (defaults as Record<string, unknown>) : {};
+    return isPlainObject(defaults) ? defaults : {};
   }
 
   async storedKey(profileId: string): Promise<string | undefined> {

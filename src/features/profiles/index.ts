@@ -70,17 +70,8 @@ export function registerProfiles(services: Services, views: readonly { view: vsc
   // The Restricted Mode message goes with trust, whether or not the workspace's settings change the connection.
   context.subscriptions.push(connection.onDidChange(() => void update()), vscode.workspace.onDidGrantWorkspaceTrust(() => void update()));
 
-  /** The profile a command's argument names, by ID or name (any case); throws when there is none. */
-  const named = (nameOrId: string): Profile => {
-    const wanted = nameOrId.trim().toLowerCase();
-    const profiles = store.list();
-    const found = profiles.find((profile) => profile.id === wanted) ?? profiles.find((profile) => profile.name.toLowerCase() === wanted);
-    if (!found) throw new Error(vscode.l10n.t('There is no profile named “{0}”.', nameOrId));
-    return found;
-  };
-
   commands.register(Commands.switchProfile, async (argument?: unknown): Promise<Profile | undefined> => {
-    if (typeof argument === 'string') return store.switchTo(named(argument).id);
+    if (typeof argument === 'string') return store.switchTo(argument);
     const active = store.active();
     type Item = vscode.QuickPickItem & { profile?: Profile; add?: true };
     const items: Item[] = store.list().map((profile) => ({
@@ -166,7 +157,7 @@ export function registerProfiles(services: Services, views: readonly { view: vsc
   commands.register(Commands.allowApiKeyForOrigin, () => connection.allowKeyForCurrentOrigin());
 
   async function pickProfile(argument: unknown, title: string): Promise<Profile | undefined> {
-    if (typeof argument === 'string') return named(argument);
+    if (typeof argument === 'string') return store.named(argument);
     const picked = await vscode.window.showQuickPick(
       store.list().map((profile) => ({ label: profile.name, description: originOf(profile.baseUrl), profile })),
       { title, placeHolder: vscode.l10n.t('Choose a profile') },
