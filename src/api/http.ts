@@ -122,9 +122,7 @@ export class HttpTransport {
   private readonly logger: Pick<Console, 'info' | 'warn'>;
   readonly redactor: Redactor;
   private readonly maxBytes: number;
-  private readonly signal: AbortSignal | undefined;
-  /** Where the requests go: straight, or through which proxy (and why). */
-  readonly route: ProxyRoute;
+  private readonly route: ProxyRoute;
 
   constructor(private readonly options: ConnectionOptions) {
     this.base = clientBaseUrl(options.baseUrl);
@@ -135,7 +133,6 @@ export class HttpTransport {
     this.redactor = connectionRedactor(options, this.route);
     // Bodies larger than this, on the wire or decompressed (a compression bomb), are refused.
     this.maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
-    this.signal = options.signal;
     this.headers = {
       accept: 'application/json',
       'accept-encoding': 'gzip, deflate, br',
@@ -148,7 +145,7 @@ export class HttpTransport {
   /** Sends the request and answers the JSON body of its 2xx response, or throws a ControlPlaneError. */
   async send(req: HttpRequest): Promise<unknown> {
     // The caller's signal and the connection's: either cancels the request and any wait for a retry.
-    const cancels = [req.signal, this.signal].filter((signal) => signal !== undefined);
+    const cancels = [req.signal, this.options.signal].filter((signal) => signal !== undefined);
     const search = req.query?.toString();
     let url = new URL(`${this.base}${req.path}${search ? `?${search}` : ''}`);
     const idempotent = req.method === 'GET';
