@@ -137,8 +137,8 @@ export class HttpTransport {
       accept: 'application/json',
       'accept-encoding': 'gzip, deflate, br',
       'user-agent': options.userAgent ?? 'deployments-explorer',
+      ...credentialHeaders(options),
     };
-    Object.assign(this.headers, credentialHeaders(options));
     this.dispatcher = this.createDispatcher();
   }
 
