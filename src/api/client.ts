@@ -1,11 +1,11 @@
 import * as l10n from '@vscode/l10n';
 import { InvalidInputError, RecordProblem, SchemaError, sealError } from './errors';
-import { ConnectionOptions, HttpTransport } from './http';
+import { ConnectionOptions, HttpRequest, HttpTransport } from './http';
 import { PageEnd, pageEnd, PageWalk } from './pagination';
 import { buildDeploymentSearchParams, DeploymentQuery, validateIntegrationId, validateObjectArgument } from './query';
-import { parseJsonBody } from './responses';
 import { Deployment, deploymentSchema, deploymentSummarySchema, listingSchema, problemsOf, Repository, repositoryListingSchema, repositorySchema, resourceSpecSchema } from './schemas';
 import { describeValue } from './text';
+import type { ZodMiniType } from 'zod/mini';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -49,7 +49,7 @@ export interface DeploymentPage {
   end?: PageEnd;
 }
 
-/** The control plane's API: every view and command goes through one of these. */
+/** The control plane's API: every view and command goes through one of these. Every error it throws is sealed (sealError). */
 export class ControlPlaneClient {
   private readonly http: HttpTransport;
 
@@ -58,55 +58,39 @@ export class ControlPlaneClient {
   }
 
   /** The repositories of an integration; records off the contract are listed apart, with their problems. */
-  async listRepositories(integrationId: string, options: CallOptions = {}): Promise<RepositoryListing> {
-    try {
+  listRepositories(integrationId: string, options: CallOptions = {}): Promise<RepositoryListing> {
+    return this.sealed(async () => {
       const id = validateIntegrationId(integrationId);
-      const response = await this.http.send({
-        method: 'GET',
-        path: `/v1/integrations/forge/codehost/${encodeURIComponent(id)}/repos`,
-        signal: signalOf(options),
-        what: l10n.t('Integration {0}', id),
-      });
-      const body = parseJsonBody(response, this.http.redactor);
-      const envelope = problemsOf(repositoryListingSchema, body);
-      if (envelope.length > 0) throw new SchemaError(l10n.t('The repository listing'), envelope);
-      const { valid: repositories, invalid: offContractRecords } = splitRecords<Repository>(repositorySchema, body as unknown[]);
-      const invalid = offContractRecords.map((record): InvalidRepository => {
-        const shown = record.problems.slice(0, 3).map(({ path, message }) => `${path || l10n.t('(the record)')}: ${message}`);
-        const problems = shown.join('; ') + (record.problems.length > 3 ? '; …' : '');
-        const reason = l10n.t('It does not match the API contract ({0}), so it cannot be used to create a deployment.', problems);
-        return { ...record, usableForCreate: false, reason };
-      });
-      return { repositories, invalid };
-    } catch (error) {
-      throw sealError(error, this.http.redactor);
-    }
+      const path = `/v1/integrations/forge/codehost/${encodeURIComponent(id)}/repos`;
+      const request = { method: 'GET', path, signal: signalOf(options), what: l10n.t('Integration {0}', id) } as const;
+      const body = await this.json(request, repositoryListingSchema, l10n.t('The repository listing'));
+      const { valid: repositories, invalid } = splitRecords<Repository>(repositorySchema, body as unknown[]);
+      return {
+        repositories,
+        invalid: invalid.map((record): InvalidRepository => {
+          const shown = record.problems.slice(0, 3).map(({ path, message }) => `${path || l10n.t('(the record)')}: ${message}`);
+          const problems = shown.join('; ') + (record.problems.length > 3 ? '; …' : '');
+          const reason = l10n.t('It does not match the API contract ({0}), so it cannot be used to create a deployment.', problems);
+          return { ...record, usableForCreate: false, reason };
+        }),
+      };
+    });
   }
 
   /** One page of `GET /v2/deployments`. Its end rules are the ones a single page shows (see `pageEnd`). */
-  async listDeployments(query: DeploymentQuery = {}, options: CallOptions = {}): Promise<DeploymentPage> {
-    try {
+  listDeployments(query: DeploymentQuery = {}, options: CallOptions = {}): Promise<DeploymentPage> {
+    return this.sealed(async () => {
       const params = buildDeploymentSearchParams(query);
       const limit = Number(params.get('limit'));
       const requestedOffset = Number(params.get('offset'));
-      const response = await this.http.send({
-        method: 'GET',
-        path: '/v2/deployments',
-        query: params,
-        signal: signalOf(options),
-        what: l10n.t('The deployment listing'),
-      });
-      const body = parseJsonBody(response, this.http.redactor);
-      const envelope = problemsOf(listingSchema, body);
-      if (envelope.length > 0) throw new SchemaError(l10n.t('The deployment listing'), envelope);
-      const { resources, offset: nextOffset } = body as { resources: unknown[]; offset: number };
+      const what = l10n.t('The deployment listing');
+      const request = { method: 'GET', path: '/v2/deployments', query: params, signal: signalOf(options), what } as const;
+      const { resources, offset: nextOffset } = (await this.json(request, listingSchema, what)) as { resources: unknown[]; offset: number };
       // A listed record's resource_spec is checked when it is shown (resourceSpecProblems).
       const { valid, invalid } = splitRecords<Deployment>(deploymentSummarySchema, resources);
       const end = pageEnd({ requestedOffset, limit, count: resources.length, nextOffset });
       return { deployments: valid, invalid, requestedOffset, limit, nextOffset, mayHaveMore: end === undefined, end };
-    } catch (error) {
-      throw sealError(error, this.http.redactor);
-    }
+    });
   }
 
   /** Every page from `query.offset` on, until an end rule applies (see `PageEnd`). */
@@ -124,27 +108,29 @@ export class ControlPlaneClient {
   }
 
   /** `POST /v2/deployments`; never retried. Answers the created record. */
-  async createDeployment(body: Record<string, unknown>, options: CallOptions = {}): Promise<Deployment> {
-    try {
+  createDeployment(body: Record<string, unknown>, options: CallOptions = {}): Promise<Deployment> {
+    return this.sealed(async () => {
       validateObjectArgument('body', body, { required: true });
-      const response = await this.http.send({
-        method: 'POST',
-        path: '/v2/deployments',
-        body,
-        signal: signalOf(options),
-        what: l10n.t('The deployment-creation endpoint'),
-      });
-      const created = parseJsonBody(response, this.http.redactor);
-      const problems = problemsOf(deploymentSchema, created);
-      if (problems.length > 0) throw new SchemaError(l10n.t('The created deployment'), problems);
-      return created as Deployment;
-    } catch (error) {
-      throw sealError(error, this.http.redactor);
-    }
+      const what = l10n.t('The deployment-creation endpoint');
+      const request = { method: 'POST', path: '/v2/deployments', body, signal: signalOf(options), what } as const;
+      return (await this.json(request, deploymentSchema, l10n.t('The created deployment'))) as Deployment;
+    });
   }
 
   dispose(): Promise<void> {
     return this.http.close();
+  }
+
+  /** The JSON answer to `request`, checked against `schema`; SchemaError naming `what` when it does not match. */
+  private async json(request: HttpRequest, schema: ZodMiniType, what: string): Promise<unknown> {
+    const body = await this.http.send(request);
+    const problems = problemsOf(schema, body);
+    if (problems.length > 0) throw new SchemaError(what, problems);
+    return body;
+  }
+
+  private sealed<T>(work: () => Promise<T>): Promise<T> {
+    return work().catch((error: unknown) => Promise.reject(sealError(error, this.http.redactor)));
   }
 }
 
@@ -157,7 +143,7 @@ function signalOf(options: CallOptions | undefined): AbortSignal | undefined {
 }
 
 /** The records that match the schema, as the server sent them, and the others with their problems; both in the server's order. */
-function splitRecords<T>(schema: Parameters<typeof problemsOf>[0], records: readonly unknown[]): { valid: T[]; invalid: InvalidDeployment[] } {
+function splitRecords<T>(schema: ZodMiniType, records: readonly unknown[]): { valid: T[]; invalid: InvalidDeployment[] } {
   const valid: T[] = [];
   const invalid: InvalidDeployment[] = [];
   records.forEach((raw, index) => {

@@ -79,21 +79,20 @@ export class RequestValidationError extends ControlPlaneErrorBase {
   /** How many issues the server named; `issues` keeps at most the first 100. */
   readonly issueCount: number;
   constructor(status: number, issues: readonly ValidationIssue[], issueCount = issues.length) {
-    const shown = issues.slice(0, SHOWN_ISSUES);
-    const lines = shown.map(issueLine).join('\n') + andMore(issueCount - shown.length);
-    super(l10n.t('The server refused the request (HTTP {0}):\n{1}', status, lines), status);
+    super(l10n.t('The server refused the request (HTTP {0}):\n{1}', status, issueList(issues, issueCount, 10)), status);
     this.issues = issues.slice(0, KEPT_ISSUES);
     this.issueCount = Math.max(issueCount, this.issues.length);
   }
 }
 
-/** A server's issue as one line: `loc: msg`, or the `msg` alone. */
-export const issueLine = ({ loc, msg }: ValidationIssue): string => (loc ? `${loc}: ${msg}` : msg);
+/** The first `max` issues as `loc: msg` (or the `msg` alone), one per line or split by `separator`, then how many more there are. */
+export function issueList(issues: readonly ValidationIssue[], count: number, max: number, separator = '\n'): string {
+  const shown = issues.slice(0, max).map(({ loc, msg }) => (loc ? `${loc}: ${msg}` : msg));
+  return shown.join(separator) + (count > shown.length ? separator + l10n.t('…and {0} more', count - shown.length) : '');
+}
 
-const SHOWN_ISSUES = 10;
 /** Issues an error keeps (and reads from a server's answer); the rest are counted. */
 export const KEPT_ISSUES = 100;
-const andMore = (more: number) => (more > 0 ? `\n${l10n.t('…and {0} more', more)}` : '');
 
 export class RateLimitedError extends ControlPlaneErrorBase {
   readonly kind = 'rateLimited';
@@ -235,8 +234,8 @@ export class SchemaError extends ControlPlaneErrorBase {
     readonly what: string,
     issues: readonly RecordProblem[],
   ) {
-    const shown = issues.slice(0, 5).map(({ path, message }) => `${path || l10n.t('(the whole answer)')}: ${message}`);
-    super(l10n.t('{0} does not match the API contract:\n{1}', what, shown.join('\n') + andMore(issues.length - shown.length)));
+    const lines = issues.slice(0, 5).map(({ path, message }) => ({ loc: path || l10n.t('(the whole answer)'), msg: message }));
+    super(l10n.t('{0} does not match the API contract:\n{1}', what, issueList(lines, issues.length, 5)));
     this.issues = issues.slice(0, KEPT_ISSUES);
   }
 }

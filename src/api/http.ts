@@ -17,7 +17,7 @@ import {
 import * as l10n from '@vscode/l10n';
 import { clientBaseUrl, withoutUserInfo } from './baseUrl';
 import { connectionRedactor, proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
-import { errorFromResponse, parseRetryAfter, RawResponse } from './responses';
+import { errorFromResponse, parseJsonBody, parseRetryAfter, RawResponse } from './responses';
 import { headerValueProblem, quote, Redactor } from './text';
 import { certificateStores, SystemCertificates, trustContext } from './trust';
 
@@ -122,9 +122,7 @@ export class HttpTransport {
   private readonly logger: Pick<Console, 'info' | 'warn'>;
   readonly redactor: Redactor;
   private readonly maxBytes: number;
-  private readonly signal: AbortSignal | undefined;
-  /** Where the requests go: straight, or through which proxy (and why). */
-  readonly route: ProxyRoute;
+  private readonly route: ProxyRoute;
 
   constructor(private readonly options: ConnectionOptions) {
     this.base = clientBaseUrl(options.baseUrl);
@@ -135,20 +133,19 @@ export class HttpTransport {
     this.redactor = connectionRedactor(options, this.route);
     // Bodies larger than this, on the wire or decompressed (a compression bomb), are refused.
     this.maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
-    this.signal = options.signal;
     this.headers = {
       accept: 'application/json',
       'accept-encoding': 'gzip, deflate, br',
       'user-agent': options.userAgent ?? 'deployments-explorer',
+      ...credentialHeaders(options),
     };
-    Object.assign(this.headers, credentialHeaders(options));
     this.dispatcher = this.createDispatcher();
   }
 
-  /** Sends the request and answers the raw 2xx response, or throws a ControlPlaneError. */
-  async send(req: HttpRequest): Promise<RawResponse> {
+  /** Sends the request and answers the JSON body of its 2xx response, or throws a ControlPlaneError. */
+  async send(req: HttpRequest): Promise<unknown> {
     // The caller's signal and the connection's: either cancels the request and any wait for a retry.
-    const cancels = [req.signal, this.signal].filter((signal) => signal !== undefined);
+    const cancels = [req.signal, this.options.signal].filter((signal) => signal !== undefined);
     const search = req.query?.toString();
     let url = new URL(`${this.base}${req.path}${search ? `?${search}` : ''}`);
     const idempotent = req.method === 'GET';
@@ -164,7 +161,7 @@ export class HttpTransport {
         }
         throw error;
       }
-      if (response.status >= 200 && response.status < 300) return response;
+      if (response.status >= 200 && response.status < 300) return parseJsonBody(response, this.redactor);
 
       if (REDIRECT_STATUSES.has(response.status) && response.location !== undefined) {
         const target = URL.canParse(response.location, url.href) ? new URL(response.location, url) : undefined;
@@ -276,11 +273,22 @@ export class HttpTransport {
   /** A failure below HTTP as the error of its class; the proxy's 407 to the tunnel is ProxyAuthError. */
   private networkError(error: unknown): ControlPlaneError {
     if (error instanceof ControlPlaneErrorBase) return error as ControlPlaneError;
+    const message = (error as Error)?.message ?? String(error);
     // undici's words for a proxy that refused the tunnel: "Proxy response (407) !== 200 when HTTP Tunneling".
-    if (this.route.proxy && /\bProxy response \(407\)/.test((error as Error)?.message ?? '')) {
+    if (this.route.proxy && /\bProxy response \(407\)/.test(message)) {
       return new ProxyAuthError(withoutUserInfo(this.route.proxy), proxyCredentials(this.route.proxy, this.options.proxyAuthorization).from !== 'none');
     }
-    return networkError(this.base, error);
+    const code = errorCode(error);
+    const reasons = networkReasons();
+    let reason = code && Object.hasOwn(reasons, code) ? reasons[code] : undefined;
+    if (!reason && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(`${code ?? ''} ${message}`)) {
+      reason = l10n.t(
+        'the TLS certificate is not trusted ({0}); run “Check Connection” to see the certificate chain, and add its CA certificate in the setting deploymentsExplorer.caFile (or, only on a network you trust, turn off deploymentsExplorer.strictSSL)',
+        message,
+      );
+    }
+    if (!reason && /proxy|tunnel/i.test(message)) reason = l10n.t('the proxy refused the connection ({0})', message);
+    return new NetworkError(this.base, code, reason ?? message);
   }
 
   /** Waits before retry `attempt`: what the server asked for, else an exponential delay with jitter. */
@@ -348,21 +356,6 @@ export function credentialHeaders(options: Pick<ConnectionOptions, 'apiKey' | 'a
     headers[header.toLowerCase()] = value;
   }
   return headers;
-}
-
-function networkError(target: string, error: unknown): ControlPlaneError {
-  const code = errorCode(error);
-  const message = (error as Error)?.message ?? String(error);
-  const reasons = networkReasons();
-  let reason = code && Object.hasOwn(reasons, code) ? reasons[code] : undefined;
-  if (!reason && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(`${code ?? ''} ${message}`)) {
-    reason = l10n.t(
-      'the TLS certificate is not trusted ({0}); run “Check Connection” to see the certificate chain, and add its CA certificate in the setting deploymentsExplorer.caFile (or, only on a network you trust, turn off deploymentsExplorer.strictSSL)',
-      message,
-    );
-  }
-  if (!reason && /proxy|tunnel/i.test(message)) reason = l10n.t('the proxy refused the connection ({0})', message);
-  return new NetworkError(target, code, reason ?? message);
 }
 
 /** Why a connection failed, by its error code. */

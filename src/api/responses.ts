@@ -3,7 +3,7 @@ import {
   ControlPlaneError,
   HttpError,
   InvalidResponseError,
-  issueLine,
+  issueList,
   KEPT_ISSUES,
   NotFoundError,
   RateLimitedError,
@@ -100,8 +100,7 @@ function detailText(body: unknown, redactor: Redactor): string | undefined {
     }
     const issues = validationIssues(current, redactor);
     if (issues) {
-      const shown = issues.issues.slice(0, 5).map(issueLine);
-      return shown.join('; ') + (issues.count > shown.length ? `; ${l10n.t('…and {0} more', issues.count - shown.length)}` : '');
+      return issueList(issues.issues, issues.count, 5, '; ');
     }
     if (next === undefined) return undefined;
     current = next;
