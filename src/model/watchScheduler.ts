@@ -58,8 +58,8 @@ export class WatchScheduler {
   private list: WatchEntry[] = [];
   private focused = true;
   private delay: number;
+  /** Runs while unfocused too: one that fires then sends nothing, and focus coming back ticks at once. */
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private dueAt: number | undefined;
   private lastTickAt: number | undefined;
   private inFlight: Promise<void> | undefined;
   /** The last tick's error, and how many ticks in a row failed. */
@@ -158,14 +158,9 @@ export class WatchScheduler {
   setFocused(focused: boolean): void {
     if (focused === this.focused) return;
     this.focused = focused;
-    if (!focused) {
-      this.cancelTimer();
-      return;
-    }
-    if (this.list.length === 0) return;
+    if (!focused || this.list.length === 0) return;
     const recent = this.lastTickAt !== undefined && Date.now() - this.lastTickAt < this.intervals.firstMs;
-    if (recent && this.dueAt !== undefined) this.schedule(Math.max(0, this.dueAt - Date.now()));
-    else void this.tick();
+    if (this.timer === undefined || !recent) void this.tick();
   }
 
   /** Changed settings: a pending tick is rescheduled with the new intervals. */
@@ -279,20 +274,15 @@ export class WatchScheduler {
     this.list = this.list.filter((candidate) => candidate !== entry);
   }
 
-  /** The next tick in `ms` (default: the interval for what is followed); nothing while paused or idle. */
+  /** The next tick in `ms` (default: the interval for what is followed); nothing while idle. */
   private schedule(ms?: number): void {
     this.cancelTimer();
-    if (this.disposed || this.list.length === 0) {
-      this.dueAt = undefined;
-      return;
-    }
+    if (this.disposed || this.list.length === 0 || this.inFlight) return; // the tick in flight schedules the next
     const fast = this.list.some((entry) => entry.watched || entry.inProgress);
     const wait = ms ?? (fast ? this.delay : Math.max(this.intervals.pinnedMs, this.failed ? this.delay : 0));
-    this.dueAt = Date.now() + wait;
-    if (!this.focused || this.inFlight) return; // resumed on focus / after the tick in flight
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.tick();
+      if (this.focused) void this.tick();
     }, wait);
   }
 
