@@ -58,11 +58,9 @@ export class DeploymentList {
 
   constructor(private readonly fetchPage: (offset: number, signal: AbortSignal) => Promise<DeploymentPage>) {}
 
-  /** Every loaded record's row, in the listing's order (those off the contract among them). */
   get rows(): readonly DeploymentRow[] {
     return this.loaded;
   }
-  /** How many of the rows are off the contract. */
   get invalidCount(): number {
     return this.offContract;
   }

@@ -6,7 +6,6 @@ import * as l10n from '@vscode/l10n';
 import { normaliseRemoteUrl } from './remoteUrls';
 import { formatTime } from './viewText';
 
-/** A codicon, and a theme color when the status has one. */
 export interface StatusIcon {
   id: string;
   color?: string;
@@ -56,7 +55,6 @@ export function deploymentContextValue(deployment: Deployment): string {
   return tokens.join(' ');
 }
 
-/** The record's custom URL when it is an http(s) address, else undefined. */
 export function customUrlOf(deployment: Deployment): string | undefined {
   const value = deployment.source_config?.custom_url?.trim() ?? '';
   const url = URL.canParse(value) ? new URL(value) : undefined;
@@ -126,7 +124,6 @@ export function accessibleLabel(deployment: Deployment): string {
   return parts.join(', ');
 }
 
-/** A string with more than white space in it. */
 function hasText(value: unknown): value is string {
   return typeof value === 'string' && value.trim() !== '';
 }

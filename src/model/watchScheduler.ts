@@ -36,7 +36,7 @@ export type WatchNotice =
 /** A record, or a deployment known only by its ID (and name). */
 type Followable = Deployment | { id: string; name?: string };
 
-export interface WatchSettings {
+interface WatchSettings {
   intervals: WatchIntervals;
   inProgressStatuses: readonly string[];
 }
@@ -57,12 +57,13 @@ export interface WatchSettings {
 export class WatchScheduler {
   private list: WatchEntry[] = [];
   private focused = true;
-  private delay: number;
+  private intervals = DEFAULT_WATCH_INTERVALS;
+  private inProgressStatuses = DEFAULT_IN_PROGRESS_STATUSES;
+  private delay = this.intervals.firstMs;
   /** Runs while unfocused too: one that fires then sends nothing, and focus coming back ticks at once. */
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastTickAt: number | undefined;
   private inFlight: Promise<void> | undefined;
-  /** The last tick's error, and how many ticks in a row failed. */
   private failed: { error: unknown; streak: number } | undefined;
   private disposed = false;
 
@@ -70,17 +71,10 @@ export class WatchScheduler {
   /** Entries, their state or the failure changed: redraw and save. */
   readonly onDidChange = this.changed.event;
   private readonly noticed = new Emitter<WatchNotice>();
-  /** Something the user should hear about. */
   readonly onDidNotice = this.noticed.event;
 
-  /** Saved entries come with replaceAll, the window's focus with setFocused. */
-  constructor(
-    private readonly fetchRecords: FetchRecords,
-    private intervals: WatchIntervals = DEFAULT_WATCH_INTERVALS,
-    private inProgressStatuses: readonly string[] = DEFAULT_IN_PROGRESS_STATUSES,
-  ) {
-    this.delay = intervals.firstMs;
-  }
+  /** Saved entries come with replaceAll, the window's focus with setFocused, the settings with configure. */
+  constructor(private readonly fetchRecords: FetchRecords) {}
 
   get entries(): readonly WatchEntry[] {
     return this.list;
@@ -160,7 +154,7 @@ export class WatchScheduler {
     if (this.timer === undefined || !recent) void this.tick();
   }
 
-  /** Changed settings: a pending tick is rescheduled with the new intervals. */
+  /** A pending tick is rescheduled with the new intervals. */
   configure({ intervals, inProgressStatuses }: WatchSettings): void {
     this.intervals = intervals;
     this.inProgressStatuses = inProgressStatuses;
