@@ -24,11 +24,9 @@ export async function pickFilterChange(filters: DeploymentFilters, loaded: reado
     matchOnDescription: true,
   });
   if (!choice) return undefined;
-  return choice.filter ? editFilter(choice.filter, filters, loaded) : 'clear';
-}
-
-/** The filter's prompt; the store trims what is typed, drops what is empty and validates ID lists. */
-async function editFilter(name: FilterName, filters: DeploymentFilters, loaded: readonly DeploymentRow[]): Promise<FilterChoice> {
+  if (!choice.filter) return 'clear';
+  const name = choice.filter;
+  // The store trims what is typed, drops what is empty and validates ID lists.
   const value = await askValue(name, filters, loaded);
   if (value === undefined) return undefined;
   if (name === 'remoteReconciled') return { remoteReconciled: value === '' ? undefined : value === 'true' };
