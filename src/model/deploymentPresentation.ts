@@ -6,18 +6,13 @@ import * as l10n from '@vscode/l10n';
 import { normaliseRemoteUrl } from './remoteUrls';
 import { formatTime } from './viewText';
 
-export interface StatusIcon {
-  id: string;
-  color?: string;
-}
-
 /**
  * The status is an open list. Each status the extension knows has its icon; UNKNOWN (the server says it
  * does not know) and a missing status get the question mark. A value the extension does not know never
  * gets the question mark, so the two can be told apart: one that reads like a failure gets the warning,
  * one that reads like a wait gets sync, any other the empty circle of an unrecognised status.
  */
-export function statusIcon(status: string | null | undefined): StatusIcon {
+export function statusIcon(status: string | null | undefined): { id: string; color?: string } {
   const value = (status ?? '').trim().toUpperCase();
   if (value === 'READY') return { id: 'pass-filled', color: 'testing.iconPassed' };
   if (value === 'AWAITING_DELETE') return { id: 'trash' };
