@@ -5,7 +5,6 @@ import { isDeploymentType, isPlainObject } from './createPayload';
 import { Emitter } from './events';
 import { trimmedText } from './viewText';
 
-/** In `context.workspaceState`: the filters are per workspace. */
 export const FILTERS_STATE_KEY = 'deploymentsExplorer.deploymentFilters';
 
 export interface FilterMemento {
