@@ -264,7 +264,6 @@ function withOthers(record: unknown, names: readonly string[], alsoKnown: readon
   return [...fields(record, names), ...others(record, [...alsoKnown, ...names])];
 }
 
-/** `valueNode`, or undefined when the record has no value there. */
 function leaf(label: string, value: unknown, unit?: string): DetailNode | undefined {
   return value === undefined || value === null ? undefined : valueNode(label, value, unit);
 }

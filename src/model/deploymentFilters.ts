@@ -5,10 +5,8 @@ import { isDeploymentType, isPlainObject } from './createPayload';
 import { Emitter } from './events';
 import { trimmedText } from './viewText';
 
-/** In `context.workspaceState`: the filters are per workspace. */
 export const FILTERS_STATE_KEY = 'deploymentsExplorer.deploymentFilters';
 
-/** The part of vscode.Memento the store needs. */
 export interface FilterMemento {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): Thenable<void>;
@@ -87,7 +85,6 @@ export function describeFilters(filters: DeploymentFilters): string {
     .join(' · ');
 }
 
-/** The deployment filters, kept in workspace state so they survive reloads. */
 export class DeploymentFilterStore {
   private current: DeploymentFilters;
   private readonly changed = new Emitter<DeploymentFilters>();

@@ -58,11 +58,9 @@ export class DeploymentList {
 
   constructor(private readonly fetchPage: (offset: number, signal: AbortSignal) => Promise<DeploymentPage>) {}
 
-  /** Every loaded record's row, in the listing's order (those off the contract among them). */
   get rows(): readonly DeploymentRow[] {
     return this.loaded;
   }
-  /** How many of the rows are off the contract. */
   get invalidCount(): number {
     return this.offContract;
   }
@@ -144,10 +142,8 @@ export class DeploymentList {
 
   /** A record the loaded pages do not hold, at the top (e.g. one just created); `invalid` when it is off the contract. */
   insertFirst(deployment: Deployment, invalid?: InvalidDeployment): void {
-    if (typeof deployment.id === 'string' && this.row(deployment.id)) return;
     const row: DeploymentRow = { kind: 'deployment', item: { key: this.keyOf(deployment.id), deployment }, invalid };
-    this.keys.set(row.item.key, row);
-    if (invalid) this.offContract++;
+    if (!this.add(row)) return;
     this.loaded.unshift(row);
     this.changed.fire({ kind: 'inserted', added: [row] });
   }
@@ -213,16 +209,18 @@ export class DeploymentList {
     for (const invalid of page.invalid) {
       rows.splice(invalid.index, 0, { kind: 'deployment', item: { key: this.keyOf(invalid.id), deployment: offContractRecord(invalid) }, invalid });
     }
-    const added: DeploymentRow[] = [];
-    for (const row of rows) {
-      if (this.keys.has(row.item.key)) continue;
-      this.keys.set(row.item.key, row);
-      if (row.invalid) this.offContract++;
-      added.push(row);
-      // push (not concat) keeps appending a page O(page size), whatever is loaded already.
-      this.loaded.push(row);
-    }
+    const added = rows.filter((row) => this.add(row));
+    // push (not concat) keeps appending a page O(page size), whatever is loaded already.
+    this.loaded.push(...added);
     return added;
+  }
+
+  /** Counts a row in unless one with its key is loaded already; true when it was. */
+  private add(row: DeploymentRow): boolean {
+    if (this.keys.has(row.item.key)) return false;
+    this.keys.set(row.item.key, row);
+    if (row.invalid) this.offContract++;
+    return true;
   }
 
   private keyOf(id: unknown): string {

@@ -6,19 +6,13 @@ import * as l10n from '@vscode/l10n';
 import { normaliseRemoteUrl } from './remoteUrls';
 import { formatTime } from './viewText';
 
-/** A codicon, and a theme color when the status has one. */
-export interface StatusIcon {
-  id: string;
-  color?: string;
-}
-
 /**
  * The status is an open list. Each status the extension knows has its icon; UNKNOWN (the server says it
  * does not know) and a missing status get the question mark. A value the extension does not know never
  * gets the question mark, so the two can be told apart: one that reads like a failure gets the warning,
  * one that reads like a wait gets sync, any other the empty circle of an unrecognised status.
  */
-export function statusIcon(status: string | null | undefined): StatusIcon {
+export function statusIcon(status: string | null | undefined): { id: string; color?: string } {
   const value = (status ?? '').trim().toUpperCase();
   if (value === 'READY') return { id: 'pass-filled', color: 'testing.iconPassed' };
   if (value === 'AWAITING_DELETE') return { id: 'trash' };
@@ -56,7 +50,6 @@ export function deploymentContextValue(deployment: Deployment): string {
   return tokens.join(' ');
 }
 
-/** The record's custom URL when it is an http(s) address, else undefined. */
 export function customUrlOf(deployment: Deployment): string | undefined {
   const value = deployment.source_config?.custom_url?.trim() ?? '';
   const url = URL.canParse(value) ? new URL(value) : undefined;
@@ -126,7 +119,6 @@ export function accessibleLabel(deployment: Deployment): string {
   return parts.join(', ');
 }
 
-/** A string with more than white space in it. */
 function hasText(value: unknown): value is string {
   return typeof value === 'string' && value.trim() !== '';
 }

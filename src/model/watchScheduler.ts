@@ -36,7 +36,7 @@ export type WatchNotice =
 /** A record, or a deployment known only by its ID (and name). */
 type Followable = Deployment | { id: string; name?: string };
 
-export interface WatchSettings {
+interface WatchSettings {
   intervals: WatchIntervals;
   inProgressStatuses: readonly string[];
 }
@@ -57,32 +57,24 @@ export interface WatchSettings {
 export class WatchScheduler {
   private list: WatchEntry[] = [];
   private focused = true;
-  private delay: number;
+  private intervals = DEFAULT_WATCH_INTERVALS;
+  private inProgressStatuses = DEFAULT_IN_PROGRESS_STATUSES;
+  private delay = this.intervals.firstMs;
+  /** Runs while unfocused too: one that fires then sends nothing, and focus coming back ticks at once. */
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private dueAt: number | undefined;
   private lastTickAt: number | undefined;
   private inFlight: Promise<void> | undefined;
-  /** The last tick's error, and how many ticks in a row failed. */
   private failed: { error: unknown; streak: number } | undefined;
   private disposed = false;
-  /** Bumped by replaceAll: a tick still out for the entries before (another control plane's) is then ignored. */
-  private generation = 0;
 
   private readonly changed = new Emitter<void>();
   /** Entries, their state or the failure changed: redraw and save. */
   readonly onDidChange = this.changed.event;
   private readonly noticed = new Emitter<WatchNotice>();
-  /** Something the user should hear about. */
   readonly onDidNotice = this.noticed.event;
 
-  /** Saved entries come with replaceAll, the window's focus with setFocused. */
-  constructor(
-    private readonly fetchRecords: FetchRecords,
-    private intervals: WatchIntervals = DEFAULT_WATCH_INTERVALS,
-    private inProgressStatuses: readonly string[] = DEFAULT_IN_PROGRESS_STATUSES,
-  ) {
-    this.delay = intervals.firstMs;
-  }
+  /** Saved entries come with replaceAll, the window's focus with setFocused, the settings with configure. */
+  constructor(private readonly fetchRecords: FetchRecords) {}
 
   get entries(): readonly WatchEntry[] {
     return this.list;
@@ -147,7 +139,6 @@ export class WatchScheduler {
 
   /** Replaces everything: the saved state at start, or another connection's. */
   replaceAll(entries: readonly WatchEntry[]): void {
-    this.generation++;
     this.list = entries.map((entry) => ({ ...entry }));
     this.failed = undefined;
     this.delay = this.intervals.firstMs;
@@ -158,17 +149,12 @@ export class WatchScheduler {
   setFocused(focused: boolean): void {
     if (focused === this.focused) return;
     this.focused = focused;
-    if (!focused) {
-      this.cancelTimer();
-      return;
-    }
-    if (this.list.length === 0) return;
+    if (!focused || this.list.length === 0) return;
     const recent = this.lastTickAt !== undefined && Date.now() - this.lastTickAt < this.intervals.firstMs;
-    if (recent && this.dueAt !== undefined) this.schedule(Math.max(0, this.dueAt - Date.now()));
-    else void this.tick();
+    if (this.timer === undefined || !recent) void this.tick();
   }
 
-  /** Changed settings: a pending tick is rescheduled with the new intervals. */
+  /** A pending tick is rescheduled with the new intervals. */
   configure({ intervals, inProgressStatuses }: WatchSettings): void {
     this.intervals = intervals;
     this.inProgressStatuses = inProgressStatuses;
@@ -200,8 +186,9 @@ export class WatchScheduler {
 
   private async run(requested: readonly string[]): Promise<void> {
     const records: Deployment[] = [];
-    const generation = this.generation;
-    const stale = () => this.disposed || generation !== this.generation;
+    // replaceAll makes a new list: a tick still out for the one before (another control plane's) is then ignored.
+    const list = this.list;
+    const stale = () => this.disposed || list !== this.list;
     try {
       for (let i = 0; i < requested.length; i += MAX_IDS_PER_REQUEST) {
         records.push(...(await this.fetchRecords(requested.slice(i, i + MAX_IDS_PER_REQUEST))));
@@ -276,23 +263,18 @@ export class WatchScheduler {
   }
 
   private remove(entry: WatchEntry): void {
-    this.list = this.list.filter((candidate) => candidate !== entry);
+    this.list.splice(this.list.indexOf(entry), 1);
   }
 
-  /** The next tick in `ms` (default: the interval for what is followed); nothing while paused or idle. */
+  /** The next tick in `ms` (default: the interval for what is followed); nothing while idle. */
   private schedule(ms?: number): void {
     this.cancelTimer();
-    if (this.disposed || this.list.length === 0) {
-      this.dueAt = undefined;
-      return;
-    }
+    if (this.disposed || this.list.length === 0 || this.inFlight) return; // the tick in flight schedules the next
     const fast = this.list.some((entry) => entry.watched || entry.inProgress);
     const wait = ms ?? (fast ? this.delay : Math.max(this.intervals.pinnedMs, this.failed ? this.delay : 0));
-    this.dueAt = Date.now() + wait;
-    if (!this.focused || this.inFlight) return; // resumed on focus / after the tick in flight
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.tick();
+      if (this.focused) void this.tick();
     }, wait);
   }
 

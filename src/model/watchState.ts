@@ -13,7 +13,6 @@ import * as l10n from '@vscode/l10n';
 export type WatchOrigin = 'auto' | 'manual';
 
 export interface WatchEntry {
-  /** The deployment ID as the server sent it. */
   id: string;
   name?: string;
   status?: string;

@@ -1,12 +1,9 @@
 import vscode = require('vscode');
-import type { Deployment } from '../../api';
 import { maskSecrets } from '../../model/deploymentDetails';
 import { deploymentLabel } from '../../model/deploymentPresentation';
+import type { LoadedDeployment } from '../../model/deploymentList';
 
 export const DEPLOYMENT_JSON_SCHEME = 'deployments-explorer-deployment';
-
-/** A record to show, and the key of its row (one document per row). */
-type Shown = { deployment: Deployment; key: string };
 
 /**
  * Read-only JSON documents of deployment records (documents of a content provider cannot be edited or
@@ -22,7 +19,7 @@ export class DeploymentJsonProvider implements vscode.TextDocumentContentProvide
     return this.contents.get(uri.toString()) ?? `// ${vscode.l10n.t('This deployment is no longer loaded. Open it again from the Deployments view.')}\n`;
   }
 
-  async show(record: Shown): Promise<vscode.Uri> {
+  async show(record: LoadedDeployment): Promise<vscode.Uri> {
     const uri = this.snapshot(record);
     const document = await vscode.workspace.openTextDocument(uri);
     if (document.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(document, 'json');
@@ -30,12 +27,13 @@ export class DeploymentJsonProvider implements vscode.TextDocumentContentProvide
     return uri;
   }
 
-  async compare(left: Shown, right: Shown): Promise<void> {
+  async compare(left: LoadedDeployment, right: LoadedDeployment): Promise<void> {
     const title = vscode.l10n.t('{0} ↔ {1} (deployments)', deploymentLabel(left.deployment), deploymentLabel(right.deployment));
     await vscode.commands.executeCommand('vscode.diff', this.snapshot(left), this.snapshot(right), title, { preview: true });
   }
 
-  private snapshot({ deployment, key }: Shown): vscode.Uri {
+  /** One document per row: its key is in the URI. */
+  private snapshot({ deployment, key }: LoadedDeployment): vscode.Uri {
     const name = deploymentLabel(deployment).replace(/[\\/:*?"<>|#%\s]+/g, '-');
     const uri = vscode.Uri.from({ scheme: DEPLOYMENT_JSON_SCHEME, path: `/${name}.json`, query: `key=${encodeURIComponent(key)}` });
     const text = `${JSON.stringify(maskSecrets(deployment), null, 2)}\n`;

@@ -61,7 +61,6 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
     return this.load(() => this.list.reload(), notify);
   }
 
-  /** The next page; while one is loading, nothing more is sent. */
   loadMore(): Promise<void> {
     if (this.list.isLoading) return this.list.settled();
     return this.load(() => this.list.loadMore(), true);

@@ -24,42 +24,43 @@ export async function pickFilterChange(filters: DeploymentFilters, loaded: reado
     matchOnDescription: true,
   });
   if (!choice) return undefined;
-  return choice.filter ? editFilter(choice.filter, filters, loaded) : 'clear';
+  if (!choice.filter) return 'clear';
+  const name = choice.filter;
+  // The store trims what is typed, drops what is empty and validates ID lists.
+  const value = await askValue(name, filters, loaded);
+  if (value === undefined) return undefined;
+  if (name === 'remoteReconciled') return { remoteReconciled: value === '' ? undefined : value === 'true' };
+  return { [name]: name === 'tagValueIds' || name === 'deploymentIds' ? splitIdList(value) : value };
 }
 
-async function editFilter(name: FilterName, filters: DeploymentFilters, loaded: readonly DeploymentRow[]): Promise<FilterChoice> {
+function askValue(name: FilterName, filters: DeploymentFilters, loaded: readonly DeploymentRow[]): Thenable<string | undefined> {
   const seen = (field: 'status' | 'image_version') => {
     const values = new Set(loaded.map(({ item, invalid }) => !invalid && item.deployment[field]).filter((value): value is string => typeof value === 'string' && !!value));
     return [...values].sort(new Intl.Collator(undefined, { numeric: true }).compare);
   };
   switch (name) {
-    case 'nameContains': {
-      const value = await vscode.window.showInputBox({
+    case 'nameContains':
+      return vscode.window.showInputBox({
         title: vscode.l10n.t('Filter by Name'),
         prompt: vscode.l10n.t('Deployments whose name contains this text. Leave empty for any name.'),
         value: filters.nameContains ?? '',
       });
-      return value === undefined ? undefined : { nameContains: value.trim() || undefined };
-    }
     case 'status': {
       const known = new Set<string>(KNOWN_STATUSES);
-      const value = await pickWithFreeEntry(vscode.l10n.t('Filter by Status'), vscode.l10n.t('Pick a status or type another'), filters.status, [
+      return pickWithFreeEntry(vscode.l10n.t('Filter by Status'), vscode.l10n.t('Pick a status or type another'), filters.status, [
         ...KNOWN_STATUSES.map((status) => ({ label: status, value: status })),
         ...seen('status')
           .filter((status) => !known.has(status))
           .map((status) => ({ label: status, value: status, description: vscode.l10n.t('seen in loaded deployments') })),
       ]);
-      return value === undefined ? undefined : { status: value || undefined };
     }
-    case 'deploymentType': {
-      const value = await pickOne(vscode.l10n.t('Filter by Deployment Type'), filters.deploymentType, [
+    case 'deploymentType':
+      return pickOne(vscode.l10n.t('Filter by Deployment Type'), filters.deploymentType, [
         { label: vscode.l10n.t('Any type'), value: '' },
         ...DEPLOYMENT_TYPES.map((type) => ({ label: type, value: type })),
       ]);
-      return value === undefined ? undefined : { deploymentType: (value || undefined) as DeploymentFilters['deploymentType'] };
-    }
-    case 'imageVersion': {
-      const value = await pickWithFreeEntry(
+    case 'imageVersion':
+      return pickWithFreeEntry(
         vscode.l10n.t('Filter by Image Version'),
         vscode.l10n.t('Pick an image version seen in loaded deployments or type one'),
         filters.imageVersion,
@@ -67,20 +68,16 @@ async function editFilter(name: FilterName, filters: DeploymentFilters, loaded: 
           .reverse()
           .map((version) => ({ label: version, value: version })),
       );
-      return value === undefined ? undefined : { imageVersion: value || undefined };
-    }
-    case 'remoteReconciled': {
-      const value = await pickOne(vscode.l10n.t('Filter by Remote Reconciliation'), filters.remoteReconciled?.toString(), [
+    case 'remoteReconciled':
+      return pickOne(vscode.l10n.t('Filter by Remote Reconciliation'), filters.remoteReconciled?.toString(), [
         { label: vscode.l10n.t('Any'), value: '' },
         { label: vscode.l10n.t('Yes'), value: 'true', description: vscode.l10n.t('remotely reconciled') },
         { label: vscode.l10n.t('No'), value: 'false', description: vscode.l10n.t('not remotely reconciled') },
       ]);
-      return value === undefined ? undefined : { remoteReconciled: value === '' ? undefined : value === 'true' };
-    }
     case 'tagValueIds':
     case 'deploymentIds': {
       const parameter = name === 'tagValueIds' ? 'tag_value_ids' : 'deployment_ids';
-      const value = await vscode.window.showInputBox({
+      return vscode.window.showInputBox({
         title: vscode.l10n.t('Filter by {0}', filterWords(name).title),
         prompt:
           name === 'tagValueIds'
@@ -97,9 +94,6 @@ async function editFilter(name: FilterName, filters: DeploymentFilters, loaded: 
           }
         },
       });
-      if (value === undefined) return undefined;
-      const items = validateIdList(parameter, splitIdList(value));
-      return { [name]: items.length > 0 ? items : undefined };
     }
   }
 }

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { Deployment, isUuid, messageOf } from '../../api';
-import { DEFAULT_WATCH_INTERVALS, WatchNotice, WatchScheduler, WatchSettings } from '../../model/watchScheduler';
+import { DEFAULT_WATCH_INTERVALS, WatchNotice, WatchScheduler } from '../../model/watchScheduler';
 import { statusWords } from '../../model/deploymentStatus';
 import { DEFAULT_IN_PROGRESS_STATUSES, entryLabel, readSavedEntries, WatchEntry } from '../../model/watchState';
 import { SECTION } from '../../platform/settings';
@@ -22,21 +22,17 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
   const { context, log } = services;
   const state = services.connection.scoped(context.workspaceState);
   let controlPlane = services.connection.controlPlane();
-  const { intervals, inProgressStatuses } = readWatchSettings();
-  const scheduler = new WatchScheduler(
-    async (ids) => {
-      const client = await services.connection.getClient();
-      const page = await client.listDeployments({ deploymentIds: ids, limit: ids.length, offset: 0 });
-      deployments.applyRecords(page.deployments);
-      services.deploymentIndex.recordsListed(page.deployments, page.invalid);
-      // A record off the API contract is still listed: followed by what the watch reads of it (read defensively, see
-      // entryFields), never shown in the Deployments view in its place.
-      const offContract = page.invalid.map(({ raw }) => raw).filter((raw): raw is Deployment => !!raw && typeof raw === 'object');
-      return [...page.deployments, ...offContract];
-    },
-    intervals,
-    inProgressStatuses,
-  );
+  const scheduler = new WatchScheduler(async (ids) => {
+    const client = await services.connection.getClient();
+    const page = await client.listDeployments({ deploymentIds: ids, limit: ids.length, offset: 0 });
+    deployments.applyRecords(page.deployments);
+    services.deploymentIndex.recordsListed(page.deployments, page.invalid);
+    // A record off the API contract is still listed: followed by what the watch reads of it (read defensively, see
+    // entryFields), never shown in the Deployments view in its place.
+    const offContract = page.invalid.map(({ raw }) => raw).filter((raw): raw is Deployment => !!raw && typeof raw === 'object');
+    return [...page.deployments, ...offContract];
+  });
+  scheduler.configure(readWatchSettings());
   scheduler.setFocused(vscode.window.state.focused);
   scheduler.replaceAll(readSavedEntries(state.get(STATE_KEY)));
   const statusBar = createWatchStatusBar(scheduler);
@@ -236,7 +232,7 @@ async function pickOne<T>(items: Array<vscode.QuickPickItem & { value: T }>, non
 }
 
 /** The `watch.*` settings, clamped to the bounds package.json declares (a hand-edited value must not poll in a loop). */
-function readWatchSettings(): WatchSettings {
+function readWatchSettings() {
   const config = vscode.workspace.getConfiguration(SECTION);
   const seconds = (name: string, min: number, max: number, fallbackMs: number) => {
     const value = config.get<number>(name);
