@@ -52,7 +52,6 @@ export type RepositoryState =
       repositories: readonly Repository[];
       /** Records that do not match the API contract (not usable to create a deployment; each says why). */
       invalid: readonly InvalidRepository[];
-      /** What the listing says of its integration, worked out on first use (see facts). */
       facts?: IntegrationFacts;
     }
   | { status: 'error'; error: unknown };
@@ -75,7 +74,6 @@ export class RepositoryCatalog {
     this.store = source.discoveredStore ?? { load: () => kept, save: (snapshot) => (kept = snapshot) };
   }
 
-  /** The user's list of integrations changed (settings). */
   addedIntegrationsChanged(): void {
     this.changed.fire(undefined);
   }
@@ -143,13 +141,11 @@ export class RepositoryCatalog {
    */
   facts(integrationId: string): IntegrationFacts {
     const state = this.state(integrationId);
-    const loaded =
-      state.status === 'loaded'
-        ? (state.facts ??= {
-            codeHost: mostCommonHost(state.repositories.map(({ url }) => url)),
-            owner: mostCommon(state.repositories.map(({ owner }) => owner)),
-          })
-        : undefined;
+    if (state.status === 'loaded' && !state.facts) {
+      const { repositories } = state;
+      state.facts = { codeHost: mostCommonHost(repositories.map(({ url }) => url)), owner: mostCommon(repositories.map(({ owner }) => owner)) };
+    }
+    const loaded = state.status === 'loaded' ? state.facts : undefined;
     return { codeHost: loaded?.codeHost ?? this.found().hosts[key(integrationId)], owner: loaded?.owner };
   }
 
@@ -199,7 +195,6 @@ export class RepositoryCatalog {
     this.changed.fire(undefined);
   }
 
-  /** `undefined`: idle (nothing loaded). */
   private setState(id: string, state: RepositoryState | undefined): void {
     if (state) this.states.set(id, state);
     else this.states.delete(id);
