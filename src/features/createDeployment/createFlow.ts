@@ -134,11 +134,7 @@ interface FlowState {
 
 type ReviewItem = vscode.QuickPickItem & { action?: ReviewAction };
 
-/**
- * The create flow's steps in order: [[integration →] repository →] name → ref → type → review. From the
- * palette the repository is picked, and first its integration when more than one is known; otherwise
- * the repository was given.
- */
+/** From the palette the repository is picked, and first its integration when more than one is known. */
 function createSteps(state: FlowState, services: Services, drafts: DraftStore, fromPalette: boolean): Record<string, FlowStep> {
   const { catalog } = services;
   const createDefaults = () => services.connection.profiles.createDefaults();
