@@ -88,6 +88,7 @@ export class RepositoryRows {
   /** How often each repository ID was built: tree-item IDs must be unique, so a repeat gets `#2`, `#3`… */
   private readonly idCounts = new Map<number, number>();
   private urlIndex: Map<string, number> | undefined;
+  private answer: IntegrationsTreeNode[] | undefined;
 
   constructor(
     readonly integrationId: string,
@@ -103,17 +104,18 @@ export class RepositoryRows {
     return this.shownRows.length;
   }
 
-  /** The shown rows, then a "more" row while rows remain (or a note that there are none). */
+  /** The shown rows, then a "more" row while rows remain (or a note that there are none). The same array until more are shown. */
   children(): IntegrationsTreeNode[] {
+    if (this.answer) return this.answer;
     const { integrationId, prefix, repositories: listing } = this;
     const [shown, total] = [this.shownRows.length, this.entries.length];
     if (total === 0) {
       const message = l10n.t('No repositories visible through this integration');
-      return [{ kind: 'message', role: 'empty', integrationId, message, id: `${prefix}empty` }];
+      return (this.answer = [{ kind: 'message', role: 'empty', integrationId, message, id: `${prefix}empty` }]);
     }
     const next = Math.min(REPOSITORY_PAGE_SIZE, total - shown);
     const more: MoreNode[] = next > 0 ? [{ kind: 'more', integrationId, id: `${prefix}more`, shown, next, total, listing }] : [];
-    return [...this.shownRows, ...more];
+    return (this.answer = [...this.shownRows, ...more]);
   }
 
   /** Shows the next page, or (`all`) every row; answers how many rows were added (0: all were shown). */
@@ -146,6 +148,7 @@ export class RepositoryRows {
     for (const entry of this.entries.slice(before, count)) {
       this.shownRows.push(isOffContract(entry) ? this.offContractNode(entry) : this.repositoryNode(entry));
     }
+    if (this.shownRows.length > before) this.answer = undefined;
     return this.shownRows.length - before;
   }
 
