@@ -27,7 +27,7 @@ import { MAX_IDS_PER_REQUEST, WatchScheduler } from '../src/model/watchScheduler
 import { mock } from 'node:test';
 import { advance, useMockTimers } from '../test/unit/helpers/mockTimers';
 import { installFakeVscode } from '../test/unit/helpers/fakeVscodeHost';
-import { REPOSITORY_PAGE_SIZE } from '../src/model/repositoryRows';
+import { REPOSITORY_PAGE_SIZE } from '../src/model/integrationRows';
 
 installFakeVscode();
 

@@ -52,6 +52,7 @@ export type RepositoryState =
       repositories: readonly Repository[];
       /** Records that do not match the API contract (not usable to create a deployment; each says why). */
       invalid: readonly InvalidRepository[];
+      facts?: IntegrationFacts;
     }
   | { status: 'error'; error: unknown };
 
@@ -64,8 +65,6 @@ export class RepositoryCatalog {
   private readonly states = new Map<string, RepositoryState>();
   private readonly inFlight = new Map<string, Promise<readonly Repository[]>>();
   private readonly store: DiscoveredStore;
-  /** What a loaded listing says of its integration, worked out once per listing (see facts). */
-  private readonly listingFacts = new WeakMap<readonly Repository[], IntegrationFacts>();
   private readonly changed = new Emitter<string | undefined>();
   /** Fires with an integration ID when its repositories changed, or undefined when the list did. */
   readonly onDidChange = this.changed.event;
@@ -75,7 +74,6 @@ export class RepositoryCatalog {
     this.store = source.discoveredStore ?? { load: () => kept, save: (snapshot) => (kept = snapshot) };
   }
 
-  /** The user's list of integrations changed (settings). */
   addedIntegrationsChanged(): void {
     this.changed.fire(undefined);
   }
@@ -142,12 +140,12 @@ export class RepositoryCatalog {
    * the code host and the owner most of them have; before, the code host its deployments name.
    */
   facts(integrationId: string): IntegrationFacts {
-    const repositories = this.cached(integrationId);
-    let loaded = repositories && this.listingFacts.get(repositories);
-    if (repositories && !loaded) {
-      loaded = { codeHost: mostCommonHost(repositories.map(({ url }) => url)), owner: mostCommon(repositories.map(({ owner }) => owner)) };
-      this.listingFacts.set(repositories, loaded);
+    const state = this.state(integrationId);
+    if (state.status === 'loaded' && !state.facts) {
+      const { repositories } = state;
+      state.facts = { codeHost: mostCommonHost(repositories.map(({ url }) => url)), owner: mostCommon(repositories.map(({ owner }) => owner)) };
     }
+    const loaded = state.status === 'loaded' ? state.facts : undefined;
     return { codeHost: loaded?.codeHost ?? this.found().hosts[key(integrationId)], owner: loaded?.owner };
   }
 
@@ -197,7 +195,6 @@ export class RepositoryCatalog {
     this.changed.fire(undefined);
   }
 
-  /** `undefined`: idle (nothing loaded). */
   private setState(id: string, state: RepositoryState | undefined): void {
     if (state) this.states.set(id, state);
     else this.states.delete(id);

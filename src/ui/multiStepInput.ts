@@ -1,11 +1,7 @@
 import vscode = require('vscode');
 
-export interface FlowStep {
-  /** Names the step for `{ goto }` and for `run`'s start. */
-  id: string;
-  /** Returning goes on to the next step; 'end' ends the flow, `{ goto }` jumps to another step. */
-  run(input: MultiStepInput): Promise<void | 'end' | { goto: string }>;
-}
+/** Returning goes on to the next step; 'end' ends the flow, `{ goto }` jumps to another step (by its name in the flow). */
+export type FlowStep = (input: MultiStepInput) => Promise<void | 'end' | { goto: string }>;
 
 export type FlowResult = { status: 'completed' } | { status: 'cancelled'; at: string };
 
@@ -45,14 +41,15 @@ export class MultiStepInput {
 
   constructor(private readonly title: string) {}
 
-  /** Runs the steps in order from `startAt`. */
-  async run(steps: readonly FlowStep[], startAt?: string): Promise<FlowResult> {
-    let index = startAt ? Math.max(0, steps.findIndex((step) => step.id === startAt)) : 0;
-    this.totalSteps = steps.length;
+  /** Runs the steps, by name in the order given, from `startAt`. */
+  async run(steps: Readonly<Record<string, FlowStep>>, startAt?: string): Promise<FlowResult> {
+    const ids = Object.keys(steps);
+    let index = startAt ? Math.max(0, ids.indexOf(startAt)) : 0;
+    this.totalSteps = ids.length;
     try {
-      while (index < steps.length) {
+      while (index < ids.length) {
         this.stepIndex = index;
-        const outcome = await steps[index].run(this).catch((error: unknown) => {
+        const outcome = await steps[ids[index]](this).catch((error: unknown) => {
           if (error instanceof BackRequested) return 'back' as const;
           throw error;
         });
@@ -60,13 +57,13 @@ export class MultiStepInput {
         if (outcome === 'back') index = Math.max(0, index - 1);
         else if (!outcome) index++;
         else {
-          index = steps.findIndex((step) => step.id === outcome.goto);
+          index = ids.indexOf(outcome.goto);
           if (index < 0) throw new Error(`No step “${outcome.goto}” in this flow`);
         }
       }
       return { status: 'completed' };
     } catch (error) {
-      if (error instanceof FlowCancelled) return { status: 'cancelled', at: steps[index].id };
+      if (error instanceof FlowCancelled) return { status: 'cancelled', at: ids[index] };
       throw error;
     } finally {
       this.current?.dispose();

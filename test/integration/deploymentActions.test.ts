@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DeploymentElement } from '../../src/features/deployments/deploymentsTreeProvider';
-import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
+import type { IntegrationsTreeNode } from '../../src/model/integrationRows';
 import { config, useSuiteFixture, waitFor } from './support';
 
 const KEY = `sk-actions-test-${Math.random().toString(36).slice(2)}`;

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DeploymentElement, DeploymentsTreeElement } from '../../src/features/deployments/deploymentsTreeProvider';
-import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
+import type { IntegrationsTreeNode } from '../../src/model/integrationRows';
 import { config, connectionSettled, useApiKey, useSuiteFixture, waitFor } from './support';
 
 const KEY = `sk-imperfect-test-${Math.random().toString(36).slice(2)}`;

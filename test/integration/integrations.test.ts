@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
+import type { IntegrationsTreeNode } from '../../src/model/integrationRows';
 import { ORPHAN_INTEGRATION_ID } from '../server/standIn';
 import { captureLog, config, useApiKey, useSuiteFixture, waitFor } from './support';
 

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import type { AddProfileResult } from '../../src/features/profiles';
 import type { DeploymentElement, DeploymentsTreeElement } from '../../src/features/deployments/deploymentsTreeProvider';
-import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
+import type { IntegrationsTreeNode } from '../../src/model/integrationRows';
 import { StandIn } from '../server/standIn';
 import { activateExtension, config, connectionSettled, MessageCapture, snapshotSettings, waitFor } from './support';
 

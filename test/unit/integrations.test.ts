@@ -14,7 +14,7 @@ import {
   openableUrl,
   repositoryTooltipMarkdown,
 } from '../../src/model/integrationPresentation';
-import { isRepositoryNode, integrationIdOf } from '../../src/model/integrationNodes';
+import { isRepositoryNode, integrationIdOf } from '../../src/model/integrationRows';
 import { mostCommon } from '../../src/model/remoteUrls';
 import { ORPHAN_INTEGRATION_ID, SAMPLE_INTEGRATION_IDS, StandIn } from '../server/standIn';
 

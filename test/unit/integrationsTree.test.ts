@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { fakeServices, FakeControlPlaneOptions, repository } from './helpers/fakeServices';
 import { AuthError, NetworkError, SchemaError } from '../../src/api';
 import type { InvalidRepository, Repository } from '../../src/api';
-import type { IntegrationsTreeNode } from '../../src/model/integrationNodes';
+import type { IntegrationsTreeNode } from '../../src/model/integrationRows';
 import { IntegrationsTreeProvider } from '../../src/features/integrations/integrationsTreeProvider';
 import { registerIntegrations } from '../../src/features/integrations';
 import { registerFindRepository } from '../../src/features/integrations/findRepository';

@@ -11,32 +11,26 @@ interface Answers {
 }
 
 /** A two-step flow (a name, then a colour) over `answers`, like the create flow's steps. */
-function nameAndColour(answers: Answers): FlowStep[] {
-  return [
-    {
-      id: 'name',
-      async run(input) {
-        answers.name = await input.showInputBox({
-          value: answers.name,
-          prompt: 'Name of the thing',
-          placeholder: 'my-thing',
-          validate: (value) => (/^[a-z-]+$/.test(value) ? undefined : 'Use lowercase letters and “-”.'),
-          onDidChangeValue: (value) => (answers.name = value),
-        });
-      },
+function nameAndColour(answers: Answers): Record<string, FlowStep> {
+  return {
+    name: async (input) => {
+      answers.name = await input.showInputBox({
+        value: answers.name,
+        prompt: 'Name of the thing',
+        placeholder: 'my-thing',
+        validate: (value) => (/^[a-z-]+$/.test(value) ? undefined : 'Use lowercase letters and “-”.'),
+        onDidChangeValue: (value) => (answers.name = value),
+      });
     },
-    {
-      id: 'colour',
-      async run(input) {
-        const picked = await input.showQuickPick({
-          placeholder: 'Colour',
-          items: ['red', 'green', 'blue'].map((label) => ({ label })),
-          activeItem: (items) => items.find((item) => item.label === answers.colour),
-        });
-        answers.colour = picked.label;
-      },
+    colour: async (input) => {
+      const picked = await input.showQuickPick({
+        placeholder: 'Colour',
+        items: ['red', 'green', 'blue'].map((label) => ({ label })),
+        activeItem: (items) => items.find((item) => item.label === answers.colour),
+      });
+      answers.colour = picked.label;
     },
-  ];
+  };
 }
 
 describe('MultiStepInput', () => {
@@ -127,19 +121,16 @@ describe('MultiStepInput', () => {
 
   it('lets a step jump to another step or end the flow', async () => {
     const visited: string[] = [];
-    const steps: FlowStep[] = [
-      { id: 'one', run: async () => void visited.push('one') },
-      { id: 'two', run: async () => void visited.push('two') },
-      {
-        id: 'review',
-        async run(input) {
-          visited.push('review');
-          const picked = await input.showQuickPick({ placeholder: 'Review', items: [{ label: 'Change two', goto: 'two' }, { label: 'Done' }] });
-          return picked.goto ? { goto: picked.goto } : 'end';
-        },
+    const steps: Record<string, FlowStep> = {
+      one: async () => void visited.push('one'),
+      two: async () => void visited.push('two'),
+      review: async (input) => {
+        visited.push('review');
+        const picked = await input.showQuickPick({ placeholder: 'Review', items: [{ label: 'Change two', goto: 'two' }, { label: 'Done' }] });
+        return picked.goto ? { goto: picked.goto } : 'end';
       },
-      { id: 'after', run: async () => void visited.push('after') },
-    ];
+      after: async () => void visited.push('after'),
+    };
     const done = new MultiStepInput('Jumps').run(steps);
     (await fake.window.nextQuickPick()).pick('Change two');
     (await fake.window.nextQuickPick()).pick('Done');
@@ -149,17 +140,14 @@ describe('MultiStepInput', () => {
 
   it('goes back when a step calls back(), e.g. for a “Back” row', async () => {
     const answers: Answers = { name: 'ok' };
-    const steps: FlowStep[] = [
-      nameAndColour(answers)[0],
-      {
-        id: 'review',
-        async run(input) {
-          const picked = await input.showQuickPick({ placeholder: 'Review', items: [{ label: 'Create' }, { label: 'Back' }] });
-          if (picked.label === 'Back') input.back();
-          return 'end';
-        },
+    const steps: Record<string, FlowStep> = {
+      name: nameAndColour(answers).name,
+      review: async (input) => {
+        const picked = await input.showQuickPick({ placeholder: 'Review', items: [{ label: 'Create' }, { label: 'Back' }] });
+        if (picked.label === 'Back') input.back();
+        return 'end';
       },
-    ];
+    };
     const done = new MultiStepInput('Back Row').run(steps, 'review');
     (await fake.window.nextQuickPick()).pick('Back');
     const box = await fake.window.nextInputBox();
@@ -171,20 +159,17 @@ describe('MultiStepInput', () => {
   it('shows a loading pick as busy, then its items with the remembered one highlighted and the last filter', async () => {
     let release!: (items: Array<{ label: string }>) => void;
     const filters: string[] = [];
-    const done = new MultiStepInput('Load').run([
-      {
-        id: 'pick',
-        async run(input) {
-          await input.showQuickPick({
-            placeholder: 'Pick one',
-            items: () => new Promise<Array<{ label: string }>>((resolve) => (release = resolve)),
-            activeItem: (items) => items.find((item) => item.label === 'beta'),
-            filter: 'b',
-            onDidChangeFilter: (value) => filters.push(value),
-          });
-        },
+    const done = new MultiStepInput('Load').run({
+      pick: async (input) => {
+        await input.showQuickPick({
+          placeholder: 'Pick one',
+          items: () => new Promise<Array<{ label: string }>>((resolve) => (release = resolve)),
+          activeItem: (items) => items.find((item) => item.label === 'beta'),
+          filter: 'b',
+          onDidChangeFilter: (value) => filters.push(value),
+        });
       },
-    ]);
+    });
     const pick = await fake.window.nextQuickPick();
     assert.equal(pick.busy, true);
     assert.equal(pick.value, 'b', 'the last search is shown again');
@@ -202,26 +187,20 @@ describe('MultiStepInput', () => {
 
   it('stops loading when the pick is closed, and reports a failed load', async () => {
     let signal: AbortSignal | undefined;
-    const cancelled = new MultiStepInput('Load').run([
-      {
-        id: 'pick',
-        async run(input) {
-          await input.showQuickPick({ placeholder: 'Pick one', items: (s) => ((signal = s), new Promise<Array<{ label: string }>>(() => undefined)) });
-        },
+    const cancelled = new MultiStepInput('Load').run({
+      pick: async (input) => {
+        await input.showQuickPick({ placeholder: 'Pick one', items: (s) => ((signal = s), new Promise<Array<{ label: string }>>(() => undefined)) });
       },
-    ]);
+    });
     (await fake.window.nextQuickPick()).escape();
     assert.deepEqual(await cancelled, { status: 'cancelled', at: 'pick' });
     assert.equal(signal?.aborted, true);
 
-    const failed = new MultiStepInput('Load').run([
-      {
-        id: 'pick',
-        async run(input) {
-          await input.showQuickPick({ placeholder: 'Pick one', items: async (): Promise<Array<{ label: string }>> => Promise.reject(new Error('HTTP 500')) });
-        },
+    const failed = new MultiStepInput('Load').run({
+      pick: async (input) => {
+        await input.showQuickPick({ placeholder: 'Pick one', items: async (): Promise<Array<{ label: string }>> => Promise.reject(new Error('HTTP 500')) });
       },
-    ]);
+    });
     await assert.rejects(failed, /HTTP 500/);
     assert.equal(fake.window.current, undefined, 'the failed pick is closed');
   });

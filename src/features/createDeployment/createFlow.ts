@@ -1,13 +1,23 @@
 import vscode = require('vscode');
-import { type Deployment, type Repository } from '../../api';
-import { buildCreateBody, CreateDraft, DraftStore, JsonObject } from '../../model/createPayload';
-import type { FailedAttempt } from '../../model/createReview';
+import { DEPLOYMENT_TYPES, type Deployment, type DeploymentType, type Repository } from '../../api';
+import {
+  buildCreateBody,
+  CreateDraft,
+  DraftStore,
+  isDeploymentType,
+  JsonObject,
+  nameChangeNote,
+  normaliseDeploymentName,
+  validateDeploymentName,
+  validateRef,
+} from '../../model/createPayload';
+import { FailedAttempt, ReviewAction, reviewRows } from '../../model/createReview';
+import { KnownIntegration } from '../../model/repositoryCatalog';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
-import { MultiStepInput } from '../../ui/multiStepInput';
+import { FlowStep, MultiStepInput } from '../../ui/multiStepInput';
 import { CreateDeploymentOptions } from '../../model/createArguments';
 import { PayloadDocuments } from './payloadDocuments';
-import { announceCreated, sendCreateRequest } from './sendDeployment';
-import { createSteps, FlowState } from './steps';
+import { announceCreated, checkForDeployment, profileSwitch, sendCreateRequest } from './sendDeployment';
 import { Commands } from '../../platform/commandIds';
 
 export interface CreateFlowDependencies {
@@ -25,7 +35,7 @@ export type CreateResult =
   | { outcome: 'cancelled'; step: string; draft?: CreateDraft; repository?: Repository; lastError?: FailedAttempt };
 
 /**
- * The create flow: [integration → repository →] name → ref → type → review → send (the steps are in ./steps.ts).
+ * The create flow: [integration → repository →] name → ref → type → review → send (createSteps below).
  * A refused or cancelled request comes back to the review with every value kept; the values are also kept per
  * repository for the next time.
  */
@@ -60,7 +70,7 @@ export async function runCreateFlow(
 
   const steps = createSteps(state, services, drafts, !options);
   // The step the input opens at; none when the options say to send (or open the body) without asking.
-  let startAt = resume ? 'review' : options?.confirm || options?.openPayload ? undefined : steps[0].id;
+  let startAt = resume ? 'review' : options?.confirm || options?.openPayload ? undefined : Object.keys(steps)[0];
   if (options?.openPayload) state.decision = 'edit';
   // While the flow runs (its input open, or its request on its way) it comes back to the review by itself.
   let running = true;
@@ -72,15 +82,8 @@ export async function runCreateFlow(
       return vscode.window.showInformationMessage(vscode.l10n.t('“{0}” has been created since this refusal: there is nothing to review.', name));
     }
     if (running || !state.lastError || !state.repository) return;
-    const active = services.connection.profile();
-    if (active.id !== profileId) {
-      // Its body was made for the other profile's control plane (its integration, its defaults).
-      const text = vscode.l10n.t(
-        'You switched to profile “{0}” while this deployment was being prepared for another: nothing was sent. Start Create Deployment again.',
-        active.name,
-      );
-      return vscode.window.showInformationMessage(text);
-    }
+    const switched = profileSwitch(services, profileId);
+    if (switched) return vscode.window.showInformationMessage(switched);
     const { name, ref, deploymentType } = state.draft;
     return runCreateFlow(deps, { repository: state.repository, name, ref, deploymentType: deploymentType ?? null }, { lastError: state.lastError });
   };
@@ -115,4 +118,167 @@ export async function runCreateFlow(
   } finally {
     running = false;
   }
+}
+
+/** What the create flow has gathered so far; the steps read and update it. */
+interface FlowState {
+  integration?: KnownIntegration;
+  /** Given by the flow's options, or set by the repository step: the steps after it rely on it. */
+  repository?: Repository;
+  draft: CreateDraft;
+  /** The last search in the repository pick, shown again when coming Back to it. */
+  repositoryFilter?: string;
+  decision?: 'create' | 'edit';
+  lastError?: FailedAttempt;
+}
+
+type ReviewItem = vscode.QuickPickItem & { action?: ReviewAction };
+
+/** From the palette the repository is picked, and first its integration when more than one is known. */
+function createSteps(state: FlowState, services: Services, drafts: DraftStore, fromPalette: boolean): Record<string, FlowStep> {
+  const { catalog } = services;
+  const createDefaults = () => services.connection.profiles.createDefaults();
+  const pickIntegration: FlowStep = async (input) => {
+    const items = catalog.integrations().map((integration) => {
+      const cached = catalog.cached(integration.id);
+      return {
+        label: `$(plug) ${catalog.label(integration)}`,
+        description: integration.id,
+        detail: [
+          integration.origin === 'added' ? vscode.l10n.t('Added') : vscode.l10n.t('Discovered from deployments'),
+          catalog.facts(integration.id).codeHost,
+          cached ? (cached.length === 1 ? vscode.l10n.t('1 repository') : vscode.l10n.t('{0} repositories', cached.length)) : undefined,
+        ]
+          .filter(Boolean)
+          .join(' · '),
+        integration,
+      };
+    });
+    const picked = await input.showQuickPick({
+      placeholder: vscode.l10n.t('Pick the code-host integration of the repository'),
+      items,
+      matchOnDescription: true,
+      activeItem: (all) => all.find((item) => item.integration.id === state.integration?.id),
+    });
+    if (picked.integration.id !== state.integration?.id) state.repositoryFilter = undefined;
+    state.integration = picked.integration;
+  };
+
+  // Picking another repository parks the values typed for this one and starts from that one's own (kept or default) values.
+  const pickRepository: FlowStep = async (input) => {
+    // Set by the integration step, or by the flow when only one integration is known.
+    const integration = state.integration!;
+    const label = catalog.label(integration);
+    const picked = await input.showQuickPick({
+      placeholder: vscode.l10n.t('Pick a repository of {0} (type to search by name, owner or URL)', label),
+      items: async (signal) => {
+        const repositories = await catalog.repositories(integration.id, signal);
+        if (repositories.length === 0) {
+          void vscode.window.showInformationMessage(vscode.l10n.t('The integration {0} lists no repositories. Go Back to pick another.', label));
+        }
+        return repositories.map((repository) => ({
+          label: `$(repo) ${repository.owner}/${repository.name}`,
+          description: repository.default_branch,
+          detail: repository.url,
+          repository,
+        }));
+      },
+      matchOnDescription: true,
+      matchOnDetail: true,
+      filter: state.repositoryFilter,
+      onDidChangeFilter: (value) => (state.repositoryFilter = value),
+      activeItem: (all) => all.find((item) => item.repository.url === state.repository?.url),
+    });
+    if (picked.repository.url !== state.repository?.url || picked.repository.host_integration_id !== state.repository?.host_integration_id) {
+      if (state.repository) drafts.keep(state.repository, state.draft);
+      state.repository = picked.repository;
+      state.draft = drafts.get(picked.repository);
+      state.lastError = undefined;
+    }
+  };
+
+  // The steps below run once the repository is known (given, or picked above); every keystroke is kept in the draft.
+  const askName: FlowStep = async (input) => {
+    const repository = state.repository!;
+    const { draft } = state;
+    // Say what the suggested name changed of the repository's, rather than drop characters silently.
+    const note = draft.name === normaliseDeploymentName(repository.name) ? nameChangeNote(repository.name) : undefined;
+    const prompt = vscode.l10n.t('Name of the new deployment of {0}: lowercase letters, digits and “-”.', `${repository.owner}/${repository.name}`);
+    draft.name = await input.showInputBox({
+      value: draft.name,
+      prompt: note ? vscode.l10n.t('{0} Suggested from “{1}”: {2}, as names allow only a–z, 0–9 and “-”.', prompt, repository.name, note) : prompt,
+      placeholder: 'my-app',
+      validate: validateDeploymentName,
+      onDidChangeValue: (value) => (draft.name = value),
+    });
+  };
+
+  const askRef: FlowStep = async (input) => {
+    const repository = state.repository!;
+    const { draft } = state;
+    const ref = await input.showInputBox({
+      value: draft.ref,
+      prompt: vscode.l10n.t('Branch, tag or ref to deploy (default branch: {0}), e.g. refs/tags/v1.0.0.', repository.default_branch),
+      placeholder: repository.default_branch,
+      validate: validateRef,
+      onDidChangeValue: (value) => (draft.ref = value),
+    });
+    draft.ref = ref.trim();
+  };
+
+  // None: the defaults setting or the server decides.
+  const pickType: FlowStep = async (input) => {
+    const fromDefaults = createDefaults().deployment_type;
+    const unset = {
+      label: vscode.l10n.t('$(circle-slash) Don’t set'),
+      description: isDeploymentType(fromDefaults) ? vscode.l10n.t('keeps {0} from the defaults setting', fromDefaults) : vscode.l10n.t('the server decides'),
+      type: undefined as DeploymentType | undefined,
+    };
+    const descriptions: Record<DeploymentType, string> = {
+      dev_free: vscode.l10n.t('free development tier'),
+      dev: vscode.l10n.t('development'),
+      prod: vscode.l10n.t('production'),
+    };
+    const picked = await input.showQuickPick({
+      placeholder: vscode.l10n.t('Deployment type (optional)'),
+      items: [unset, ...DEPLOYMENT_TYPES.map((type) => ({ label: type, description: descriptions[type], type }))],
+      activeItem: (all) => all.find((item) => item.type === state.draft.deploymentType),
+    });
+    state.draft.deploymentType = picked.type;
+  };
+
+  // The body about to be sent, why the last attempt failed, and the way on: Create (the flow sends),
+  // Edit Payload… (the flow opens the body), Back, or a row that leads to the step where a value is set.
+  const review: FlowStep = async (input) => {
+    const repository = state.repository!;
+    const { draft } = state;
+    const body = buildCreateBody(repository, draft, createDefaults());
+    const items = reviewRows(body, state.lastError).map(
+      (row): ReviewItem =>
+        row.kind === 'separator'
+          ? { label: row.label, kind: vscode.QuickPickItemKind.Separator }
+          : { label: row.label, description: row.description, detail: row.detail, action: row.action },
+    );
+    const picked = await input.showQuickPick<ReviewItem>({
+      placeholder: vscode.l10n.t('Review: {0} from {1} at {2}', draft.name, `${repository.owner}/${repository.name}`, draft.ref),
+      items,
+      matchOnDetail: true,
+      activeItem: (all) => all.find((item) => item.action === 'create'),
+    });
+    const action = picked.action;
+    if (action === 'check') {
+      // Ends the flow (the draft is kept for the next time) and shows the deployments of that name.
+      void checkForDeployment(draft.name);
+      return 'end';
+    }
+    if (action === 'back') input.back();
+    if (action && typeof action === 'object') return action;
+    state.decision = action === 'edit' ? 'edit' : 'create';
+    return 'end';
+  };
+
+  const given = { name: askName, ref: askRef, type: pickType, review };
+  if (!fromPalette) return given;
+  if (catalog.integrations().length <= 1) return { repository: pickRepository, ...given };
+  return { integration: pickIntegration, repository: pickRepository, ...given };
 }

@@ -25,13 +25,8 @@ export async function sendCreateRequest(
 ): Promise<SendOutcome> {
   const name = typeof body.name === 'string' ? body.name : vscode.l10n.t('deployment');
   try {
-    // A body prepared for one profile (its integration, its defaults) is never sent to another.
-    const active = services.connection.profile();
-    if (profileId !== undefined && profileId !== active.id) {
-      throw new Error(
-        vscode.l10n.t('You switched to profile “{0}” while this deployment was being prepared for another: nothing was sent. Start Create Deployment again.', active.name),
-      );
-    }
+    const switched = profileSwitch(services, profileId);
+    if (switched) throw new Error(switched);
     const deployment = await services.commands.withProgress(vscode.l10n.t('Creating deployment “{0}”…', name), async (signal) => {
       const client = await services.connection.getClient();
       return client.createDeployment(body, { signal });
@@ -43,9 +38,20 @@ export async function sendCreateRequest(
     const accepted = isControlPlaneError(error) && (error.kind === 'schema' || (error.status !== undefined && error.status >= 200 && error.status < 300));
     const answered = !accepted && isControlPlaneError(error) && error.status !== undefined;
     // Not awaited: the message stays up while the user goes back to the review.
-    if (isCancellation(error)) void warnCancelledCreate(services, name);
-    else if (accepted) void warnUnreadableCreate(services, name, messageOf(error));
-    else {
+    if (isCancellation(error)) {
+      services.log.warn(`Create Deployment “${name}”: cancelled while waiting for the answer; it may still have been created`);
+      // Cancelling stops the waiting, not the server: the request may already have been taken.
+      const text = vscode.l10n.t('Stopped waiting for the control plane. “{0}” may still be created: check the Deployments view before sending it again.', name);
+      void offerCheck(name, text);
+    } else if (accepted) {
+      services.log.warn(`Create Deployment “${name}”: accepted, but the answer could not be read: ${messageOf(error)}`);
+      const text = vscode.l10n.t(
+        'The control plane accepted “{0}”, but its answer could not be read: {1} Check the Deployments view before sending it again.',
+        name,
+        messageOf(error).split('\n').join(' '),
+      );
+      void offerCheck(name, text);
+    } else {
       // A refusal is fixed in the review, which keeps every value; an unanswered request is not sent again blindly.
       const again = answered && review ? { label: vscode.l10n.t('Review'), run: review } : undefined;
       void services.commands.showError(error, undefined, 'Create Deployment', again);
@@ -55,31 +61,16 @@ export async function sendCreateRequest(
   }
 }
 
-/**
- * Cancelling stops the waiting, not the server: the request may already have been taken, and sending again from
- * the review would then make a second deployment. Say so, and offer to look.
- */
-async function warnCancelledCreate(services: Services, name: string): Promise<void> {
-  services.log.warn(`Create Deployment “${name}”: cancelled while waiting for the answer; it may still have been created`);
-  const choice = await vscode.window.showWarningMessage(
-    vscode.l10n.t('Stopped waiting for the control plane. “{0}” may still be created: check the Deployments view before sending it again.', name),
-    vscode.l10n.t('Check Deployments'),
-  );
-  if (choice) await checkForDeployment(name);
+/** A body prepared for one profile (its integration, its defaults) is never sent to another: why not, when another is active. */
+export function profileSwitch(services: Services, profileId: string | undefined): string | undefined {
+  const active = services.connection.profile();
+  if (profileId === undefined || profileId === active.id) return undefined;
+  return vscode.l10n.t('You switched to profile “{0}” while this deployment was being prepared for another: nothing was sent. Start Create Deployment again.', active.name);
 }
 
-/** The control plane took the request but its answer is no record to show: sending again would make a second deployment. */
-async function warnUnreadableCreate(services: Services, name: string, message: string): Promise<void> {
-  services.log.warn(`Create Deployment “${name}”: accepted, but the answer could not be read: ${message}`);
-  const choice = await vscode.window.showWarningMessage(
-    vscode.l10n.t(
-      'The control plane accepted “{0}”, but its answer could not be read: {1} Check the Deployments view before sending it again.',
-      name,
-      message.split('\n').join(' '),
-    ),
-    vscode.l10n.t('Check Deployments'),
-  );
-  if (choice) await checkForDeployment(name);
+/** The request may have taken effect although no record came back: sending again would make a second deployment. */
+async function offerCheck(name: string, text: string): Promise<void> {
+  if (await vscode.window.showWarningMessage(text, vscode.l10n.t('Check Deployments'))) await checkForDeployment(name);
 }
 
 /**

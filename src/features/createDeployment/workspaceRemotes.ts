@@ -18,15 +18,13 @@ export async function readWorkspaceRemotes(
   folders: readonly vscode.Uri[] = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri),
   log?: vscode.LogOutputChannel,
 ): Promise<FolderRemote[]> {
-  const found: FolderRemote[] = [];
-  const add = (remote: FolderRemote): void => {
-    if (!found.some((known) => known.folder === remote.folder && known.name === remote.name && known.url === remote.url)) found.push(remote);
-  };
-  for (const folder of folders) {
-    for (const remote of await readGitConfigRemotes(folder, log)) add(remote);
+  const fromConfig = await Promise.all(folders.map((folder) => readGitConfigRemotes(folder, log)));
+  const found = new Map<string, FolderRemote>();
+  for (const remote of [...fromConfig.flat(), ...(await readGitExtensionRemotes(folders, log))]) {
+    const key = JSON.stringify([remote.folder, remote.name, remote.url]);
+    if (!found.has(key)) found.set(key, remote);
   }
-  for (const remote of await readGitExtensionRemotes(folders, log)) add(remote);
-  return found;
+  return [...found.values()];
 }
 
 async function readGitConfigRemotes(folder: vscode.Uri, log?: vscode.LogOutputChannel): Promise<FolderRemote[]> {

@@ -50,7 +50,6 @@ export function registerDiscoverIntegrations(services: Services): void {
   });
 }
 
-/** "1 deployment", "20 deployments". */
 function deploymentCount(count: number): string {
   return count === 1 ? vscode.l10n.t('1 deployment') : vscode.l10n.t('{0} deployments', count);
 }

@@ -5,7 +5,7 @@ import { registerDiscoverIntegrations } from './discoverIntegrations';
 import { registerFindRepository } from './findRepository';
 import { registerIntegrationActions } from './integrationActions';
 import { INTEGRATIONS_VIEW_ID, IntegrationsTreeProvider } from './integrationsTreeProvider';
-import { integrationIdOf, MoreNode } from '../../model/integrationNodes';
+import { integrationIdOf, MoreNode } from '../../model/integrationRows';
 import { Commands } from '../../platform/commandIds';
 import { certificatesMark } from '../../platform/connection';
 

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { Services } from '../../platform/services';
-import { integrationIdOf, isRepositoryNode } from '../../model/integrationNodes';
+import { integrationIdOf, isRepositoryNode } from '../../model/integrationRows';
 import { openableUrl } from '../../model/integrationPresentation';
 import { copyAndSay } from '../../platform/clipboard';
 import { Commands } from '../../platform/commandIds';

@@ -6,10 +6,9 @@ import { errorIcon, errorItem, fixItem, offContractItem, pagingItem } from '../.
 import { fixRows } from '../../model/fixActions';
 import { idKey as key } from '../../model/ids';
 import { KnownIntegration } from '../../model/repositoryCatalog';
-import { RepositoryRows } from '../../model/repositoryRows';
 import { RepositoryUsage, usageWords } from '../../model/deploymentIndex';
 import { Services } from '../../platform/services';
-import { IntegrationNode, IntegrationsTreeNode, MessageNode, MoreNode, RepositoryNode } from '../../model/integrationNodes';
+import { IntegrationNode, IntegrationsTreeNode, MessageNode, MoreNode, RepositoryNode, RepositoryRows } from '../../model/integrationRows';
 import { formatCount, headline } from '../../model/viewText';
 import {
   integrationDescription,
