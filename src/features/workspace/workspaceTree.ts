@@ -45,7 +45,7 @@ interface RefElement {
   readonly id: string;
   readonly parent: RepositoryElement;
   readonly ref: DeployedRef;
-  readonly deployments: readonly IndexedDeployment[];
+  readonly rows: DeploymentRow[];
 }
 /** A deployment row: the Deployments view's row commands take it (a DeploymentReference). */
 export interface DeploymentRow extends DeploymentReference {
@@ -77,12 +77,11 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   readonly onDidChangeTreeData = this.changed.event;
   readonly treeView: vscode.TreeView<WorkspaceElement>;
   private readonly disposables: vscode.Disposable[] = [];
-  /** Per repository root: what git answered, and the commit states by ref and commit, until git changes. */
-  private clones = new Map<string, { graph: CommitGraph; states: Map<string, Promise<CommitState>> }>();
+  /** Per repository root: what git answered, until a repository, a HEAD or a remote changes (gitSignature). */
+  private readonly clones = new Map<string, CommitGraph>();
   private roots: RepositoryElement[] = [];
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private gitSignature = '';
-  private redrawAnyway = false;
   /** Git is followed from the first time the view shows, not from activation. */
   private gitWatch: Promise<vscode.Disposable> | undefined;
   /** The connection changed (a key set, a proxy fixed): a scan that failed is tried again when the view next draws. */
@@ -93,11 +92,11 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     this.disposables.push(
       this.treeView,
       this.changed,
-      services.deploymentIndex.onDidChange(() => this.scheduleRefresh(true)),
+      services.deploymentIndex.onDidChange(() => this.scheduleRefresh()),
       services.deploymentIndex.onDidStartScan((run) => this.showScanProgress(run)),
       // The indexes announce the connection change too, which redraws the view.
       services.connection.onDidChange(() => (this.retryFailedScan = true)),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleRefresh(true)),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleRefresh()),
       { dispose: () => clearTimeout(this.refreshTimer) },
     );
   }
@@ -112,12 +111,10 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   async reveal(deploymentId: string): Promise<boolean> {
     await this.getChildren();
     for (const repository of this.roots) {
-      for (const group of await this.refGroups(repository)) {
-        const row = (await this.deploymentRows(group)).find((candidate) => candidate.deploymentId === deploymentId);
-        if (!row) continue;
-        await this.treeView.reveal(row, { select: true, focus: true, expand: false });
-        return true;
-      }
+      const row = (await this.refGroups(repository)).flatMap((group) => group.rows).find((candidate) => candidate.deploymentId === deploymentId);
+      if (!row) continue;
+      await this.treeView.reveal(row, { select: true, focus: true, expand: false });
+      return true;
     }
     return false;
   }
@@ -140,7 +137,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       case 'repository':
         return this.refGroups(element);
       case 'ref':
-        return this.deploymentRows(element);
+        return element.rows;
       case 'workspaceDeployment': {
         if (element.state.kind !== 'behind') return [];
         const commits: WorkspaceElement[] = element.state.commits.map((commit) => ({ kind: 'commit', id: `${element.id}/${commit.hash}`, parent: element, commit }));
@@ -160,10 +157,13 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     const { services } = this;
     this.services.messages.set(this.treeView, 'view', undefined);
     if (!(await services.connection.isConfigured())) return [];
-    // A repository opened, HEAD moved, a remote added: redrawn when it changes what the view shows.
-    this.gitWatch ??= onGitChange(() => this.scheduleRefresh(false));
+    // A repository opened, HEAD moved, a remote added: redrawn.
+    this.gitWatch ??= onGitChange(() => this.scheduleRefresh());
     const withRemotes = await repositoriesWithRemotes(services.log);
-    this.gitSignature = signature(withRemotes);
+    // A saved file changes git's state too: the commits are compared again only when a repository, a HEAD or a remote changed.
+    const gitSignature = signature(withRemotes);
+    if (gitSignature !== this.gitSignature) this.clones.clear();
+    this.gitSignature = gitSignature;
     void vscode.commands.executeCommand('setContext', NO_GIT_CONTEXT, withRemotes.length === 0);
     // No remote to look for: nothing to ask the control plane (the welcome view says so).
     if (withRemotes.length === 0) return [];
@@ -200,50 +200,32 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     return vscode.l10n.t('None of the {0} deployments of this control plane comes from this workspace’s remotes: {1}.', looked, remotes.join(', '));
   }
 
-  private clone({ repository }: RepositoryElement) {
-    let clone = this.clones.get(repository.rootUri.toString());
-    if (!clone) this.clones.set(repository.rootUri.toString(), (clone = { graph: commitGraph(repository), states: new Map() }));
-    return clone;
-  }
-
-  private async refGroups(repository: RepositoryElement): Promise<RefElement[]> {
-    const { graph } = this.clone(repository);
-    const refs = new Map<string | undefined, DeployedRef>();
-    for (const { ref } of repository.deployments) {
+  /**
+   * The deployments of a repository by ref as the clone reads it (refInClone), each with its commit against the
+   * local one. One after the other: each comparison starts git processes, and a repository can have many deployments.
+   */
+  private async refGroups(element: RepositoryElement): Promise<RefElement[]> {
+    const { repository, deployments, remotes } = element;
+    let graph = this.clones.get(repository.rootUri.toString());
+    if (!graph) this.clones.set(repository.rootUri.toString(), (graph = commitGraph(repository)));
+    const read = new Map<IndexedDeployment, { ref: DeployedRef; state: CommitState }>();
+    for (const entry of deployments) {
       // When git fails here, the comparison on the deployment's row fails too, and says so.
-      if (!refs.has(ref)) refs.set(ref, (await refInClone(ref, graph, repository.remotes[0].name).catch(() => undefined))?.ref ?? parseRef(ref));
-    }
-    return groupByRef(repository.deployments, repository.repository.state.HEAD?.name, (deployment) => refs.get(deployment.ref)!).map((group) => ({
-      kind: 'ref',
-      id: `${repository.id}/ref:${group.key}`,
-      parent: repository,
-      ref: group.ref,
-      deployments: group.deployments,
-    }));
-  }
-
-  private async deploymentRows(group: RefElement): Promise<DeploymentRow[]> {
-    const { graph, states } = this.clone(group.parent);
-    const rows: DeploymentRow[] = [];
-    // One after the other: each comparison starts git processes, and a group can hold many deployments.
-    for (const entry of group.deployments) {
-      const key = `${entry.ref}|${entry.commit}`;
-      let state = states.get(key);
-      if (!state) states.set(key, (state = compareDeployedCommit(entry, graph, group.parent.remotes[0].name)));
-      rows.push({
-        kind: 'workspaceDeployment',
-        id: `${group.id}/${entry.id}`,
-        deploymentId: entry.id,
-        name: entry.name,
-        parent: group,
-        entry,
-        state: await state.catch((error): CommitState => {
-          this.services.log.warn(`This Workspace: could not compare the commit of ${entry.id}: ${messageOf(error)}`);
-          return { kind: 'failed' };
-        }),
+      const ref = (await refInClone(entry.ref, graph, remotes[0].name).catch(() => undefined))?.ref ?? parseRef(entry.ref);
+      const state = await compareDeployedCommit(entry, graph, remotes[0].name).catch((error): CommitState => {
+        this.services.log.warn(`This Workspace: could not compare the commit of ${entry.id}: ${messageOf(error)}`);
+        return { kind: 'failed' };
       });
+      read.set(entry, { ref, state });
     }
-    return rows;
+    return groupByRef(deployments, repository.state.HEAD?.name, (entry) => read.get(entry)!.ref).map((group) => {
+      const ref: RefElement = { kind: 'ref', id: `${element.id}/ref:${group.key}`, parent: element, ref: group.ref, rows: [] };
+      for (const entry of group.deployments) {
+        const { state } = read.get(entry)!;
+        ref.rows.push({ kind: 'workspaceDeployment', id: `${ref.id}/${entry.id}`, deploymentId: entry.id, name: entry.name, parent: ref, entry, state });
+      }
+      return ref;
+    });
   }
 
   getTreeItem(element: WorkspaceElement): vscode.TreeItem {
@@ -324,24 +306,12 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     }
   }
 
-  /** Coalesces changes into one redraw; `always` false: only when git changed what the view shows. */
-  private scheduleRefresh(always: boolean): void {
+  /** Coalesces changes into one redraw. */
+  private scheduleRefresh(): void {
     // Until the view first asks for rows there is nothing to redraw (and no reason to ask git anything).
     if (!this.gitWatch) return;
-    this.redrawAnyway ||= always;
     clearTimeout(this.refreshTimer);
-    this.refreshTimer = setTimeout(() => void this.refreshIfChanged(), 100);
-  }
-
-  /** A saved file changes git's state too: the commits are compared again only when a repository, a HEAD or a remote changed. */
-  private async refreshIfChanged(): Promise<void> {
-    const always = this.redrawAnyway;
-    this.redrawAnyway = false;
-    if (!always) {
-      if (signature(await repositoriesWithRemotes(this.services.log)) === this.gitSignature) return;
-      this.clones.clear();
-    }
-    this.changed.fire(undefined);
+    this.refreshTimer = setTimeout(() => this.changed.fire(undefined), 100);
   }
 
   dispose(): void {
