@@ -79,7 +79,6 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   private readonly disposables: vscode.Disposable[] = [];
   /** Per repository root: what git answered, until a repository, a HEAD or a remote changes (gitSignature). */
   private readonly clones = new Map<string, CommitGraph>();
-  private roots: RepositoryElement[] = [];
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private gitSignature = '';
   /** Git is followed from the first time the view shows, not from activation. */
@@ -109,8 +108,8 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
 
   /** Reveals and selects the row of a deployment; false when the view does not show it. */
   async reveal(deploymentId: string): Promise<boolean> {
-    await this.getChildren();
-    for (const repository of this.roots) {
+    for (const repository of await this.getChildren()) {
+      if (repository.kind !== 'repository') continue;
       const row = (await this.refGroups(repository)).flatMap((group) => group.rows).find((candidate) => candidate.deploymentId === deploymentId);
       if (!row) continue;
       await this.treeView.reveal(row, { select: true, focus: true, expand: false });
@@ -176,7 +175,6 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       const { deployments, remotes } = index.ofRemotes(remotesOf(repository));
       if (deployments.length > 0) roots.push({ kind: 'repository', id: `repository:${repository.rootUri.toString()}`, repository, deployments, remotes });
     }
-    this.roots = roots;
     const rows: WorkspaceElement[] = [...roots];
     const { phase } = index.scan;
     if (phase !== 'complete') rows.push({ kind: 'scan', id: 'workspace:scan' });
