@@ -77,10 +77,9 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   readonly onDidChangeTreeData = this.changed.event;
   readonly treeView: vscode.TreeView<WorkspaceElement>;
   private readonly disposables: vscode.Disposable[] = [];
-  /** Per repository root: what git answered, until a repository, a HEAD or a remote changes (gitSignature). */
-  private readonly clones = new Map<string, CommitGraph>();
+  /** Per repository root: what git answered, until its HEAD or a remote changes (signature). */
+  private readonly clones = new Map<string, { signature: string; graph: CommitGraph }>();
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
-  private gitSignature = '';
   /** Git is followed from the first time the view shows, not from activation. */
   private gitWatch: Promise<vscode.Disposable> | undefined;
   /** The connection changed (a key set, a proxy fixed): a scan that failed is tried again when the view next draws. */
@@ -159,10 +158,6 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     // A repository opened, HEAD moved, a remote added: redrawn.
     this.gitWatch ??= onGitChange(() => this.scheduleRefresh());
     const withRemotes = await repositoriesWithRemotes(services.log);
-    // A saved file changes git's state too: the commits are compared again only when a repository, a HEAD or a remote changed.
-    const gitSignature = signature(withRemotes);
-    if (gitSignature !== this.gitSignature) this.clones.clear();
-    this.gitSignature = gitSignature;
     void vscode.commands.executeCommand('setContext', NO_GIT_CONTEXT, withRemotes.length === 0);
     // No remote to look for: nothing to ask the control plane (the welcome view says so).
     if (withRemotes.length === 0) return [];
@@ -204,8 +199,11 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
    */
   private async refGroups(element: RepositoryElement): Promise<RefElement[]> {
     const { repository, deployments, remotes } = element;
-    let graph = this.clones.get(repository.rootUri.toString());
-    if (!graph) this.clones.set(repository.rootUri.toString(), (graph = commitGraph(repository)));
+    // A saved file changes git's state too: the commits are compared again only when the HEAD or a remote changed.
+    const root = repository.rootUri.toString();
+    const gitState = signature(repository);
+    if (this.clones.get(root)?.signature !== gitState) this.clones.set(root, { signature: gitState, graph: commitGraph(repository) });
+    const { graph } = this.clones.get(root)!;
     const read = new Map<IndexedDeployment, { ref: DeployedRef; state: CommitState }>();
     for (const entry of deployments) {
       // When git fails here, the comparison on the deployment's row fails too, and says so.
@@ -325,14 +323,10 @@ async function repositoriesWithRemotes(log: Services['log']): Promise<GitReposit
   return repositories.filter((repository) => remotesOf(repository).length > 0);
 }
 
-/** What the view shows of git: which repositories, their HEADs and remotes. */
-function signature(repositories: readonly GitRepository[]): string {
-  return repositories
-    .map((repository) => {
-      const head = repository.state.HEAD;
-      return [repository.rootUri.toString(), head?.name, head?.commit, ...remotesOf(repository).map((remote) => `${remote.name}=${remote.url}`)].join(' ');
-    })
-    .join('\n');
+/** What the view shows of a repository's git state: its HEAD and remotes. */
+function signature(repository: GitRepository): string {
+  const head = repository.state.HEAD;
+  return [head?.name, head?.commit, ...remotesOf(repository).map((remote) => `${remote.name}=${remote.url}`)].join(' ');
 }
 
 function repositoryItem(element: RepositoryElement): vscode.TreeItem {
