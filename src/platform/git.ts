@@ -160,7 +160,6 @@ function gitStderr(error: unknown): string {
   return String((error as { stderr?: unknown })?.stderr ?? '').trim();
 }
 
-/** `inner` is `outer` or lies inside it. */
 function isInside(inner: vscode.Uri, outer: vscode.Uri): boolean {
   const relative = path.posix.relative(outer.path, inner.path);
   return inner.scheme === outer.scheme && !relative.startsWith('..') && !path.posix.isAbsolute(relative);

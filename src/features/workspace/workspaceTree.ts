@@ -155,7 +155,6 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     const { services } = this;
     this.services.messages.set(this.treeView, 'view', undefined);
     if (!(await services.connection.isConfigured())) return [];
-    // A repository opened, HEAD moved, a remote added: redrawn.
     this.gitWatch ??= onGitChange(() => this.scheduleRefresh());
     const withRemotes = await repositoriesWithRemotes(services.log);
     void vscode.commands.executeCommand('setContext', NO_GIT_CONTEXT, withRemotes.length === 0);
@@ -235,19 +234,15 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       case 'commit':
         return commitItem(element);
       case 'moreCommits': {
-        const item = new vscode.TreeItem(vscode.l10n.t('{0} more not deployed', element.count), vscode.TreeItemCollapsibleState.None);
-        item.id = element.id;
-        item.iconPath = new vscode.ThemeIcon('ellipsis');
-        return item;
+        const label = vscode.l10n.t('{0} more not deployed', element.count);
+        return Object.assign(new vscode.TreeItem(label), { id: element.id, iconPath: new vscode.ThemeIcon('ellipsis') });
       }
       case 'scan':
         return this.scanItem();
       case 'deployWorkspace': {
-        const item = new vscode.TreeItem(vscode.l10n.t('Deploy This Workspace…'), vscode.TreeItemCollapsibleState.None);
-        item.id = element.id;
-        item.iconPath = new vscode.ThemeIcon('cloud-upload');
-        item.command = { command: Commands.deployWorkspace, title: vscode.l10n.t('Deploy This Workspace…') };
-        return item;
+        const title = vscode.l10n.t('Deploy This Workspace…');
+        const command = { command: Commands.deployWorkspace, title };
+        return Object.assign(new vscode.TreeItem(title), { id: element.id, iconPath: new vscode.ThemeIcon('cloud-upload'), command });
       }
       case 'fix':
         return fixItem(element);
@@ -302,7 +297,6 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     }
   }
 
-  /** Coalesces changes into one redraw. */
   private scheduleRefresh(): void {
     // Until the view first asks for rows there is nothing to redraw (and no reason to ask git anything).
     if (!this.gitWatch) return;
