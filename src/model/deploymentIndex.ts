@@ -339,21 +339,12 @@ export class DeploymentIndexes {
     return 'complete';
   }
 
-  /** Records just listed, created or checked, those off the contract (`offContract`) among them: the current control plane's index takes them. */
-  recordsListed(records: readonly Deployment[], offContract: readonly InvalidDeployment[] = []): void {
-    this.current().update(records, offContract);
-  }
-
   /** What the Deployments view's list loaded or changed. */
   listChanged(change: ListChange): void {
     if (change.kind === 'appended' || change.kind === 'inserted') {
       const offContract = change.added.flatMap((row) => (row.invalid ? [row.invalid] : []));
-      this.recordsListed(change.added.filter((row) => !row.invalid).map((row) => row.item.deployment), offContract);
-    } else if (change.kind === 'updated') this.recordsListed([change.item.deployment]);
-  }
-
-  recordsGone(ids: readonly string[]): void {
-    this.current().remove(ids);
+      this.current().update(change.added.filter((row) => !row.invalid).map((row) => row.item.deployment), offContract);
+    } else if (change.kind === 'updated') this.current().update([change.item.deployment]);
   }
 
   /** The deployments of a repository, by type, once the current control plane's index is built; no request. */
