@@ -124,13 +124,10 @@ export class DeploymentIndex {
 
   /** A scan starts: from nothing (`fresh`, the entries are dropped), or where the last one stopped. */
   startScan(fresh: boolean): void {
-    if (fresh) {
-      this.entries.clear();
-      this.usageChanges++;
-      this.state = { phase: 'scanning', looked: 0, nextOffset: 0 };
-    } else {
-      this.state = { ...this.state, phase: 'scanning', error: undefined };
-    }
+    if (fresh) this.entries.clear();
+    // Unbuilt while it scans: usage answers nothing.
+    this.usageChanges++;
+    this.state = fresh ? { phase: 'scanning', looked: 0, nextOffset: 0 } : { ...this.state, phase: 'scanning', error: undefined };
     this.touch();
   }
 
@@ -290,7 +287,7 @@ export class DeploymentIndexes {
     do {
       index = this.current();
       // A scan in flight is waited for (scan answers its run).
-      if (index.scan.phase === 'scanning' || !index.built) await this.scan(index.scan.phase === 'none');
+      if (!index.built) await this.scan(index.scan.phase === 'none');
     } while (index !== this.current());
     return index;
   }
