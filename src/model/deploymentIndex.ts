@@ -8,15 +8,8 @@ import { trimmedText } from './viewText';
 import * as l10n from '@vscode/l10n';
 
 /**
- * The index of a control plane's deployments that This Workspace and the Integrations tree read: the
- * contract has no repository filter, so the deployments of a repository are found by paging through
- * all of them once (DeploymentIndexes.scan) and keeping, per deployment, what telling them apart and
- * comparing commits needs. Every listing, Create and watch tick updates it afterwards (update).
- */
-
-/**
- * What the index keeps of a deployment; never secrets. Of a record off the API contract, what could be placed (its
- * fields that are strings), and `problems`.
+ * What the index keeps of a deployment: what telling deployments apart and comparing commits needs, never secrets.
+ * Of a record off the API contract, what could be placed (its fields that are strings), and `problems`.
  */
 export interface IndexedDeployment {
   readonly id: string;
@@ -49,10 +42,7 @@ export interface ScanState {
 /** A repository's deployments by type, for "deployed: prod, 2 dev": count per `deployment_type`, '' for none. */
 export type RepositoryUsage = ReadonlyMap<string, number>;
 
-/**
- * The entry of a record, or undefined for a record without an ID (it cannot be kept up to date). Only strings are
- * taken, so a record off the contract (`problems`) gives what it can.
- */
+/** The entry of a record, or undefined for a record without an ID (it cannot be kept up to date). */
 function indexEntry(record: Deployment, problems?: readonly RecordProblem[]): IndexedDeployment | undefined {
   const id = trimmedText(record.id);
   if (!id) return undefined;
@@ -122,7 +112,6 @@ export class DeploymentIndex {
     return true;
   }
 
-  /** Deployments the control plane no longer lists. */
   remove(ids: Iterable<string>): boolean {
     let changed = false;
     for (const id of ids) changed = this.entries.delete(idKey(id)) || changed;
@@ -135,13 +124,10 @@ export class DeploymentIndex {
 
   /** A scan starts: from nothing (`fresh`, the entries are dropped), or where the last one stopped. */
   startScan(fresh: boolean): void {
-    if (fresh) {
-      this.entries.clear();
-      this.usageChanges++;
-      this.state = { phase: 'scanning', looked: 0, nextOffset: 0 };
-    } else {
-      this.state = { ...this.state, phase: 'scanning', error: undefined };
-    }
+    if (fresh) this.entries.clear();
+    // Unbuilt while it scans: usage answers nothing.
+    this.usageChanges++;
+    this.state = fresh ? { phase: 'scanning', looked: 0, nextOffset: 0 } : { ...this.state, phase: 'scanning', error: undefined };
     this.touch();
   }
 
@@ -230,9 +216,10 @@ export interface IndexConnection {
 const SCAN_PAGE_SIZE = 100;
 
 /**
- * The index of each control plane, kept in memory for the window: switching back to a control plane finds its
- * index as it was. Its scan builds it (This Workspace starts and stops it, Deploy This Branch… waits for it);
- * every listing, Create and watch tick updates it; the Integrations tree reads it.
+ * The index of each control plane's deployments, kept in memory for the window: switching back to a control plane
+ * finds its index as it was. The contract has no repository filter, so the deployments of a repository are found by
+ * a scan that pages through all of them once (This Workspace starts and stops it, Deploy This Branch… waits for it);
+ * every listing, Create and watch tick updates it afterwards; the Integrations tree reads it.
  */
 export class DeploymentIndexes {
   private readonly byPlane = new Map<string, DeploymentIndex>();
@@ -255,7 +242,6 @@ export class DeploymentIndexes {
     this.subscription = connection.onDidChange(() => this.changed.fire());
   }
 
-  /** The index of the control plane in effect. */
   current(): DeploymentIndex {
     const plane = this.connection.controlPlane();
     let index = this.byPlane.get(plane);
@@ -301,7 +287,7 @@ export class DeploymentIndexes {
     do {
       index = this.current();
       // A scan in flight is waited for (scan answers its run).
-      if (index.scan.phase === 'scanning' || !index.built) await this.scan(index.scan.phase === 'none');
+      if (!index.built) await this.scan(index.scan.phase === 'none');
     } while (index !== this.current());
     return index;
   }
@@ -350,22 +336,12 @@ export class DeploymentIndexes {
     return 'complete';
   }
 
-  /** Records just listed, created or checked, those off the contract (`offContract`) among them: the current control plane's index takes them. */
-  recordsListed(records: readonly Deployment[], offContract: readonly InvalidDeployment[] = []): void {
-    this.current().update(records, offContract);
-  }
-
   /** What the Deployments view's list loaded or changed. */
   listChanged(change: ListChange): void {
     if (change.kind === 'appended' || change.kind === 'inserted') {
       const offContract = change.added.flatMap((row) => (row.invalid ? [row.invalid] : []));
-      this.recordsListed(change.added.filter((row) => !row.invalid).map((row) => row.item.deployment), offContract);
-    } else if (change.kind === 'updated') this.recordsListed([change.item.deployment]);
-  }
-
-  /** Deployments the current control plane no longer lists. */
-  recordsGone(ids: readonly string[]): void {
-    this.current().remove(ids);
+      this.current().update(change.added.filter((row) => !row.invalid).map((row) => row.item.deployment), offContract);
+    } else if (change.kind === 'updated') this.current().update([change.item.deployment]);
   }
 
   /** The deployments of a repository, by type, once the current control plane's index is built; no request. */

@@ -5,11 +5,6 @@ import { normaliseRemoteUrl } from './remoteUrls';
 import { formatCount } from './viewText';
 
 /**
- * This Workspace without VS Code: what a deployment's ref names, how its deployed commit compares
- * with the local one, and the words for both.
- */
-
-/**
  * What `source_revision_config.repo_ref` names: `refs/heads/x` and `x` are the same branch; a full
  * SHA is a commit (`name` lower case); `other` is any other `refs/…` as written.
  */

@@ -121,18 +121,16 @@ export function remotesOf(repository: GitRepository): GitRemote[] {
   );
 }
 
-/** What This Workspace asks of a repository's commits, through the git extension; each revision is resolved once. */
+/** What This Workspace asks of a repository's commits, through the git extension; each question is asked once. */
 export function commitGraph(repository: GitRepository): CommitGraph {
-  const resolved = new Map<string, Promise<string | undefined>>();
+  const answers = new Map<string, Promise<unknown>>();
+  const once = <T>(question: string, ask: () => Promise<T>) => (answers.get(question) ?? answers.set(question, ask()).get(question)) as Promise<T>;
   return {
-    resolve: (revision) => {
-      let hash = resolved.get(revision);
-      // `^{commit}` peels an annotated tag to its commit, whose hash is what deployments record.
-      if (!hash) resolved.set(revision, (hash = repository.getCommit(`${revision}^{commit}`).then((commit) => commit.hash, missingObject)));
-      return hash;
-    },
-    mergeBase: (a, b) => repository.getMergeBase(a, b).catch(() => undefined),
-    commitsBetween: async (from, to, max) => (await repository.log({ range: `${from}..${to}`, maxEntries: max })).slice(0, max),
+    // `^{commit}` peels an annotated tag to its commit, whose hash is what deployments record.
+    resolve: (revision) => once(revision, () => repository.getCommit(`${revision}^{commit}`).then((commit) => commit.hash, missingObject)),
+    mergeBase: (a, b) => once(`${a}...${b}`, () => repository.getMergeBase(a, b).catch(() => undefined)),
+    commitsBetween: (from, to, max) =>
+      once(`${from}..${to} ${max}`, async () => (await repository.log({ range: `${from}..${to}`, maxEntries: max })).slice(0, max)),
   };
 }
 
@@ -162,7 +160,6 @@ function gitStderr(error: unknown): string {
   return String((error as { stderr?: unknown })?.stderr ?? '').trim();
 }
 
-/** `inner` is `outer` or lies inside it. */
 function isInside(inner: vscode.Uri, outer: vscode.Uri): boolean {
   const relative = path.posix.relative(outer.path, inner.path);
   return inner.scheme === outer.scheme && !relative.startsWith('..') && !path.posix.isAbsolute(relative);

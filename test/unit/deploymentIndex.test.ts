@@ -262,7 +262,7 @@ describe('DeploymentIndexes: one index per control plane', () => {
   it('keeps each control plane’s index for the window, and answers usage only once built', async () => {
     let plane = 'https://a|';
     const { indexes } = indexesOver(() => pages([record(1, { type: 'prod' })], 100), () => plane);
-    indexes.recordsListed([record(1, { type: 'prod' })]);
+    indexes.current().update([record(1, { type: 'prod' })]);
     assert.equal(indexes.usage('https://github.com/acme/shop'), undefined, 'not built: no scan has run');
     await indexes.scan(true);
     assert.equal(usageWords(indexes.usage('https://github.com/acme/shop')!), 'prod');
@@ -283,7 +283,7 @@ describe('DeploymentIndexes: one index per control plane', () => {
     indexes.onDidChange(() => changes++);
     a.update([record(1)]);
     assert.equal(changes, 0);
-    indexes.recordsListed([record(2)]);
+    indexes.current().update([record(2)]);
     assert.equal(changes, 1);
   });
 });

@@ -86,7 +86,7 @@ export async function checkForDeployment(name: string): Promise<void> {
 /** Watches the new record until it settles, refreshes the Deployments view, reveals it and offers its ID and JSON. */
 export async function announceCreated({ services, deployments, watch }: CreateFlowDependencies, deployment: Deployment): Promise<void> {
   const id = deployment.id ?? undefined;
-  services.deploymentIndex.recordsListed([deployment]);
+  services.deploymentIndex.current().update([deployment]);
   watch?.watchCreated(deployment);
   // Reveal first: it moves focus to the view, which would close a palette opened after the message.
   try {

@@ -26,7 +26,7 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
     const client = await services.connection.getClient();
     const page = await client.listDeployments({ deploymentIds: ids, limit: ids.length, offset: 0 });
     deployments.applyRecords(page.deployments);
-    services.deploymentIndex.recordsListed(page.deployments, page.invalid);
+    services.deploymentIndex.current().update(page.deployments, page.invalid);
     // A record off the API contract is still listed: followed by what the watch reads of it (read defensively, see
     // entryFields), never shown in the Deployments view in its place.
     const offContract = page.invalid.map(({ raw }) => raw).filter((raw): raw is Deployment => !!raw && typeof raw === 'object');
@@ -155,7 +155,7 @@ async function announce(services: Services, deployments: DeploymentsFeature, not
     case 'dropped': {
       const name = entryLabel(notice.entry);
       services.log.warn(`Watch: ${name} (${notice.entry.id}) is no longer listed; dropped`);
-      services.deploymentIndex.recordsGone([notice.entry.id]);
+      services.deploymentIndex.current().remove([notice.entry.id]);
       void vscode.window.showWarningMessage(vscode.l10n.t('Deployment “{0}” is no longer listed, so it is no longer watched.', name));
       return;
     }

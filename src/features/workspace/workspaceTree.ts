@@ -45,7 +45,7 @@ interface RefElement {
   readonly id: string;
   readonly parent: RepositoryElement;
   readonly ref: DeployedRef;
-  readonly deployments: readonly IndexedDeployment[];
+  readonly rows: DeploymentRow[];
 }
 /** A deployment row: the Deployments view's row commands take it (a DeploymentReference). */
 export interface DeploymentRow extends DeploymentReference {
@@ -77,12 +77,9 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   readonly onDidChangeTreeData = this.changed.event;
   readonly treeView: vscode.TreeView<WorkspaceElement>;
   private readonly disposables: vscode.Disposable[] = [];
-  /** Per repository root: what git answered, and the commit states by ref and commit, until git changes. */
-  private clones = new Map<string, { graph: CommitGraph; states: Map<string, Promise<CommitState>> }>();
-  private roots: RepositoryElement[] = [];
+  /** Per repository root: what git answered, until its HEAD or a remote changes (signature). */
+  private readonly clones = new Map<string, { signature: string; graph: CommitGraph }>();
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
-  private gitSignature = '';
-  private redrawAnyway = false;
   /** Git is followed from the first time the view shows, not from activation. */
   private gitWatch: Promise<vscode.Disposable> | undefined;
   /** The connection changed (a key set, a proxy fixed): a scan that failed is tried again when the view next draws. */
@@ -93,11 +90,11 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     this.disposables.push(
       this.treeView,
       this.changed,
-      services.deploymentIndex.onDidChange(() => this.scheduleRefresh(true)),
+      services.deploymentIndex.onDidChange(() => this.scheduleRefresh()),
       services.deploymentIndex.onDidStartScan((run) => this.showScanProgress(run)),
       // The indexes announce the connection change too, which redraws the view.
       services.connection.onDidChange(() => (this.retryFailedScan = true)),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleRefresh(true)),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleRefresh()),
       { dispose: () => clearTimeout(this.refreshTimer) },
     );
   }
@@ -110,14 +107,12 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
 
   /** Reveals and selects the row of a deployment; false when the view does not show it. */
   async reveal(deploymentId: string): Promise<boolean> {
-    await this.getChildren();
-    for (const repository of this.roots) {
-      for (const group of await this.refGroups(repository)) {
-        const row = (await this.deploymentRows(group)).find((candidate) => candidate.deploymentId === deploymentId);
-        if (!row) continue;
-        await this.treeView.reveal(row, { select: true, focus: true, expand: false });
-        return true;
-      }
+    for (const repository of await this.getChildren()) {
+      if (repository.kind !== 'repository') continue;
+      const row = (await this.refGroups(repository)).flatMap((group) => group.rows).find((candidate) => candidate.deploymentId === deploymentId);
+      if (!row) continue;
+      await this.treeView.reveal(row, { select: true, focus: true, expand: false });
+      return true;
     }
     return false;
   }
@@ -140,7 +135,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       case 'repository':
         return this.refGroups(element);
       case 'ref':
-        return this.deploymentRows(element);
+        return element.rows;
       case 'workspaceDeployment': {
         if (element.state.kind !== 'behind') return [];
         const commits: WorkspaceElement[] = element.state.commits.map((commit) => ({ kind: 'commit', id: `${element.id}/${commit.hash}`, parent: element, commit }));
@@ -160,10 +155,8 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     const { services } = this;
     this.services.messages.set(this.treeView, 'view', undefined);
     if (!(await services.connection.isConfigured())) return [];
-    // A repository opened, HEAD moved, a remote added: redrawn when it changes what the view shows.
-    this.gitWatch ??= onGitChange(() => this.scheduleRefresh(false));
+    this.gitWatch ??= onGitChange(() => this.scheduleRefresh());
     const withRemotes = await repositoriesWithRemotes(services.log);
-    this.gitSignature = signature(withRemotes);
     void vscode.commands.executeCommand('setContext', NO_GIT_CONTEXT, withRemotes.length === 0);
     // No remote to look for: nothing to ask the control plane (the welcome view says so).
     if (withRemotes.length === 0) return [];
@@ -176,7 +169,6 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       const { deployments, remotes } = index.ofRemotes(remotesOf(repository));
       if (deployments.length > 0) roots.push({ kind: 'repository', id: `repository:${repository.rootUri.toString()}`, repository, deployments, remotes });
     }
-    this.roots = roots;
     const rows: WorkspaceElement[] = [...roots];
     const { phase } = index.scan;
     if (phase !== 'complete') rows.push({ kind: 'scan', id: 'workspace:scan' });
@@ -200,50 +192,35 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     return vscode.l10n.t('None of the {0} deployments of this control plane comes from this workspace’s remotes: {1}.', looked, remotes.join(', '));
   }
 
-  private clone({ repository }: RepositoryElement) {
-    let clone = this.clones.get(repository.rootUri.toString());
-    if (!clone) this.clones.set(repository.rootUri.toString(), (clone = { graph: commitGraph(repository), states: new Map() }));
-    return clone;
-  }
-
-  private async refGroups(repository: RepositoryElement): Promise<RefElement[]> {
-    const { graph } = this.clone(repository);
-    const refs = new Map<string | undefined, DeployedRef>();
-    for (const { ref } of repository.deployments) {
+  /**
+   * The deployments of a repository by ref as the clone reads it (refInClone), each with its commit against the
+   * local one. One after the other: each comparison starts git processes, and a repository can have many deployments.
+   */
+  private async refGroups(element: RepositoryElement): Promise<RefElement[]> {
+    const { repository, deployments, remotes } = element;
+    // A saved file changes git's state too: the commits are compared again only when the HEAD or a remote changed.
+    const root = repository.rootUri.toString();
+    const gitState = signature(repository);
+    if (this.clones.get(root)?.signature !== gitState) this.clones.set(root, { signature: gitState, graph: commitGraph(repository) });
+    const { graph } = this.clones.get(root)!;
+    const read = new Map<IndexedDeployment, { ref: DeployedRef; state: CommitState }>();
+    for (const entry of deployments) {
       // When git fails here, the comparison on the deployment's row fails too, and says so.
-      if (!refs.has(ref)) refs.set(ref, (await refInClone(ref, graph, repository.remotes[0].name).catch(() => undefined))?.ref ?? parseRef(ref));
-    }
-    return groupByRef(repository.deployments, repository.repository.state.HEAD?.name, (deployment) => refs.get(deployment.ref)!).map((group) => ({
-      kind: 'ref',
-      id: `${repository.id}/ref:${group.key}`,
-      parent: repository,
-      ref: group.ref,
-      deployments: group.deployments,
-    }));
-  }
-
-  private async deploymentRows(group: RefElement): Promise<DeploymentRow[]> {
-    const { graph, states } = this.clone(group.parent);
-    const rows: DeploymentRow[] = [];
-    // One after the other: each comparison starts git processes, and a group can hold many deployments.
-    for (const entry of group.deployments) {
-      const key = `${entry.ref}|${entry.commit}`;
-      let state = states.get(key);
-      if (!state) states.set(key, (state = compareDeployedCommit(entry, graph, group.parent.remotes[0].name)));
-      rows.push({
-        kind: 'workspaceDeployment',
-        id: `${group.id}/${entry.id}`,
-        deploymentId: entry.id,
-        name: entry.name,
-        parent: group,
-        entry,
-        state: await state.catch((error): CommitState => {
-          this.services.log.warn(`This Workspace: could not compare the commit of ${entry.id}: ${messageOf(error)}`);
-          return { kind: 'failed' };
-        }),
+      const ref = (await refInClone(entry.ref, graph, remotes[0].name).catch(() => undefined))?.ref ?? parseRef(entry.ref);
+      const state = await compareDeployedCommit(entry, graph, remotes[0].name).catch((error): CommitState => {
+        this.services.log.warn(`This Workspace: could not compare the commit of ${entry.id}: ${messageOf(error)}`);
+        return { kind: 'failed' };
       });
+      read.set(entry, { ref, state });
     }
-    return rows;
+    return groupByRef(deployments, repository.state.HEAD?.name, (entry) => read.get(entry)!.ref).map((group) => {
+      const ref: RefElement = { kind: 'ref', id: `${element.id}/ref:${group.key}`, parent: element, ref: group.ref, rows: [] };
+      for (const entry of group.deployments) {
+        const { state } = read.get(entry)!;
+        ref.rows.push({ kind: 'workspaceDeployment', id: `${ref.id}/${entry.id}`, deploymentId: entry.id, name: entry.name, parent: ref, entry, state });
+      }
+      return ref;
+    });
   }
 
   getTreeItem(element: WorkspaceElement): vscode.TreeItem {
@@ -257,19 +234,15 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       case 'commit':
         return commitItem(element);
       case 'moreCommits': {
-        const item = new vscode.TreeItem(vscode.l10n.t('{0} more not deployed', element.count), vscode.TreeItemCollapsibleState.None);
-        item.id = element.id;
-        item.iconPath = new vscode.ThemeIcon('ellipsis');
-        return item;
+        const label = vscode.l10n.t('{0} more not deployed', element.count);
+        return Object.assign(new vscode.TreeItem(label), { id: element.id, iconPath: new vscode.ThemeIcon('ellipsis') });
       }
       case 'scan':
         return this.scanItem();
       case 'deployWorkspace': {
-        const item = new vscode.TreeItem(vscode.l10n.t('Deploy This Workspace…'), vscode.TreeItemCollapsibleState.None);
-        item.id = element.id;
-        item.iconPath = new vscode.ThemeIcon('cloud-upload');
-        item.command = { command: Commands.deployWorkspace, title: vscode.l10n.t('Deploy This Workspace…') };
-        return item;
+        const title = vscode.l10n.t('Deploy This Workspace…');
+        const command = { command: Commands.deployWorkspace, title };
+        return Object.assign(new vscode.TreeItem(title), { id: element.id, iconPath: new vscode.ThemeIcon('cloud-upload'), command });
       }
       case 'fix':
         return fixItem(element);
@@ -324,24 +297,11 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     }
   }
 
-  /** Coalesces changes into one redraw; `always` false: only when git changed what the view shows. */
-  private scheduleRefresh(always: boolean): void {
+  private scheduleRefresh(): void {
     // Until the view first asks for rows there is nothing to redraw (and no reason to ask git anything).
     if (!this.gitWatch) return;
-    this.redrawAnyway ||= always;
     clearTimeout(this.refreshTimer);
-    this.refreshTimer = setTimeout(() => void this.refreshIfChanged(), 100);
-  }
-
-  /** A saved file changes git's state too: the commits are compared again only when a repository, a HEAD or a remote changed. */
-  private async refreshIfChanged(): Promise<void> {
-    const always = this.redrawAnyway;
-    this.redrawAnyway = false;
-    if (!always) {
-      if (signature(await repositoriesWithRemotes(this.services.log)) === this.gitSignature) return;
-      this.clones.clear();
-    }
-    this.changed.fire(undefined);
+    this.refreshTimer = setTimeout(() => this.changed.fire(undefined), 100);
   }
 
   dispose(): void {
@@ -357,14 +317,10 @@ async function repositoriesWithRemotes(log: Services['log']): Promise<GitReposit
   return repositories.filter((repository) => remotesOf(repository).length > 0);
 }
 
-/** What the view shows of git: which repositories, their HEADs and remotes. */
-function signature(repositories: readonly GitRepository[]): string {
-  return repositories
-    .map((repository) => {
-      const head = repository.state.HEAD;
-      return [repository.rootUri.toString(), head?.name, head?.commit, ...remotesOf(repository).map((remote) => `${remote.name}=${remote.url}`)].join(' ');
-    })
-    .join('\n');
+/** What the view shows of a repository's git state: its HEAD and remotes. */
+function signature(repository: GitRepository): string {
+  const head = repository.state.HEAD;
+  return [head?.name, head?.commit, ...remotesOf(repository).map((remote) => `${remote.name}=${remote.url}`)].join(' ');
 }
 
 function repositoryItem(element: RepositoryElement): vscode.TreeItem {
