@@ -66,6 +66,8 @@ export class WatchScheduler {
   private inFlight: Promise<void> | undefined;
   private failed: { error: unknown; streak: number } | undefined;
   private disposed = false;
+  /** Bumped by replaceAll: a tick still out for the entries before (another control plane's) is then ignored. */
+  private generation = 0;
 
   private readonly changed = new Emitter<void>();
   /** Entries, their state or the failure changed: redraw and save. */
@@ -139,6 +141,7 @@ export class WatchScheduler {
 
   /** Replaces everything: the saved state at start, or another connection's. */
   replaceAll(entries: readonly WatchEntry[]): void {
+    this.generation++;
     this.list = entries.map((entry) => ({ ...entry }));
     this.failed = undefined;
     this.delay = this.intervals.firstMs;
@@ -186,9 +189,8 @@ export class WatchScheduler {
 
   private async run(requested: readonly string[]): Promise<void> {
     const records: Deployment[] = [];
-    // replaceAll makes a new list: a tick still out for the one before (another control plane's) is then ignored.
-    const list = this.list;
-    const stale = () => this.disposed || list !== this.list;
+    const generation = this.generation;
+    const stale = () => this.disposed || generation !== this.generation;
     try {
       for (let i = 0; i < requested.length; i += MAX_IDS_PER_REQUEST) {
         records.push(...(await this.fetchRecords(requested.slice(i, i + MAX_IDS_PER_REQUEST))));
@@ -263,7 +265,7 @@ export class WatchScheduler {
   }
 
   private remove(entry: WatchEntry): void {
-    this.list.splice(this.list.indexOf(entry), 1);
+    this.list = this.list.filter((candidate) => candidate !== entry);
   }
 
   /** The next tick in `ms` (default: the interval for what is followed); nothing while idle. */
