@@ -210,8 +210,9 @@ export class DeploymentList {
       rows.splice(invalid.index, 0, { kind: 'deployment', item: { key: this.keyOf(invalid.id), deployment: offContractRecord(invalid) }, invalid });
     }
     const added = rows.filter((row) => this.add(row));
-    // push (not concat) keeps appending a page O(page size), whatever is loaded already.
-    this.loaded.push(...added);
+    // push (not concat) keeps appending a page O(page size), whatever is loaded already; one at a time, as a
+    // server that ignores `limit` may send more records than a call can take as arguments.
+    for (const row of added) this.loaded.push(row);
     return added;
   }
 

@@ -49,6 +49,13 @@ describe('DeploymentList', () => {
     assert.equal(changes.length, 1);
   });
 
+  it('takes a page far larger than the limit from a server that ignores it (200,000 records), every row once', async () => {
+    const list = new DeploymentList(async (offset) => page(offset, 20, offset === 0 ? records(0, 200_000) : []));
+    await list.ensureLoaded();
+    assert.equal(list.rows.length, 200_000);
+    assert.equal(list.rows[199_999].item.deployment.name, 'd-199999');
+  });
+
   it('loads the first page, then appends pages with the returned offset until a short page', async () => {
     const s = server(25, 10);
     const list = new DeploymentList(s.fetch);
