@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { StandIn } from '../server/standIn';
-import { config, useApiKey, useSuiteFixture, waitFor } from './support';
+import { config, snapshotSettings, useApiKey, useSuiteFixture, waitFor } from './support';
 
 const KEY = `sk-create-test-${Math.random().toString(36).slice(2)}`;
 
@@ -300,6 +300,27 @@ describe('Create deployment', function () {
     assert.equal(body.source_revision_config?.repo_ref, runtime.default_branch);
     const offer = await waitFor('the offer to pin', () => shown.find((s) => /Keep “agent-runtime-ws” in the status bar/.test(s.message)));
     assert.deepEqual(offer.actions, ['Pin to Status Bar']);
+  });
+
+  it('finds the repository in an integration of 150,000 repositories', async () => {
+    const large = fx.standIn.addIntegration({ repositoryCount: 150_000 });
+    const target = large.repositories[149_999];
+    const restore = await snapshotSettings(fx.api, ['integrations']);
+    try {
+      await config().update('integrations', [{ id: large.id, label: 'Large' }], vscode.ConfigurationTarget.Global);
+      fx.api.services.catalog.invalidate();
+      const folder = gitFolder(`${target.url}.git`);
+      const result = await vscode.commands.executeCommand<Result>('deploymentsExplorer.deployWorkspace', {
+        folders: [folder],
+        name: 'large-ws',
+        confirm: true,
+      });
+      assert.equal(result?.outcome, 'created', JSON.stringify(result));
+      assert.equal((posts()[0].body as Body).source_config?.repo_url, target.url);
+    } finally {
+      await restore();
+      fx.standIn.removeIntegration(large.id);
+    }
   });
 
   it('with several matching repositories, each row names its integration and default branch, and the progress has closed first', async () => {

@@ -37,12 +37,13 @@ export async function deployThisWorkspace(deps: CreateFlowDependencies, argument
 
   const failed: string[] = [];
   const search = async (signal?: AbortSignal, progress?: vscode.Progress<{ message?: string }>) => {
-    const all: Repository[] = [];
+    let all: Repository[] = [];
     for (const integration of integrations) {
       const name = services.catalog.label(integration);
       if (!services.catalog.cached(integration.id)) progress?.report({ message: vscode.l10n.t('loading the repositories of {0}', name) });
       try {
-        all.push(...(await services.catalog.repositories(integration.id, signal)));
+        // concat, not push(...): an integration may hold more repositories than a call can take as arguments.
+        all = all.concat(await services.catalog.repositories(integration.id, signal));
       } catch (error) {
         if (isCancellation(error) || signal?.aborted) throw error;
         // One broken integration must not hide a match in another.
