@@ -4,7 +4,8 @@
 //   - Debian `chromium` (driven headless by playwright-core),
 //   - build tools and `libkrb5-dev` for code-server's native modules,
 //   - code-server (= VS Code's server and workbench) from npm, installed into
-//     .vscode-test/code-server/, outside the project's own dependencies.
+//     ~/.cache/deployments-explorer-test/code-server/ (scripts/lib/paths.mjs), outside the project's own
+//     dependencies and outside the clone, so fresh clones on this machine reuse it.
 // Idempotent: a marker file records a finished install, so a second run only
 // checks a few files and takes well under a second.
 // Downloads only from the npm registry (npm) and Debian (apt-get).

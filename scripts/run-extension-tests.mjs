@@ -2,7 +2,7 @@
 // Runs the extension-host tests (out/test/integration/**/*.test.js, through
 // out/test/integration/index.js) inside a real VS Code. The repository itself
 // is the extension under development, so no packaging.
-//  - By default in code-server from .vscode-test/ (scripts/provision.mjs),
+//  - By default in code-server from the provisioning cache (scripts/provision.mjs),
 //    opened in headless chromium: needs only the npm registry.
 //  - With --electron in desktop VS Code through @vscode/test-electron, which
 //    downloads it into .vscode-test/: where the VS Code download service can
