@@ -3,14 +3,15 @@
  *   node out/test/server/cli.js [--port N] [--api-key K | --no-auth] [--latency MS] [--seed N]
  *                               [--deployments N] [--require-tenant T] [--verbose | --quiet]
  *                               [--progress-polls N] [--progress-ms MS] [--active-lag N] [--final-status S]
- *                               [--large-integration N]
+ *                               [--large-integration N] [--real-shapes]
+ * --real-shapes answers as the real service does where the contract is silent (shared DESIGN.md, fourth round).
  * Request logging is off by default: the benchmark reads this process's stdout.
  * Prints a `STANDIN {json}` line that scripts (the demo) parse for url, apiKey and integrations.
  */
 import { DEFAULT_PROGRESS, StandIn, ORPHAN_INTEGRATION_ID, type StandInOptions } from './standIn';
 
 const USAGE =
-  'Usage: node out/test/server/cli.js [--port N] [--api-key K | --no-auth] [--latency MS] [--seed N] [--deployments N] [--require-tenant T] [--verbose | --quiet] [--progress-polls N] [--progress-ms MS] [--active-lag N] [--final-status S] [--large-integration N]';
+  'Usage: node out/test/server/cli.js [--port N] [--api-key K | --no-auth] [--latency MS] [--seed N] [--deployments N] [--require-tenant T] [--verbose | --quiet] [--progress-polls N] [--progress-ms MS] [--active-lag N] [--final-status S] [--large-integration N] [--real-shapes]';
 
 type CliOptions = StandInOptions & { quiet: boolean; verbose: boolean };
 
@@ -66,6 +67,9 @@ function parseArgs(argv: string[]): CliOptions {
         break;
       case '--large-integration':
         options.largeIntegration = int(0);
+        break;
+      case '--real-shapes':
+        options.realShapes = true;
         break;
       case '--quiet':
         options.quiet = true;

@@ -62,6 +62,11 @@ export interface StandInOptions {
   progress?: ProgressPlan;
   /** Adds LARGE_INTEGRATION (`large-github`) with this many repositories (see addIntegration); default none. */
   largeIntegration?: number;
+  /**
+   * Answer as the real service does where the contract is silent (shared DESIGN.md, fourth round), instead of
+   * with the contract's shapes alone (the default). Off: a contract-only server.
+   */
+  realShapes?: boolean;
 }
 
 /**
@@ -161,6 +166,8 @@ export class StandIn {
   private readonly tenantHeader: string;
   private readonly requireTenant: string | undefined;
   private readonly requiredCreateFields: string[][];
+  /** See StandInOptions.realShapes. */
+  readonly realShapes: boolean;
   private readonly latencyMs: number;
   private readonly log: ((line: string) => void) | undefined;
   private boundPort = 0;
@@ -180,6 +187,7 @@ export class StandIn {
     this.tenantHeader = (options.tenantHeader ?? 'x-tenant-id').toLowerCase();
     this.requireTenant = options.requireTenant;
     this.requiredCreateFields = (options.requiredCreateFields ?? []).map((p) => p.split('.').filter(Boolean));
+    this.realShapes = options.realShapes ?? false;
     this.latencyMs = Math.max(0, options.latencyMs ?? 0);
     this.log = options.log;
     this.initialProgress = normalizeProgress(options.progress ?? DEFAULT_PROGRESS);
