@@ -115,10 +115,12 @@ describe('create flow', () => {
     assert.equal(review.placeholder, 'Review: shop from acme/storefront at refs/tags/v1');
     assert.equal(review.activeLabel, 'Create Deployment');
     const expected = {
+      source: 'github',
+      secrets: [],
       name: 'shop',
-      source_config: { integration_id: ACME, repo_url: 'https://github.com/acme/storefront' },
+      // The type where the real service reads it: at the top level it would be ignored, and a prod deployment made.
+      source_config: { integration_id: ACME, repo_url: 'https://github.com/acme/storefront', deployment_type: 'dev' },
       source_revision_config: { repo_ref: 'refs/tags/v1' },
-      deployment_type: 'dev',
     };
     assert.deepEqual(JSON.parse(String(review.find('Create Deployment')?.detail)), expected);
     assert.deepEqual(review.labels, [
@@ -126,11 +128,13 @@ describe('create flow', () => {
       'Edit Payload…',
       'Back',
       '',
+      'source',
+      'secrets',
       'name',
       'source_config.integration_id',
       'source_config.repo_url',
+      'source_config.deployment_type',
       'source_revision_config.repo_ref',
-      'deployment_type',
     ]);
     review.accept();
 
@@ -174,6 +178,7 @@ describe('create flow', () => {
     assert.equal((await done).outcome, 'created');
     assert.equal(posted[0].name, 'payments-api');
     assert.equal('deployment_type' in posted[0], false);
+    assert.equal('deployment_type' in (posted[0].source_config as object), false, 'no type chosen: none sent');
   });
 
   it('says in the name prompt what the suggested name changed of the repository’s name', async () => {
@@ -266,7 +271,7 @@ describe('create flow', () => {
     typeAgain.pick('dev_free');
     (await fake.window.nextQuickPick()).pick('Create Deployment');
     assert.equal((await done).outcome, 'created');
-    assert.deepEqual([posted[0].name, posted[0].deployment_type], ['second', 'dev_free']);
+    assert.deepEqual([posted[0].name, (posted[0].source_config as Record<string, unknown>).deployment_type], ['second', 'dev_free']);
   });
 
   it('a refused request comes back to the review with the server’s reasons and every value kept', async () => {
@@ -424,6 +429,7 @@ describe('create flow', () => {
 
   it('the type step and the review show what the defaults setting adds', async () => {
     const { create, posted } = setUp();
+    // A type at the top level: defaults written for 0.x.
     fake.workspace.set('deploymentsExplorer.createDeployment.defaults', { deployment_type: 'prod', secrets: [], name: 'not-this' });
     const done = create({ repository: storefront });
     (await fake.window.nextInputBox()).accept();
@@ -432,11 +438,20 @@ describe('create flow', () => {
     assert.equal(type.find('Don’t set')?.description, 'keeps prod from the defaults setting');
     type.accept();
     const review = await fake.window.nextQuickPick();
-    assert.deepEqual(review.labels.slice(4), ['deployment_type', 'secrets', 'name', 'source_config.integration_id', 'source_config.repo_url', 'source_revision_config.repo_ref']);
+    assert.deepEqual(review.labels.slice(4), [
+      'source',
+      'secrets',
+      'name',
+      'source_config.integration_id',
+      'source_config.repo_url',
+      'source_config.deployment_type',
+      'source_revision_config.repo_ref',
+    ]);
     assert.equal(review.find('name')?.description, '"storefront"', 'the repository’s values win over the defaults');
     review.accept();
     assert.equal((await done).outcome, 'created');
-    assert.deepEqual(posted[0].deployment_type, 'prod');
+    assert.equal((posted[0].source_config as Record<string, unknown>).deployment_type, 'prod', 'moved where the real service reads it');
+    assert.equal('deployment_type' in posted[0], false);
   });
 
   it('Edit Payload… opens the body as a JSON document instead of sending', async () => {
@@ -454,7 +469,11 @@ describe('create flow', () => {
     assert.equal(document.languageId, 'json');
     assert.equal(document.uri.toString(), 'untitled:/infra-edit.deployment.json', 'named so the payload schema applies');
     assert.deepEqual(JSON.parse(document.getText()), result.body);
-    assert.match(document.getText(), /^\{\n  "name": "infra-edit",\n  "source_config": \{\n    "integration_id": [^]*\n\}\n$/, 'pretty-printed, with a final newline');
+    assert.match(
+      document.getText(),
+      /^\{\n  "source": "github",\n  "secrets": \[\],\n  "name": "infra-edit",\n  "source_config": \{\n    "integration_id": [^]*\n\}\n$/,
+      'pretty-printed, with a final newline',
+    );
     assert.deepEqual(fake.commands.context.get('deploymentsExplorer.payloadDocuments'), [result.document], 'its editor title offers Create Deployment');
     assert.equal(posted.length, 0, 'nothing is sent before the user asks');
   });
