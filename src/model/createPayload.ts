@@ -128,7 +128,11 @@ export function buildCreateBody(repository: Repository, draft: CreateDraft, defa
   // A type from 0.x defaults (top level) moves where the real service reads it.
   const type = draft.deploymentType || bodyDeploymentType(body);
   delete body.deployment_type;
-  for (const [path, { value }] of Object.entries(draft.changes?.added ?? {})) setPath(body, path, value);
+  for (const [path, { value, needsValue }] of Object.entries(draft.changes?.added ?? {})) {
+    // A value still to be given does not hide one the defaults setting has come to give.
+    if (needsValue && isEmptyValue(value) && getPath(body, path) !== undefined) continue;
+    setPath(body, path, value);
+  }
   const prefilled: JsonObject = {
     name: draft.name,
     source_config: {
@@ -143,6 +147,11 @@ export function buildCreateBody(repository: Repository, draft: CreateDraft, defa
   mergeInto(body, prefilled);
   for (const path of draft.changes?.removed ?? []) deletePath(body, path);
   return body;
+}
+
+/** A value the user still has to give: nothing, or empty text. */
+export function isEmptyValue(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
 /** The value at a dotted path, or undefined. */

@@ -1,7 +1,7 @@
 // What a refused create says to change: a 422's missing or not-permitted fields become changes to the body;
 // a 409's existing deployment is found by repository and ref.
 import type { ValidationIssue } from '../api';
-import { BodyChanges, getPath, isPlainObject, JsonObject, REPOSITORY_CREATE_FIELDS } from './createPayload';
+import { BodyChanges, getPath, isEmptyValue, isPlainObject, JsonObject, REPOSITORY_CREATE_FIELDS } from './createPayload';
 import { remoteKey } from './remoteUrls';
 
 /** Values known for a field a server says is missing, where there is only one sensible value for a create from a repository. */
@@ -53,10 +53,10 @@ function parentIsObject(body: JsonObject, path: string): boolean {
   return true;
 }
 
-/** The fields added that still need a value from the user (still empty). */
-export function unfilledFields(changes: BodyChanges | undefined): string[] {
+/** The fields added that still need a value from the user: empty in `body` (the body about to be sent). */
+export function unfilledFields(changes: BodyChanges | undefined, body: JsonObject): string[] {
   return Object.entries(changes?.added ?? {})
-    .filter(([, field]) => field.needsValue && (field.value === '' || field.value === undefined || field.value === null))
+    .filter(([path, field]) => field.needsValue && isEmptyValue(getPath(body, path)))
     .map(([path]) => path);
 }
 

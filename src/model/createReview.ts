@@ -54,7 +54,8 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt, changes?
     // No labelled separator above: its label would sit on the first reason's row and cut its detail line.
     const issues = lastError.issues.length > 0 ? lastError.issues : [{ loc: '', msg: lastError.message }];
     // A reason answered by a change below is said there.
-    for (const issue of issues.filter((candidate) => !changed.has(candidate.loc))) {
+    const unanswered = issues.filter((candidate) => !changed.has(candidate.loc));
+    for (const issue of unanswered) {
       const action = actionForField(issue.loc);
       const where = issue.loc ? fieldPathWords(issue.loc) : '';
       // The label names the field in words; the reason itself is the detail line, never cut.
@@ -66,7 +67,7 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt, changes?
         action,
       });
     }
-    rows.push({ kind: 'separator', label: '' });
+    if (unanswered.length > 0) rows.push({ kind: 'separator', label: '' });
   } else if (lastError) {
     rows.push(
       {
@@ -81,10 +82,10 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt, changes?
       { kind: 'separator', label: '' },
     );
   }
-  if (changes && changed.size > 0) rows.push(...changeRows(changes), { kind: 'separator', label: '' });
+  if (changes && changed.size > 0) rows.push(...changeRows(body, changes), { kind: 'separator', label: '' });
   // Secret values (from the defaults setting, say) are sent, never shown.
   const shown = maskSecrets(body);
-  const unfilled = unfilledFields(changes);
+  const unfilled = unfilledFields(changes, body);
   rows.push(
     unfilled.length > 0
       ? {
@@ -105,10 +106,10 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt, changes?
 }
 
 /** What the flow added or left out after the server's 422, each saying why; an added field without a known value asks for one. */
-function changeRows(changes: BodyChanges): ReviewRow[] {
+function changeRows(body: JsonObject, changes: BodyChanges): ReviewRow[] {
   const rows: ReviewRow[] = [];
   for (const [path, field] of Object.entries(changes.added)) {
-    const unfilled = unfilledFields(changes).includes(path);
+    const unfilled = unfilledFields(changes, body).includes(path);
     const value = JSON.stringify(maskSecrets({ value: field.value }).value) ?? 'null';
     rows.push({
       kind: 'item',

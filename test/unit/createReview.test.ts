@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildCreateBody } from '../../src/model/createPayload';
+import { buildCreateBody, getPath } from '../../src/model/createPayload';
 import { actionForField, ReviewRow, reviewRows } from '../../src/model/createReview';
 import { changesForRefusal, conflictingDeployments, rememberedDefaults, unfilledFields } from '../../src/model/createRefusal';
 
@@ -188,7 +188,10 @@ describe('what a refusal asks to change', () => {
       added: { secrets: { value: [] }, 'source_revision_config.graph_config_path': { value: '', needsValue: true } },
       removed: [],
     });
-    assert.deepEqual(unfilledFields(changes), ['source_revision_config.graph_config_path']);
+    assert.deepEqual(unfilledFields(changes, sent), ['source_revision_config.graph_config_path']);
+    const fromDefaults = buildCreateBody(repository, { name: 'storefront', ref: 'main', changes }, { source_revision_config: { graph_config_path: 'config.json' } });
+    assert.equal(getPath(fromDefaults, 'source_revision_config.graph_config_path'), 'config.json', 'a value still to give does not hide one the defaults give');
+    assert.deepEqual(unfilledFields(changes, fromDefaults), []);
   });
 
   it('leaves out what a 422 says is not permitted, and keeps what an earlier refusal changed', () => {

@@ -13,7 +13,7 @@ import {
   validateRef,
 } from '../../model/createPayload';
 import { FailedAttempt, ReviewAction, reviewRows } from '../../model/createReview';
-import { changedFields, changesForRefusal, hasChanges, rememberedDefaults } from '../../model/createRefusal';
+import { changedFields, changesForRefusal, hasChanges, rememberedDefaults, unfilledFields } from '../../model/createRefusal';
 import { KnownIntegration } from '../../model/repositoryCatalog';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { FlowStep, MultiStepInput } from '../../ui/multiStepInput';
@@ -112,6 +112,11 @@ export async function runCreateFlow(
       if (state.decision === 'edit') {
         const document = await deps.payloads.open(repository, body, state.draft.name);
         return { outcome: 'editing', document: document.uri.toString(), body };
+      }
+      // A value the server requires that nobody gave yet: asked for in the review, never sent empty (`confirm` included).
+      if (unfilledFields(state.draft.changes, body).length > 0) {
+        startAt = 'review';
+        continue;
       }
       const sent = await sendCreateRequest(deps, body, profileId, reviewAgain);
       if (sent.ok) {
