@@ -70,6 +70,8 @@ export class NotFoundError extends ControlPlaneErrorBase {
 export interface ValidationIssue {
   loc: string;
   msg: string;
+  /** The server's kind of refusal when it names one (FastAPI: `missing`, `extra_forbidden`, …). */
+  type?: string;
 }
 
 /** 422 (or 400 with a detail list): the server names what it refused. */

@@ -128,7 +128,9 @@ function validationIssues(body: unknown, redactor: Redactor): { issues: Validati
     const loc = path.map(part).join('.');
     const reason = [item.msg, item.message, item.detail, item.title].find((value) => typeof value === 'string');
     const msg = typeof reason === 'string' ? reason : shortJson(item.msg ?? entry);
-    return { loc: serverQuote(loc, redactor, MAX_ISSUE_LOC), msg: serverQuote(msg, redactor, MAX_ISSUE_MSG) || shortJson(entry) };
+    const issue: ValidationIssue = { loc: serverQuote(loc, redactor, MAX_ISSUE_LOC), msg: serverQuote(msg, redactor, MAX_ISSUE_MSG) || shortJson(entry) };
+    if (typeof item.type === 'string' && /^[\w.:-]{1,60}$/.test(item.type)) issue.type = item.type;
+    return issue;
   });
   return { issues, count: list.length };
 }

@@ -14,8 +14,8 @@ export interface CreateDeploymentOptions {
   repository: Repository;
   name?: string;
   ref?: string;
-  /** null: "Don't set". */
-  deploymentType?: DeploymentType | null;
+  /** null: "Don't set". Given as an argument: one of the types the pick offers; kept from an edited payload: any. */
+  deploymentType?: DeploymentType | string | null;
   confirm?: boolean;
   openPayload?: boolean;
 }

@@ -7,11 +7,30 @@ import * as l10n from '@vscode/l10n';
 export interface CreateDraft {
   name: string;
   ref: string;
-  /** Undefined: not set by the flow (a value from the defaults setting stays). */
-  deploymentType?: DeploymentType;
+  /** Undefined: not set by the flow (a value from the defaults setting stays). Any string a server takes. */
+  deploymentType?: string;
+  /** Fields added to or left out of the body after a server refused it (422), kept with the other values. */
+  changes?: BodyChanges;
+}
+
+/** What the flow changed in the body because a server said a field is missing or not permitted. */
+export interface BodyChanges {
+  /** By dotted path (`source`, `source_revision_config.graph_config_path`): the value sent; `needsValue` when no value was known and the user must give one. */
+  added: Record<string, { value: unknown; needsValue?: boolean }>;
+  /** Dotted paths left out of the body. */
+  removed: string[];
 }
 
 export type JsonObject = Record<string, unknown>;
+
+/** Type values of the real service (its default is `prod`; a type cannot be changed after creation); a server may take others. */
+export const KNOWN_DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero'] as const;
+
+/**
+ * What a create from a repository sends besides the contract's three fields: the real service requires
+ * `source` and `secrets` (an empty list is fine). The defaults setting goes over them; `null` there leaves one out.
+ */
+export const REPOSITORY_CREATE_FIELDS: Readonly<JsonObject> = { source: 'github', secrets: [] };
 
 /** Deployment names: lowercase letters, digits and `-`, starting and ending with a letter or digit. */
 const MAX_NAME_LENGTH = 63;
@@ -88,24 +107,79 @@ export function isDeploymentType(value: unknown): value is DeploymentType {
   return typeof value === 'string' && (DEPLOYMENT_TYPES as readonly string[]).includes(value);
 }
 
+/** The type a create body (or the defaults setting) carries: `source_config.deployment_type`, else a top-level `deployment_type` (0.x defaults, contract-only servers). */
+export function bodyDeploymentType(body: JsonObject): string | undefined {
+  const inSource = isPlainObject(body.source_config) ? body.source_config.deployment_type : undefined;
+  if (typeof inSource === 'string' && inSource) return inSource;
+  return typeof body.deployment_type === 'string' && body.deployment_type ? body.deployment_type : undefined;
+}
+
 /**
- * The `POST /v2/deployments` body: the fields the contract names, from the repository record and the draft,
- * over the user's defaults setting (which fill in what the contract does not show, never a pre-filled value).
+ * The `POST /v2/deployments` body: the fields the contract names, from the repository record and the draft, over
+ * the user's defaults setting (which fill in what the contract does not show, never a pre-filled value), over what
+ * the real service requires of a create from a repository (REPOSITORY_CREATE_FIELDS); then the draft's changes after a
+ * refusal. The type goes in `source_config.deployment_type`, where the real service reads it.
  */
 export function buildCreateBody(repository: Repository, draft: CreateDraft, defaults: JsonObject = {}): JsonObject {
+  // A copy through JSON, not structuredClone: VS Code hands out setting values as read-only proxies, which it refuses.
+  const own = isPlainObject(defaults) ? (JSON.parse(JSON.stringify(defaults)) as JsonObject) : {};
+  const body = mergeInto(JSON.parse(JSON.stringify(REPOSITORY_CREATE_FIELDS)) as JsonObject, own);
+  for (const key of Object.keys(REPOSITORY_CREATE_FIELDS)) if (own[key] === null) delete body[key];
+  // A type from 0.x defaults (top level) moves where the real service reads it.
+  const type = draft.deploymentType || bodyDeploymentType(body);
+  delete body.deployment_type;
+  for (const [path, { value, needsValue }] of Object.entries(draft.changes?.added ?? {})) {
+    // A value still to be given does not hide one the defaults setting has come to give.
+    if (needsValue && isEmptyValue(value) && getPath(body, path) !== undefined) continue;
+    setPath(body, path, value);
+  }
   const prefilled: JsonObject = {
     name: draft.name,
     source_config: {
       integration_id: repository.host_integration_id,
       repo_url: repository.url,
+      ...(type ? { deployment_type: type } : {}),
     },
     source_revision_config: {
       repo_ref: draft.ref,
     },
   };
-  if (draft.deploymentType) prefilled.deployment_type = draft.deploymentType;
-  // A copy through JSON, not structuredClone: VS Code hands out setting values as read-only proxies, which it refuses.
-  return mergeInto(isPlainObject(defaults) ? (JSON.parse(JSON.stringify(defaults)) as JsonObject) : {}, prefilled);
+  mergeInto(body, prefilled);
+  for (const path of draft.changes?.removed ?? []) deletePath(body, path);
+  return body;
+}
+
+/** A value the user still has to give: nothing, or empty text. */
+export function isEmptyValue(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** The value at a dotted path, or undefined. */
+export function getPath(body: JsonObject, path: string): unknown {
+  let current: unknown = body;
+  for (const key of path.split('.')) {
+    if (!isPlainObject(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}
+
+/** Sets a dotted path, making the objects on the way (replacing a value that is not one). */
+function setPath(body: JsonObject, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let current = body;
+  for (const key of keys.slice(0, -1)) {
+    if (!isPlainObject(current[key])) current[key] = {};
+    current = current[key] as JsonObject;
+  }
+  current[keys[keys.length - 1]] = JSON.parse(JSON.stringify(value ?? null));
+}
+
+function deletePath(body: JsonObject, path: string): void {
+  const keys = path.split('.');
+  const last = keys.pop()!;
+  const owner = keys.length === 0 ? body : getPath(body, keys.join('.'));
+  if (isPlainObject(owner)) delete owner[last];
 }
 
 /** `over` merged into `target`: objects key by key; anything else (arrays included) in `over` replaces. */
@@ -142,11 +216,11 @@ export class DraftStore {
 
   /** A copy of the kept draft, or the repository's own values: its normalised name and its default branch. */
   get(repository: Repository): CreateDraft {
-    return { ...(this.drafts.get(draftKey(repository)) ?? { name: normaliseDeploymentName(repository.name), ref: repository.default_branch }) };
+    return structuredClone(this.drafts.get(draftKey(repository)) ?? { name: normaliseDeploymentName(repository.name), ref: repository.default_branch });
   }
 
   keep(repository: Repository, draft: CreateDraft): void {
-    this.drafts.set(draftKey(repository), { ...draft });
+    this.drafts.set(draftKey(repository), structuredClone(draft));
   }
 
   forget(repository: Repository): void {

@@ -1,6 +1,7 @@
 // The rows of the create flow's review step, from the body about to be sent and the last failed attempt.
 import type { ValidationIssue } from '../api';
-import { flattenBody, JsonObject } from './createPayload';
+import { BodyChanges, flattenBody, JsonObject } from './createPayload';
+import { unfilledFields } from './createRefusal';
 import { fieldPathWords } from './fieldNames';
 import { maskSecrets } from './deploymentDetails';
 import * as l10n from '@vscode/l10n';
@@ -13,13 +14,18 @@ export interface FailedAttempt {
   answered: boolean;
   /** A success status whose body is no record: the deployment exists, though nothing can show it. */
   accepted?: boolean;
+  /** A 409: the server's reason (`detail`), and the deployment of the same repository and ref when one was found. */
+  conflict?: { reason: string; existing?: { id: string; name?: string } };
 }
 
 /** The flow's steps where a value the review shows is set. */
 export type ValueStep = 'name' | 'ref' | 'type';
 
-/** What picking a review row does: send, edit the body, go back, end the flow to look for a deployment that may exist, or go to a value's step. */
-export type ReviewAction = 'create' | 'edit' | 'back' | 'check' | { goto: ValueStep };
+/**
+ * What picking a review row does: send, edit the body, go back, end the flow to look for a deployment that may exist,
+ * end it to show the deployment a conflict is about, go to a value's step, or ask for the value of a field the flow added.
+ */
+export type ReviewAction = 'create' | 'edit' | 'back' | 'check' | 'existing' | { goto: ValueStep } | { fill: string };
 
 export type ReviewRow =
   | { kind: 'separator'; label: string }
@@ -29,12 +35,27 @@ export type ReviewRow =
  * The review: why the last attempt failed (the server's reasons, each leading to where it is fixed, or a
  * warning that an unanswered request may still have created the deployment), the actions, then the body's fields.
  */
-export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewRow[] {
+export function reviewRows(body: JsonObject, lastError?: FailedAttempt, changes?: BodyChanges): ReviewRow[] {
   const rows: ReviewRow[] = [];
-  if (lastError?.answered) {
+  const changed = new Set([...Object.keys(changes?.added ?? {}), ...(changes?.removed ?? [])].map((path) => `body.${path}`));
+  if (lastError?.conflict) {
+    const { reason, existing } = lastError.conflict;
+    rows.push({ kind: 'item', label: `$(error) ${reason.split('\n')[0]}`, description: l10n.t('refused by the server (HTTP 409)'), detail: reason, action: 'edit' });
+    if (existing) {
+      rows.push({
+        kind: 'item',
+        label: l10n.t('$(eye) Show Existing Deployment'),
+        description: l10n.t('“{0}” deploys this repository and ref', existing.name ?? existing.id),
+        action: 'existing',
+      });
+    }
+    rows.push({ kind: 'separator', label: '' });
+  } else if (lastError?.answered) {
     // No labelled separator above: its label would sit on the first reason's row and cut its detail line.
     const issues = lastError.issues.length > 0 ? lastError.issues : [{ loc: '', msg: lastError.message }];
-    for (const issue of issues) {
+    // A reason answered by a change below is said there.
+    const unanswered = issues.filter((candidate) => !changed.has(candidate.loc));
+    for (const issue of unanswered) {
       const action = actionForField(issue.loc);
       const where = issue.loc ? fieldPathWords(issue.loc) : '';
       // The label names the field in words; the reason itself is the detail line, never cut.
@@ -46,7 +67,7 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
         action,
       });
     }
-    rows.push({ kind: 'separator', label: '' });
+    if (unanswered.length > 0) rows.push({ kind: 'separator', label: '' });
   } else if (lastError) {
     rows.push(
       {
@@ -61,16 +82,49 @@ export function reviewRows(body: JsonObject, lastError?: FailedAttempt): ReviewR
       { kind: 'separator', label: '' },
     );
   }
+  if (changes && changed.size > 0) rows.push(...changeRows(body, changes), { kind: 'separator', label: '' });
   // Secret values (from the defaults setting, say) are sent, never shown.
   const shown = maskSecrets(body);
+  const unfilled = unfilledFields(changes, body);
   rows.push(
-    { kind: 'item', label: l10n.t('$(rocket) Create Deployment'), description: l10n.t("POST /v2/deployments · the body's fields are below"), detail: JSON.stringify(shown), action: 'create' },
+    unfilled.length > 0
+      ? {
+          kind: 'item',
+          label: l10n.t('$(rocket) Create Deployment'),
+          description: l10n.t('first give {0} a value', unfilled.join(', ')),
+          detail: JSON.stringify(shown),
+          action: { fill: unfilled[0] },
+        }
+      : { kind: 'item', label: l10n.t('$(rocket) Create Deployment'), description: l10n.t("POST /v2/deployments · the body's fields are below"), detail: JSON.stringify(shown), action: 'create' },
     { kind: 'item', label: l10n.t('$(json) Edit Payload…'), description: l10n.t('open the body as JSON, change it, send it from the editor title'), action: 'edit' },
     { kind: 'item', label: l10n.t('$(arrow-left) Back'), action: 'back' },
     // An unlabelled line: a separator's label would sit on the first body row.
     { kind: 'separator', label: '' },
     ...flattenBody(shown).map((field): ReviewRow => ({ kind: 'item', label: field.path, description: field.value, action: actionForField(`body.${field.path}`) })),
   );
+  return rows;
+}
+
+/** What the flow added or left out after the server's 422, each saying why; an added field without a known value asks for one. */
+function changeRows(body: JsonObject, changes: BodyChanges): ReviewRow[] {
+  const rows: ReviewRow[] = [];
+  for (const [path, field] of Object.entries(changes.added)) {
+    const unfilled = unfilledFields(changes, body).includes(path);
+    const value = JSON.stringify(maskSecrets({ value: field.value }).value) ?? 'null';
+    rows.push({
+      kind: 'item',
+      label: `${unfilled ? '$(edit)' : '$(add)'} ${path}`,
+      description: unfilled
+        ? l10n.t('needs a value: the server requires it (pick to enter it)')
+        : field.needsValue
+          ? l10n.t('{0} · added: the server requires it (pick to change it)', value)
+          : l10n.t('{0} · added: the server requires it', value),
+      action: field.needsValue ? { fill: path } : 'edit',
+    });
+  }
+  for (const path of changes.removed) {
+    rows.push({ kind: 'item', label: `$(remove) ${path}`, description: l10n.t('left out: the server does not permit it'), action: 'edit' });
+  }
   return rows;
 }
 

@@ -5,8 +5,8 @@
  * stay open, because real servers need fields the contract does not show.
  */
 import * as z from 'zod/mini';
-import { DEPLOYMENT_TYPES } from '../api';
 import { deploymentSchema } from '../api/schemas';
+import { KNOWN_DEPLOYMENT_TYPES } from './createPayload';
 
 /**
  * Fields the control plane sets: not part of a creation body, so the editor does not offer them (a body
@@ -22,9 +22,21 @@ const SERVER_FIELDS = {
   status: true,
 } as const;
 
+/** Known values offered by completion, any other string accepted: servers add values (a type such as `dev_zero`). */
+const openEnum = (values: readonly [string, ...string[]], description: string) =>
+  z.optional(z.union([z.enum(values), z.string()])).register(z.globalRegistry, { description });
+
 export function payloadJsonSchema(): Record<string, unknown> {
+  // The type goes in source_config, where the real service reads it (a top-level one is still accepted: objects stay open).
+  const sourceConfig = z.extend(deploymentSchema.shape.source_config.def.innerType.def.innerType, {
+    deployment_type: openEnum(
+      KNOWN_DEPLOYMENT_TYPES,
+      'Deployment type: dev_free, dev, prod, dev_zero, dev_free_zero or another your server takes. The server default is prod; a type cannot be changed after creation.',
+    ),
+  });
   const body = z.extend(z.omit(deploymentSchema, SERVER_FIELDS), {
-    deployment_type: z.nullish(z.enum(DEPLOYMENT_TYPES)).register(z.globalRegistry, { description: 'Deployment type: dev_free, dev or prod.' }),
+    source: openEnum(['github', 'external_docker'], 'What the deployment is built from: github for a repository (required by the real service).'),
+    source_config: z.nullish(sourceConfig),
   });
   const schema = z.toJSONSchema(body, {
     io: 'input',

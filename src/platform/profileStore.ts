@@ -264,6 +264,19 @@ export class ProfileStore implements vscode.Disposable {
     await config().update('integrations', integrations, target);
   }
 
+  /** Writes the active profile's create defaults; the implicit Default's go where the `createDeployment.defaults` setting is set (the workspace's, else the user's). */
+  async setCreateDefaults(defaults: Record<string, unknown>): Promise<void> {
+    const active = this.active();
+    if (active.implicit) {
+      const inspected = config().inspect('createDeployment.defaults');
+      const { Global, Workspace, WorkspaceFolder } = vscode.ConfigurationTarget;
+      const target = inspected?.workspaceFolderValue !== undefined ? WorkspaceFolder : inspected?.workspaceValue !== undefined ? Workspace : Global;
+      return config().update('createDeployment.defaults', defaults, target);
+    }
+    const where = vscode.l10n.t('Profile “{0}” is defined in this workspace’s settings; edit it there.', active.name);
+    await this.editEntry(active.id, (entry) => ({ ...entry, createDefaults: defaults }), where);
+  }
+
   /** What the active profile merges into every create body: its own defaults, else the `createDeployment.defaults` setting. */
   createDefaults(): Record<string, unknown> {
     const defaults = this.active().createDefaults ?? config().get('createDeployment.defaults');

@@ -26,7 +26,7 @@ type Result = {
   body?: Body;
   document?: string;
   step?: string;
-  draft?: { name: string; ref: string; deploymentType?: string };
+  draft?: { name: string; ref: string; deploymentType?: string; changes?: unknown };
   lastError?: { message: string; issues: Array<{ loc: string; msg: string }> };
   message?: string;
   line?: number;
@@ -94,6 +94,10 @@ describe('Create deployment', function () {
     assert.equal(body.source_revision_config?.repo_ref, storefront.default_branch);
     assert.equal(body.name, 'storefront');
     assert.equal('deployment_type' in body, false, 'no type was chosen');
+    assert.equal('deployment_type' in body.source_config!, false, 'no type was chosen');
+    // What the real service requires besides the contract's three fields.
+    assert.equal(body.source, 'github');
+    assert.deepEqual(body.secrets, []);
 
     const id = result!.deployment!.id;
     assert.ok(fx.standIn.deployments.some((d) => d.id === id), 'the stand-in stored it');
@@ -134,7 +138,7 @@ describe('Create deployment', function () {
     const body = posts()[0].body as Body;
     assert.equal(body.source_revision_config?.repo_ref, 'refs/tags/v1.2.0');
     assert.notEqual(payments.default_branch, 'refs/tags/v1.2.0');
-    assert.equal(body.deployment_type, 'prod');
+    assert.equal(body.source_config?.deployment_type, 'prod');
     assert.equal(body.name, 'payments-api');
     assert.equal(body.source_config?.repo_url, payments.url);
   });
@@ -191,7 +195,7 @@ describe('Create deployment', function () {
     const body = posts()[1].body as Body;
     assert.equal(body.name, 'checkout-fixed');
     assert.equal(body.source_revision_config?.repo_ref, 'release/2');
-    assert.equal(body.deployment_type, 'dev');
+    assert.equal(body.source_config?.deployment_type, 'dev');
 
     // Once created, the draft is done with: the next flow starts from the record again.
     await create({ repository: checkout, confirm: true });
@@ -212,7 +216,7 @@ describe('Create deployment', function () {
       let settled = false;
       void running.then(() => (settled = true));
       const error = await waitFor('the error message', () => shown.find((s) => s.level === 'error'));
-      assert.match(error.message, /body\.source: Field required/);
+      assert.doesNotMatch(error.message, /body\.source: Field required/, 'source is sent by default');
       assert.match(error.message, /body\.source_revision_config\.graph_config_path: Field required/);
       await waitFor('the flow to end', async () => {
         if (!settled) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
@@ -220,7 +224,12 @@ describe('Create deployment', function () {
       });
       const result = await running;
       assert.equal(result?.step, 'review');
-      assert.deepEqual(result?.draft, { name: 'docs-acme-dev', ref: 'trunk' });
+      assert.deepEqual(result?.draft, {
+        name: 'docs-acme-dev',
+        ref: 'trunk',
+        // Added for the review, empty: a value only the user can give.
+        changes: { added: { 'source_revision_config.graph_config_path': { value: '', needsValue: true } }, removed: [] },
+      });
 
       await setDefaults({ source: 'github', source_revision_config: { graph_config_path: 'config.json' } });
       const again = await create({ repository: docs, confirm: true });
@@ -407,5 +416,127 @@ describe('Create deployment', function () {
       fx.standIn.reset();
       await vscode.commands.executeCommand('deploymentsExplorer.refreshIntegrations');
     }
+  });
+});
+
+// Against a stand-in that answers as the real service does: the type read from source_config, `source` and
+// `secrets` required, a 409 for a second deployment of the same repository, ref and type.
+describe('Create deployment against the real service’s shapes', function () {
+  this.timeout(60000);
+  const fx = useSuiteFixture({
+    key: KEY,
+    standIn: () => ({ realShapes: true }),
+    settings: (standIn) => ({
+      'createDeployment.defaults': undefined,
+      integrations: [{ id: integration(standIn, 'acme-github').id, label: 'Acme' }],
+    }),
+    prepare: ({ api, onRestore }) =>
+      onRestore(async () => {
+        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        api.watch.scheduler.replaceAll([]);
+      }),
+  });
+  const { shown } = fx.messages;
+  const storefront = () => integration(fx.standIn, 'acme-github').repositories.find((r) => r.name === 'storefront')!;
+  const posts = () => fx.standIn.requests.filter((r) => r.method === 'POST' && r.path === '/v2/deployments');
+  const create = (argument: unknown) => vscode.commands.executeCommand<Result>('deploymentsExplorer.createDeployment', argument);
+  const setDefaults = (value: unknown) => config().update('createDeployment.defaults', value, vscode.ConfigurationTarget.Global);
+
+  beforeEach(() => {
+    fx.messages.clear();
+    fx.api.watch.scheduler.replaceAll([]);
+    fx.standIn.reset();
+  });
+
+  it('a dev create sends its type in source_config, and the service keeps it', async () => {
+    const result = await create({ repository: storefront(), name: 'storefront-real-dev', ref: 'refs/tags/real-dev', deploymentType: 'dev', confirm: true });
+    assert.equal(result?.outcome, 'created', JSON.stringify(result));
+    assert.equal(posts().length, 1);
+    const body = posts()[0].body as Body;
+    assert.equal(body.source_config?.deployment_type, 'dev');
+    assert.equal('deployment_type' in body, false, 'a top-level type is ignored by the real service, which then makes prod');
+    assert.equal(body.source, 'github');
+    assert.deepEqual(body.secrets, []);
+    const stored = fx.standIn.deployments.find((d) => d.id === result!.deployment!.id) as Body | undefined;
+    assert.equal(stored?.source_config?.deployment_type, 'dev');
+  });
+
+  it('a 422 naming a missing field comes back to the review with it added, and sends again once the user confirms', async () => {
+    // The user's defaults leave secrets out; the service requires them.
+    await setDefaults({ secrets: null });
+    try {
+      fx.messages.answers.info.push(undefined, 'Remember for This Profile');
+      const running = create({ repository: storefront(), name: 'storefront-real-422', ref: 'refs/tags/real-422', deploymentType: 'dev', confirm: true });
+      let settled = false;
+      void running.then(() => (settled = true));
+      const error = await waitFor('the refusal', () => shown.find((s) => s.level === 'error'));
+      assert.match(error.message, /HTTP 422/);
+      assert.match(error.message, /body\.secrets: Field required/);
+      assert.equal('secrets' in (posts()[0].body as Body), false);
+
+      // The review is open with secrets added; Enter on its Create row (the active one) sends again.
+      let postsBeforeConfirming: number | undefined;
+      await waitFor('the confirmed resend', async () => {
+        if (!settled && posts().length === 1) {
+          postsBeforeConfirming ??= posts().length;
+          await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        }
+        return settled;
+      });
+      assert.equal(postsBeforeConfirming, 1, 'nothing was sent again before the user confirmed');
+      const result = await running;
+      assert.equal(result?.outcome, 'created', JSON.stringify(result));
+      assert.equal(posts().length, 2, 'two POSTs in all');
+      const resent = posts()[1].body as Body;
+      assert.deepEqual(resent.secrets, []);
+      assert.equal(resent.name, 'storefront-real-422', 'the values entered are kept');
+      assert.equal(resent.source_revision_config?.repo_ref, 'refs/tags/real-422');
+      assert.equal(resent.source_config?.deployment_type, 'dev');
+
+      // Offered once; remembered in this profile's create defaults, so the next create sends it at once.
+      const offer = await waitFor('the offer to remember', () => shown.find((s) => s.message.startsWith('The server needed these changes to the body: secrets.')));
+      assert.deepEqual(offer.actions, ['Remember for This Profile']);
+      await waitFor('the defaults to be remembered', () => JSON.stringify(config().get('createDeployment.defaults')) === JSON.stringify({ secrets: [] }));
+      const next = await create({ repository: storefront(), name: 'storefront-real-next', ref: 'refs/tags/real-next', confirm: true });
+      assert.equal(next?.outcome, 'created', JSON.stringify(next));
+      assert.equal(posts().length, 3);
+      assert.equal(shown.filter((s) => s.message.startsWith('The server needed')).length, 1, 'offered once');
+    } finally {
+      await setDefaults(undefined);
+    }
+  });
+
+  it('a 409 says the server’s reason, offers the existing deployment of that repository and ref, and sends nothing more', async () => {
+    const first = await create({ repository: storefront(), name: 'storefront-real-a', ref: 'refs/tags/real-409', deploymentType: 'dev', confirm: true });
+    assert.equal(first?.outcome, 'created', JSON.stringify(first));
+    fx.messages.clear();
+    fx.messages.answers.warning.push('Show Existing Deployment');
+
+    const running = create({ repository: storefront(), name: 'storefront-real-b', ref: 'refs/tags/real-409', deploymentType: 'dev', confirm: true });
+    let settled = false;
+    void running.then(() => (settled = true));
+    const conflict = await waitFor('the conflict', () => shown.find((s) => s.level === 'warning'));
+    assert.equal(
+      conflict.message,
+      '“storefront-real-b” was not created: A deployment already exists for this agent environment (HTTP 409). “storefront-real-a” deploys the same repository and ref.',
+    );
+    assert.deepEqual(conflict.actions, ['Show Existing Deployment', 'Review']);
+    const view = fx.api.deployments.treeView;
+    await waitFor('the existing deployment to be selected', () =>
+      view.selection.some((row) => row.kind === 'deployment' && row.item.deployment.id === first!.deployment!.id),
+    );
+    // The flow is back at its review with the values kept: leave it as a user pressing Escape would.
+    await waitFor('the flow to end', async () => {
+      if (!settled) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      return settled;
+    });
+    const result = await running;
+    assert.equal(result?.outcome, 'cancelled');
+    assert.equal(result?.step, 'review');
+    assert.equal(result?.draft?.name, 'storefront-real-b');
+    assert.equal(posts().length, 2, 'never a second POST of the refused body');
+    const lookups = fx.standIn.requests.filter((r) => r.method === 'GET' && r.path === '/v2/deployments' && r.query.name_contains !== undefined);
+    // One listing call by the repository's name, or none when the deployment index is loaded.
+    assert.ok(lookups.length <= 1 && lookups.every((r) => r.query.name_contains === 'storefront'), JSON.stringify(lookups.map((r) => r.query)));
   });
 });

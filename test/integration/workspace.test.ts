@@ -235,7 +235,7 @@ describe('This Workspace', function () {
     assert.deepEqual(asked.actions, ['Push First', 'Deploy Anyway']);
     assert.equal(result.outcome, 'created');
     assert.equal(result.body.name, 'service-0-feature-cart');
-    assert.equal(result.body.deployment_type, 'dev');
+    assert.equal(result.body.source_config.deployment_type, 'dev');
     assert.equal(result.body.source_revision_config.repo_ref, 'feature/cart');
     assert.equal(result.body.source_config.repo_url, REPOSITORY_URL);
     assert.throws(() => git('--git-dir', bare, 'rev-parse', '--verify', '-q', 'refs/heads/feature/cart'), 'nothing was pushed');

@@ -637,7 +637,20 @@ export class StandIn {
         });
       }
     }
-    if (body.deployment_type !== undefined && !(DEPLOYMENT_TYPES as readonly unknown[]).includes(body.deployment_type)) {
+    if (this.realShapes) {
+      // The real service: the type inside source_config, and `source` and `secrets` required besides the contract's fields.
+      const type = isObject(sourceConfig) ? sourceConfig.deployment_type : undefined;
+      if (type !== undefined && !(REAL_DEPLOYMENT_TYPES as readonly unknown[]).includes(type)) {
+        add({
+          type: 'enum',
+          loc: ['body', 'source_config', 'deployment_type'],
+          msg: `Input should be ${REAL_DEPLOYMENT_TYPES.map((value) => `'${value}'`).join(', ')}`,
+          input: type,
+        });
+      }
+      if (body.source === undefined) missing('source');
+      if (body.secrets === undefined) missing('secrets');
+    } else if (body.deployment_type !== undefined && !(DEPLOYMENT_TYPES as readonly unknown[]).includes(body.deployment_type)) {
       add({
         type: 'enum',
         loc: ['body', 'deployment_type'],
@@ -662,6 +675,11 @@ export class StandIn {
       sendJson(res, 409, { detail: `A deployment named ${name} already exists` });
       return;
     }
+    // The real service: one deployment per repository, ref and type (its "agent environment").
+    if (this.realShapes && this.deployments.some((d) => sameEnvironment(d, body))) {
+      sendJson(res, 409, { detail: 'A deployment already exists for this agent environment' });
+      return;
+    }
     const now = new Date().toISOString();
     const record: Deployment = {
       ...(structuredClone(body) as Record<string, unknown>),
@@ -673,7 +691,8 @@ export class StandIn {
       status: 'AWAITING_DATABASE',
       latest_revision_id: randomUUID(),
     };
-    record.deployment_type ??= 'dev';
+    if (this.realShapes) (record.source_config as Record<string, unknown>).deployment_type ??= 'prod';
+    else record.deployment_type ??= 'dev';
     record.remote_reconciled ??= false;
     record.tag_value_ids ??= [];
     record.secret_references ??= [];
@@ -893,6 +912,20 @@ function send(res: http.ServerResponse, status: number, text: string, contentTyp
 
 function sendJson(res: http.ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
   send(res, status, JSON.stringify(value), JSON_TYPE, headers);
+}
+
+/** Type values of the real service; its default is prod. */
+const REAL_DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero'] as const;
+
+/** Whether a stored record and a create body name the same repository URL, ref and type (the type where either keeps it; prod by default). */
+function sameEnvironment(record: Record<string, unknown>, body: Record<string, unknown>): boolean {
+  const part = (value: Record<string, unknown>, object: string, field: string): unknown => (isObject(value[object]) ? value[object][field] : undefined);
+  const type = (value: Record<string, unknown>): unknown => part(value, 'source_config', 'deployment_type') ?? value.deployment_type ?? 'prod';
+  return (
+    part(record, 'source_config', 'repo_url') === part(body, 'source_config', 'repo_url') &&
+    part(record, 'source_revision_config', 'repo_ref') === part(body, 'source_revision_config', 'repo_ref') &&
+    type(record) === type(body)
+  );
 }
 
 function sendValidation(res: http.ServerResponse, detail: ValidationItem[]): void {

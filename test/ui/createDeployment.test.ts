@@ -97,7 +97,7 @@ test('creates a deployment from the palette: integration, repository, name, ref,
   assert.equal(body.source_config?.integration_id, acme.id);
   assert.equal(body.source_config?.repo_url, 'https://github.com/acme/storefront');
   assert.equal(body.source_revision_config?.repo_ref, 'refs/tags/v1');
-  assert.equal(body.deployment_type, 'dev');
+  assert.equal(body.source_config?.deployment_type, 'dev');
 });
 
 test('Edit Payload… opens the body as JSON with a Create Deployment action in the editor title that sends it', async () => {
@@ -127,6 +127,7 @@ test('Edit Payload… opens the body as JSON with a Create Deployment action in 
   assert.ok(body, 'the stand-in did not receive the edited payload');
   assert.equal(body.source_revision_config?.repo_ref, 'main');
   assert.equal('deployment_type' in body, false);
+  assert.equal('deployment_type' in (body.source_config ?? {}), false);
   // Sent once: the action leaves the document, so it is not sent twice by accident.
   await action.waitFor({ state: 'detached', timeout: 10_000 });
   // The document is `<name>.deployment.json`: the contributed payload schema completes its fields.
@@ -143,7 +144,7 @@ test('Edit Payload… opens the body as JSON with a Create Deployment action in 
     const texts = (await suggestions.allTextContents()).join(' ');
     return /image_version/.test(texts) && /secret_references/.test(texts) ? texts : undefined;
   });
-  assert.match(labels, /deployment_type/);
+  assert.match(labels, /\bsource\b(?!_)/);
   await wb.screenshot('payload-completion');
   await page.keyboard.press('Escape');
   // Leave no dirty untitled editor behind for the next test file (same workspace, hot exit).

@@ -5,7 +5,7 @@ import * as fake from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { fakeServices, FakeControlPlaneOptions, repository } from './helpers/fakeServices';
-import { CancelledError, InvalidResponseError, RequestValidationError, SchemaError } from '../../src/api';
+import { CancelledError, HttpError, InvalidResponseError, RequestValidationError, SchemaError } from '../../src/api';
 import { readCreateArgument } from '../../src/model/createArguments';
 import { DraftStore } from '../../src/model/createPayload';
 import { FILTER_NAMES } from '../../src/model/deploymentFilters';
@@ -115,10 +115,12 @@ describe('create flow', () => {
     assert.equal(review.placeholder, 'Review: shop from acme/storefront at refs/tags/v1');
     assert.equal(review.activeLabel, 'Create Deployment');
     const expected = {
+      source: 'github',
+      secrets: [],
       name: 'shop',
-      source_config: { integration_id: ACME, repo_url: 'https://github.com/acme/storefront' },
+      // The type where the real service reads it: at the top level it would be ignored, and a prod deployment made.
+      source_config: { integration_id: ACME, repo_url: 'https://github.com/acme/storefront', deployment_type: 'dev' },
       source_revision_config: { repo_ref: 'refs/tags/v1' },
-      deployment_type: 'dev',
     };
     assert.deepEqual(JSON.parse(String(review.find('Create Deployment')?.detail)), expected);
     assert.deepEqual(review.labels, [
@@ -126,11 +128,13 @@ describe('create flow', () => {
       'Edit Payload…',
       'Back',
       '',
+      'source',
+      'secrets',
       'name',
       'source_config.integration_id',
       'source_config.repo_url',
+      'source_config.deployment_type',
       'source_revision_config.repo_ref',
-      'deployment_type',
     ]);
     review.accept();
 
@@ -174,6 +178,7 @@ describe('create flow', () => {
     assert.equal((await done).outcome, 'created');
     assert.equal(posted[0].name, 'payments-api');
     assert.equal('deployment_type' in posted[0], false);
+    assert.equal('deployment_type' in (posted[0].source_config as object), false, 'no type chosen: none sent');
   });
 
   it('says in the name prompt what the suggested name changed of the repository’s name', async () => {
@@ -266,7 +271,7 @@ describe('create flow', () => {
     typeAgain.pick('dev_free');
     (await fake.window.nextQuickPick()).pick('Create Deployment');
     assert.equal((await done).outcome, 'created');
-    assert.deepEqual([posted[0].name, posted[0].deployment_type], ['second', 'dev_free']);
+    assert.deepEqual([posted[0].name, (posted[0].source_config as Record<string, unknown>).deployment_type], ['second', 'dev_free']);
   });
 
   it('a refused request comes back to the review with the server’s reasons and every value kept', async () => {
@@ -307,6 +312,132 @@ describe('create flow', () => {
     assert.equal(again.find('Name')?.detail, 'String should match pattern');
     again.escape();
     assert.equal(posted.length, 1);
+  });
+
+  it('a 422 naming missing fields comes back to the review with them added, sends again only when asked, then offers to remember them', async () => {
+    const { create, posted, services } = setUp({
+      create: async (body) => {
+        const missing = ['secrets', 'source_revision_config.graph_config_path'].filter((path) =>
+          path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], body) === undefined,
+        );
+        if (missing.length > 0) throw new RequestValidationError(422, missing.map((path) => ({ loc: `body.${path}`, msg: 'Field required', type: 'missing' })));
+        return { id: '00000000-0000-4000-8000-000000000002', name: String(body.name) };
+      },
+    });
+    // The user's defaults leave secrets out: the server says it is required.
+    fake.workspace.set('deploymentsExplorer.createDeployment.defaults', { secrets: null });
+    const done = create({ repository: storefront, name: 'shop', ref: 'release/2', deploymentType: 'dev', confirm: true });
+
+    const review = await fake.window.nextQuickPick();
+    assert.equal(posted.length, 1, 'back at the review: nothing sent again without the user');
+    assert.equal('secrets' in posted[0], false);
+    assert.deepEqual(review.labels.slice(0, 4), ['secrets', 'source_revision_config.graph_config_path', '', 'Create Deployment']);
+    assert.equal(review.find('secrets')?.description, '[] · added: the server requires it');
+    assert.equal(review.find('source_revision_config.graph_config_path')?.description, 'needs a value: the server requires it (pick to enter it)');
+    assert.equal(review.find('Create Deployment')?.description, 'first give source_revision_config.graph_config_path a value');
+    assert.equal(review.placeholder, 'Review: shop from acme/storefront at release/2', 'the values typed are kept');
+
+    // Create asks for the value the server wants before anything is sent.
+    review.pick('Create Deployment');
+    const value = await fake.window.nextInputBox();
+    assert.equal(value.prompt, 'The server requires source_revision_config.graph_config_path: enter its value (text; for a list or an object use Edit Payload…).');
+    value.type('agent.json');
+    value.accept();
+    const again = await fake.window.nextQuickPick();
+    assert.equal(posted.length, 1);
+    assert.equal(again.find('Create Deployment')?.description, "POST /v2/deployments · the body's fields are below");
+    fake.window.answer = (message) => (message.message.startsWith('The server needed') ? 'Remember for This Profile' : undefined);
+    again.pick('Create Deployment');
+    const result = await done;
+    assert.equal(result.outcome, 'created');
+    assert.equal(posted.length, 2, 'sent again once, when the user confirmed');
+    assert.deepEqual(posted[1], {
+      secrets: [],
+      source: 'github',
+      name: 'shop',
+      source_config: { integration_id: ACME, repo_url: 'https://github.com/acme/storefront', deployment_type: 'dev' },
+      source_revision_config: { graph_config_path: 'agent.json', repo_ref: 'release/2' },
+    });
+
+    await fake.until(
+      () => JSON.stringify(services.connection.profiles.createDefaults()) !== JSON.stringify({ secrets: null }),
+      'the defaults to be remembered',
+    );
+    const offer = fake.window.messages.find((m) => m.message.startsWith('The server needed'));
+    assert.deepEqual(offer?.actions, ['Remember for This Profile']);
+    assert.equal(
+      offer?.message,
+      'The server needed these changes to the body: secrets, source_revision_config.graph_config_path. Keep them in the create defaults of profile “Default”, so the next create sends them at once?',
+    );
+    assert.deepEqual(services.connection.profiles.createDefaults(), { secrets: [], source_revision_config: { graph_config_path: 'agent.json' } });
+
+    // The next create sends them at once, with no offer.
+    fake.window.messages.length = 0;
+    assert.equal((await create({ repository: payments, name: 'pay', confirm: true })).outcome, 'created');
+    assert.equal(posted.length, 3);
+    assert.deepEqual(posted[2].secrets, []);
+    assert.equal(fake.window.messages.some((m) => m.message.startsWith('The server needed')), false);
+  });
+
+  it('a 422 naming a field that is not permitted leaves it out, and one naming nothing fixable keeps the review as it was', async () => {
+    const { create, posted } = setUp({
+      create: async (body) => {
+        if ('source' in body) throw new RequestValidationError(422, [{ loc: 'body.source', msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }]);
+        throw new RequestValidationError(422, [{ loc: 'body.name', msg: 'String should match pattern', type: 'string_pattern_mismatch' }]);
+      },
+    });
+    const done = create({ repository: storefront, name: 'shop', confirm: true });
+    const review = await fake.window.nextQuickPick();
+    assert.deepEqual(review.labels.slice(0, 3), ['source', '', 'Create Deployment']);
+    assert.equal(review.find('source')?.description, 'left out: the server does not permit it');
+    review.pick('Create Deployment');
+    const after = await fake.window.nextQuickPick();
+    assert.equal('source' in posted[1], false, 'sent without it');
+    assert.deepEqual(after.labels.slice(0, 4), ['Name', '', 'source', ''], 'the reason it cannot fix, and what it changed before');
+    after.escape();
+    const result = await done;
+    assert.ok(result.outcome === 'cancelled');
+    assert.deepEqual(result.draft?.changes, { added: {}, removed: ['source'] }, 'kept with the other values');
+    assert.equal(posted.length, 2);
+  });
+
+  it('a 409 says the server’s reason, offers the deployment of the same repository and ref, and never sends again', async () => {
+    const existing = { id: '00000000-0000-4000-8000-0000000000aa', name: 'storefront', source_config: { repo_url: 'https://github.com/acme/storefront' }, source_revision_config: { repo_ref: 'main' } };
+    const { create, posted, services, deployments } = setUp({
+      create: async () => {
+        throw new HttpError(409, 'A deployment already exists for this agent environment');
+      },
+    });
+    const queries: unknown[] = [];
+    const client = (await services.connection.getClient()) as unknown as Record<string, unknown>;
+    client.listDeployments = async (query: unknown) => {
+      queries.push(query);
+      const other = { ...existing, id: '00000000-0000-4000-8000-0000000000bb', name: 'storefront-dev', source_revision_config: { repo_ref: 'develop' } };
+      return { deployments: [other, existing], invalid: [], requestedOffset: 0, limit: 100, nextOffset: 2, mayHaveMore: false };
+    };
+    const done = create({ repository: storefront, name: 'storefront-2', confirm: true });
+
+    const review = await fake.window.nextQuickPick();
+    assert.deepEqual(queries, [{ nameContains: 'storefront', limit: 100 }], 'one listing call');
+    assert.deepEqual(
+      fake.window.messages.map((m) => [m.level, m.message, m.actions]),
+      [
+        [
+          'warning',
+          '“storefront-2” was not created: A deployment already exists for this agent environment (HTTP 409). “storefront” deploys the same repository and ref.',
+          ['Show Existing Deployment', 'Review'],
+        ],
+      ],
+    );
+    assert.deepEqual(review.labels.slice(0, 3), ['A deployment already exists for this agent environment', 'Show Existing Deployment', '']);
+    assert.equal(review.placeholder, 'Review: storefront-2 from acme/storefront at main', 'the values are kept');
+    review.pick('Show Existing Deployment');
+    const result = await done;
+    assert.ok(result.outcome === 'existing');
+    assert.equal(result.deploymentId, existing.id);
+    assert.equal(result.draft.name, 'storefront-2');
+    assert.deepEqual(deployments.revealed, [existing.id]);
+    assert.equal(posted.length, 1, 'never a second POST');
   });
 
   it('a refusal’s Review, clicked after the fixed request created the deployment, does not lead to sending it again', async () => {
@@ -424,6 +555,7 @@ describe('create flow', () => {
 
   it('the type step and the review show what the defaults setting adds', async () => {
     const { create, posted } = setUp();
+    // A type at the top level: defaults written for 0.x.
     fake.workspace.set('deploymentsExplorer.createDeployment.defaults', { deployment_type: 'prod', secrets: [], name: 'not-this' });
     const done = create({ repository: storefront });
     (await fake.window.nextInputBox()).accept();
@@ -432,11 +564,20 @@ describe('create flow', () => {
     assert.equal(type.find('Don’t set')?.description, 'keeps prod from the defaults setting');
     type.accept();
     const review = await fake.window.nextQuickPick();
-    assert.deepEqual(review.labels.slice(4), ['deployment_type', 'secrets', 'name', 'source_config.integration_id', 'source_config.repo_url', 'source_revision_config.repo_ref']);
+    assert.deepEqual(review.labels.slice(4), [
+      'source',
+      'secrets',
+      'name',
+      'source_config.integration_id',
+      'source_config.repo_url',
+      'source_config.deployment_type',
+      'source_revision_config.repo_ref',
+    ]);
     assert.equal(review.find('name')?.description, '"storefront"', 'the repository’s values win over the defaults');
     review.accept();
     assert.equal((await done).outcome, 'created');
-    assert.deepEqual(posted[0].deployment_type, 'prod');
+    assert.equal((posted[0].source_config as Record<string, unknown>).deployment_type, 'prod', 'moved where the real service reads it');
+    assert.equal('deployment_type' in posted[0], false);
   });
 
   it('Edit Payload… opens the body as a JSON document instead of sending', async () => {
@@ -454,7 +595,11 @@ describe('create flow', () => {
     assert.equal(document.languageId, 'json');
     assert.equal(document.uri.toString(), 'untitled:/infra-edit.deployment.json', 'named so the payload schema applies');
     assert.deepEqual(JSON.parse(document.getText()), result.body);
-    assert.match(document.getText(), /^\{\n  "name": "infra-edit",\n  "source_config": \{\n    "integration_id": [^]*\n\}\n$/, 'pretty-printed, with a final newline');
+    assert.match(
+      document.getText(),
+      /^\{\n  "source": "github",\n  "secrets": \[\],\n  "name": "infra-edit",\n  "source_config": \{\n    "integration_id": [^]*\n\}\n$/,
+      'pretty-printed, with a final newline',
+    );
     assert.deepEqual(fake.commands.context.get('deploymentsExplorer.payloadDocuments'), [result.document], 'its editor title offers Create Deployment');
     assert.equal(posted.length, 0, 'nothing is sent before the user asks');
   });

@@ -85,17 +85,56 @@ describe('buildCreateBody', () => {
   it('copies the record fields where the contract says', () => {
     const body = buildCreateBody(repository, new DraftStore().get(repository));
     assert.deepEqual(body, {
+      // What the real service requires of a create from a repository, besides the contract's three fields.
+      source: 'github',
+      secrets: [],
       name: 'payments-api',
       source_config: { integration_id: repository.host_integration_id, repo_url: repository.url },
       source_revision_config: { repo_ref: 'develop' },
     });
   });
 
-  it('sends a changed ref and a chosen type', () => {
+  it('sends a changed ref, and a chosen type in source_config, where the real service reads it', () => {
     const body = buildCreateBody(repository, { name: 'pay', ref: 'refs/tags/v1', deploymentType: 'prod' });
     assert.equal((body.source_revision_config as Record<string, unknown>).repo_ref, 'refs/tags/v1');
-    assert.equal(body.deployment_type, 'prod');
+    assert.equal((body.source_config as Record<string, unknown>).deployment_type, 'prod');
+    assert.equal('deployment_type' in body, false, 'not at the top level, where the real service ignores it (and creates prod)');
     assert.equal(body.name, 'pay');
+  });
+
+  it('lets the defaults setting change or leave out source and secrets (null leaves one out)', () => {
+    const body = buildCreateBody(repository, { name: 'pay', ref: 'main' }, { source: 'external_docker', secrets: null });
+    assert.equal(body.source, 'external_docker');
+    assert.equal('secrets' in body, false);
+    const withSecrets = buildCreateBody(repository, { name: 'pay', ref: 'main' }, { secrets: [{ name: 'A', value: 'b' }] });
+    assert.deepEqual(withSecrets.secrets, [{ name: 'A', value: 'b' }]);
+  });
+
+  it('moves a type of 0.x defaults (top level) into source_config', () => {
+    const body = buildCreateBody(repository, { name: 'pay', ref: 'main' }, { deployment_type: 'dev_zero' });
+    assert.equal('deployment_type' in body, false);
+    assert.equal((body.source_config as Record<string, unknown>).deployment_type, 'dev_zero', 'a value the extension does not know is kept');
+    const inSource = buildCreateBody(repository, { name: 'pay', ref: 'main' }, { source_config: { deployment_type: 'dev' }, deployment_type: 'prod' });
+    assert.equal((inSource.source_config as Record<string, unknown>).deployment_type, 'dev', 'source_config wins over the top level');
+  });
+
+  it('applies the changes a refusal asked for over everything else, and keeps the pre-filled values', () => {
+    const body = buildCreateBody(
+      repository,
+      {
+        name: 'pay',
+        ref: 'main',
+        deploymentType: 'dev',
+        changes: { added: { secrets: { value: [] }, 'source_revision_config.graph_config_path': { value: 'agent.json', needsValue: true } }, removed: ['source'] },
+      },
+      { secrets: null },
+    );
+    assert.deepEqual(body, {
+      secrets: [],
+      name: 'pay',
+      source_config: { integration_id: repository.host_integration_id, repo_url: repository.url, deployment_type: 'dev' },
+      source_revision_config: { graph_config_path: 'agent.json', repo_ref: 'main' },
+    });
   });
 
   it('merges the defaults under the pre-filled values, deeply, without changing them', () => {
@@ -113,12 +152,12 @@ describe('buildCreateBody', () => {
       source: 'github',
       secrets: [],
       name: 'pay',
-      deployment_type: 'dev',
       source_config: {
         repo_url: repository.url,
         build_on_push: true,
         resource_spec: { cpu: 1 },
         integration_id: repository.host_integration_id,
+        deployment_type: 'dev',
       },
       source_revision_config: { graph_config_path: 'langgraph.json', repo_ref: 'main' },
     });
@@ -128,8 +167,11 @@ describe('buildCreateBody', () => {
   });
 
   it('lets a chosen type override the default one', () => {
-    const body = buildCreateBody(repository, { name: 'pay', ref: 'main', deploymentType: 'dev_free' }, { deployment_type: 'prod' });
-    assert.equal(body.deployment_type, 'dev_free');
+    const body = buildCreateBody(repository, { name: 'pay', ref: 'main', deploymentType: 'dev_free' }, { source_config: { deployment_type: 'prod' } });
+    assert.equal((body.source_config as Record<string, unknown>).deployment_type, 'dev_free');
+    const old = buildCreateBody(repository, { name: 'pay', ref: 'main', deploymentType: 'dev_free' }, { deployment_type: 'prod' });
+    assert.equal((old.source_config as Record<string, unknown>).deployment_type, 'dev_free');
+    assert.equal('deployment_type' in old, false);
   });
 
   it('replaces a default that is not an object where the body needs one', () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildCreateBody } from '../../src/model/createPayload';
+import { buildCreateBody, getPath } from '../../src/model/createPayload';
 import { actionForField, ReviewRow, reviewRows } from '../../src/model/createReview';
+import { changesForRefusal, conflictingDeployments, rememberedDefaults, unfilledFields } from '../../src/model/createRefusal';
 
 const repository = {
   host_integration_id: '3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b',
@@ -25,12 +26,13 @@ describe('create review rows', () => {
       '$(json) Edit Payload… — open the body as JSON, change it, send it from the editor title',
       '$(arrow-left) Back',
       '── ',
+      'source — "github"',
       'secrets — []',
       'name — "storefront"',
       'source_config.integration_id — "3f2a9c1e-4b5d-4e6f-8a0b-1c2d3e4f5a6b"',
       'source_config.repo_url — "https://github.com/acme/storefront"',
+      'source_config.deployment_type — "dev"',
       'source_revision_config.repo_ref — "main"',
-      'deployment_type — "dev"',
     ]);
     const create = rows[0];
     assert.ok(create.kind === 'item');
@@ -41,7 +43,7 @@ describe('create review rows', () => {
     assert.equal(actions['$(arrow-left) Back'], 'back');
     assert.deepEqual(actions['name'], { goto: 'name' });
     assert.deepEqual(actions['source_revision_config.repo_ref'], { goto: 'ref' });
-    assert.deepEqual(actions['deployment_type'], { goto: 'type' });
+    assert.deepEqual(actions['source_config.deployment_type'], { goto: 'type' });
     assert.equal(actions['source_config.repo_url'], 'edit', 'fields the flow does not ask for are changed in the payload');
     assert.equal(actions['secrets'], 'edit');
   });
@@ -112,5 +114,132 @@ describe('create review rows', () => {
     assert.deepEqual(actionForField('body.source_revision_config.repo_ref'), { goto: 'ref' });
     assert.deepEqual(actionForField('body.deployment_type'), { goto: 'type' });
     assert.equal(actionForField(''), 'edit');
+  });
+
+  it('says what the flow added or left out after a 422, and asks for a value it could not know before Create sends', () => {
+    const changes = {
+      added: { secrets: { value: [] }, 'source_revision_config.graph_config_path': { value: '', needsValue: true } },
+      removed: ['source'],
+    };
+    const changed = buildCreateBody(repository, { name: 'storefront', ref: 'main', changes }, {});
+    const rows = reviewRows(
+      changed,
+      {
+        message: 'refused',
+        issues: [
+          { loc: 'body.secrets', msg: 'Field required', type: 'missing' },
+          { loc: 'body.source_revision_config.graph_config_path', msg: 'Field required', type: 'missing' },
+          { loc: 'body.source', msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
+          { loc: 'body.name', msg: 'String should match pattern', type: 'string_pattern_mismatch' },
+        ],
+        answered: true,
+      },
+      changes,
+    );
+    assert.deepEqual(shown(rows).slice(0, 7), [
+      '$(error) Name — refused by the server: go to the name step',
+      '── ',
+      '$(add) secrets — [] · added: the server requires it',
+      '$(edit) source_revision_config.graph_config_path — needs a value: the server requires it (pick to enter it)',
+      '$(remove) source — left out: the server does not permit it',
+      '── ',
+      '$(rocket) Create Deployment — first give source_revision_config.graph_config_path a value',
+    ]);
+    const create = rows[6];
+    assert.deepEqual(create.kind === 'item' && create.action, { fill: 'source_revision_config.graph_config_path' }, 'Create asks for the value instead of sending');
+    assert.equal(rows[3].kind === 'item' && JSON.stringify(rows[3].action), JSON.stringify({ fill: 'source_revision_config.graph_config_path' }));
+
+    changes.added['source_revision_config.graph_config_path'].value = 'agent.json';
+    const filled = reviewRows(buildCreateBody(repository, { name: 'storefront', ref: 'main', changes }, {}), undefined, changes);
+    const createNow = filled.find((row) => row.kind === 'item' && row.label === '$(rocket) Create Deployment');
+    assert.equal(createNow?.kind === 'item' && createNow.action, 'create');
+    assert.ok(shown(filled).includes('$(add) source_revision_config.graph_config_path — "agent.json" · added: the server requires it (pick to change it)'), JSON.stringify(shown(filled)));
+  });
+
+  it('shows a conflict’s reason and the existing deployment of the same repository and ref', () => {
+    const rows = reviewRows(body, {
+      message: 'The control plane answered HTTP 409: A deployment already exists for this agent environment',
+      issues: [],
+      answered: true,
+      conflict: { reason: 'A deployment already exists for this agent environment', existing: { id: 'd-1', name: 'storefront' } },
+    });
+    assert.deepEqual(shown(rows).slice(0, 4), [
+      '$(error) A deployment already exists for this agent environment — refused by the server (HTTP 409)',
+      '$(eye) Show Existing Deployment — “storefront” deploys this repository and ref',
+      '── ',
+      "$(rocket) Create Deployment — POST /v2/deployments · the body's fields are below",
+    ]);
+    assert.equal(rows[1].kind === 'item' && rows[1].action, 'existing');
+  });
+});
+
+describe('what a refusal asks to change', () => {
+  const sent = buildCreateBody(repository, { name: 'storefront', ref: 'main' }, { secrets: null });
+
+  it('adds what a 422 says is missing: a known value where there is one, else an empty one to fill', () => {
+    const changes = changesForRefusal(
+      [
+        { loc: 'body.secrets', msg: 'Field required', type: 'missing' },
+        { loc: 'body.source_revision_config.graph_config_path', msg: 'Field required', type: 'missing' },
+      ],
+      sent,
+    );
+    assert.deepEqual(changes, {
+      added: { secrets: { value: [] }, 'source_revision_config.graph_config_path': { value: '', needsValue: true } },
+      removed: [],
+    });
+    assert.deepEqual(unfilledFields(changes, sent), ['source_revision_config.graph_config_path']);
+    const fromDefaults = buildCreateBody(repository, { name: 'storefront', ref: 'main', changes }, { source_revision_config: { graph_config_path: 'config.json' } });
+    assert.equal(getPath(fromDefaults, 'source_revision_config.graph_config_path'), 'config.json', 'a value still to give does not hide one the defaults give');
+    assert.deepEqual(unfilledFields(changes, fromDefaults), []);
+  });
+
+  it('leaves out what a 422 says is not permitted, and keeps what an earlier refusal changed', () => {
+    const earlier = { added: { secrets: { value: [] } }, removed: [] };
+    const changes = changesForRefusal([{ loc: 'body.source', msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }], sent, earlier);
+    assert.deepEqual(changes, { added: { secrets: { value: [] } }, removed: ['source'] });
+    assert.deepEqual(earlier, { added: { secrets: { value: [] } }, removed: [] }, 'the earlier changes are not modified');
+  });
+
+  it('answers nothing for a 422 it cannot fix by adding or leaving out a field', () => {
+    const issues = [
+      { loc: 'body.name', msg: 'String should match pattern', type: 'string_pattern_mismatch' },
+      { loc: 'body.name', msg: 'Field required', type: 'missing' }, // the body has it: not a field to add
+      { loc: 'body.secrets.0.value', msg: 'Field required', type: 'missing' }, // inside a list: the user's to fix
+      { loc: 'query.limit', msg: 'Field required', type: 'missing' },
+      { loc: 'body.source_config.repo_url.x', msg: 'Field required', type: 'missing' }, // under a string
+      { loc: 'body.nope', msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }, // not in the body
+      { loc: 'body.other', msg: 'Field required' }, // no type named
+    ];
+    assert.equal(changesForRefusal(issues, sent), undefined);
+  });
+
+  it('remembers the changes in the defaults: values added, fields left out removed (null for those the extension adds)', () => {
+    const defaults = { secrets: null, source_config: { build_on_push: true, custom_url: 'x' } };
+    const remembered = rememberedDefaults(defaults, {
+      added: { secrets: { value: [] }, 'source_revision_config.graph_config_path': { value: 'agent.json', needsValue: true } },
+      removed: ['source', 'source_config.custom_url'],
+    });
+    assert.deepEqual(remembered, {
+      secrets: [],
+      source: null,
+      source_config: { build_on_push: true },
+      source_revision_config: { graph_config_path: 'agent.json' },
+    });
+    assert.deepEqual(defaults, { secrets: null, source_config: { build_on_push: true, custom_url: 'x' } }, 'the setting object is not changed');
+  });
+
+  it('finds the deployments of the same repository (however its URL is spelled) and ref for a 409', () => {
+    const refused = buildCreateBody(repository, { name: 'storefront-2', ref: 'main' });
+    const found = conflictingDeployments(
+      [
+        { id: 'a', name: 'storefront', repoUrl: 'git@github.com:acme/storefront.git', ref: 'refs/heads/main' },
+        { id: 'b', name: 'storefront-dev', repoUrl: 'https://github.com/acme/storefront', ref: 'develop' },
+        { id: 'c', name: 'other', repoUrl: 'https://github.com/acme/other', ref: 'main' },
+        { id: 'd', name: 'image' },
+      ],
+      refused,
+    );
+    assert.deepEqual(found.map((candidate) => candidate.id), ['a']);
   });
 });

@@ -30,18 +30,29 @@ describe('payload JSON schema', () => {
   it('refuses a wrong type and names where', () => {
     assert.equal(validate({ name: 'x', source_config: { build_on_push: 'yes' } }), false);
     assert.ok(validate.errors?.some((error) => error.instancePath === '/source_config/build_on_push'), JSON.stringify(validate.errors));
-    assert.equal(validate({ name: 'x', deployment_type: 'staging' }), false);
+    assert.equal(validate({ name: 'x', source_config: { deployment_type: 3 } }), false);
     assert.equal(validate({ name: 'x', source_config: { resource_spec: { min_scale: 1.5 } } }), false);
   });
 
   it('offers only what a creation body carries, not the fields the control plane sets', () => {
     const offered = Object.keys(payloadJsonSchema().properties as Record<string, unknown>);
-    for (const field of ['name', 'source_config', 'source_revision_config', 'secrets', 'secret_references', 'image_version', 'deployment_type']) {
+    for (const field of ['name', 'source', 'source_config', 'source_revision_config', 'secrets', 'secret_references', 'image_version']) {
       assert.ok(offered.includes(field), `${field} is offered: ${offered.join(', ')}`);
     }
     for (const field of ['id', 'tenant_id', 'created_at', 'updated_at', 'latest_revision_id', 'active_revision_id', 'status']) {
       assert.ok(!offered.includes(field), `${field} is set by the control plane, not offered: ${offered.join(', ')}`);
     }
+  });
+
+  it('offers the type inside source_config, where the real service reads it: the known values, and any other string', () => {
+    const properties = payloadJsonSchema().properties as Record<string, { anyOf?: Array<Record<string, unknown>> }>;
+    const sourceConfig = properties.source_config.anyOf?.find((branch) => branch.type === 'object') as { properties: Record<string, { anyOf: Array<{ enum?: string[] }> }> };
+    const offered = sourceConfig.properties.deployment_type.anyOf.flatMap((branch) => branch.enum ?? []);
+    assert.deepEqual(offered, ['dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero']);
+    assert.equal('deployment_type' in properties, false, 'not offered at the top level, where the real service ignores it');
+    for (const type of ['dev', 'dev_zero', 'some_future_type']) assert.ok(validate({ name: 'x', source_config: { deployment_type: type } }), `${type}: ${JSON.stringify(validate.errors)}`);
+    assert.ok(validate({ name: 'x', deployment_type: 'dev' }), 'a top-level type (a contract-only server) is still accepted');
+    assert.ok(validate({ name: 'x', source: 'github' }));
   });
 
   it('describes the body for hovers', () => {

@@ -695,3 +695,61 @@ describe('cli', () => {
     assert.equal(await exited, 0);
   });
 });
+
+describe('StandIn in real-shapes mode: deployment creation', () => {
+  let s: StandIn;
+  before(async () => {
+    s = await StandIn.start({ realShapes: true });
+  });
+  after(() => s.close());
+  beforeEach(() => s.reset());
+
+  const post = (body: unknown) => call(s.url, '/v2/deployments', { method: 'POST', body: JSON.stringify(body) });
+
+  it('requires source and secrets besides the contract’s three fields, as FastAPI "missing" entries', async () => {
+    const detail = detailList(await post(validBody('real-missing')));
+    assert.deepEqual(
+      detail.map((d) => [d.type, d.loc]),
+      [
+        ['missing', ['body', 'source']],
+        ['missing', ['body', 'secrets']],
+      ],
+    );
+  });
+
+  it('keeps the type inside source_config (prod by default) and source; 409 for the same repository, ref and type', async () => {
+    // A ref no sample deployment has.
+    const body = {
+      ...validBody('real-a'),
+      source: 'github',
+      secrets: [],
+      source_config: { ...(validBody('x').source_config as object), deployment_type: 'dev' },
+      source_revision_config: { repo_ref: 'refs/tags/real-shapes-test' },
+    };
+    const created = await post(body);
+    assert.equal(created.status, 201, created.text);
+    const record = created.json as Deployment & { source?: string; source_config?: { deployment_type?: string } };
+    assert.equal(record.source_config?.deployment_type, 'dev');
+    assert.equal(record.source, 'github');
+    assert.equal('deployment_type' in record, false, 'no top-level type in the real shapes');
+
+    const again = await post({ ...body, name: 'real-b' });
+    assert.equal(again.status, 409);
+    assert.deepEqual(again.json, { detail: 'A deployment already exists for this agent environment' });
+
+    const prod = await post({ ...body, name: 'real-c', source_config: validBody('x').source_config });
+    assert.equal(prod.status, 201, 'another type of the same repository and ref is another environment');
+    assert.equal((prod.json as { source_config?: { deployment_type?: string } }).source_config?.deployment_type, 'prod');
+  });
+
+  it('contract-only mode is unchanged: no source or secrets needed, the type at the top level', async () => {
+    const contract = await StandIn.start({});
+    try {
+      const created = await call(contract.url, '/v2/deployments', { method: 'POST', body: JSON.stringify(validBody('contract-a')) });
+      assert.equal(created.status, 201, created.text);
+      assert.equal((created.json as Deployment).deployment_type, 'dev');
+    } finally {
+      await contract.close();
+    }
+  });
+});

@@ -1,10 +1,11 @@
 import vscode = require('vscode');
 import { DEPLOYMENT_TYPES, type Deployment, type DeploymentType, type Repository } from '../../api';
 import {
+  BodyChanges,
+  bodyDeploymentType,
   buildCreateBody,
   CreateDraft,
   DraftStore,
-  isDeploymentType,
   JsonObject,
   nameChangeNote,
   normaliseDeploymentName,
@@ -12,12 +13,13 @@ import {
   validateRef,
 } from '../../model/createPayload';
 import { FailedAttempt, ReviewAction, reviewRows } from '../../model/createReview';
+import { changedFields, changesForRefusal, hasChanges, rememberedDefaults, unfilledFields } from '../../model/createRefusal';
 import { KnownIntegration } from '../../model/repositoryCatalog';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { FlowStep, MultiStepInput } from '../../ui/multiStepInput';
 import { CreateDeploymentOptions } from '../../model/createArguments';
 import { PayloadDocuments } from './payloadDocuments';
-import { announceCreated, checkForDeployment, profileSwitch, sendCreateRequest } from './sendDeployment';
+import { announceCreated, checkForDeployment, profileSwitch, sendCreateRequest, showExisting } from './sendDeployment';
 import { Commands } from '../../platform/commandIds';
 
 export interface CreateFlowDependencies {
@@ -32,6 +34,7 @@ export interface CreateFlowDependencies {
 export type CreateResult =
   | { outcome: 'created'; deployment: Deployment; body: JsonObject }
   | { outcome: 'editing'; document: string; body: JsonObject }
+  | { outcome: 'existing'; deploymentId: string; draft: CreateDraft; lastError?: FailedAttempt }
   | { outcome: 'cancelled'; step: string; draft?: CreateDraft; repository?: Repository; lastError?: FailedAttempt };
 
 /**
@@ -101,18 +104,35 @@ export async function runCreateFlow(
       // Given by the options, or set by the repository step (the flow ends above without one).
       const repository = state.repository!;
       const body = buildCreateBody(repository, state.draft, services.connection.profiles.createDefaults());
+      if (typeof state.decision === 'object') {
+        // The deployment a 409 is about, instead of a second one; the values stay for the next time.
+        await showExisting(deps, state.decision.existing);
+        return { outcome: 'existing', deploymentId: state.decision.existing, draft: structuredClone(state.draft), lastError: state.lastError };
+      }
       if (state.decision === 'edit') {
         const document = await deps.payloads.open(repository, body, state.draft.name);
         return { outcome: 'editing', document: document.uri.toString(), body };
       }
-      const sent = await sendCreateRequest(services, body, profileId, reviewAgain);
+      // A value the server requires that nobody gave yet: asked for in the review, never sent empty (`confirm` included).
+      if (unfilledFields(state.draft.changes, body).length > 0) {
+        startAt = 'review';
+        continue;
+      }
+      const sent = await sendCreateRequest(deps, body, profileId, reviewAgain);
       if (sent.ok) {
         created = sent.deployment;
         drafts.forget(repository);
         await announceCreated(deps, sent.deployment);
+        if (hasChanges(state.draft.changes)) void offerToRemember(services, profileId, state.draft.changes);
         return { outcome: 'created', deployment: sent.deployment, body };
       }
       state.lastError = sent.failure;
+      // Fields a 422 says are missing or not permitted are added or left out; the review shows them, the user sends.
+      const changes = sent.failure.answered ? changesForRefusal(sent.failure.issues, body, state.draft.changes) : undefined;
+      if (changes) {
+        state.draft.changes = changes;
+        drafts.keep(repository, state.draft);
+      }
       startAt = 'review';
     }
   } finally {
@@ -128,7 +148,7 @@ interface FlowState {
   draft: CreateDraft;
   /** The last search in the repository pick, shown again when coming Back to it. */
   repositoryFilter?: string;
-  decision?: 'create' | 'edit';
+  decision?: 'create' | 'edit' | { existing: string };
   lastError?: FailedAttempt;
 }
 
@@ -228,20 +248,26 @@ function createSteps(state: FlowState, services: Services, drafts: DraftStore, f
 
   // None: the defaults setting or the server decides.
   const pickType: FlowStep = async (input) => {
-    const fromDefaults = createDefaults().deployment_type;
+    const fromDefaults = bodyDeploymentType(createDefaults());
     const unset = {
       label: vscode.l10n.t('$(circle-slash) Don’t set'),
-      description: isDeploymentType(fromDefaults) ? vscode.l10n.t('keeps {0} from the defaults setting', fromDefaults) : vscode.l10n.t('the server decides'),
-      type: undefined as DeploymentType | undefined,
+      description: fromDefaults ? vscode.l10n.t('keeps {0} from the defaults setting', fromDefaults) : vscode.l10n.t('the server decides'),
+      type: undefined as string | undefined,
     };
     const descriptions: Record<DeploymentType, string> = {
       dev_free: vscode.l10n.t('free development tier'),
       dev: vscode.l10n.t('development'),
       prod: vscode.l10n.t('production'),
     };
+    // A type the flow was given that is not one of these (from an edited payload, say) stays pickable.
+    const own = state.draft.deploymentType && !(DEPLOYMENT_TYPES as readonly string[]).includes(state.draft.deploymentType) ? [state.draft.deploymentType] : [];
     const picked = await input.showQuickPick({
       placeholder: vscode.l10n.t('Deployment type (optional)'),
-      items: [unset, ...DEPLOYMENT_TYPES.map((type) => ({ label: type, description: descriptions[type], type }))],
+      items: [
+        unset,
+        ...DEPLOYMENT_TYPES.map((type): typeof unset => ({ label: type, description: descriptions[type], type })),
+        ...own.map((type): typeof unset => ({ label: type, description: '', type })),
+      ],
       activeItem: (all) => all.find((item) => item.type === state.draft.deploymentType),
     });
     state.draft.deploymentType = picked.type;
@@ -253,7 +279,7 @@ function createSteps(state: FlowState, services: Services, drafts: DraftStore, f
     const repository = state.repository!;
     const { draft } = state;
     const body = buildCreateBody(repository, draft, createDefaults());
-    const items = reviewRows(body, state.lastError).map(
+    const items = reviewRows(body, state.lastError, draft.changes).map(
       (row): ReviewItem =>
         row.kind === 'separator'
           ? { label: row.label, kind: vscode.QuickPickItemKind.Separator }
@@ -271,7 +297,15 @@ function createSteps(state: FlowState, services: Services, drafts: DraftStore, f
       void checkForDeployment(draft.name);
       return 'end';
     }
+    if (action === 'existing' && state.lastError?.conflict?.existing) {
+      state.decision = { existing: state.lastError.conflict.existing.id };
+      return 'end';
+    }
     if (action === 'back') input.back();
+    if (action && typeof action === 'object' && 'fill' in action) {
+      await fillField(input, draft, action.fill);
+      return { goto: 'review' };
+    }
     if (action && typeof action === 'object') return action;
     state.decision = action === 'edit' ? 'edit' : 'create';
     return 'end';
@@ -281,4 +315,38 @@ function createSteps(state: FlowState, services: Services, drafts: DraftStore, f
   if (!fromPalette) return given;
   if (catalog.integrations().length <= 1) return { repository: pickRepository, ...given };
   return { integration: pickIntegration, repository: pickRepository, ...given };
+}
+
+/** The value of a field the flow added after a 422 without a value it could know: typed as text. */
+async function fillField(input: MultiStepInput, draft: CreateDraft, path: string): Promise<void> {
+  const added = draft.changes?.added[path];
+  if (!added) return;
+  const value = await input.showInputBox({
+    value: typeof added.value === 'string' ? added.value : JSON.stringify(added.value),
+    prompt: vscode.l10n.t('The server requires {0}: enter its value (text; for a list or an object use Edit Payload…).', path),
+    validate: (text) => (text.trim() ? undefined : vscode.l10n.t('Enter a value for {0}.', path)),
+    onDidChangeValue: (text) => (added.value = text),
+  });
+  added.value = value;
+}
+
+/**
+ * Once the server took a body the flow had to change: offer to keep the change in the profile's create defaults, so the
+ * next create sends it at once.
+ */
+async function offerToRemember(services: Services, profileId: string, changes: BodyChanges): Promise<void> {
+  const profile = services.connection.profile();
+  if (profile.id !== profileId) return;
+  const remember = vscode.l10n.t('Remember for This Profile');
+  const choice = await vscode.window.showInformationMessage(
+    vscode.l10n.t('The server needed these changes to the body: {0}. Keep them in the create defaults of profile “{1}”, so the next create sends them at once?', changedFields(changes), profile.name),
+    remember,
+  );
+  if (choice !== remember) return;
+  try {
+    await services.connection.profiles.setCreateDefaults(rememberedDefaults(services.connection.profiles.createDefaults(), changes));
+    services.log.info(`Create defaults of profile ${profile.name}: remembered ${changedFields(changes)}`);
+  } catch (error) {
+    void services.commands.showError(error, undefined, 'Create Deployment');
+  }
 }

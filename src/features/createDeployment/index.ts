@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import type { Repository } from '../../api';
-import { DraftStore, isDeploymentType, isPlainObject } from '../../model/createPayload';
+import { bodyDeploymentType, DraftStore, isPlainObject } from '../../model/createPayload';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { readCreateArgument } from '../../model/createArguments';
 import { CreateResult, runCreateFlow } from './createFlow';
@@ -48,7 +48,7 @@ export function registerCreateDeployment(services: Services, deployments: Deploy
     const repository = payloads.repositoryOf(document.uri);
     if (repository) keepEditedValues(drafts, repository, parsed.body);
     sending.set(key, typeof parsed.body.name === 'string' ? parsed.body.name : document.uri.path.split('/').pop()!);
-    const sent = await sendCreateRequest(services, parsed.body).finally(() => sending.delete(key));
+    const sent = await sendCreateRequest(deps, parsed.body).finally(() => sending.delete(key));
     if (!sent.ok) return { outcome: 'failed', message: sent.failure.message, issues: sent.failure.issues };
     payloads.release(document.uri);
     if (repository) drafts.forget(repository);
@@ -63,6 +63,7 @@ function keepEditedValues(drafts: DraftStore, repository: Repository, body: Reco
   if (typeof body.name === 'string') draft.name = body.name;
   const revision = body.source_revision_config;
   if (isPlainObject(revision) && typeof revision.repo_ref === 'string') draft.ref = revision.repo_ref;
-  if (isDeploymentType(body.deployment_type)) draft.deploymentType = body.deployment_type;
+  const type = bodyDeploymentType(body);
+  if (type) draft.deploymentType = type;
   drafts.keep(repository, draft);
 }

@@ -1,7 +1,8 @@
 import vscode = require('vscode');
 import { type Deployment } from '../../api';
 import { isControlPlaneError, messageOf, RequestValidationError } from '../../api/errors';
-import { JsonObject } from '../../model/createPayload';
+import { getPath, JsonObject, normaliseDeploymentName } from '../../model/createPayload';
+import { conflictingDeployments } from '../../model/createRefusal';
 import type { FailedAttempt } from '../../model/createReview';
 import { FILTER_NAMES } from '../../model/deploymentFilters';
 import type { DeploymentFilters } from '../../api/query';
@@ -18,11 +19,12 @@ export type SendOutcome = { ok: true; deployment: Deployment } | { ok: false; fa
  * deployment. A failure is shown with the server's reasons and answered to the caller, who keeps the values.
  */
 export async function sendCreateRequest(
-  services: Services,
+  deps: CreateFlowDependencies,
   body: JsonObject,
   profileId?: string,
   review?: () => unknown,
 ): Promise<SendOutcome> {
+  const { services } = deps;
   const name = typeof body.name === 'string' ? body.name : vscode.l10n.t('deployment');
   try {
     const switched = profileSwitch(services, profileId);
@@ -51,6 +53,12 @@ export async function sendCreateRequest(
         messageOf(error).split('\n').join(' '),
       );
       void offerCheck(name, text);
+    } else if (isControlPlaneError(error) && error.status === 409) {
+      const reason = (error.kind === 'http' && error.detail) || messageOf(error);
+      const existing = await findExisting(services, body);
+      services.log.warn(`Create Deployment “${name}”: conflict (HTTP 409): ${reason}${existing ? `; existing deployment ${existing.id}` : ''}`);
+      void offerExisting(deps, name, reason, existing, answered ? review : undefined);
+      return { ok: false, failure: { message: messageOf(error), issues: [], answered, conflict: { reason, existing } } };
     } else {
       // A refusal is fixed in the review, which keeps every value; an unanswered request is not sent again blindly.
       const again = answered && review ? { label: vscode.l10n.t('Review'), run: review } : undefined;
@@ -66,6 +74,60 @@ export function profileSwitch(services: Services, profileId: string | undefined)
   const active = services.connection.profile();
   if (profileId === undefined || profileId === active.id) return undefined;
   return vscode.l10n.t('You switched to profile “{0}” while this deployment was being prepared for another: nothing was sent. Start Create Deployment again.', active.name);
+}
+
+/**
+ * The deployment of the refused body's repository and ref: from the deployment index when it has been built, else
+ * from one listing call by the repository's name (deployments are usually named after it). Never throws.
+ */
+async function findExisting(services: Services, body: JsonObject): Promise<{ id: string; name?: string } | undefined> {
+  const url = getPath(body, 'source_config.repo_url');
+  if (typeof url !== 'string') return undefined;
+  const index = services.deploymentIndex.current();
+  if (index.built) return conflictingDeployments(index.ofRemotes([{ name: '', url }]).deployments, body)[0];
+  const repositoryName = normaliseDeploymentName(url.replace(/\.git$/, '').split('/').pop() ?? '');
+  if (!repositoryName) return undefined;
+  try {
+    const page = await services.commands.withProgress(vscode.l10n.t('Looking for the existing deployment…'), async (signal) => {
+      const client = await services.connection.getClient();
+      return client.listDeployments({ nameContains: repositoryName, limit: 100 }, { signal });
+    });
+    services.deploymentIndex.current().update(page.deployments);
+    const candidates = page.deployments.flatMap((deployment) =>
+      typeof deployment.id === 'string'
+        ? [{ id: deployment.id, name: deployment.name ?? undefined, repoUrl: deployment.source_config?.repo_url ?? undefined, ref: deployment.source_revision_config?.repo_ref ?? undefined }]
+        : [],
+    );
+    return conflictingDeployments(candidates, body)[0];
+  } catch (error) {
+    services.log.warn(`Create Deployment: could not look for the existing deployment: ${messageOf(error)}`);
+    return undefined;
+  }
+}
+
+/** A 409: the server's reason, the existing deployment when one was found, and the way back to the review (the values are kept). */
+async function offerExisting(
+  deps: CreateFlowDependencies,
+  name: string,
+  reason: string,
+  existing: { id: string; name?: string } | undefined,
+  review: (() => unknown) | undefined,
+): Promise<void> {
+  const show = vscode.l10n.t('Show Existing Deployment');
+  const back = vscode.l10n.t('Review');
+  const text = existing
+    ? vscode.l10n.t('“{0}” was not created: {1} (HTTP 409). “{2}” deploys the same repository and ref.', name, reason, existing.name ?? existing.id)
+    : vscode.l10n.t('“{0}” was not created: {1} (HTTP 409).', name, reason);
+  const choice = await vscode.window.showWarningMessage(text, ...(existing ? [show] : []), ...(review ? [back] : []));
+  if (choice === show && existing) await showExisting(deps, existing.id);
+  else if (choice === back) await review?.();
+}
+
+/** The deployment in the Deployments view, or its JSON when the view's filters leave it out. */
+export async function showExisting({ deployments }: CreateFlowDependencies, id: string): Promise<void> {
+  await vscode.commands.executeCommand('deploymentsExplorer.deployments.focus');
+  const revealed = await deployments.reveal(id).catch(() => false);
+  if (!revealed) await vscode.commands.executeCommand(Commands.showDeploymentJson, id);
 }
 
 /** The request may have taken effect although no record came back: sending again would make a second deployment. */
