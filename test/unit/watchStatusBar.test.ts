@@ -117,6 +117,19 @@ describe('watch status bar', () => {
       assert.equal(items[0].text, '$(loading~spin) 1 deploying', 'watched again after Keep Watching');
     });
 
+    it('Open in Web Console runs the web console action for it', async () => {
+      fake.workspace.set('deploymentsExplorer.webConsoleUrl', 'https://console.example.com/deployments/{id}');
+      fake.window.answer = (shown) => (/has not finished/.test(shown.message) ? 'Open in Web Console' : undefined);
+      const { deployments } = fakeServices();
+      serve(() => [stuck]);
+      const watch = registerWatch(services, deployments);
+      watch.watchCreated(stuck);
+      await watch.scheduler.tick();
+      await new Promise((resolve) => setImmediate(resolve));
+      const opened = fake.commands.executed.filter((call) => call.command === 'deploymentsExplorer.openInWebConsole');
+      assert.deepEqual(opened.map((call) => call.args), [[{ deploymentId: uuid(1), name: 'shop' }]]);
+    });
+
     it('a pinned one stays in the status bar, marked stalled rather than ready', async () => {
       const { deployments } = fakeServices();
       serve(() => [stuck]);

@@ -159,13 +159,15 @@ async function announce(services: Services, deployments: DeploymentsFeature, sch
       const openConsole = vscode.l10n.t('Open in Web Console');
       const keepWatching = vscode.l10n.t('Keep Watching');
       const actions = readSettings().webConsoleUrl ? [openConsole, keepWatching] : [keepWatching];
+      const controlPlane = services.connection.controlPlane();
       const quiet = formatDuration(Date.now() - (entry.quietSince ?? entry.since));
       const message =
         entry.latestRevisionId && entry.latestRevisionId !== entry.activeRevisionId
           ? vscode.l10n.t('Deployment “{0}” has not finished: its latest revision is not active, and nothing has changed for {1}. It may have failed to build or deploy.', name, quiet)
           : vscode.l10n.t('Deployment “{0}” has not finished: it has been “{1}” with no change for {2}.', name, statusWords(entry.status), quiet);
       const choice = await vscode.window.showWarningMessage(message, ...actions);
-      if (choice === keepWatching) scheduler.keepWatching(entry);
+      // A notification answered after a switch of control plane must not follow this one's deployment there.
+      if (choice === keepWatching && services.connection.controlPlane() === controlPlane) scheduler.keepWatching(entry);
       else if (choice === openConsole) await vscode.commands.executeCommand(Commands.openInWebConsole, { deploymentId: entry.id, name: entry.name });
       return;
     }
