@@ -1,7 +1,16 @@
 import type { Deployment } from '../api';
 import { Emitter } from './events';
 import { idKey } from './ids';
-import { DEFAULT_IN_PROGRESS_STATUSES, entryFields, isInProgress, PROGRESS_FIELDS, WatchEntry, WatchOrigin } from './watchState';
+import {
+  DEFAULT_IN_PROGRESS_STATUSES,
+  DEFAULT_STALLED_AFTER_MS,
+  entryFields,
+  isInProgress,
+  PROGRESS_FIELDS,
+  stallClockStart,
+  WatchEntry,
+  WatchOrigin,
+} from './watchState';
 
 export interface WatchIntervals {
   /** First tick after watching starts, and the interval after a change. */
@@ -26,6 +35,11 @@ export type FetchRecords = (ids: readonly string[]) => Promise<readonly Deployme
 export type WatchNotice =
   /** Was in progress (or auto-watched), now is not. */
   | { kind: 'settled'; entry: WatchEntry }
+  /**
+   * In progress without a change for the stall time (a rollout that failed leaves its latest revision never
+   * active): no longer watched; dropped unless pinned. `entry` is as it was followed, for keepWatching.
+   */
+  | { kind: 'stalled'; entry: WatchEntry }
   /** The listing no longer returns it; it is no longer followed. */
   | { kind: 'dropped'; entry: WatchEntry }
   /** A tick failed; `firstInStreak` is true for the first failure after a success. */
@@ -39,6 +53,8 @@ type Followable = Deployment | { id: string; name?: string };
 interface WatchSettings {
   intervals: WatchIntervals;
   inProgressStatuses: readonly string[];
+  /** In progress without a change this long: stalled (see WatchNotice). */
+  stalledAfterMs?: number;
 }
 
 /**
@@ -53,12 +69,17 @@ interface WatchSettings {
  *   once (unless the last one ended less than `firstMs` ago), then the schedule.
  * - A failure keeps every entry as it was, backs off, and is reported once
  *   per streak; a deployment the listing no longer returns is reported and dropped.
+ * - A deployment in progress with no change for `stalledAfterMs` (stall clock:
+ *   see WatchEntry.quietSince) is reported once as stalled, no longer counts as
+ *   in progress and is no longer watched: dropped, or polled as pinned. A later
+ *   change makes it a followed deployment like any other again.
  */
 export class WatchScheduler {
   private list: WatchEntry[] = [];
   private focused = true;
   private intervals = DEFAULT_WATCH_INTERVALS;
   private inProgressStatuses = DEFAULT_IN_PROGRESS_STATUSES;
+  private stalledAfterMs = DEFAULT_STALLED_AFTER_MS;
   private delay = this.intervals.firstMs;
   /** Runs while unfocused too: one that fires then sends nothing, and focus coming back ticks at once. */
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -87,8 +108,9 @@ export class WatchScheduler {
   get pinned(): readonly WatchEntry[] {
     return this.list.filter((entry) => entry.pinned);
   }
+  /** In progress and not stalled: what counts as deploying. */
   get inProgress(): readonly WatchEntry[] {
-    return this.list.filter((entry) => entry.inProgress);
+    return this.list.filter((entry) => entry.inProgress && !entry.stalled);
   }
   get failure() {
     return this.failed;
@@ -103,10 +125,31 @@ export class WatchScheduler {
     const entry = this.upsert(deployment);
     if (!entry) return undefined;
     if (entry.watched !== 'manual') entry.watched = origin;
+    if (entry.stalled) this.restartStallClock(entry);
     this.delay = this.intervals.firstMs;
     this.schedule(this.intervals.firstMs);
     this.changed.fire();
     return entry;
+  }
+
+  /** Keep Watching a stalled deployment: followed as it was before it stalled, its stall clock started again now. */
+  keepWatching(stalled: WatchEntry): WatchEntry {
+    let entry = this.find(stalled.id);
+    if (!entry) {
+      entry = { ...stalled };
+      this.list.push(entry);
+    }
+    if (stalled.watched && entry.watched !== 'manual') entry.watched = stalled.watched;
+    this.restartStallClock(entry);
+    this.delay = this.intervals.firstMs;
+    this.schedule(this.intervals.firstMs);
+    this.changed.fire();
+    return entry;
+  }
+
+  private restartStallClock(entry: WatchEntry): void {
+    entry.stalled = false;
+    entry.quietSince = Date.now();
   }
 
   unwatch(id: string): boolean {
@@ -158,9 +201,10 @@ export class WatchScheduler {
   }
 
   /** A pending tick is rescheduled with the new intervals. */
-  configure({ intervals, inProgressStatuses }: WatchSettings): void {
+  configure({ intervals, inProgressStatuses, stalledAfterMs = DEFAULT_STALLED_AFTER_MS }: WatchSettings): void {
     this.intervals = intervals;
     this.inProgressStatuses = inProgressStatuses;
+    this.stalledAfterMs = stalledAfterMs;
     this.delay = Math.min(Math.max(this.delay, intervals.firstMs), intervals.maxMs);
     if (this.timer !== undefined) this.schedule();
   }
@@ -226,7 +270,16 @@ export class WatchScheduler {
       }
       const wasInProgress = entry.inProgress;
       changed = this.take(entry, record) || changed;
-      if (entry.inProgress || (!wasInProgress && entry.watched !== 'auto')) continue;
+      if (entry.inProgress) {
+        if (!entry.stalled && Date.now() - (entry.quietSince ?? entry.since) >= this.stalledAfterMs) {
+          entry.stalled = true;
+          notices.push({ kind: 'stalled', entry: { ...entry } });
+          entry.watched = undefined;
+          if (!entry.pinned) this.remove(entry);
+        }
+        continue;
+      }
+      if (!wasInProgress && entry.watched !== 'auto') continue;
       notices.push({ kind: 'settled', entry: { ...entry } });
       if (entry.watched === 'auto') {
         entry.watched = undefined;
@@ -244,9 +297,17 @@ export class WatchScheduler {
 
   /** The record's fields into its entry; true when something happened (a progress field changed). */
   private take(entry: WatchEntry, record: Deployment): boolean {
+    const now = Date.now();
     const fields = entryFields(record);
-    if (fields.status !== entry.status) entry.since = Date.now();
+    if (fields.status !== entry.status) entry.since = now;
     const changed = PROGRESS_FIELDS.some((field) => fields[field] !== entry[field]);
+    if (entry.quietSince === undefined) {
+      entry.quietSince = stallClockStart(fields.updatedAt, now);
+    } else if (changed) {
+      // An `updated_at` left as it was by the change says nothing of when it happened.
+      entry.quietSince = fields.updatedAt !== entry.updatedAt ? stallClockStart(fields.updatedAt, now) : now;
+      entry.stalled = false;
+    }
     Object.assign(entry, fields, { inProgress: isInProgress(record, this.inProgressStatuses) });
     return changed;
   }
@@ -272,7 +333,7 @@ export class WatchScheduler {
   private schedule(ms?: number): void {
     this.cancelTimer();
     if (this.disposed || this.list.length === 0 || this.inFlight) return; // the tick in flight schedules the next
-    const fast = this.list.some((entry) => entry.watched || entry.inProgress);
+    const fast = this.list.some((entry) => entry.watched || (entry.inProgress && !entry.stalled));
     const wait = ms ?? (fast ? this.delay : Math.max(this.intervals.pinnedMs, this.failed ? this.delay : 0));
     this.timer = setTimeout(() => {
       this.timer = undefined;

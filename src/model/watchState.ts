@@ -28,9 +28,19 @@ export interface WatchEntry {
   pinned: boolean;
   /** The settle rules said "in progress" at the last look. */
   inProgress: boolean;
+  /**
+   * Start of the stall clock (ms since the epoch): when the last change was seen, no later than the
+   * server's `updated_at` where that moved with it; Keep Watching starts it again. Undefined: not looked at yet.
+   */
+  quietSince?: number;
+  /** In progress with nothing changed for the stall time: reported once, no longer counted as deploying or polled fast. */
+  stalled?: boolean;
 }
 
 export const DEFAULT_IN_PROGRESS_STATUSES: readonly string[] = ['AWAITING_DATABASE'];
+
+/** How long an in-progress deployment may go without a change before it is reported as stalled (the setting's default). */
+export const DEFAULT_STALLED_AFTER_MS = 20 * 60_000;
 
 /** The fields whose change means something happened (the interval starts again from the first). */
 export const PROGRESS_FIELDS = ['status', 'latestRevisionId', 'activeRevisionId', 'updatedAt'] as const;
@@ -38,11 +48,13 @@ export const PROGRESS_FIELDS = ['status', 'latestRevisionId', 'activeRevisionId'
 /**
  * A deployment is in progress while its status is one of `inProgressStatuses`
  * (compared without case), or while it has a latest revision that is not the
- * active one (a new revision is not active yet; no active revision at all counts).
+ * active one (a new revision is not active yet; no active revision at all counts)
+ * and it is not being deleted (`AWAITING_DELETE`, `AWAITING_FINAL_DELETE`, …).
  */
 export function isInProgress(deployment: Deployment, inProgressStatuses: readonly string[]): boolean {
   const status = typeof deployment.status === 'string' ? deployment.status.trim().toUpperCase() : '';
   if (status && inProgressStatuses.some((candidate) => candidate.trim().toUpperCase() === status)) return true;
+  if (status.includes('DELET')) return false;
   const latest = deployment.latest_revision_id;
   if (typeof latest === 'string' && latest) return deployment.active_revision_id !== latest;
   return false;
@@ -60,6 +72,15 @@ export function entryFields(deployment: Deployment): Pick<WatchEntry, 'name' | '
     updatedAt: text(deployment.updated_at),
     customUrl: customUrlOf(deployment),
   };
+}
+
+/**
+ * Where the stall clock starts for a state first seen at `now`: the server's `updated_at` when it is a valid
+ * time not in the future (a rollout stuck for an hour before it was followed has been quiet for an hour), else `now`.
+ */
+export function stallClockStart(updatedAt: string | undefined, now: number): number {
+  const server = updatedAt ? Date.parse(updatedAt) : NaN;
+  return Number.isFinite(server) && server <= now ? server : now;
 }
 
 /** 42 s, 5 min, 3 h, 2 d. */
@@ -90,8 +111,10 @@ export function readSavedEntries(value: unknown): WatchEntry[] {
     const pinned = item.pinned === true;
     if ((!watched && !pinned) || result.some((entry) => idKey(entry.id) === idKey(id))) continue;
     const texts = Object.fromEntries(SAVED_TEXTS.map((field) => [field, text(item[field])]));
-    const since = typeof item.since === 'number' && Number.isFinite(item.since) ? item.since : Date.now();
-    result.push({ id, ...texts, since, watched, pinned, inProgress: item.inProgress === true });
+    const time = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+    const since = time(item.since) ?? Date.now();
+    const stalled = item.stalled === true;
+    result.push({ id, ...texts, since, watched, pinned, inProgress: item.inProgress === true, quietSince: time(item.quietSince), stalled });
   }
   return result;
 }

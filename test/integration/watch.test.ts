@@ -3,6 +3,7 @@
 // watched, settles, is announced once and is no longer requested; failures
 // and deployments that disappear are reported once.
 import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { config, connectionSettled, useSuiteFixture, waitFor } from './support';
 import type { DeploymentElement, DeploymentsTreeElement } from '../../src/features/deployments/deploymentsTreeProvider';
@@ -17,6 +18,8 @@ describe('Watch deployments', function () {
       'watch.intervalSeconds': 0.5,
       'watch.maxIntervalSeconds': 1,
       'watch.inProgressStatuses': undefined,
+      'watch.stalledAfterMinutes': 1,
+      webConsoleUrl: 'https://console.example.com/deployments/{id}',
       integrations: [{ id: standIn.integrations.find((i) => i.label === 'acme-github')!.id, label: 'Acme' }],
     }),
     prepare: ({ api, onRestore }) => onRestore(() => api.watch.scheduler.replaceAll([])),
@@ -185,5 +188,37 @@ describe('Watch deployments', function () {
     await vscode.commands.executeCommand('deploymentsExplorer.unwatchDeployment', element);
     const unmarked = fx.api.deployments.provider.getTreeItem(fx.api.deployments.provider.elementFor(id)!);
     assert.doesNotMatch(String(unmarked.contextValue), /\bwatched\b/);
+  });
+
+  it('a rollout that never lands (READY, latest revision not active, no change for a minute) is reported once and no longer counted or polled', async () => {
+    const [stuck, other] = fx.standIn.deployments.filter((d) => d.status === 'READY' && d.id && d.name && d.latest_revision_id);
+    const saved = [stuck, other].map((d) => ({ ...d }));
+    try {
+      // As the real service leaves a revision that failed to build: READY, the new revision never active, nothing
+      // changed since two minutes ago (stalledAfterMinutes: 1). The other one is deploying and keeps changing nothing yet.
+      const twoMinutesAgo = new Date(Date.now() - 2 * 60_000).toISOString();
+      fx.standIn.updateDeployment(stuck.id!, { active_revision_id: stuck.latest_revision_id, latest_revision_id: randomUUID(), updated_at: twoMinutesAgo });
+      fx.standIn.updateDeployment(other.id!, { status: 'AWAITING_DATABASE' });
+      await vscode.commands.executeCommand('deploymentsExplorer.watchDeployment', other.id);
+      await vscode.commands.executeCommand('deploymentsExplorer.watchDeployment', stuck.id);
+
+      const stalled = await waitFor('the stalled notification', () => shown.find((s) => /has not finished/.test(s.message)));
+      assert.equal(stalled.level, 'warning');
+      assert.equal(stalled.message.replace(/for \d+ min\./, 'for N min.'), `Deployment “${stuck.name}” has not finished: its latest revision is not active, and nothing has changed for N min. It may have failed to build or deploy.`);
+      assert.deepEqual(stalled.actions, ['Open in Web Console', 'Keep Watching']);
+      const bar = fx.api.watch.statusBar.current!;
+      assert.match(bar.text, /\$\(loading~spin\) 1 deploying/, 'only the other one counts as deploying');
+      assert.doesNotMatch(bar.tooltip, new RegExp(`${stuck.name}:`), 'no longer followed');
+
+      // Two ticks later (the other one's polls), the stalled one has not been asked for again, nor reported again.
+      const seen = watchRequests().length;
+      await waitFor('two more ticks', () => watchRequests().length >= seen + 2);
+      const later = watchRequests().slice(seen);
+      assert.ok(later.every((r) => r.query.deployment_ids.includes(other.id!)), 'the other one is polled');
+      assert.ok(later.every((r) => !r.query.deployment_ids.includes(stuck.id!)), JSON.stringify(later.map((r) => r.query)));
+      assert.equal(shown.filter((s) => /has not finished/.test(s.message)).length, 1, 'one notification');
+    } finally {
+      for (const [record, before] of [[stuck, saved[0]], [other, saved[1]]] as const) Object.assign(record, before);
+    }
   });
 });

@@ -2,7 +2,7 @@
  * Run the control-plane stand-in on its own:
  *   node out/test/server/cli.js [--port N] [--api-key K | --no-auth] [--latency MS] [--seed N]
  *                               [--deployments N] [--require-tenant T] [--verbose | --quiet]
- *                               [--progress-polls N] [--progress-ms MS] [--active-lag N] [--final-status S]
+ *                               [--progress-polls N] [--progress-ms MS] [--active-lag N|never] [--final-status S]
  *                               [--large-integration N] [--real-shapes]
  * --real-shapes answers as the real service does where the contract is silent (shared DESIGN.md, fourth round).
  * Request logging is off by default: the benchmark reads this process's stdout.
@@ -11,7 +11,7 @@
 import { DEFAULT_PROGRESS, StandIn, ORPHAN_INTEGRATION_ID, type StandInOptions } from './standIn';
 
 const USAGE =
-  'Usage: node out/test/server/cli.js [--port N] [--api-key K | --no-auth] [--latency MS] [--seed N] [--deployments N] [--require-tenant T] [--verbose | --quiet] [--progress-polls N] [--progress-ms MS] [--active-lag N] [--final-status S] [--large-integration N] [--real-shapes]';
+  'Usage: node out/test/server/cli.js [--port N] [--api-key K | --no-auth] [--latency MS] [--seed N] [--deployments N] [--require-tenant T] [--verbose | --quiet] [--progress-polls N] [--progress-ms MS] [--active-lag N|never] [--final-status S] [--large-integration N] [--real-shapes]';
 
 type CliOptions = StandInOptions & { quiet: boolean; verbose: boolean };
 
@@ -59,9 +59,13 @@ function parseArgs(argv: string[]): CliOptions {
       case '--progress-ms':
         options.progress = { ...(options.progress ?? DEFAULT_PROGRESS), awaitingMs: int(0) };
         break;
-      case '--active-lag':
-        options.progress = { ...(options.progress ?? DEFAULT_PROGRESS), activeLagPolls: int(0) };
+      case '--active-lag': {
+        const lag = value();
+        const polls = Number(lag);
+        if (lag !== 'never' && (!Number.isInteger(polls) || polls < 0)) fail(`--active-lag needs an integer >= 0 or "never", got "${lag}"`);
+        options.progress = { ...(options.progress ?? DEFAULT_PROGRESS), activeLagPolls: lag === 'never' ? 'never' : polls };
         break;
+      }
       case '--final-status':
         options.progress = { ...(options.progress ?? DEFAULT_PROGRESS), finalStatus: value() };
         break;

@@ -75,12 +75,15 @@ export interface StandInOptions {
  * listed `awaitingPolls` times and `awaitingMs` have passed (either may be
  * left out; both out = never), it turns `finalStatus`; `activeLagPolls`
  * listings later `active_revision_id` catches up with the latest revision.
+ * `activeLagPolls: 'never'` is a rollout that never lands, as the real service
+ * leaves a revision that failed to build or deploy: `finalStatus` (READY) with a
+ * latest revision that never becomes active and an `updated_at` that stays put.
  */
 export interface ProgressPlan {
   awaitingPolls?: number;
   awaitingMs?: number;
   finalStatus?: string;
-  activeLagPolls?: number;
+  activeLagPolls?: number | 'never';
 }
 
 export const DEFAULT_PROGRESS: ProgressPlan = { awaitingPolls: 3, finalStatus: 'READY', activeLagPolls: 1 };
@@ -266,11 +269,12 @@ export class StandIn {
   /**
    * Changes fields of a deployment (e.g. its status) as the control plane
    * would; it stops progressing on its own. False when there is no such ID.
+   * `updated_at` becomes now unless `fields` set it (a record stuck since long ago).
    */
   updateDeployment(id: string, fields: Record<string, unknown>): boolean {
     const record = this.deployments.find((d) => typeof d.id === 'string' && d.id.toLowerCase() === id.toLowerCase());
     if (!record) return false;
-    Object.assign(record, fields, { updated_at: new Date().toISOString() });
+    Object.assign(record, { updated_at: new Date().toISOString() }, fields);
     this.progressions.delete(record);
     return true;
   }
@@ -717,6 +721,10 @@ export class StandIn {
       record.updated_at = now;
       progression.settledAtPoll = polls;
     }
+    if (plan.activeLagPolls === 'never') {
+      this.progressions.delete(record);
+      return;
+    }
     if (polls - progression.settledAtPoll >= (plan.activeLagPolls ?? 0)) {
       record.active_revision_id = record.latest_revision_id;
       record.updated_at = now;
@@ -744,7 +752,7 @@ export class StandIn {
         if (method !== 'POST' && method !== 'PUT') return notAllowed();
         {
           const parsed = tryParseJson(text ?? '');
-          if (!parsed.ok || !isObject(parsed.value)) return sendJson(res, 400, { detail: 'Send a JSON object: {awaitingPolls?, awaitingMs?, finalStatus?, activeLagPolls?}' });
+          if (!parsed.ok || !isObject(parsed.value)) return sendJson(res, 400, { detail: 'Send a JSON object: {awaitingPolls?, awaitingMs?, finalStatus?, activeLagPolls? (a number or "never")}' });
           try {
             this.setProgress(parsed.value as ProgressPlan);
           } catch (err) {
@@ -865,6 +873,10 @@ function normalizeProgress(input: unknown): ProgressPlan {
   for (const key of ['awaitingPolls', 'awaitingMs', 'activeLagPolls'] as const) {
     const value = input[key];
     if (value === undefined || value === null) continue;
+    if (key === 'activeLagPolls' && value === 'never') {
+      plan.activeLagPolls = value;
+      continue;
+    }
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Error(`${key} must be a non-negative number`);
     plan[key] = value;
   }

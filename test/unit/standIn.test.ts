@@ -565,6 +565,33 @@ describe('StandIn over HTTP', () => {
       assert.deepEqual(seen, ['AWAITING_DATABASE:false', 'AWAITING_DATABASE:false', 'READY:false', 'READY:true', 'READY:true']);
     });
 
+    it('activeLagPolls "never": READY, and the latest revision never becomes active (a rollout that never lands)', async () => {
+      const set = await call(s.url, '/__admin/progress', { key: null, method: 'POST', body: JSON.stringify({ awaitingPolls: 1, activeLagPolls: 'never' }) });
+      assert.equal(set.status, 200);
+      assert.equal((set.json as { activeLagPolls: unknown }).activeLagPolls, 'never');
+      const rec = await create('never-lands');
+      const seen = [];
+      for (let i = 0; i < 6; i++) {
+        const r = await watchPoll(rec.id!);
+        seen.push(`${r.status}:${r.active_revision_id === rec.latest_revision_id}`);
+      }
+      assert.deepEqual(seen, ['AWAITING_DATABASE:false', 'READY:false', 'READY:false', 'READY:false', 'READY:false', 'READY:false']);
+      const last = await watchPoll(rec.id!);
+      assert.equal((await watchPoll(rec.id!)).updated_at, last.updated_at, 'nothing changes any more');
+      const refused = await call(s.url, '/__admin/progress', { key: null, method: 'POST', body: JSON.stringify({ activeLagPolls: 'soon' }) });
+      assert.equal(refused.status, 400);
+    });
+
+    it('an admin PATCH may set updated_at: a deployment stuck since long ago', async () => {
+      const rec = await create('stuck-since');
+      const longAgo = new Date(Date.now() - 3600_000).toISOString();
+      const body = JSON.stringify({ status: 'READY', active_revision_id: null, updated_at: longAgo });
+      assert.equal((await call(s.url, `/__admin/deployments/${rec.id}`, { key: null, method: 'PATCH', body })).status, 200);
+      const listed = await watchPoll(rec.id!);
+      assert.equal(listed.updated_at, longAgo);
+      assert.notEqual(listed.active_revision_id, listed.latest_revision_id);
+    });
+
     it('a plan with neither polls nor time never progresses; reset() restores the default plan', async () => {
       s.setProgress({ finalStatus: 'READY' });
       const rec = await create('stuck-app');
@@ -671,7 +698,7 @@ describe('close()', () => {
 
 describe('cli', () => {
   it('prints the STANDIN line and exits cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, [path.join(__dirname, '..', 'server', 'cli.js'), '--api-key', 'k9', '--deployments', '30', '--quiet']);
+    const child = spawn(process.execPath, [path.join(__dirname, '..', 'server', 'cli.js'), '--api-key', 'k9', '--deployments', '30', '--active-lag', 'never', '--quiet']);
     let out = '';
     const info = await new Promise<{ url: string; apiKey: string; integrations: Array<{ id: string; label: string }> }>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => {
@@ -690,6 +717,7 @@ describe('cli', () => {
     );
     const p = page(await call(info.url, '/v2/deployments?limit=100', { key: 'k9' }));
     assert.equal(p.resources.length, 30);
+    assert.equal(((await call(info.url, '/__admin/progress', { key: null })).json as { activeLagPolls?: unknown }).activeLagPolls, 'never', '--active-lag never');
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     assert.equal(await exited, 0);

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Deployment } from '../../src/api';
-import { MAX_IDS_PER_REQUEST, WatchNotice, WatchScheduler } from '../../src/model/watchScheduler';
-import { formatDuration, isInProgress, readSavedEntries } from '../../src/model/watchState';
+import { DEFAULT_WATCH_INTERVALS, MAX_IDS_PER_REQUEST, WatchNotice, WatchScheduler } from '../../src/model/watchScheduler';
+import { DEFAULT_IN_PROGRESS_STATUSES, formatDuration, isInProgress, readSavedEntries } from '../../src/model/watchState';
 import { advance, flushPromises, useMockTimers } from './helpers/mockTimers';
 
 const REV_A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
@@ -56,6 +56,9 @@ describe('watch settle rules', () => {
     assert.equal(isInProgress({ status: 'READY' }, statuses), false);
     assert.equal(isInProgress({ status: 'DEPLOYING' }, ['DEPLOYING']), true);
     assert.equal(isInProgress({ status: 'AWAITING_DELETE' }, statuses), false);
+    // Being deleted is not deploying, whatever its revisions say.
+    assert.equal(isInProgress({ status: 'AWAITING_FINAL_DELETE', latest_revision_id: REV_B, active_revision_id: REV_A }, statuses), false);
+    assert.equal(isInProgress({ status: 'AWAITING_DELETE', latest_revision_id: REV_B }, statuses), false);
   });
 
   test('durations', () => {
@@ -276,4 +279,135 @@ describe('WatchScheduler', () => {
     await advance(60_000);
     assert.equal(server.requests.length, 0);
   });
+});
+
+describe('WatchScheduler: a rollout that never lands', () => {
+  beforeEach(() => useMockTimers());
+  afterEach(() => mock.timers.reset());
+
+  const STALL_MS = 5 * 60_000;
+  /** READY with a latest revision that never becomes active, last updated `agoMs` before now. */
+  const stuck = (agoMs = 0): Partial<Deployment> => ({
+    status: 'READY',
+    latest_revision_id: REV_B,
+    active_revision_id: REV_A,
+    updated_at: new Date(Date.now() - agoMs).toISOString(),
+  });
+  function stallSetup() {
+    const context = setup();
+    context.scheduler.configure({ intervals: DEFAULT_WATCH_INTERVALS, inProgressStatuses: DEFAULT_IN_PROGRESS_STATUSES, stalledAfterMs: STALL_MS });
+    return context;
+  }
+  const stalledNotices = (notices: WatchNotice[]) => notices.filter((n) => n.kind === 'stalled');
+
+  test('no change for the configured time: one stalled notice, no longer counted, an unpinned one no longer requested', async () => {
+    const { server, scheduler, notices } = stallSetup();
+    scheduler.watch(server.add(1, stuck()), 'auto');
+    scheduler.pin(server.add(2));
+    assert.equal(scheduler.inProgress.length, 1);
+    await advance(STALL_MS - 1000);
+    assert.deepEqual(stalledNotices(notices), [], 'not before the stall time');
+    assert.equal(scheduler.inProgress.length, 1);
+    await advance(30_000 + 1000); // the next tick after the stall time
+    const stalled = stalledNotices(notices);
+    assert.equal(stalled.length, 1);
+    assert.equal(stalled[0].entry.id, uuid(1));
+    assert.equal(stalled[0].entry.watched, 'auto', 'the notice carries how it was followed');
+    assert.equal(scheduler.inProgress.length, 0, 'no longer counted as deploying');
+    assert.equal(scheduler.find(uuid(1)), undefined, 'unpinned: no longer followed');
+    const before = server.requests.length;
+    await advance(STALL_MS * 3);
+    assert.ok(server.requests.length > before, 'the other one is still polled');
+    assert.ok(server.requests.slice(before).every((ids) => !ids.includes(uuid(1))), 'the stalled one is not');
+    assert.equal(stalledNotices(notices).length, 1, 'one notice only');
+    assert.ok(!notices.some((n) => n.kind === 'settled'), 'it did not settle');
+  });
+
+  test('a change restarts the stall clock', async () => {
+    const { server, scheduler, notices } = stallSetup();
+    scheduler.watch(server.add(1, stuck()), 'manual');
+    await advance(STALL_MS - 60_000);
+    server.set(1, { updated_at: new Date(Date.now()).toISOString() });
+    await advance(STALL_MS - 30_000);
+    assert.deepEqual(stalledNotices(notices), [], 'counted from the change');
+    await advance(60_000);
+    assert.equal(stalledNotices(notices).length, 1);
+  });
+
+  test('stuck since before it was followed (updated_at long ago): stalled at the first tick; a future or unreadable updated_at does not count', async () => {
+    const { server, scheduler, notices } = stallSetup();
+    scheduler.watch(server.add(1, stuck(3600_000)), 'manual');
+    scheduler.watch(server.add(2, { ...stuck(), updated_at: new Date(Date.now() + 3600_000).toISOString() }), 'manual');
+    scheduler.watch(server.add(3, { ...stuck(), updated_at: 'yesterday' }), 'manual');
+    await advance(3000);
+    assert.equal(server.requests.length, 1);
+    assert.deepEqual(stalledNotices(notices).map((n) => n.entry.id), [uuid(1)]);
+    await advance(STALL_MS);
+    assert.deepEqual(stalledNotices(notices).map((n) => n.entry.id), [uuid(1), uuid(2), uuid(3)], 'from when they were first seen');
+  });
+
+  test('a restored entry keeps its stall clock (a reload does not restart it)', async () => {
+    const server = new FakeServer();
+    server.add(1, stuck());
+    const scheduler = new WatchScheduler(server.fetch);
+    scheduler.configure({ intervals: DEFAULT_WATCH_INTERVALS, inProgressStatuses: DEFAULT_IN_PROGRESS_STATUSES, stalledAfterMs: STALL_MS });
+    const notices: WatchNotice[] = [];
+    scheduler.onDidNotice((notice) => notices.push(notice));
+    // As saved before the reload: unchanged since it was first seen, a stall time ago (its updated_at is newer).
+    const { updated_at } = server.records.get(uuid(1))!;
+    const earlier = Date.now() - STALL_MS;
+    const saved = { id: uuid(1), status: 'READY', latestRevisionId: REV_B, activeRevisionId: REV_A, updatedAt: updated_at, since: earlier, quietSince: earlier, watched: 'manual', pinned: false, inProgress: true };
+    scheduler.replaceAll(readSavedEntries(JSON.parse(JSON.stringify([saved]))));
+    await advance(3000);
+    assert.equal(stalledNotices(notices).length, 1);
+    scheduler.dispose();
+  });
+
+  test('pinned: stays at the pinned interval, marked stalled; its activation later is reported', async () => {
+    const { server, scheduler, notices } = stallSetup();
+    const record = server.add(1, stuck(3600_000));
+    scheduler.watch(record, 'manual');
+    scheduler.pin(record);
+    await advance(3000);
+    assert.equal(stalledNotices(notices).length, 1);
+    const entry = scheduler.find(uuid(1));
+    assert.equal(entry?.pinned, true);
+    assert.equal(entry?.stalled, true);
+    assert.equal(entry?.watched, undefined, 'no longer watched');
+    assert.equal(scheduler.inProgress.length, 0);
+    await nextRequestAfter(server, 60_000);
+    await nextRequestAfter(server, 60_000);
+    assert.equal(stalledNotices(notices).length, 1, 'one notice only');
+    server.set(1, { active_revision_id: REV_B, updated_at: new Date(Date.now()).toISOString() });
+    await advance(60_000);
+    const settled = notices.filter((n) => n.kind === 'settled');
+    assert.equal(settled.length, 1, 'the activation is reported');
+    assert.equal(settled[0].kind === 'settled' && settled[0].entry.activeRevisionId, REV_B);
+    assert.equal(scheduler.find(uuid(1))?.stalled, false);
+  });
+
+  test('Keep Watching follows it again as before, with the stall clock started again', async () => {
+    const { server, scheduler, notices } = stallSetup();
+    scheduler.watch(server.add(1, stuck(3600_000)), 'auto');
+    await advance(3000);
+    const [stalled] = stalledNotices(notices);
+    assert.equal(scheduler.entries.length, 0);
+    scheduler.keepWatching(stalled.entry);
+    assert.equal(scheduler.find(uuid(1))?.watched, 'auto');
+    assert.equal(scheduler.inProgress.length, 1, 'counted as deploying again');
+    await nextRequestAfter(server, 3000);
+    await advance(STALL_MS - 3000 - 30_000);
+    assert.equal(stalledNotices(notices).length, 1, 'the clock started again at Keep Watching');
+    await advance(30_000 + 30_000);
+    assert.equal(stalledNotices(notices).length, 2, 'stalled again after the full time');
+  });
+
+  /** Asserts that the next request goes out exactly `gap` ms from now, not a millisecond before. */
+  async function nextRequestAfter(server: FakeServer, gap: number): Promise<void> {
+    const sent = server.requests.length;
+    await advance(gap - 1);
+    assert.equal(server.requests.length, sent, `no request before ${gap} ms`);
+    await advance(1);
+    assert.equal(server.requests.length, sent + 1, `a request at ${gap} ms`);
+  }
 });

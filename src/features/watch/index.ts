@@ -2,8 +2,8 @@ import vscode = require('vscode');
 import { Deployment, isUuid, messageOf } from '../../api';
 import { DEFAULT_WATCH_INTERVALS, WatchNotice, WatchScheduler } from '../../model/watchScheduler';
 import { statusWords } from '../../model/deploymentStatus';
-import { DEFAULT_IN_PROGRESS_STATUSES, entryLabel, readSavedEntries, WatchEntry } from '../../model/watchState';
-import { SECTION } from '../../platform/settings';
+import { DEFAULT_IN_PROGRESS_STATUSES, DEFAULT_STALLED_AFTER_MS, entryLabel, formatDuration, readSavedEntries, WatchEntry } from '../../model/watchState';
+import { readSettings, SECTION } from '../../platform/settings';
 import { deploymentReferenceOf, DeploymentsFeature, Services } from '../../platform/services';
 import { createWatchStatusBar, describeEntry } from './statusBar';
 import { Commands } from '../../platform/commandIds';
@@ -51,7 +51,7 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
       render();
       void state.update(STATE_KEY, scheduler.entries.length > 0 ? scheduler.entries.map((entry) => ({ ...entry })) : undefined);
     }),
-    scheduler.onDidNotice((notice) => void announce(services, deployments, notice)),
+    scheduler.onDidNotice((notice) => void announce(services, deployments, scheduler, notice)),
     vscode.window.onDidChangeWindowState((state) => scheduler.setFocused(state.focused)),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(`${SECTION}.watch`)) scheduler.configure(readWatchSettings());
@@ -129,8 +129,8 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
   };
 }
 
-/** One notification per event: settled, no longer listed, or the first failure of a streak. */
-async function announce(services: Services, deployments: DeploymentsFeature, notice: WatchNotice): Promise<void> {
+/** One notification per event: settled, stalled, no longer listed, or the first failure of a streak. */
+async function announce(services: Services, deployments: DeploymentsFeature, scheduler: WatchScheduler, notice: WatchNotice): Promise<void> {
   switch (notice.kind) {
     case 'settled': {
       const { entry } = notice;
@@ -150,6 +150,25 @@ async function announce(services: Services, deployments: DeploymentsFeature, not
           );
       if (choice === show) await reveal(deployments, entry.id);
       else if (choice === openUrlAction && entry.customUrl) await openUrl(entry.customUrl);
+      return;
+    }
+    case 'stalled': {
+      const { entry } = notice;
+      const name = entryLabel(entry);
+      services.log.warn(`Watch: ${name} (${entry.id}) has had no change while in progress for the stall time; no longer counted as deploying`);
+      const openConsole = vscode.l10n.t('Open in Web Console');
+      const keepWatching = vscode.l10n.t('Keep Watching');
+      const actions = readSettings().webConsoleUrl ? [openConsole, keepWatching] : [keepWatching];
+      const controlPlane = services.connection.controlPlane();
+      const quiet = formatDuration(Date.now() - (entry.quietSince ?? entry.since));
+      const message =
+        entry.latestRevisionId && entry.latestRevisionId !== entry.activeRevisionId
+          ? vscode.l10n.t('Deployment “{0}” has not finished: its latest revision is not active, and nothing has changed for {1}. It may have failed to build or deploy.', name, quiet)
+          : vscode.l10n.t('Deployment “{0}” has not finished: it has been “{1}” with no change for {2}.', name, statusWords(entry.status), quiet);
+      const choice = await vscode.window.showWarningMessage(message, ...actions);
+      // A notification answered after a switch of control plane must not follow this one's deployment there.
+      if (choice === keepWatching && services.connection.controlPlane() === controlPlane) scheduler.keepWatching(entry);
+      else if (choice === openConsole) await vscode.commands.executeCommand(Commands.openInWebConsole, { deploymentId: entry.id, name: entry.name });
       return;
     }
     case 'dropped': {
@@ -241,9 +260,12 @@ function readWatchSettings() {
   const firstMs = seconds('watch.intervalSeconds', 0.5, 60, DEFAULT_WATCH_INTERVALS.firstMs);
   const maxMs = Math.max(firstMs, seconds('watch.maxIntervalSeconds', 1, 600, DEFAULT_WATCH_INTERVALS.maxMs));
   const pinnedMs = seconds('watch.pinnedIntervalSeconds', 1, 3600, DEFAULT_WATCH_INTERVALS.pinnedMs);
+  const stalledAfterMinutes = config.get<number>('watch.stalledAfterMinutes');
+  const stalledAfterMs =
+    typeof stalledAfterMinutes === 'number' && Number.isFinite(stalledAfterMinutes) ? Math.max(1, stalledAfterMinutes) * 60_000 : DEFAULT_STALLED_AFTER_MS;
   const statuses = config.get<unknown>('watch.inProgressStatuses');
   const inProgressStatuses = Array.isArray(statuses)
     ? statuses.filter((s): s is string => typeof s === 'string' && s.trim() !== '').map((s) => s.trim())
     : DEFAULT_IN_PROGRESS_STATUSES;
-  return { intervals: { firstMs, maxMs, pinnedMs }, inProgressStatuses };
+  return { intervals: { firstMs, maxMs, pinnedMs }, inProgressStatuses, stalledAfterMs };
 }

@@ -9,7 +9,11 @@ import { headline } from '../../model/viewText';
 
 /** One line of the tooltip: the status in words with its raw value, how long it has been so, how it is followed. */
 export function describeEntry(entry: WatchEntry): string {
-  const how = [entry.watched ? vscode.l10n.t('watching') : undefined, entry.pinned ? vscode.l10n.t('pinned') : undefined]
+  const how = [
+    entry.watched ? vscode.l10n.t('watching') : undefined,
+    entry.pinned ? vscode.l10n.t('pinned') : undefined,
+    entry.stalled ? vscode.l10n.t('stalled: not finished, no change for {0}', formatDuration(Date.now() - (entry.quietSince ?? entry.since))) : undefined,
+  ]
     .filter(Boolean)
     .join(', ');
   const status = statusWithRawValue(entry.status) || vscode.l10n.t('no status');
@@ -37,9 +41,11 @@ export function createWatchStatusBar(scheduler: WatchScheduler) {
       const pinned = scheduler.pinned;
       const shown = pinned[0] ?? entries[0];
       const others = (pinned.length > 0 ? pinned.length : entries.length) - 1;
-      const icon = statusIcon(shown.status).id;
-      item.text = `${warning}$(${icon}) ${entryLabel(shown)} ${statusWords(shown.status) || '?'}${others > 0 ? ` +${others}` : ''}`;
-      const label = vscode.l10n.t('Deployment {0}: {1}', entryLabel(shown), statusWords(shown.status) || vscode.l10n.t('no status'));
+      // A stalled one says so rather than its status: "Ready" would claim the rollout landed.
+      const icon = shown.stalled ? 'debug-pause' : statusIcon(shown.status).id;
+      const words = shown.stalled ? vscode.l10n.t('stalled') : statusWords(shown.status);
+      item.text = `${warning}$(${icon}) ${entryLabel(shown)} ${words || '?'}${others > 0 ? ` +${others}` : ''}`;
+      const label = vscode.l10n.t('Deployment {0}: {1}', entryLabel(shown), words || vscode.l10n.t('no status'));
       item.accessibilityInformation = { label };
     }
     const lines: string[] = [];
