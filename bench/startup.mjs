@@ -20,6 +20,7 @@
 // Usage: node bench/startup.mjs [--skip-package] [--windows=N]   (after `npx tsc -p .`: it uses out/test/ui/workbench.js)
 //   --skip-package  use the existing dist/deployments-explorer.vsix instead of packing it (`npm run package`)
 //   --windows=N     fresh windows to measure (default 5)
+//   --logs          print when each icon was clicked and each window's log of our extension (what it did meanwhile)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,6 +34,7 @@ import { startStandIn } from '../scripts/lib/standIn.mjs';
 
 const argv = process.argv.slice(2);
 const skipPackage = argv.includes('--skip-package');
+const showLogs = argv.includes('--logs');
 const WINDOWS = Number(argv.find((a) => a.startsWith('--windows='))?.slice('--windows='.length) ?? 5);
 const BASELINE_DIR = path.join(ROOT, 'bench', 'baseline-extension');
 const log = (m) => console.log(`[startup] ${m}`);
@@ -133,34 +135,51 @@ async function containerToRows(wb, extension) {
     },
     { title: extension.title, container: extension.container, view: extension.view, status: STATUS },
   );
+  const clickedAt = new Date().toISOString();
   await icon.click();
   const ms = await wb.page.evaluate(() => window.__benchRows);
+  if (showLogs) log(`clicked ${extension.title} at ${clickedAt}`);
   await wb.page.mouse.move(900, 450);
   return Math.round(ms);
 }
 
 /**
  * The figure of the log line "activate() took … ms" of `name`'s log (its LogOutputChannel's file) in
- * the newest extension-host log folder written since `since`.
+ * the newest log created since `since`.
  */
-async function ownActivationMs(userData, name, since) {
+async function ownActivationMs(userData, name, since, attempts = 20) {
   const files = [];
   const visit = (dir) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) visit(full);
-      else if (entry.name === `${name}.log` && fs.statSync(full).mtimeMs >= since) files.push(full);
+      // Created since: an earlier window's extension host lives on (code-server keeps it for a reconnection) and still writes to its log.
+      else if (entry.name === `${name}.log` && fs.statSync(full).birthtimeMs >= since) files.push(full);
     }
   };
-  for (let attempt = 0; attempt < 20; attempt++) {
+  for (let attempt = 0; attempt < attempts; attempt++) {
     files.length = 0;
     visit(path.join(userData, 'logs'));
-    files.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+    files.sort((a, b) => fs.statSync(b).birthtimeMs - fs.statSync(a).birthtimeMs);
     const match = files.map((file) => /activate\(\) took ([\d.]+) ms/.exec(fs.readFileSync(file, 'utf8'))).find(Boolean);
     if (match) return { ms: Number(match[1]), file: files[0] };
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    if (attempt + 1 < attempts) await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`no "activate() took" line in ${name}'s log`);
+}
+
+/**
+ * Waits until `name`'s log says its activate() returned, in a log created since `since` (this window's
+ * extension host): "Activating Extensions…" in the status bar can be gone before onStartupFinished fires.
+ */
+async function activated(userData, name, since) {
+  const until = Date.now() + 120_000;
+  for (;;) {
+    const found = await ownActivationMs(userData, name, since, 1).catch(() => undefined);
+    if (found) return found;
+    if (Date.now() > until) throw new Error(`${name} did not log its activation within 120 s of the window's start`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 async function main() {
@@ -197,10 +216,13 @@ async function main() {
   const windows = [];
   for (let i = 0; i < WINDOWS; i++) {
     const opened = Date.now();
-    const wb = await Workbench.open('bench-startup');
+    // A loaded machine can take more than playwright's default 30 s to load the page.
+    const wb = await Workbench.open('bench-startup', { loadTimeoutMs: 120_000 });
     try {
       await wb.activityBarItem(BASELINE.title).waitFor({ state: 'visible', timeout: 60_000 });
       await wb.waitForExtensionsActivated();
+      await activated(cs.dirs.userData, BASELINE.name, opened);
+      await activated(cs.dirs.userData, OURS.name, opened);
       // Alternate which container opens first: the first click of a window may find more still settling.
       const order = i % 2 === 0 ? [OURS, BASELINE] : [BASELINE, OURS];
       const toRows = {};
@@ -210,8 +232,8 @@ async function main() {
         toRows[extension.name] = await containerToRows(wb, extension);
       }
       const reported = await wb.reportedActivationsMs([OURS.name, BASELINE.name]);
-      const own = await ownActivationMs(cs.dirs.userData, OURS.name, opened);
-      const baselineOwn = await ownActivationMs(cs.dirs.userData, BASELINE.name, opened);
+      const own = await activated(cs.dirs.userData, OURS.name, opened);
+      const baselineOwn = await activated(cs.dirs.userData, BASELINE.name, opened);
       const figures = {
         activation: reported.get(OURS.name),
         baselineActivation: reported.get(BASELINE.name),
@@ -228,7 +250,7 @@ async function main() {
         `window ${i + 1}: activation ${figures.activation} / ${figures.baselineActivation} ms, container → rows ${figures.toRows} / ${figures.baselineToRows} ms ` +
           `(ours / baseline; ${figures.first} opened first${figures.quietBeforeClicks ? '' : '; the machine was not quiet before a click'}), activate() ${figures.activate} / ${figures.baselineActivate} ms by the logs`,
       );
-      if (process.env.BENCH_STARTUP_LOG === '1') log(`our log:\n${fs.readFileSync(own.file, 'utf8')}`);
+      if (showLogs) log(`our log:\n${fs.readFileSync(own.file, 'utf8').trim()}`);
     } finally {
       await wb.close();
     }
