@@ -12,8 +12,8 @@
 //    (tiny) loading, and both include the built-ins';
 //  - opening the container → its first rows, timed in the page: from the `pointerdown` on the activity
 //    bar icon to the first row with a status description in the container's second view (a
-//    MutationObserver), not through the driver's round trips. Each click waits for a quiet CPU first;
-//    which container is opened first alternates between windows.
+//    MutationObserver), not through the driver's round trips. The clicks wait until both extensions
+//    logged their activation, and each for a quiet CPU; which container opens first alternates between windows.
 // Also the extension's own log line "activate() took … ms". Prints each window's figures and, last,
 // one line `BENCH-STARTUP {json}` with every window's figures for bench/bench.ts.
 //
