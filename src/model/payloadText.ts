@@ -1,10 +1,18 @@
 // Reading an edited payload document back into a body, with the position of the first syntax error (JSON.parse's
 // messages differ between node versions and often carry no position at all; jsonc-parser, the parser VS Code's own
 // JSON support uses, reports error offsets).
-import { getLocation, parse, ParseError, ParseErrorCode } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
 import { describeKind } from '../api/text';
 import { isPlainObject, JsonObject } from './createPayload';
 import * as l10n from '@vscode/l10n';
+
+/**
+ * jsonc-parser, loaded the first time JSON.parse fails on a payload rather than at every window start (its module
+ * builds 1,200 cached indentation strings as it loads). esbuild keeps the module in the bundle and runs it on this
+ * first call.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const jsonc = (): typeof import('jsonc-parser') => require('jsonc-parser');
 
 export type PayloadParseResult =
   | { ok: true; body: JsonObject }
@@ -40,6 +48,7 @@ export function positionOf(text: string, offset: number): { line: number; column
  * Only called when JSON.parse already failed.
  */
 export function findSyntaxError(text: string): { offset: number; problem: string } {
+  const { getLocation, parse, printParseErrorCode } = jsonc();
   const errors: ParseError[] = [];
   parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const [first] = errors;
@@ -53,30 +62,31 @@ export function findSyntaxError(text: string): { offset: number; problem: string
     const match = pattern.exec(text.slice(offset, offset + length));
     return match ? offset + match.index : offset;
   };
-  switch (code) {
-    case ParseErrorCode.EndOfFileExpected:
+  const kind = printParseErrorCode(code);
+  switch (kind) {
+    case 'EndOfFileExpected':
       return { offset, problem: l10n.t('unexpected {0} after the end of the JSON value', found(offset)) };
-    case ParseErrorCode.ColonExpected:
+    case 'ColonExpected':
       return { offset, problem: l10n.t('expected “:” after the property name, found {0}', found(offset)) };
-    case ParseErrorCode.CloseBraceExpected:
-    case ParseErrorCode.CloseBracketExpected:
-    case ParseErrorCode.CommaExpected:
-      return code === ParseErrorCode.CloseBracketExpected || (code === ParseErrorCode.CommaExpected && inArray)
+    case 'CloseBraceExpected':
+    case 'CloseBracketExpected':
+    case 'CommaExpected':
+      return kind === 'CloseBracketExpected' || (kind === 'CommaExpected' && inArray)
         ? { offset, problem: l10n.t('expected “,” or “]” after an array element, found {0}', found(offset)) }
         : { offset, problem: l10n.t('expected “,” or “}” after a property value, found {0}', found(offset)) };
-    case ParseErrorCode.UnexpectedEndOfString:
+    case 'UnexpectedEndOfString':
       // The string token stops at the end of the text, or before a line break.
       return offset + length >= text.length
         ? { offset: text.length, problem: l10n.t('unterminated string') }
         : { offset: offset + length, problem: l10n.t('line break or control character inside a string') };
-    case ParseErrorCode.InvalidCharacter:
+    case 'InvalidCharacter':
       return { offset: inString(/[\u0000-\u001f]/), problem: l10n.t('line break or control character inside a string') };
-    case ParseErrorCode.InvalidUnicode:
+    case 'InvalidUnicode':
       return { offset: inString(/\\u(?![0-9a-fA-F]{4})/), problem: l10n.t('invalid \\u escape') };
-    case ParseErrorCode.InvalidEscapeCharacter:
+    case 'InvalidEscapeCharacter':
       return { offset: inString(/\\[^"\\/bfnrtu]/), problem: l10n.t('invalid escape in a string') };
-    case ParseErrorCode.UnexpectedEndOfNumber:
-    case ParseErrorCode.InvalidNumberFormat:
+    case 'UnexpectedEndOfNumber':
+    case 'InvalidNumberFormat':
       return { offset, problem: l10n.t('incomplete number') };
   }
   // A symbol, comment or missing value: what was expected there decides the wording.

@@ -143,9 +143,10 @@ export class Workbench {
 
   /**
    * Opens the workbench in a fresh browser context (own cookies and storage)
-   * and waits until it is ready. `name` prefixes screenshot files.
+   * and waits until it is ready. `name` prefixes screenshot files; `loadTimeoutMs` bounds the page's load
+   * (playwright's default, 30 s, when not given).
    */
-  static async open(name: string, options: { url?: string; viewport?: { width: number; height: number } } = {}): Promise<Workbench> {
+  static async open(name: string, options: { url?: string; viewport?: { width: number; height: number }; loadTimeoutMs?: number } = {}): Promise<Workbench> {
     const env = uiEnv();
     const browser = await chromium.connect(env.browserWs);
     const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 } });
@@ -156,7 +157,7 @@ export class Workbench {
       if (process.env.DE_VERBOSE === '1') console.error(`[page error] ${err.message}`);
     });
     const wb = new Workbench(page, context, browser, env, name);
-    await page.goto(options.url ?? env.workbenchUrl, { waitUntil: 'domcontentloaded' });
+    await page.goto(options.url ?? env.workbenchUrl, { waitUntil: 'domcontentloaded', timeout: options.loadTimeoutMs });
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
     // The activity bar is filled once the extension contributions are known.
     await wb.activityBarItem(CONTAINER_TITLE).waitFor({ state: 'visible', timeout: 60_000 });
