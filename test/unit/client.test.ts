@@ -311,14 +311,31 @@ describe('ControlPlaneClient against the stand-in', () => {
       assert.equal(standIn.requests.length, 3);
     });
 
-    it('explains an HTML page where JSON was expected', async () => {
+    it('explains an HTML page where a listing was expected, having tried the base URL with /api-host once', async () => {
       standIn.addFault({ fault: { kind: 'nonJson' } });
       await assert.rejects(clientFor().listDeployments(), (error: unknown) => {
         assert.ok(error instanceof InvalidResponseError);
-        assert.match(error.message, /is not JSON/);
+        assert.match(error.message, /^http:\/\/127\.0\.0\.1:\d+ served a web page, not the control-plane API \(HTTP 200, text\/html; charset=utf-8: “Sign in - Corporate Access”\)\./);
+        assert.match(error.message, /but http:\/\/127\.0\.0\.1:\d+\/api-host did not answer the API either\. Check the base URL\.$/);
         assert.doesNotMatch(error.message, /<html|<body/i);
         return true;
       });
+    });
+
+    it('names the base URL with /api-host when that answers the API (a self-hosted control plane)', async () => {
+      const selfHosted = await StandIn.start({ apiKey: standIn.apiKey, apiPrefix: '/api-host' });
+      const client = new ControlPlaneClient({ baseUrl: selfHosted.url, apiKey: standIn.apiKey! });
+      try {
+        const error = await client.listDeployments().then(() => undefined, (caught: unknown) => caught);
+        assert.ok(error instanceof InvalidResponseError, String(error));
+        assert.deepEqual(error.webPage, { baseUrl: selfHosted.url, suggestion: `${selfHosted.url}/api-host`, answers: true });
+        assert.match(error.message, /A self-hosted control plane serves its API under a path prefix: http:\/\/127\.0\.0\.1:\d+\/api-host answers the API\. Set it as the base URL\.$/);
+        assert.deepEqual(selfHosted.requests.map((request) => request.path), ['/v2/deployments', '/v2/deployments'], 'the listing, then one probe (recorded without the prefix)');
+        assert.equal((await new ControlPlaneClient({ baseUrl: `${selfHosted.url}/api-host`, apiKey: standIn.apiKey! }).listDeployments({ limit: 1 })).deployments.length, 1);
+      } finally {
+        await client.dispose();
+        await selfHosted.close();
+      }
     });
 
     it('times out a request that never answers', async () => {
