@@ -86,9 +86,9 @@ export class ControlPlaneClient {
       const requestedOffset = Number(params.get('offset'));
       const what = l10n.t('The deployment listing');
       const request = { method: 'GET', path: '/v2/deployments', query: params, signal: signalOf(options), what } as const;
-      const { resources, offset: nextOffset } = (await this.json(request, listingSchema, what).catch((error: unknown) =>
-        Promise.reject(isWebPage(error) ? this.webPageError(error, request.signal) : error),
-      )) as { resources: unknown[]; offset: number };
+      const { resources, offset: nextOffset } = (await this.json(request, listingSchema, what).catch(async (error: unknown) => {
+        throw isWebPage(error) ? await this.webPageError(error, request.signal) : error;
+      })) as { resources: unknown[]; offset: number };
       // A listed record's resource_spec is checked when it is shown (resourceSpecProblems).
       const { valid, invalid } = splitRecords<Deployment>(deploymentSummarySchema, resources);
       const end = pageEnd({ requestedOffset, limit, count: resources.length, nextOffset });

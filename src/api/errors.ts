@@ -168,11 +168,11 @@ export class ProxyAuthError extends ControlPlaneErrorBase {
     super(
       credentialsSent
         ? l10n.t(
-            'The proxy {0} refused the credentials it was given (HTTP 407). Check the user name and password in the setting http.proxy, or the value of http.proxyAuthorization.',
+            'The proxy {0} refused the credentials it was given (HTTP 407). Check the user name and password in the setting http.proxy.',
             proxy,
           )
         : l10n.t(
-            'The proxy {0} asks for credentials (HTTP 407). Give them in the setting http.proxy (http://user:password@host:port) or in http.proxyAuthorization.',
+            'The proxy {0} asks for credentials (HTTP 407). Give them in the setting http.proxy (http://user:password@host:port).',
             proxy,
           ),
       407,

@@ -41,7 +41,7 @@ export function fixActionsFor(error: unknown): FixAction[] {
   }
   // Where the network is at fault, Check Connection says which step fails and why.
   const check: FixAction = { kind: 'checkConnection' };
-  // The proxy wants credentials: they go in http.proxy or http.proxyAuthorization (the query shows both).
+  // The proxy wants credentials: they go in http.proxy's URL (VS Code's fetch does not send http.proxyAuthorization).
   if (error.kind === 'proxyAuth') return [{ kind: 'openSettings', setting: 'http.proxy' }, check, { kind: 'retry' }, { kind: 'showLog' }];
   // A TLS certificate the client does not trust: the fix is the CA file (or, last, strict TLS off).
   if (error instanceof NetworkError && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(`${error.code ?? ''} ${error.message}`)) {
