@@ -45,7 +45,7 @@ describe('Behind an authenticating proxy, and Check Connection', function () {
     settings: () => ({ autoRefreshSeconds: 0, pageSize: 10, caFile: authorities().gateway.certFile }),
     prepare: ({ api, onRestore }) => {
       const http = vscode.workspace.getConfiguration('http');
-      const previous = ['proxy', 'proxyAuthorization'].map((name) => [name, http.inspect(name)?.globalValue] as const);
+      const previous = ['proxy', 'proxyAuthorization', 'noProxy', 'proxySupport'].map((name) => [name, http.inspect(name)?.globalValue] as const);
       onRestore(async () => {
         for (const [name, value] of previous) await vscode.workspace.getConfiguration('http').update(name, value, vscode.ConfigurationTarget.Global);
       });
@@ -85,8 +85,24 @@ describe('Behind an authenticating proxy, and Check Connection', function () {
   });
   beforeEach(async () => {
     fx.messages.clear();
-    await setHttp({ proxy: '', proxyAuthorization: null });
+    await setHttp({ proxy: '', proxyAuthorization: null, noProxy: null, proxySupport: null });
     proxy.requests.length = 0;
+  });
+
+  it('http.noProxy, then http.proxySupport: off, send requests straight to the server, around the proxy', async () => {
+    // A proxy without its credentials: a request through it would be refused (407).
+    await setHttp({ proxy: proxyAt(), noProxy: ['127.0.0.2'] });
+    proxy.requests.length = 0;
+    await deployments().refresh();
+    assert.equal(deploymentRows().length, 10, 'http.noProxy');
+    await setHttp({ noProxy: null, proxySupport: 'off' });
+    await deployments().refresh();
+    assert.equal(deploymentRows().length, 10, 'http.proxySupport: off');
+    assert.equal(proxy.requests.length, 0, 'nothing went through the proxy');
+    await setHttp({ proxySupport: null });
+    await deployments().refresh();
+    assert.equal(deploymentRows().length, 0, 'the control: through the proxy, refused');
+    assert.ok(proxy.requests.length > 0);
   });
 
   it('lists deployments through the proxy with user:password@ in http.proxy', async () => {
