@@ -4,7 +4,7 @@
  * or OVER; the process exits non-zero when one is OVER. Timings are medians
  * (this machine is shared: expect noise, and re-run before believing an OVER).
  *
- *  - the client against bare undici + JSON.parse, both reading the same pre-serialized page from a
+ *  - the client against a bare `fetch` + JSON.parse, both reading the same pre-serialized page from a
  *    server in another process (so the server's own work is in neither side), at limit 20 and 100;
  *  - deployment rows: TreeItems of a 100-row page, appending a page at 10k and 50k loaded, lookup by ID;
  *  - 100k and 10k repositories of one integration: what expanding it costs (sort + the first page of
@@ -12,8 +12,8 @@
  *  - This Workspace's index: 10,000 records, in pre-parsed pages, into the index, then the deployments of
  *    a workspace with 3 remotes;
  *  - the requests a window start sends (the release bundle activated against the stand-in);
- *  - the wire size of a 100-record page plain and compressed (the client sends Accept-Encoding:
- *    gzip, deflate, br and decompresses what comes back);
+ *  - the wire size of a 100-record page plain and compressed (fetch sends Accept-Encoding and
+ *    decompresses what comes back);
  *  - watch requests per minute for 1, 10 and 150 watched deployments (the scheduler on node's mocked timers);
  *  - in the real VS Code (code-server, bench/startup.mjs): activation and the container's first rows as ratios to a
  *    baseline extension's in the same windows, activate()'s own figure, the .vsix size.
@@ -33,8 +33,6 @@ import { REPOSITORY_PAGE_SIZE } from '../src/model/integrationRows';
 installFakeVscode();
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-import type * as Undici from 'undici';
-const { request } = require('undici') as typeof Undici;
 import { type Deployment, type DeploymentPage, type Repository } from '../src/api';
 import { ControlPlaneClient } from '../src/api/client';
 import { deploymentSummarySchema } from '../src/api/schemas';
@@ -188,17 +186,17 @@ async function clientFigures(standIn: StandIn): Promise<void> {
   const headers = { 'x-api-key': standIn.apiKey ?? '', accept: 'application/json' };
   const pages: Record<string, string> = {};
   for (const limit of [20, 100]) {
-    const res = await request(`${standIn.url}/v2/deployments?limit=${limit}&offset=0`, { headers });
-    pages[String(limit)] = await res.body.text();
+    const res = await fetch(`${standIn.url}/v2/deployments?limit=${limit}&offset=0`, { headers });
+    pages[String(limit)] = await res.text();
   }
   const server = await startStaticServer(pages);
-  const client = new ControlPlaneClient({ baseUrl: server.url, apiKey: standIn.apiKey ?? undefined, env: {} });
+  const client = new ControlPlaneClient({ baseUrl: server.url, apiKey: standIn.apiKey ?? undefined });
   try {
     for (const limit of [20, 100]) {
       const url = `${server.url}/v2/deployments?limit=${limit}&offset=0`;
       const bare = async () => {
-        const res = await request(url, { headers });
-        return JSON.parse(await res.body.text()) as { resources: unknown[] };
+        const res = await fetch(url, { headers });
+        return JSON.parse(await res.text()) as { resources: unknown[] };
       };
       const viaClient = () => client.listDeployments({ limit, offset: 0 });
       const sample = await bare();
@@ -232,7 +230,7 @@ async function clientFigures(standIn: StandIn): Promise<void> {
       };
       const zodParse = check((record) => deploymentSummarySchema.safeParse(record));
       report({
-        name: `client / bare undici + JSON.parse, limit ${limit}`,
+        name: `client / bare fetch + JSON.parse, limit ${limit}`,
         value: ratio,
         unit: '',
         target: 1.3,
@@ -459,8 +457,8 @@ async function windowStartFigure(standIn: StandIn): Promise<void> {
 
 /** A 100-record page on the wire: what gzip and br (both accepted by the client) save. */
 async function wireSizeFigure(standIn: StandIn): Promise<void> {
-  const res = await request(`${standIn.url}/v2/deployments?limit=100&offset=0`, { headers: { 'x-api-key': standIn.apiKey ?? '' } });
-  const plain = Buffer.from(await res.body.text());
+  const res = await fetch(`${standIn.url}/v2/deployments?limit=100&offset=0`, { headers: { 'x-api-key': standIn.apiKey ?? '' } });
+  const plain = Buffer.from(await res.text());
   const gzip = gzipSync(plain).length;
   const br = brotliCompressSync(plain).length;
   report({

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import { InvalidInputError, RecordProblem, SchemaError, sealError } from './errors';
+import { clientBaseUrl } from './baseUrl';
+import { InvalidInputError, InvalidResponseError, RecordProblem, SchemaError, sealError } from './errors';
 import { ConnectionOptions, HttpRequest, HttpTransport } from './http';
 import { PageEnd, pageEnd, PageWalk } from './pagination';
 import { buildDeploymentSearchParams, DeploymentQuery, validateIntegrationId, validateObjectArgument } from './query';
@@ -53,7 +54,7 @@ export interface DeploymentPage {
 export class ControlPlaneClient {
   private readonly http: HttpTransport;
 
-  constructor(options: ConnectionOptions) {
+  constructor(private readonly options: ConnectionOptions) {
     this.http = new HttpTransport(options);
   }
 
@@ -85,7 +86,9 @@ export class ControlPlaneClient {
       const requestedOffset = Number(params.get('offset'));
       const what = l10n.t('The deployment listing');
       const request = { method: 'GET', path: '/v2/deployments', query: params, signal: signalOf(options), what } as const;
-      const { resources, offset: nextOffset } = (await this.json(request, listingSchema, what)) as { resources: unknown[]; offset: number };
+      const { resources, offset: nextOffset } = (await this.json(request, listingSchema, what).catch(async (error: unknown) => {
+        throw isWebPage(error) ? await this.webPageError(error, request.signal) : error;
+      })) as { resources: unknown[]; offset: number };
       // A listed record's resource_spec is checked when it is shown (resourceSpecProblems).
       const { valid, invalid } = splitRecords<Deployment>(deploymentSummarySchema, resources);
       const end = pageEnd({ requestedOffset, limit, count: resources.length, nextOffset });
@@ -121,6 +124,23 @@ export class ControlPlaneClient {
     return this.http.close();
   }
 
+  /**
+   * A listing answered with a web page (200, HTML): a self-hosted control plane serves its web app at every path but
+   * the API's prefix. Tries the base URL with that prefix once (the same origin, so the key may go there) and says
+   * whether it answers the API.
+   */
+  private async webPageError(page: InvalidResponseError, signal: AbortSignal | undefined): Promise<InvalidResponseError> {
+    const base = new URL(this.options.baseUrl.trim());
+    const suggestion = `${base.origin}${base.pathname.replace(/\/+$/, '')}${API_PREFIX}`;
+    if (base.pathname.replace(/\/+$/, '').endsWith(API_PREFIX)) return page;
+    const probe = new HttpTransport({ ...this.options, baseUrl: suggestion, retry: { maxAttempts: 1 } });
+    const answers = await probe
+      .send({ method: 'GET', path: '/v2/deployments', query: new URLSearchParams({ limit: '1', offset: '0' }), signal, what: '' })
+      .then((body) => problemsOf(listingSchema, body).length === 0, () => false)
+      .finally(() => probe.close());
+    return new InvalidResponseError(page.status ?? 200, page.contentType, page.snippet, false, { baseUrl: clientBaseUrl(this.options.baseUrl), suggestion, answers });
+  }
+
   /** The JSON answer to `request`, checked against `schema`; SchemaError naming `what` when it does not match. */
   private async json(request: HttpRequest, schema: ZodMiniType, what: string): Promise<unknown> {
     const body = await this.http.send(request);
@@ -132,6 +152,14 @@ export class ControlPlaneClient {
   private sealed<T>(work: () => Promise<T>): Promise<T> {
     return work().catch((error: unknown) => Promise.reject(sealError(error, this.http.redactor)));
   }
+}
+
+/** Where a self-hosted control plane serves its API (DESIGN.md, fourth round). */
+const API_PREFIX = '/api-host';
+
+/** A 200 answer that is an HTML page, not JSON. */
+function isWebPage(error: unknown): error is InvalidResponseError {
+  return error instanceof InvalidResponseError && error.status === 200 && !error.binary && /html/i.test(error.contentType ?? '');
 }
 
 /** The call's options checked (an object, or nothing), and their signal, checked too. */

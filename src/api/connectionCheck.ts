@@ -6,9 +6,7 @@ import * as l10n from '@vscode/l10n';
 import { clientBaseUrl, withoutUserInfo } from './baseUrl';
 import { ControlPlaneClient } from './client';
 import { CancelledError, isControlPlaneError, messageOf } from './errors';
-import { credentialHeaders, headerNames, type ConnectionOptions } from './http';
-import { proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
-import { CertificateStore, certificateKey, certificateStores, trustContext } from './trust';
+import { caFileTrust, credentialHeaders, headerNames, type ConnectionOptions } from './http';
 
 /** Why a step failed: the system's error code when there is one, and its message (never a secret). */
 export interface StepFailure {
@@ -22,8 +20,16 @@ export interface ChainCertificate {
   readonly issuer: string;
   readonly validTo: string;
   readonly fingerprint256: string;
-  /** The trusted stores holding this very certificate. */
-  readonly inStores: readonly Pick<CertificateStore, 'kind' | 'source'>[];
+}
+
+/** VS Code's network settings in force, as the extension host's `fetch` applies them. */
+export interface NetworkSettings {
+  /** http.proxy as set (its user name and password are never reported). */
+  readonly proxy?: string;
+  readonly proxySupport?: string;
+  readonly noProxy?: readonly string[];
+  readonly systemCertificates?: boolean;
+  readonly fetchAdditionalSupport?: boolean;
 }
 
 /** What Check Connection found, step by step; a step that was not tried is absent. Holds no key and no proxy credential. */
@@ -31,132 +37,121 @@ export interface ConnectionCheck {
   readonly baseUrl: string;
   /** The header names the key and the tenant are sent in. */
   readonly headers: { readonly apiKey: string; readonly tenant: string };
-  /** Where requests go; `proxy` without user name and password. */
-  readonly route: ProxyRoute & { readonly credentials: 'proxyAuthorization' | 'url' | 'none' };
-  /** The trusted stores of CA certificates, and how many each holds. */
-  readonly trust: readonly (Pick<CertificateStore, 'kind' | 'source'> & { readonly count: number })[];
-  /** The scheme of a proxy the low-level steps (DNS, TCP, tunnel, TLS) cannot go through (SOCKS): they are not tried. */
-  readonly lowLevelSkipped?: string;
+  /** The settings in force; `proxy` without user name and password, `proxyCredentials` whether its URL holds some. */
+  readonly settings: NetworkSettings & { readonly proxyCredentials: boolean };
+  /** deploymentsExplorer.caFile when set. */
+  readonly caFile?: string;
   readonly dns?: { readonly host: string; readonly ms: number; readonly addresses?: readonly string[]; readonly failure?: StepFailure };
-  readonly connect?: { readonly address: string; readonly port: number; readonly ms: number; readonly failure?: StepFailure };
-  /** The proxy's answer to CONNECT host:port. */
-  readonly tunnel?: { readonly target: string; readonly ms: number; readonly status?: number; readonly failure?: StepFailure };
-  readonly tls?: {
+  /**
+   * A direct connection to the server (not through a proxy), with TLS for https: its chain, and whether Node's roots,
+   * NODE_EXTRA_CA_CERTS and caFile validate it (the OS's store, which VS Code adds to `fetch`, is not among them).
+   */
+  readonly probe?: {
+    readonly address: string;
+    readonly port: number;
     readonly ms: number;
     readonly protocol?: string;
     /** The presented chain, leaf first, completed by the trusted root when there is one. */
     readonly chain: readonly ChainCertificate[];
     /** Why the chain or the name is not trusted (an OpenSSL or Node code); undefined when it is. */
     readonly untrusted?: string;
-    /** False when strictSSL or http.proxyStrictSSL is off: the client does not check certificates. */
-    readonly checked: boolean;
     readonly failure?: StepFailure;
   };
-  /** One listing call (`limit=1`) through the client itself. */
+  /** One listing call (`limit=1`) through the client itself, over the same `fetch` the views use. */
   readonly listing?: {
     readonly ms: number;
     readonly status?: number;
     readonly records?: number;
-    /** The client's error: its kind and sealed message (key-free); `needsTenant`/`notEnabled` for a 403. */
-    readonly error?: { readonly kind: string; readonly message: string; readonly needsTenant?: boolean; readonly notEnabled?: boolean };
+    /** The client's error: its kind, code and message (key-free); `needsTenant`/`notEnabled` for a 403. */
+    readonly error?: {
+      readonly kind: string;
+      readonly code?: string;
+      readonly message: string;
+      readonly needsTenant?: boolean;
+      readonly notEnabled?: boolean;
+      readonly credentialsSent?: boolean;
+      readonly proxy?: string;
+    };
   };
 }
 
-export type CheckStepName = 'dns' | 'connect' | 'tunnel' | 'tls' | 'listing';
+export type CheckStepName = 'dns' | 'probe' | 'listing';
 
 /**
- * Tries the connection `options` describe, one step at a time, as the client would make it (the same proxy
- * decision, the same trusted stores), and stops at the first step that fails: the name lookup, the TCP connection,
- * the proxy's tunnel, the TLS handshake (reading the chain even when it is not trusted), then one listing call.
+ * Tries the connection `options` describe: the name lookup and a direct connection (TLS for https, reading the chain
+ * even when it is not trusted), then one listing call through the client, which the views' requests take too.
  * `onStep` hears each step as it starts; `signal` cancels (CancelledError).
  */
 export async function checkConnection(
   options: ConnectionOptions,
+  settings: NetworkSettings = {},
   onStep: (step: CheckStepName) => void = () => undefined,
   signal?: AbortSignal,
 ): Promise<ConnectionCheck> {
   const baseUrl = clientBaseUrl(options.baseUrl);
   const base = new URL(baseUrl);
-  const route = proxyRoute(base, options);
-  const credentials = route.proxy ? proxyCredentials(route.proxy, options.proxyAuthorization) : undefined;
-  const stores = certificateStores(options, options.systemCertificates);
   credentialHeaders(options);
+  const proxy = settings.proxy?.trim();
+  const proxyUrl = proxy && URL.canParse(proxy) ? new URL(proxy) : undefined;
   const check: Mutable<ConnectionCheck> = {
     baseUrl,
     headers: headerNames(options),
-    route: { ...route, proxy: route.proxy && withoutUserInfo(route.proxy), credentials: credentials?.from ?? 'none' },
-    trust: stores.map(({ kind, source, certificates }) => ({ kind, source, count: certificates.length })),
+    settings: { ...settings, proxy: proxy ? withoutUserInfo(proxy) : undefined, proxyCredentials: !!(proxyUrl?.username && proxyUrl.password) },
+    caFile: options.caFile?.trim() || undefined,
   };
-  const secureContext = trustContext(stores);
-  const strict = options.strictSSL !== false;
+  if (signal?.aborted) throw new CancelledError();
 
-  const proxy = route.proxy && URL.canParse(route.proxy) ? new URL(route.proxy) : undefined;
-  if (route.proxy && (!proxy || !['http:', 'https:'].includes(proxy.protocol))) {
-    check.lowLevelSkipped = proxy?.protocol ?? withoutUserInfo(route.proxy);
-  } else {
-    const hop = proxy ?? base;
-    const host = hop.hostname.replace(/^\[(.*)\]$/, '$1');
-    const port = portOf(hop);
-    let socket: Socket | tls.TLSSocket = new Socket();
-    // Every wait ends at the timeout or when `signal` aborts; the socket is then destroyed.
-    const run = <T>(work: Promise<T>): Promise<T> => bounded(work, options.timeoutMs ?? 30_000, signal, () => socket.destroy());
-    const step = async <T>(name: CheckStepName, work: () => Promise<T>) => {
-      onStep(name);
-      const started = Date.now();
-      try {
-        const value = await work();
-        return { ms: Date.now() - started, value };
-      } catch (error) {
-        return { ms: Date.now() - started, failure: failureOf(error, signal) };
-      }
-    };
+  const host = base.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = Number(base.port) || (base.protocol === 'https:' ? 443 : 80);
+  let socket: Socket | tls.TLSSocket = new Socket();
+  // Every wait ends at the timeout or when `signal` aborts; the socket is then destroyed.
+  const run = <T>(work: Promise<T>): Promise<T> => bounded(work, options.timeoutMs ?? 30_000, signal, () => socket.destroy());
+  const step = async <T>(name: CheckStepName, work: () => Promise<T>) => {
+    onStep(name);
+    const started = Date.now();
     try {
-      const dns = await step('dns', () => run(lookup(host, { all: true })));
-      const addresses = dns.value?.map((entry) => entry.address);
-      check.dns = { host, ms: dns.ms, addresses, failure: dns.failure };
-      if (!addresses) return check;
-
+      return { ms: Date.now() - started, value: await work() };
+    } catch (error) {
+      return { ms: Date.now() - started, failure: failureOf(error, signal) };
+    }
+  };
+  try {
+    const dns = await step('dns', () => run(lookup(host, { all: true })));
+    const addresses = dns.value?.map((entry) => entry.address);
+    check.dns = { host, ms: dns.ms, addresses, failure: dns.failure };
+    if (addresses) {
       let address = addresses[0];
-      const connect = await step('connect', async () => {
-        // Each address in turn until one answers, as the client's connection tries them (a host whose IPv6 is unreachable still connects over IPv4).
+      const probe = await step('probe', async () => {
+        // Each address in turn until one answers (a host whose IPv6 is unreachable still connects over IPv4).
         for (const [i, candidate] of addresses.entries()) {
           address = candidate;
           try {
-            return await run(once(socket.connect({ host: address, port }), 'connect'));
+            await run(once(socket.connect({ host: address, port }), 'connect'));
+            break;
           } catch (error) {
             if (i === addresses.length - 1 || signal?.aborted) throw error;
             socket.destroy();
             socket = new Socket();
           }
         }
-      });
-      check.connect = { address, port, ms: connect.ms, failure: connect.failure };
-      if (connect.failure) return check;
-
-      if (proxy) {
-        const target = `${base.hostname}:${portOf(base)}`;
-        const tunnelled = await step('tunnel', async () => {
-          if (proxy.protocol === 'https:') socket = await run(handshake(socket, proxy.hostname, secureContext, strict));
-          return run(tunnel(socket, target, credentials?.header));
-        });
-        check.tunnel = { target, ms: tunnelled.ms, status: tunnelled.value, failure: tunnelled.failure };
-        if (tunnelled.value !== 200) return check;
-      }
-
-      if (base.protocol === 'https:') {
-        const { ms, value: secured, failure } = await step('tls', () => run(handshake(socket, base.hostname, secureContext, false)));
-        if (!secured) {
-          check.tls = { ms, chain: [], checked: strict, failure };
-          return check;
-        }
+        if (base.protocol !== 'https:') return undefined;
+        const secured = await run(handshake(socket, host, options.caFile));
         socket = secured;
-        const untrusted = secured.authorized ? undefined : String(secured.authorizationError);
-        check.tls = { ms, protocol: secured.getProtocol() ?? undefined, chain: chainOf(secured, stores), untrusted, checked: strict };
-        if (untrusted && strict) return check;
-      }
-    } finally {
-      socket.destroy();
+        return secured;
+      });
+      const secured = probe.value;
+      check.probe = {
+        address,
+        port,
+        ms: probe.ms,
+        protocol: secured?.getProtocol() ?? undefined,
+        chain: secured ? chainOf(secured) : [],
+        untrusted: secured && !secured.authorized ? String(secured.authorizationError) : undefined,
+        failure: probe.failure,
+      };
     }
+  } finally {
+    socket.destroy();
   }
 
   onStep('listing');
@@ -167,11 +162,11 @@ export async function checkConnection(
     check.listing = { ms: Date.now() - started, status: 200, records: page.deployments.length + page.invalid.length };
   } catch (error) {
     if (signal?.aborted) throw new CancelledError();
-    const { kind, status, needsTenant, notEnabled } = error as { kind?: string; status?: number; needsTenant?: boolean; notEnabled?: boolean };
+    const { kind, status, code, needsTenant, notEnabled, credentialsSent, proxy } = error as Record<string, never>;
     check.listing = {
       ms: Date.now() - started,
       status,
-      error: { kind: isControlPlaneError(error) ? (kind ?? 'unknown') : 'unknown', message: messageOf(error), needsTenant, notEnabled },
+      error: { kind: isControlPlaneError(error) ? (kind ?? 'unknown') : 'unknown', code, message: messageOf(error), needsTenant, notEnabled, credentialsSent, proxy },
     };
   } finally {
     void client.dispose().catch(() => undefined);
@@ -180,8 +175,6 @@ export async function checkConnection(
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-const portOf = (url: URL): number => Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
 
 /** `work`, rejected with a timeout after `timeoutMs` or with CancelledError when `signal` aborts; `cleanup` then runs. */
 function bounded<T>(work: Promise<T>, timeoutMs: number, signal: AbortSignal | undefined, cleanup: () => void): Promise<T> {
@@ -207,48 +200,22 @@ function failureOf(error: unknown, signal: AbortSignal | undefined): StepFailure
   return { code: typeof code === 'string' ? code : undefined, message: messageOf(error) };
 }
 
-/** A TLS session over `socket`; with `verify` false it is made whatever the certificate (its trust is read after). */
-async function handshake(socket: Socket, host: string, secureContext: tls.SecureContext | undefined, verify: boolean): Promise<tls.TLSSocket> {
-  const servername = isIP(host.replace(/^\[(.*)\]$/, '$1')) ? undefined : host;
-  const secured = tls.connect({ socket, servername, secureContext, rejectUnauthorized: verify, ALPNProtocols: ['http/1.1'] });
+/** A TLS session over `socket`, made whatever the certificate (its trust is read after): Node's roots, or those and caFile's. */
+async function handshake(socket: Socket, host: string, caFile: string | undefined): Promise<tls.TLSSocket> {
+  const servername = isIP(host) ? undefined : host;
+  const ca = caFile?.trim() ? caFileTrust(caFile) : undefined;
+  const secured = tls.connect({ socket, servername, ca, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] });
   await once(secured, 'secureConnect');
   return secured;
 }
 
-/** Asks the proxy for a tunnel to `target` (CONNECT) and answers the status of its reply. */
-function tunnel(socket: Socket, target: string, authorization: string | undefined): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let head = '';
-    const onData = (chunk: Buffer) => {
-      head += chunk.toString('latin1');
-      if (!head.includes('\r\n\r\n')) return;
-      socket.off('data', onData);
-      const status = /^HTTP\/\d(?:\.\d)? (\d{3})/.exec(head)?.[1];
-      if (status) resolve(Number(status));
-      else reject(new Error(l10n.t('the proxy did not answer in HTTP')));
-    };
-    socket.on('data', onData);
-    socket.once('error', reject);
-    socket.once('end', () => reject(new Error(l10n.t('the proxy closed the connection'))));
-    const lines = [`CONNECT ${target} HTTP/1.1`, `Host: ${target}`, ...(authorization ? [`Proxy-Authorization: ${authorization}`] : []), '', ''];
-    socket.write(lines.join('\r\n'));
-  });
-}
-
-/** The chain as Node completed it, leaf first, each certificate with the stores that hold it. */
-function chainOf(socket: tls.TLSSocket, stores: readonly CertificateStore[]): ChainCertificate[] {
+/** The chain as Node completed it, leaf first. */
+function chainOf(socket: tls.TLSSocket): ChainCertificate[] {
   const chain: ChainCertificate[] = [];
   const seen = new Set<string>();
   for (let cert = socket.getPeerCertificate(true); cert?.raw && !seen.has(cert.fingerprint256); cert = cert.issuerCertificate) {
     seen.add(cert.fingerprint256);
-    const key = cert.raw.toString('base64');
-    chain.push({
-      subject: distinguishedName(cert.subject),
-      issuer: distinguishedName(cert.issuer),
-      validTo: cert.valid_to,
-      fingerprint256: cert.fingerprint256,
-      inStores: stores.filter((store) => store.certificates.some((pem) => certificateKey(pem) === key)).map(({ kind, source }) => ({ kind, source })),
-    });
+    chain.push({ subject: distinguishedName(cert.subject), issuer: distinguishedName(cert.issuer), validTo: cert.valid_to, fingerprint256: cert.fingerprint256 });
   }
   return chain;
 }

@@ -170,11 +170,11 @@ export class ProxyAuthError extends ControlPlaneErrorBase {
     super(
       credentialsSent
         ? l10n.t(
-            'The proxy {0} refused the credentials it was given (HTTP 407). Check the user name and password in the setting http.proxy, or the value of http.proxyAuthorization.',
+            'The proxy {0} refused the credentials it was given (HTTP 407). Check the user name and password in the setting http.proxy.',
             proxy,
           )
         : l10n.t(
-            'The proxy {0} asks for credentials (HTTP 407). Give them in the setting http.proxy (http://user:password@host:port) or in http.proxyAuthorization.',
+            'The proxy {0} asks for credentials (HTTP 407). Give them in the setting http.proxy (http://user:password@host:port).',
             proxy,
           ),
       407,
@@ -204,15 +204,33 @@ export class InvalidResponseError extends ControlPlaneErrorBase {
     readonly contentType: string | undefined,
     readonly snippet: string,
     readonly binary = false,
+    /** A web page where the API was expected: the base URL with the API's path prefix, and whether that answers the API. */
+    readonly webPage?: { readonly baseUrl: string; readonly suggestion: string; readonly answers: boolean },
   ) {
     // "HTTP 502, text/html": a status and a media type, the same in every language.
     const answer = `HTTP ${status}${contentType ? `, ${contentType}` : ''}`;
     super(
-      !snippet
-        ? l10n.t("The control plane's answer ({0}) is not JSON (empty body). A proxy or gateway may be in the way; check the base URL.", answer)
-        : binary
-          ? l10n.t("The control plane's answer ({0}) is not JSON: {1}. A proxy or gateway may be in the way; check the base URL.", answer, snippet)
-          : l10n.t("The control plane's answer ({0}) is not JSON: “{1}”. A proxy or gateway may be in the way; check the base URL.", answer, snippet),
+      webPage
+        ? webPage.answers
+          ? l10n.t(
+              '{0} served a web page, not the control-plane API ({1}: “{2}”). A self-hosted control plane serves its API under a path prefix: {3} answers the API. Set it as the base URL.',
+              webPage.baseUrl,
+              answer,
+              snippet,
+              webPage.suggestion,
+            )
+          : l10n.t(
+              '{0} served a web page, not the control-plane API ({1}: “{2}”). A self-hosted control plane serves its API under a path prefix such as /api-host, but {3} did not answer the API either. Check the base URL.',
+              webPage.baseUrl,
+              answer,
+              snippet,
+              webPage.suggestion,
+            )
+        : !snippet
+          ? l10n.t("The control plane's answer ({0}) is not JSON (empty body). A proxy or gateway may be in the way; check the base URL.", answer)
+          : binary
+            ? l10n.t("The control plane's answer ({0}) is not JSON: {1}. A proxy or gateway may be in the way; check the base URL.", answer, snippet)
+            : l10n.t("The control plane's answer ({0}) is not JSON: “{1}”. A proxy or gateway may be in the way; check the base URL.", answer, snippet),
       status,
     );
   }

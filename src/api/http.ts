@@ -1,8 +1,10 @@
 import { isUtf8 } from 'node:buffer';
+import { readFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { rootCertificates } from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
-import * as zlib from 'node:zlib';
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import {
   CancelledError,
   ControlPlaneError,
@@ -16,10 +18,8 @@ import {
 } from './errors';
 import * as l10n from '@vscode/l10n';
 import { clientBaseUrl, withoutUserInfo } from './baseUrl';
-import { connectionRedactor, proxyCredentials, proxyRoute, ProxyRoute } from './proxy';
 import { errorFromResponse, parseJsonBody, parseRetryAfter, RawResponse } from './responses';
-import { headerValueProblem, quote, Redactor } from './text';
-import { certificateStores, SystemCertificates, trustContext } from './trust';
+import { connectionRedactor, headerValueProblem, quote, Redactor } from './text';
 
 export interface RetryOptions {
   /** Tries in all, the first included. Default 3. */
@@ -30,6 +30,11 @@ export interface RetryOptions {
   maxRetryAfterMs?: number;
 }
 
+/**
+ * A connection to one control plane. Requests go through the global `fetch`: in VS Code's extension host, VS Code's
+ * own, which applies the proxy (http.proxy, PAC, the OS's), http.noProxy, http.proxySupport, proxy authentication
+ * and the OS's certificates (http.systemCertificates). See docs/network.md.
+ */
 export interface ConnectionOptions {
   /** e.g. `https://api.example.com` or `https://host/api-host`; the path prefix is kept. */
   baseUrl: string;
@@ -41,28 +46,19 @@ export interface ConnectionOptions {
   tenantHeader?: string;
   /** Per request, default 30 s. */
   timeoutMs?: number;
-  /** Explicit proxy (VS Code's http.proxy; `user:password@` is sent to it); otherwise HTTPS_PROXY (for an https base URL) or HTTP_PROXY from `env`. */
+  /** VS Code's http.proxy as set: never used to route (fetch does), only to name the proxy in a 407 and to redact its password. */
   proxyUrl?: string;
-  /** Sent to the proxy as its Proxy-Authorization header (VS Code's http.proxyAuthorization), instead of the proxy URL's user and password. */
-  proxyAuthorization?: string;
-  /** Comma-separated hosts that bypass the proxy, in addition to NO_PROXY (see proxyRoute). */
-  noProxy?: string;
-  /** VS Code's http.proxySupport: `off` sends every request straight to the server, whatever proxy is set. */
-  proxySupport?: string;
-  /** Verify TLS certificates. Default true. */
-  strictSSL?: boolean;
-  /** Path of an extra PEM CA bundle to trust besides Node's roots, NODE_EXTRA_CA_CERTS and `systemCertificates`. */
+  /**
+   * Path of a PEM CA bundle, trusted with Node's roots and NODE_EXTRA_CA_CERTS. The one case a dispatcher is handed to
+   * `fetch`: VS Code's keeps its CA list (instead of the OS's certificates) and still applies the proxy.
+   */
   caFile?: string;
-  /** The operating system's trusted CA certificates (loadSystemCertificates): trusted too when given. */
-  systemCertificates?: SystemCertificates;
   userAgent?: string;
   retry?: RetryOptions;
   /** Answers larger than this (after decompression) are refused, not read on. Default 64 MiB. */
   maxResponseBytes?: number;
   /** Where the transport says what it did (the extension's log). */
   logger?: Pick<Console, 'info' | 'warn'>;
-  /** Environment to read HTTP(S)_PROXY, NO_PROXY and NODE_EXTRA_CA_CERTS from; defaults to `process.env`. */
-  env?: NodeJS.ProcessEnv;
   /** Aborts every request of this connection (each then throws CancelledError), e.g. once the connection is replaced. */
   signal?: AbortSignal;
 }
@@ -81,65 +77,36 @@ const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Same-origin redirects followed for one GET. */
 const MAX_REDIRECTS = 5;
-/**
- * How long an idle connection is kept for reuse. Servers commonly close idle keep-alive connections
- * after 5 s (node's and uvicorn's default) without a `Keep-Alive` header; a request sent on a
- * connection the server is closing fails, and a POST must not be retried. So stay well under 5 s (a
- * `Keep-Alive: timeout=` answer shortens it further; undici honours it).
- */
-const KEEP_ALIVE_MS = 4_000;
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
-type Decoder = (body: Buffer, limits: { maxOutputLength: number }) => Promise<Buffer>;
-const gunzip: Decoder = promisify(zlib.gunzip);
-const inflate: Decoder = promisify(zlib.inflate);
-const inflateRaw: Decoder = promisify(zlib.inflateRaw);
 /**
- * The `Content-Encoding`s undone. Not undici's decompress interceptor: it fails the request on a body
- * it cannot decompress, where ours keeps the body as it came (compressed bytes are then reported as
- * binary data, never quoted), and it knows only zlib-wrapped deflate, where some servers send raw.
- */
-const decoders: Record<string, Decoder> = {
-  gzip: gunzip,
-  'x-gzip': gunzip,
-  br: promisify(zlib.brotliDecompress),
-  deflate: (body, limits) =>
-    inflate(body, limits).catch((error: { code?: unknown }) =>
-      error.code === 'ERR_BUFFER_TOO_LARGE' ? Promise.reject(error) : inflateRaw(body, limits),
-    ),
-};
-
-/**
- * One dispatcher (proxy, CA, TLS) per connection; every request has a timeout and can be cancelled.
- * Only GETs are retried: a POST may have taken effect even when its answer was lost.
+ * Every request has a timeout and can be cancelled; redirects are followed by hand (same origin, GET only: the key
+ * never goes elsewhere). Only GETs are retried: a POST may have taken effect even when its answer was lost.
  */
 export class HttpTransport {
   private readonly base: string;
   private readonly headers: Record<string, string>;
-  private readonly dispatcher: Dispatcher;
+  private readonly dispatcher: Dispatcher | undefined;
   private readonly timeoutMs: number;
   private readonly retry: Required<RetryOptions>;
   private readonly logger: Pick<Console, 'info' | 'warn'>;
   readonly redactor: Redactor;
   private readonly maxBytes: number;
-  private readonly route: ProxyRoute;
 
   constructor(private readonly options: ConnectionOptions) {
     this.base = clientBaseUrl(options.baseUrl);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.retry = { maxAttempts: 3, baseDelayMs: 300, maxRetryAfterMs: 10_000, ...options.retry };
     this.logger = options.logger ?? { info() {}, warn() {} };
-    this.route = proxyRoute(new URL(this.base), options);
-    this.redactor = connectionRedactor(options, this.route);
-    // Bodies larger than this, on the wire or decompressed (a compression bomb), are refused.
+    this.redactor = connectionRedactor(options);
+    // Bodies larger than this, decompressed (a compression bomb too), are refused.
     this.maxBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
     this.headers = {
       accept: 'application/json',
-      'accept-encoding': 'gzip, deflate, br',
       'user-agent': options.userAgent ?? 'deployments-explorer',
       ...credentialHeaders(options),
     };
-    this.dispatcher = this.createDispatcher();
+    this.dispatcher = options.caFile?.trim() ? caFileDispatcher(options.caFile) : undefined;
   }
 
   /** Sends the request and answers the JSON body of its 2xx response, or throws a ControlPlaneError. */
@@ -194,8 +161,8 @@ export class HttpTransport {
     }
   }
 
-  close(): Promise<void> {
-    return this.dispatcher.close();
+  async close(): Promise<void> {
+    await this.dispatcher?.close();
   }
 
   private async once(req: HttpRequest, url: URL, cancels: AbortSignal[]): Promise<RawResponse> {
@@ -203,33 +170,24 @@ export class HttpTransport {
     const started = Date.now();
     const target = `${req.method} ${url.pathname}${url.search}`;
     const body = req.body === undefined ? undefined : jsonBody(req.body);
+    const signal = AbortSignal.any([...cancels, timeout]);
     try {
-      const res = await request(url, {
+      const res = await fetch(url, {
         method: req.method,
         headers: body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' },
         body,
+        redirect: 'manual',
         signal: AbortSignal.any([...cancels, timeout]),
-        dispatcher: this.dispatcher,
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      });
-      const contentType = headerValue(res.headers['content-type']);
-      const tooLarge = () =>
-        new InvalidResponseError(res.statusCode, contentType && quote(contentType, 100), l10n.t('more than {0}, not read', formatBytes(this.maxBytes)), true);
-      // The dispatcher's maxResponseSize stops a larger body on the wire.
-      const read = await res.body
-        .bytes()
-        .catch((error: unknown) => Promise.reject(errorCode(error) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE' ? tooLarge() : error));
-      const raw = Buffer.from(read.buffer, read.byteOffset, read.byteLength);
-      const bytes = await this.decompress(raw, headerValue(res.headers['content-encoding']), target, tooLarge);
-      this.logger.info(
-        `${target} → ${res.statusCode} (${Date.now() - started} ms${bytes !== raw ? `, ${raw.length} → ${bytes.length} bytes` : ''})`,
-      );
+        ...(this.dispatcher && { dispatcher: this.dispatcher }),
+      } as RequestInit);
+      const contentType = res.headers.get('content-type') ?? undefined;
+      const bytes = await this.readBody(res, contentType, signal);
+      this.logger.info(`${target} → ${res.status} (${Date.now() - started} ms, ${bytes.length} bytes)`);
       return {
-        status: res.statusCode,
+        status: res.status,
         contentType,
-        retryAfter: headerValue(res.headers['retry-after']),
-        location: headerValue(res.headers.location),
+        retryAfter: res.headers.get('retry-after') ?? undefined,
+        location: res.headers.get('location') ?? undefined,
         text: bytes.toString('utf8'),
         bytes: bytes.length,
         // A NUL byte or bytes that are not UTF-8: never quoted.
@@ -251,39 +209,57 @@ export class HttpTransport {
   }
 
   /**
-   * One dispatcher for the connection's one origin (redirects stay on it): a ProxyAgent tunnelling through the
-   * proxy of `route`, else an Agent; TLS trusts every store (certificateStores), for the proxy's certificate too.
+   * The body as `fetch` decompressed it, counted while it streams: past the cap, reading stops and the answer is
+   * refused. A body that cannot be decompressed is refused too (its bytes are never quoted). Each read also ends when
+   * `signal` aborts: Node 20's fetch can stall on a body it fails to decompress, its own signal notwithstanding.
    */
-  private createDispatcher(): Dispatcher {
-    const { options, route } = this;
-    const proxy = route.proxy;
-    // The stores are read, and a context of every CA built (tens of milliseconds), only where TLS is spoken.
-    const usesTls = [this.base, proxy].some((url) => url !== undefined && /^https:/i.test(url));
-    const secureContext = usesTls ? trustContext(certificateStores(options, options.systemCertificates)) : undefined;
-    const tls = { rejectUnauthorized: options.strictSSL !== false, ...(secureContext && { secureContext }) };
-    const common = { keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000, maxResponseSize: this.maxBytes };
-    if (!proxy) return new Agent({ ...common, connect: tls });
+  private async readBody(res: Response, contentType: string | undefined, signal: AbortSignal): Promise<Buffer> {
+    const refuse = (reason: string) => new InvalidResponseError(res.status, contentType && quote(contentType, 100), reason, true);
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = res.body?.getReader();
+    if (!reader) return Buffer.alloc(0);
+    const aborted = new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(signal.reason);
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+    aborted.catch(() => undefined);
+    const read = () => Promise.race([reader.read(), aborted]);
     try {
-      return new ProxyAgent({ ...common, uri: proxy, token: options.proxyAuthorization?.trim() || undefined, requestTls: tls, proxyTls: tls });
+      for (let chunk = await read(); !chunk.done; chunk = await read()) {
+        size += chunk.value.byteLength;
+        if (size > this.maxBytes) {
+          throw refuse(l10n.t('more than {0}, not read', formatBytes(this.maxBytes)));
+        }
+        chunks.push(chunk.value);
+      }
     } catch (error) {
-      throw new InvalidInputError('proxy', l10n.t('“{0}” cannot be used: {1}', withoutUserInfo(proxy), (error as Error).message));
+      void reader.cancel().catch(() => undefined);
+      const encoding = res.headers.get('content-encoding');
+      if (encoding && !signal.aborted && !(error instanceof InvalidResponseError) && /^Z_|^ERR__ERROR|BROTLI|DECOMPRESS/i.test(errorCode(error) ?? '')) {
+        throw refuse(l10n.t('a “{0}” body that could not be decompressed', quote(encoding, 40)));
+      }
+      throw error;
     }
+    return Buffer.concat(chunks, size);
   }
 
-  /** A failure below HTTP as the error of its class; the proxy's 407 to the tunnel is ProxyAuthError. */
+  /** A failure below HTTP as the error of its class; a proxy's 407 to the tunnel is ProxyAuthError. */
   private networkError(error: unknown): ControlPlaneError {
     if (error instanceof ControlPlaneErrorBase) return error as ControlPlaneError;
-    const message = (error as Error)?.message ?? String(error);
-    // undici's words for a proxy that refused the tunnel: "Proxy response (407) !== 200 when HTTP Tunneling".
-    if (this.route.proxy && /\bProxy response \(407\)/.test(message)) {
-      return new ProxyAuthError(withoutUserInfo(this.route.proxy), proxyCredentials(this.route.proxy, this.options.proxyAuthorization).from !== 'none');
-    }
+    const cause = innermost(error);
+    const message = cause.message;
     const code = errorCode(error);
+    // undici's words for a proxy that refused the tunnel ("Proxy response (407) !== 200 when HTTP Tunneling"), VS Code's too.
+    if (/\bProxy response \(407\)/.test(messages(error))) {
+      const proxy = this.options.proxyUrl?.trim();
+      return new ProxyAuthError(proxy ? withoutUserInfo(proxy) : l10n.t('(from the system settings)'), !!proxy && hasCredentials(proxy));
+    }
     const reasons = networkReasons();
     let reason = code && Object.hasOwn(reasons, code) ? reasons[code] : undefined;
     if (!reason && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(`${code ?? ''} ${message}`)) {
       reason = l10n.t(
-        'the TLS certificate is not trusted ({0}); run “Check Connection” to see the certificate chain, and add its CA certificate in the setting deploymentsExplorer.caFile (or, only on a network you trust, turn off deploymentsExplorer.strictSSL)',
+        'the TLS certificate is not trusted ({0}); run “Check Connection” to see the certificate chain, and add its CA certificate in the setting deploymentsExplorer.caFile or to the operating system’s store',
         message,
       );
     }
@@ -298,28 +274,7 @@ export class HttpTransport {
       `${req.method} ${req.path}: ${this.redactor.text(reason.split('\n')[0])} — retry ${attempt} of ${this.retry.maxAttempts - 1} in ${delayMs} ms`,
     );
     await sleep(delayMs, undefined, { signal: AbortSignal.any(cancels) }).catch(() => Promise.reject(new CancelledError()));
-  }
-
-  /** Undoes `Content-Encoding`, several in order; keeps a body it cannot decompress, or in an unknown encoding, as it came. */
-  private async decompress(body: Buffer, encoding: string | undefined, target: string, tooLarge: () => ControlPlaneErrorBase): Promise<Buffer> {
-    if (!encoding || body.length === 0) return body;
-    const codings = encoding.trim().toLowerCase().split(/\s*,\s*/).filter((coding) => coding && coding !== 'identity').reverse();
-    const unknown = codings.find((coding) => !Object.hasOwn(decoders, coding));
-    if (unknown !== undefined) {
-      this.logger.warn(`${target}: unknown content encoding ${quote(unknown, 40)}; body kept as it came`);
-      return body;
-    }
-    let current = body;
-    try {
-      for (const coding of codings) current = await decoders[coding](current, { maxOutputLength: this.maxBytes });
-      return current;
-    } catch (error) {
-      if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
-      this.logger.warn(`${target}: the ${quote(encoding, 40)} body could not be decompressed (${(error as Error).message})`);
-      return body;
-    }
-  }
-}
+  }}
 
 /** The header names the key and the tenant go in, as set; InvalidInputError naming the setting when one is not a header name. */
 export function headerNames(options: Pick<ConnectionOptions, 'apiKeyHeader' | 'tenantHeader'>): { apiKey: string; tenant: string } {
@@ -395,7 +350,68 @@ function jsonBody(value: unknown): string {
   }
 }
 
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
+/** A dispatcher trusting caFileTrust(`setting`); undici is loaded only then. */
+function caFileDispatcher(setting: string): Dispatcher {
+  const ca = caFileTrust(setting);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Agent } = require('undici') as typeof import('undici');
+  return new Agent({ connect: { ca } });
 }
 
+/**
+ * The CA certificates a connection with the caFile setting trusts: Node's roots, NODE_EXTRA_CA_CERTS (a `ca` replaces
+ * Node's default list, which holds it; read as Node reads it: unreadable, left out) and the file's (unreadable or
+ * empty: InvalidInputError, the user named it).
+ */
+export function caFileTrust(setting: string): string[] {
+  const file = caFilePath(setting);
+  let certificates: string[];
+  try {
+    certificates = pemCertificates(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new InvalidInputError('CA file', l10n.t('cannot read {0}: {1}', file, (error as Error).message));
+  }
+  if (certificates.length === 0) throw new InvalidInputError('CA file', l10n.t('{0} holds no PEM certificate (-----BEGIN CERTIFICATE-----)', file));
+  const extraFile = process.env.NODE_EXTRA_CA_CERTS?.trim();
+  let extra: string[] = [];
+  try {
+    if (extraFile) extra = pemCertificates(readFileSync(extraFile, 'utf8'));
+  } catch {
+    // Node leaves it out too (with a warning at start-up).
+  }
+  return [...rootCertificates, ...extra, ...certificates];
+}
+
+/**
+ * The caFile setting as a path to read: `~` is the home folder, as in a shell; a relative path is refused, since it
+ * would be read from wherever VS Code happened to start.
+ */
+function caFilePath(setting: string): string {
+  const text = setting.trim();
+  const file = /^~(?=$|[\\/])/.test(text) ? path.join(os.homedir(), text.slice(1)) : text;
+  if (!path.isAbsolute(file)) throw new InvalidInputError('CA file', l10n.t('{0} is not a full path; give the whole path of the file, e.g. {1}', text, path.join(os.homedir(), text)));
+  return file;
+}
+
+function pemCertificates(text: string): string[] {
+  return text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+}
+
+/** Whether a proxy URL carries a user name and password. */
+function hasCredentials(proxy: string): boolean {
+  const url = URL.canParse(proxy) ? new URL(proxy) : undefined;
+  return !!(url?.username && url.password);
+}
+
+/** The deepest cause of an error (fetch's "fetch failed" wraps what happened), four deep. */
+function innermost(error: unknown, depth = 0): Error {
+  const cause = (error as { cause?: unknown })?.cause;
+  if (cause instanceof Error && depth < 3) return innermost(cause, depth + 1);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** The messages of an error and its causes. */
+function messages(error: unknown, depth = 0): string {
+  if (!(error instanceof Error)) return String(error);
+  return `${error.message} ${depth < 3 && error.cause !== undefined ? messages(error.cause, depth + 1) : ''}`;
+}

@@ -8,5 +8,4 @@ export type * from './http';
 export * from './pagination';
 export * from './query';
 export type * from './schemas';
-export type * from './trust';
 export * from './vocabulary';

@@ -3,6 +3,7 @@
  * where quoted, free of control characters and broken Unicode, and never the API key.
  */
 import * as l10n from '@vscode/l10n';
+import type { ConnectionOptions } from './http';
 
 /** A run of this many characters of the key is treated as the key. */
 const KEY_PIECE_LENGTH = 12;
@@ -147,4 +148,22 @@ export function headerValueProblem(value: string): string | undefined {
   if (character === undefined) return undefined;
   const codePoint = `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
   return l10n.t('it holds a character that cannot be sent in an HTTP header ({0}), perhaps copied along with it', codePoint);
+}
+
+/** The one redactor of a connection's secrets: its API key, and the password of http.proxy (and its Basic credentials). */
+export function connectionRedactor(options: Pick<ConnectionOptions, 'apiKey' | 'proxyUrl'>): Redactor {
+  const proxy = options.proxyUrl?.trim();
+  const url = proxy && URL.canParse(proxy) ? new URL(proxy) : undefined;
+  if (!url?.password) return new Redactor(options.apiKey);
+  const password = decoded(url.password);
+  const basic = Buffer.from(`${decoded(url.username)}:${password}`).toString('base64');
+  return new Redactor(options.apiKey, password, url.password, basic);
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

@@ -8,7 +8,9 @@ import { AuthError, InvalidInputError, isControlPlaneError, NetworkError } from 
 export type FixAction =
   | { readonly kind: 'retry' | 'setApiKey' | 'setTenant' | 'showLog' | 'checkConnection' }
   /** `setting`: the one setting to change (full ID), when a single one is at fault. */
-  | { readonly kind: 'openSettings'; readonly setting?: string };
+  | { readonly kind: 'openSettings'; readonly setting?: string }
+  /** Set Base URL…, its input pre-filled with `suggestion`. */
+  | { readonly kind: 'setBaseUrl'; readonly suggestion?: string };
 
 export type FixActionKind = FixAction['kind'];
 
@@ -39,13 +41,14 @@ export function fixActionsFor(error: unknown): FixAction[] {
   }
   // Where the network is at fault, Check Connection says which step fails and why.
   const check: FixAction = { kind: 'checkConnection' };
-  // The proxy wants credentials: they go in http.proxy or http.proxyAuthorization (the query shows both).
+  // The proxy wants credentials: they go in http.proxy's URL (VS Code's fetch does not send http.proxyAuthorization).
   if (error.kind === 'proxyAuth') return [{ kind: 'openSettings', setting: 'http.proxy' }, check, { kind: 'retry' }, { kind: 'showLog' }];
   // A TLS certificate the client does not trust: the fix is the CA file (or, last, strict TLS off).
   if (error instanceof NetworkError && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(`${error.code ?? ''} ${error.message}`)) {
     return [{ kind: 'openSettings', setting: 'deploymentsExplorer.caFile' }, check, { kind: 'retry' }, { kind: 'showLog' }];
   }
   if (error.kind === 'network') return [{ kind: 'retry' }, check, { kind: 'openSettings' }, { kind: 'showLog' }];
+  if (error.kind === 'invalidResponse' && error.webPage) return [{ kind: 'setBaseUrl', suggestion: error.webPage.suggestion }, check, { kind: 'showLog' }];
   if (error.kind === 'timeout' || error.kind === 'invalidResponse') return [{ kind: 'retry' }, check, { kind: 'showLog' }];
   const transient = ['server', 'rateLimited'].includes(error.kind);
   return transient ? [{ kind: 'retry' }, { kind: 'showLog' }] : [{ kind: 'showLog' }];
@@ -53,7 +56,7 @@ export function fixActionsFor(error: unknown): FixAction[] {
 
 /** Fixes that change the connection (key, tenant, settings): worth offering inside another flow. */
 export function isConnectionFix(action: FixAction): boolean {
-  return action.kind === 'setApiKey' || action.kind === 'setTenant' || action.kind === 'openSettings';
+  return action.kind === 'setApiKey' || action.kind === 'setTenant' || action.kind === 'openSettings' || action.kind === 'setBaseUrl';
 }
 
 /** A row beside an error row in a tree: one fix that changes one thing (the key, the tenant, a named setting). */

@@ -13,9 +13,10 @@ export function fixAction(action: FixAction): { title: string; command?: vscode.
     openSettings: [vscode.l10n.t('Open Settings'), 'workbench.action.openSettings'],
     showLog: [vscode.l10n.t('Show Log'), Commands.showLog],
     checkConnection: [vscode.l10n.t('Check Connection'), Commands.checkConnection],
+    setBaseUrl: [vscode.l10n.t('Set Base URL…'), Commands.setBaseUrl],
   };
   const [title, command] = table[action.kind];
-  const args = action.kind === 'openSettings' ? [action.setting ?? SECTION] : undefined;
+  const args = action.kind === 'openSettings' ? [action.setting ?? SECTION] : action.kind === 'setBaseUrl' ? [undefined, action.suggestion] : undefined;
   return { title, command: command === undefined ? undefined : { command, title, arguments: args } };
 }
 

@@ -1,23 +1,19 @@
 import vscode = require('vscode');
-import type { ConnectionOptions, ControlPlaneClient } from '../api';
-import { loadClient, loadTrust } from '../api/lazy';
+import type { ConnectionOptions, ControlPlaneClient, NetworkSettings } from '../api';
+import { loadClient } from '../api/lazy';
 import { readSettings, SECTION } from './settings';
 import { warnWithSettingsButton } from './commandRunner';
 import { ConnectionFields, controlPlaneKey, EffectiveConnection, isPlainHttpToRemote, keyDecision, originOf, Profile } from '../model/profileRules';
 import { ProfileStore } from './profileStore';
 
 const WARNED_PLAIN_HTTP = 'deploymentsExplorer.warnedPlainHttp';
+const WARNED_RETIRED = 'deploymentsExplorer.warnedRetiredSettings';
 
-/** Settings besides the profile's that the client is built from (the profile's come through the ProfileStore's events). */
-const CLIENT_SETTINGS = [
-  `${SECTION}.requestTimeoutMs`,
-  'http.proxy',
-  'http.proxyAuthorization',
-  'http.proxyStrictSSL',
-  'http.noProxy',
-  'http.proxySupport',
-  'http.systemCertificates',
-];
+/**
+ * Settings besides the profile's that the client is built from (the profile's come through the ProfileStore's events).
+ * VS Code's other network settings (http.noProxy, http.proxySupport, …) apply to each request as it is sent.
+ */
+const CLIENT_SETTINGS = [`${SECTION}.requestTimeoutMs`, 'http.proxy', 'http.proxyAuthorization', 'http.proxyStrictSSL'];
 
 /** What the connection resolves to, once per profile switch or settings change. */
 interface ResolvedConnection {
@@ -55,8 +51,6 @@ export class ConnectionManager implements vscode.Disposable {
   private plane: string;
   /** `profile origin` pairs asked about in this session and not answered yet: ask once, not per reload. */
   private readonly asked = new Set<string>();
-  /** Settings whose "certificates not checked" warning was shown in this session. */
-  private readonly warnedTls = new Set<string>();
   /** The active profile's API key: stored, else from the environment. */
   readonly apiKeys = {
     get: async (): Promise<string | undefined> => (await this.profiles.key(this.profiles.active().id))?.key,
@@ -207,18 +201,15 @@ export class ConnectionManager implements vscode.Disposable {
     }
     const { effective } = resolved;
     // Every call of this client is cancelled with its generation.
-    const client = new (loadClient().ControlPlaneClient)({ ...(await this.clientOptions(effective, resolved.apiKey)), signal: generation.abort.signal });
+    const client = new (loadClient().ControlPlaneClient)({ ...this.clientOptions(effective, resolved.apiKey), signal: generation.abort.signal });
     this.warnAboutPlainHttp(effective.baseUrl, !!resolved.apiKey);
-    this.warnAboutUncheckedCertificates();
+    this.warnAboutRetiredSettings(effective);
     if (generation.abort.signal.aborted) void client.dispose().catch(() => undefined);
     return client;
   }
 
-  /** Options for a client of `fields`; the tenant travels with the key. VS Code's network settings apply as it applies them to extensions. */
-  private async clientOptions(fields: ConnectionFields, apiKey: string | undefined): Promise<ConnectionOptions> {
-    const http = vscode.workspace.getConfiguration('http');
-    const noProxy = http.get<string[]>('noProxy', []);
-    const systemCertificates = http.get<boolean>('systemCertificates', true) ? await loadTrust().loadSystemCertificates() : undefined;
+  /** Options for a client of `fields`; the tenant travels with the key. Proxy and certificates are VS Code's `fetch`'s business. */
+  private clientOptions(fields: ConnectionFields, apiKey: string | undefined): ConnectionOptions {
     return {
       baseUrl: fields.baseUrl,
       apiKey,
@@ -226,13 +217,8 @@ export class ConnectionManager implements vscode.Disposable {
       tenantId: apiKey ? fields.tenantId : undefined,
       tenantHeader: fields.tenantHeader,
       timeoutMs: readSettings().requestTimeoutMs,
-      proxyUrl: http.get<string>('proxy', '') || undefined,
-      proxyAuthorization: http.get<string | null>('proxyAuthorization') || undefined,
-      noProxy: Array.isArray(noProxy) ? noProxy.join(',') : undefined,
-      proxySupport: http.get<string>('proxySupport'),
-      strictSSL: fields.strictSSL && http.get<boolean>('proxyStrictSSL', true),
+      proxyUrl: vscode.workspace.getConfiguration('http').get<string>('proxy', '') || undefined,
       caFile: fields.caFile || undefined,
-      systemCertificates,
       userAgent: `deployments-explorer/${this.context.extension.packageJSON.version} VSCode/${vscode.version}`,
       logger: this.log,
     };
@@ -245,7 +231,7 @@ export class ConnectionManager implements vscode.Disposable {
    */
   async checkKey(profile: Profile, apiKey: string, signal: AbortSignal): Promise<void> {
     const fields = profile.id === this.profiles.active().id ? this.profiles.effective(profile) : profile;
-    const client = new (loadClient().ControlPlaneClient)({ ...(await this.clientOptions(fields, apiKey)), retry: { maxAttempts: 1 } });
+    const client = new (loadClient().ControlPlaneClient)({ ...this.clientOptions(fields, apiKey), retry: { maxAttempts: 1 } });
     try {
       await client.listDeployments({ limit: 1, offset: 0 }, { signal });
     } finally {
@@ -254,9 +240,18 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /** What Check Connection tries: the options of the active profile's client (its key only where it may go), and the facts its report names. */
-  async checkTarget(): Promise<{ options: ConnectionOptions; profile: string; tenantId?: string; key: ResolvedConnection['key'] }> {
+  async checkTarget(): Promise<{ options: ConnectionOptions; settings: NetworkSettings; profile: string; tenantId?: string; key: ResolvedConnection['key'] }> {
     const { profile, effective, apiKey, key } = await this.resolve();
-    return { options: await this.clientOptions(effective, apiKey), profile: profile.name, tenantId: effective.tenantId?.trim() || undefined, key };
+    const http = vscode.workspace.getConfiguration('http');
+    const noProxy = http.get<unknown>('noProxy');
+    const settings: NetworkSettings = {
+      proxy: http.get<string>('proxy') || undefined,
+      proxySupport: http.get<string>('proxySupport'),
+      noProxy: Array.isArray(noProxy) ? noProxy.filter((entry): entry is string => typeof entry === 'string') : undefined,
+      systemCertificates: http.get<boolean>('systemCertificates'),
+      fetchAdditionalSupport: http.get<boolean>('fetchAdditionalSupport'),
+    };
+    return { options: this.clientOptions(effective, apiKey), settings, profile: profile.name, tenantId: effective.tenantId?.trim() || undefined, key };
   }
 
   /**
@@ -296,24 +291,31 @@ export class ConnectionManager implements vscode.Disposable {
     await Promise.all(Object.entries(keys).map(([key, value]) => vscode.commands.executeCommand('setContext', key, value)));
   }
 
-  /** The setting that turns certificate checks off for the active profile (set to false), or undefined while they are checked. */
-  certificatesUnchecked(): string | undefined {
-    if (!this.profiles.effective().strictSSL) return `${SECTION}.strictSSL`;
-    if (!vscode.workspace.getConfiguration('http').get<boolean>('proxyStrictSSL', true)) return 'http.proxyStrictSSL';
-    return undefined;
-  }
-
-  /** Certificates unchecked: said once per session and setting, with a button that opens that setting. */
-  private warnAboutUncheckedCertificates(): void {
-    const setting = this.certificatesUnchecked();
-    if (!setting || this.warnedTls.has(setting)) return;
-    this.warnedTls.add(setting);
-    this.log.warn(`${setting} is false: TLS certificates of the control plane are not checked`);
+  /**
+   * Settings VS Code's `fetch` does not apply (docs/network.md), said once: certificate checks cannot be turned off
+   * (deploymentsExplorer.strictSSL, http.proxyStrictSSL), and http.proxyAuthorization is not sent to the proxy.
+   */
+  private warnAboutRetiredSettings(fields: ConnectionFields): void {
+    const http = vscode.workspace.getConfiguration('http');
+    const retired = [
+      !fields.strictSSL && `${SECTION}.strictSSL`,
+      !http.get<boolean>('proxyStrictSSL', true) && 'http.proxyStrictSSL',
+      !!http.get<string | null>('proxyAuthorization') && 'http.proxyAuthorization',
+    ].filter((setting): setting is string => !!setting);
+    const warned = this.context.globalState.get<string[]>(WARNED_RETIRED, []);
+    const setting = retired.find((name) => !warned.includes(name));
+    if (!setting) return;
+    void this.context.globalState.update(WARNED_RETIRED, [...warned, setting]);
+    this.log.warn(`${setting} is set but not applied to this extension's requests (see docs/network.md)`);
     warnWithSettingsButton(
-      vscode.l10n.t(
-        'TLS certificates are not checked while {0} is false: anyone on the network path could read your API key. Set {0} back to true, and give an extra CA in deploymentsExplorer.caFile if the server needs one.',
-        setting,
-      ),
+      setting === 'http.proxyAuthorization'
+        ? vscode.l10n.t(
+            'Deployments Explorer no longer sends http.proxyAuthorization: its requests go through VS Code’s network stack, which answers the proxy itself (Kerberos, or a sign-in prompt on the desktop). Put the user name and password in http.proxy (http://user:password@host:port) instead.',
+          )
+        : vscode.l10n.t(
+            'Deployments Explorer always checks TLS certificates now: {0} is no longer applied to its requests. Trust the server’s CA instead: install it in the operating system’s store, name it in NODE_EXTRA_CA_CERTS, or put it in deploymentsExplorer.caFile.',
+            setting,
+          ),
       setting,
     );
   }
@@ -342,9 +344,4 @@ function end(generation: Generation): void {
 /** A map of control planes (keys `baseUrl|tenant`, see controlPlaneKey), not a value 0.1.0 kept bare. */
 function isPerControlPlane(value: unknown): value is Record<string, unknown> {
   return !!value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).every((key) => key.includes('|'));
-}
-
-/** The mark both views carry in their description while certificates are not checked (see certificatesUnchecked). */
-export function certificatesMark(): string {
-  return vscode.l10n.t('⚠ certificates not checked');
 }

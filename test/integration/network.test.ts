@@ -45,7 +45,7 @@ describe('Behind an authenticating proxy, and Check Connection', function () {
     settings: () => ({ autoRefreshSeconds: 0, pageSize: 10, caFile: authorities().gateway.certFile }),
     prepare: ({ api, onRestore }) => {
       const http = vscode.workspace.getConfiguration('http');
-      const previous = ['proxy', 'proxyAuthorization'].map((name) => [name, http.inspect(name)?.globalValue] as const);
+      const previous = ['proxy', 'proxyAuthorization', 'noProxy', 'proxySupport'].map((name) => [name, http.inspect(name)?.globalValue] as const);
       onRestore(async () => {
         for (const [name, value] of previous) await vscode.workspace.getConfiguration('http').update(name, value, vscode.ConfigurationTarget.Global);
       });
@@ -85,8 +85,24 @@ describe('Behind an authenticating proxy, and Check Connection', function () {
   });
   beforeEach(async () => {
     fx.messages.clear();
-    await setHttp({ proxy: '', proxyAuthorization: null });
+    await setHttp({ proxy: '', proxyAuthorization: null, noProxy: null, proxySupport: null });
     proxy.requests.length = 0;
+  });
+
+  it('http.noProxy, then http.proxySupport: off, send requests straight to the server, around the proxy', async () => {
+    // A proxy without its credentials: a request through it would be refused (407).
+    await setHttp({ proxy: proxyAt(), noProxy: ['127.0.0.2'] });
+    proxy.requests.length = 0;
+    await deployments().refresh();
+    assert.equal(deploymentRows().length, 10, 'http.noProxy');
+    await setHttp({ noProxy: null, proxySupport: 'off' });
+    await deployments().refresh();
+    assert.equal(deploymentRows().length, 10, 'http.proxySupport: off');
+    assert.equal(proxy.requests.length, 0, 'nothing went through the proxy');
+    await setHttp({ proxySupport: null });
+    await deployments().refresh();
+    assert.equal(deploymentRows().length, 0, 'the control: through the proxy, refused');
+    assert.ok(proxy.requests.length > 0);
   });
 
   it('lists deployments through the proxy with user:password@ in http.proxy', async () => {
@@ -101,13 +117,14 @@ describe('Behind an authenticating proxy, and Check Connection', function () {
     }
   });
 
-  it('lists deployments through the proxy with its credentials in http.proxyAuthorization', async () => {
+  it('http.proxyAuthorization is not sent by VS Code’s fetch: a 407, and one message saying to put the credentials in http.proxy', async () => {
     await setHttp({ proxyAuthorization: `Basic ${basic(PROXY_PASSWORD)}`, proxy: proxyAt() });
     await deployments().refresh();
-    assert.equal(deploymentRows().length, 10);
-    const tunnels = proxy.requests.filter((request) => request.tunnel);
-    assert.ok(tunnels.length > 0, 'the requests went through the proxy');
-    for (const tunnel of tunnels) assert.equal(tunnel.authorization, `Basic ${basic(PROXY_PASSWORD)}`);
+    assert.equal(deploymentRows().length, 0);
+    assert.ok(proxy.requests.length > 0 && proxy.requests.every((request) => request.status === 407 && request.authorization === undefined), 'measured: not sent');
+    const retired = fx.messages.shown.filter((shown) => shown.message.includes('no longer sends http.proxyAuthorization'));
+    assert.equal(retired.length, 1, fx.messages.shown.map((shown) => shown.message).join('\n'));
+    assert.deepEqual(retired[0].actions, ['Open Settings']);
   });
 
   it('without credentials shows the 407 naming the proxy, with Open Settings (http.proxy) and Check Connection', async () => {
@@ -118,7 +135,7 @@ describe('Behind an authenticating proxy, and Check Connection', function () {
     assert.equal(
       message,
       `The proxy ${proxyAt()} asks for credentials (HTTP 407). ` +
-        'Give them in the setting http.proxy (http://user:password@host:port) or in http.proxyAuthorization.\n\nClick to retry.',
+        'Give them in the setting http.proxy (http://user:password@host:port).\n\nClick to retry.',
     );
     assert.deepEqual(rows, [
       ["Couldn't load deployments: Retry", 'deploymentsExplorer.loadMoreDeployments', rows[0][2]],
@@ -139,7 +156,7 @@ describe('Behind an authenticating proxy, and Check Connection', function () {
     const refusal = `The proxy ${redactedProxy()} refused the credentials it was given (HTTP 407). Check the user name and password`;
     assert.ok(message.startsWith(refusal), message);
     assert.equal(proxy.requests.at(-1)?.authorization, `Basic ${basic(WRONG_PASSWORD)}`, 'the wrong credentials did go to the proxy');
-    await setHttp({ proxyAuthorization: `Basic ${basic(PROXY_PASSWORD)}`, proxy: proxyAt() });
+    await setHttp({ proxy: proxyAt(`${PROXY_USER}:${PROXY_PASSWORD}`) });
     await deployments().refresh();
     assert.equal(deploymentRows().length, 10);
     assert.equal((await checkConnectionReport()).ok, true);
@@ -165,11 +182,12 @@ describe('Behind an authenticating proxy, and Check Connection', function () {
       const { ok, text } = await checkConnectionReport();
       assert.equal(ok, true);
       assert.ok(text.includes(`- Base URL: \`${fx.standIn.url}\``), text);
-      assert.ok(text.includes(`- Proxy: \`${redactedProxy()}\`, from the setting http.proxy; credentials from the user name and password in its URL`), text);
+      assert.ok(text.includes(`- http.proxy: \`${redactedProxy()}\`, with a user name and password (not shown here)`), text);
       assert.ok(text.includes('**✔ Connected.** The control plane answered the listing call (HTTP 200): the base URL and the API key are accepted.'), text);
       assert.ok(text.includes('**Next step:** Nothing to do.'), text);
-      assert.ok(text.includes(`Tunnel through the proxy, \`CONNECT 127.0.0.2:${fx.standIn.port}\`: HTTP 200`), text);
-      assert.match(text, /TLS handshake: TLSv1\.3; the certificate is trusted through deploymentsExplorer\.caFile \(`[^`]+gateway-ca\.pem`\)/);
+      assert.match(text, /Direct connection to `127\.0\.0\.2:\d+`, without a proxy: TLSv1\.3; the certificate is trusted by Node\.js’s roots and deploymentsExplorer\.caFile/);
+      assert.match(text, /^- deploymentsExplorer\.caFile: `[^`]+gateway-ca\.pem`/m);
+      assert.ok(proxy.requests.some((request) => request.tunnel && request.status === 200), 'the listing call went through the proxy');
       assertNoSecret(text, 'the report');
     });
 
@@ -181,7 +199,7 @@ describe('Behind an authenticating proxy, and Check Connection', function () {
         // The stand-in answers an unknown key as the service does: 403 "Invalid API key".
         assert.ok(text.includes('**✘ Failed.** The API key was refused, or it may not access this tenant. Access denied (HTTP 403): Invalid API key'), text);
         assert.ok(text.includes('**Next step:** Set the right key with “Set API Key…”'), text);
-        assert.match(text, /Listing call `GET \/v2\/deployments\?limit=1`: HTTP 403/);
+        assert.match(text, /Listing call `GET \/v2\/deployments\?limit=1` through VS Code’s network stack, as the views make it: HTTP 403/);
         assertNoSecret(text, 'the report');
       } finally {
         await useApiKey(fx.api, KEY);
@@ -197,7 +215,7 @@ describe('Behind an authenticating proxy, and Check Connection', function () {
         text,
       );
       assert.ok(text.includes('**Next step:** Give the proxy its credentials in the setting http.proxy'), text);
-      assert.ok(text.includes('Listing call: not made, after the failure above'), text);
+      assert.match(text, /Listing call `GET \/v2\/deployments\?limit=1` through VS Code’s network stack, as the views make it: HTTP 407/);
       assert.equal(fx.standIn.requests.length, 0);
       assertNoSecret(text, 'the report');
     });
@@ -209,7 +227,7 @@ describe('Behind an authenticating proxy, and Check Connection', function () {
         const { ok, text } = await checkConnectionReport();
         assert.equal(ok, false);
         assert.match(text, /\*\*✘ Failed\.\*\* The certificate chain is not trusted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\): its last certificate, `CN=127\.0\.0\.1`, issued by `O=Deployments Explorer tests, CN=gateway test CA`, is in none of the trusted stores\./);
-        assert.ok(text.includes('put its CA certificate (PEM) in the setting deploymentsExplorer.caFile'), text);
+        assert.ok(text.includes('or put it (PEM) in the setting deploymentsExplorer.caFile'), text);
         assert.equal(fx.standIn.requests.length, 0, 'no listing call with an untrusted certificate');
         assertNoSecret(text, 'the report');
       } finally {

@@ -67,6 +67,11 @@ export interface StandInOptions {
    * with the contract's shapes alone (the default). Off: a contract-only server.
    */
   realShapes?: boolean;
+  /**
+   * Serve the API only under this path prefix (e.g. `/api-host`), and a web app's HTML page (200, text/html) at
+   * every other path, as a self-hosted control plane does. Default none: the API at the root.
+   */
+  apiPrefix?: string;
 }
 
 /**
@@ -171,6 +176,7 @@ export class StandIn {
   private readonly requiredCreateFields: string[][];
   /** See StandInOptions.realShapes. */
   readonly realShapes: boolean;
+  private readonly apiPrefix: string | undefined;
   private readonly latencyMs: number;
   private readonly log: ((line: string) => void) | undefined;
   private boundPort = 0;
@@ -191,6 +197,7 @@ export class StandIn {
     this.requireTenant = options.requireTenant;
     this.requiredCreateFields = (options.requiredCreateFields ?? []).map((p) => p.split('.').filter(Boolean));
     this.realShapes = options.realShapes ?? false;
+    this.apiPrefix = options.apiPrefix?.replace(/\/+$/, '') || undefined;
     this.latencyMs = Math.max(0, options.latencyMs ?? 0);
     this.log = options.log;
     this.initialProgress = normalizeProgress(options.progress ?? DEFAULT_PROGRESS);
@@ -350,6 +357,16 @@ export class StandIn {
     rawUrl: string,
     setOutcome: (outcome: string) => void,
   ): Promise<void> {
+    if (this.apiPrefix && !rawUrl.startsWith('/__admin/')) {
+      if (!rawUrl.startsWith(`${this.apiPrefix}/`)) {
+        const path = rawUrl.split('?')[0];
+        this.requests.push({ method, path, query: {}, headers: flattenHeaders(req.headers), at: Date.now() });
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<!doctype html><html><head><title>Control Plane</title></head><body><div id="root"></div></body></html>');
+        return;
+      }
+      rawUrl = rawUrl.slice(this.apiPrefix.length);
+    }
     // Split by hand: new URL() would read a leading '//' as a host.
     const q = rawUrl.indexOf('?');
     const path = q === -1 ? rawUrl : rawUrl.slice(0, q);

@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { AuthError, CancelledError, ConnectionOptions, InvalidInputError, InvalidResponseError, NetworkError, NotFoundError, RateLimitedError, RequestValidationError, SchemaError, ServerError, TimeoutError } from '../../src/api';
 import { ControlPlaneClient, resourceSpecProblems } from '../../src/api/client';
 import { StandIn } from '../server/standIn';
-import { json, startLoopbackProxy, startScriptedServer } from './helpers/scriptedServer';
+import { json, startScriptedServer } from './helpers/scriptedServer';
 
 const fast = { maxAttempts: 3, baseDelayMs: 5, maxRetryAfterMs: 2000 };
 
@@ -15,7 +15,6 @@ describe('ControlPlaneClient against the stand-in', () => {
       baseUrl: standIn.url,
       apiKey: standIn.apiKey ?? undefined,
       retry: fast,
-      env: {},
       ...options,
     });
     clients.push(client);
@@ -242,7 +241,7 @@ describe('ControlPlaneClient against the stand-in', () => {
     it('keeps the tenant hint of a 403 and sends the tenant header once set', async () => {
       const tenantStandIn = await StandIn.start({ requireTenant: 'tenant-1' });
       try {
-        const base = { baseUrl: tenantStandIn.url, apiKey: tenantStandIn.apiKey!, retry: fast, env: {} };
+        const base = { baseUrl: tenantStandIn.url, apiKey: tenantStandIn.apiKey!, retry: fast };
         const without = new ControlPlaneClient(base);
         await assert.rejects(without.listDeployments(), (error: unknown) => {
           assert.ok(error instanceof AuthError);
@@ -312,14 +311,31 @@ describe('ControlPlaneClient against the stand-in', () => {
       assert.equal(standIn.requests.length, 3);
     });
 
-    it('explains an HTML page where JSON was expected', async () => {
+    it('explains an HTML page where a listing was expected, having tried the base URL with /api-host once', async () => {
       standIn.addFault({ fault: { kind: 'nonJson' } });
       await assert.rejects(clientFor().listDeployments(), (error: unknown) => {
         assert.ok(error instanceof InvalidResponseError);
-        assert.match(error.message, /is not JSON/);
+        assert.match(error.message, /^http:\/\/127\.0\.0\.1:\d+ served a web page, not the control-plane API \(HTTP 200, text\/html; charset=utf-8: “Sign in - Corporate Access”\)\./);
+        assert.match(error.message, /but http:\/\/127\.0\.0\.1:\d+\/api-host did not answer the API either\. Check the base URL\.$/);
         assert.doesNotMatch(error.message, /<html|<body/i);
         return true;
       });
+    });
+
+    it('names the base URL with /api-host when that answers the API (a self-hosted control plane)', async () => {
+      const selfHosted = await StandIn.start({ apiKey: standIn.apiKey, apiPrefix: '/api-host' });
+      const client = new ControlPlaneClient({ baseUrl: selfHosted.url, apiKey: standIn.apiKey! });
+      try {
+        const error = await client.listDeployments().then(() => undefined, (caught: unknown) => caught);
+        assert.ok(error instanceof InvalidResponseError, String(error));
+        assert.deepEqual(error.webPage, { baseUrl: selfHosted.url, suggestion: `${selfHosted.url}/api-host`, answers: true });
+        assert.match(error.message, /A self-hosted control plane serves its API under a path prefix: http:\/\/127\.0\.0\.1:\d+\/api-host answers the API\. Set it as the base URL\.$/);
+        assert.deepEqual(selfHosted.requests.map((request) => request.path), ['/v2/deployments', '/v2/deployments'], 'the listing, then one probe (recorded without the prefix)');
+        assert.equal((await new ControlPlaneClient({ baseUrl: `${selfHosted.url}/api-host`, apiKey: standIn.apiKey! }).listDeployments({ limit: 1 })).deployments.length, 1);
+      } finally {
+        await client.dispose();
+        await selfHosted.close();
+      }
     });
 
     it('times out a request that never answers', async () => {
@@ -417,7 +433,7 @@ describe('ControlPlaneClient against scripted servers', () => {
       const count = offset === 1000 ? 1 : 2;
       json(res, 200, { resources: Array.from({ length: count }, (_, i) => ({ name: `d-${offset}-${i}` })), offset: next });
     });
-    const client = new ControlPlaneClient({ baseUrl: server.url, env: {}, retry: fast });
+    const client = new ControlPlaneClient({ baseUrl: server.url, retry: fast });
     try {
       const names: string[] = [];
       for await (const page of client.deploymentPages({ limit: 2 })) names.push(...page.deployments.map((d) => d.name!));
@@ -439,7 +455,7 @@ describe('ControlPlaneClient against scripted servers', () => {
         offset: 2,
       }),
     );
-    const client = new ControlPlaneClient({ baseUrl: server.url, env: {}, retry: fast });
+    const client = new ControlPlaneClient({ baseUrl: server.url, retry: fast });
     try {
       const page = await client.listDeployments();
       assert.deepEqual(page.deployments.map((d) => d.name), ['ok']);
@@ -455,7 +471,7 @@ describe('ControlPlaneClient against scripted servers', () => {
 
   it('still refuses a listing whose envelope (resources, offset) does not match the contract', async () => {
     const server = await startScriptedServer((_req, res) => json(res, 200, { resources: {}, offset: 'next' }));
-    const client = new ControlPlaneClient({ baseUrl: server.url, env: {}, retry: fast });
+    const client = new ControlPlaneClient({ baseUrl: server.url, retry: fast });
     try {
       await assert.rejects(client.listDeployments(), (error: unknown) => {
         assert.ok(error instanceof SchemaError);
@@ -479,7 +495,7 @@ describe('ControlPlaneClient against scripted servers', () => {
         ? json(res, 200, { resources: [{ name: 'x', source_config: { resource_spec: [1, 2] } }], offset: 6 })
         : json(res, 200, { resources: records, offset: 2 }),
     );
-    const client = new ControlPlaneClient({ baseUrl: server.url, env: {}, retry: fast });
+    const client = new ControlPlaneClient({ baseUrl: server.url, retry: fast });
     try {
       const page = await client.listDeployments();
       assert.deepEqual(resourceSpecProblems(page.deployments[0]), []);
@@ -505,7 +521,7 @@ describe('ControlPlaneClient against scripted servers', () => {
         json(res, 200, { resources: [{ name: 'd', status: null, custom_field: { nested: true } }], offset: 1 });
       }
     });
-    const client = new ControlPlaneClient({ baseUrl: server.url, env: {}, retry: fast });
+    const client = new ControlPlaneClient({ baseUrl: server.url, retry: fast });
     try {
       const listing = await client.listRepositories('0f8e7c8a-3b3d-4d5e-9a59-2f8c1e5b7a10');
       assert.equal(listing.repositories.length, 0);
@@ -530,7 +546,6 @@ describe('ControlPlaneClient against scripted servers', () => {
       tenantId: 'tenant-9',
       tenantHeader: 'X-Workspace',
       userAgent: 'deployments-explorer/0.1.0',
-      env: {},
     });
     try {
       await client.listDeployments({ status: 'READY' });
@@ -547,7 +562,7 @@ describe('ControlPlaneClient against scripted servers', () => {
 
   it('renders a 422 whose detail is a string', async () => {
     const server = await startScriptedServer((_req, res) => json(res, 422, { detail: 'limit is out of range' }));
-    const client = new ControlPlaneClient({ baseUrl: server.url, env: {} });
+    const client = new ControlPlaneClient({ baseUrl: server.url });
     try {
       await assert.rejects(client.listDeployments(), (error: unknown) => {
         assert.ok(error instanceof RequestValidationError);
@@ -557,84 +572,6 @@ describe('ControlPlaneClient against scripted servers', () => {
     } finally {
       await client.dispose();
       await server.close();
-    }
-  });
-});
-
-describe('ControlPlaneClient through a proxy on loopback', () => {
-  it('goes through the proxy from the options, and around it for NO_PROXY hosts', async () => {
-    const standIn = await StandIn.start();
-    const proxy = await startLoopbackProxy();
-    const via = new ControlPlaneClient({ baseUrl: standIn.url, apiKey: standIn.apiKey!, proxyUrl: proxy.url, env: {} });
-    const around = new ControlPlaneClient({
-      baseUrl: standIn.url,
-      apiKey: standIn.apiKey!,
-      proxyUrl: proxy.url,
-      noProxy: '127.0.0.1',
-      env: {},
-    });
-    try {
-      const page = await via.listDeployments({ limit: 3 });
-      assert.equal(page.deployments.length, 3);
-      const carried = proxy.tunnels.length + proxy.forwarded.length;
-      assert.ok(carried >= 1, 'the proxy carried the request');
-      await around.listDeployments({ limit: 3 });
-      assert.equal(proxy.tunnels.length + proxy.forwarded.length, carried, 'NO_PROXY host bypassed the proxy');
-    } finally {
-      await Promise.all([via.dispose(), around.dispose()]);
-      await proxy.close();
-      await standIn.close();
-    }
-  });
-
-  it('never shows the user name and password of a proxy it cannot use', () => {
-    for (const [proxyUrl, shown] of [
-      ['ftp://alice:s3cret-pass@proxy.example:8080', 'ftp://[redacted]@proxy.example:8080'],
-      ['http://alice:s3cret@pass@', 'http://[redacted]@'],
-      ['http://alice:s3cret-pass@proxy example:8080', 'http://[redacted]@proxy example:8080'],
-    ]) {
-      assert.throws(
-        () => new ControlPlaneClient({ baseUrl: 'https://api.example.com', proxyUrl, env: {} }),
-        (error: unknown) =>
-          error instanceof InvalidInputError &&
-          error.parameter === 'proxy' &&
-          error.message.startsWith(`Invalid proxy: “${shown}” cannot be used: `) &&
-          !/alice|s3cret|pass@/.test(error.message),
-      );
-    }
-  });
-
-  it('bypasses the proxy for every host when any NO_PROXY entry is *, and reads no proxy from process.env when given env', async () => {
-    const standIn = await StandIn.start();
-    const proxy = await startLoopbackProxy();
-    const saved = process.env.HTTP_PROXY;
-    process.env.HTTP_PROXY = proxy.url;
-    const star = new ControlPlaneClient({ baseUrl: standIn.url, apiKey: standIn.apiKey!, noProxy: 'example.com', env: { HTTP_PROXY: proxy.url, NO_PROXY: '*' } });
-    const isolated = new ControlPlaneClient({ baseUrl: standIn.url, apiKey: standIn.apiKey!, env: {} });
-    try {
-      await star.listDeployments({ limit: 1 });
-      await isolated.listDeployments({ limit: 1 });
-      assert.equal(proxy.tunnels.length + proxy.forwarded.length, 0);
-    } finally {
-      if (saved === undefined) delete process.env.HTTP_PROXY;
-      else process.env.HTTP_PROXY = saved;
-      await Promise.all([star.dispose(), isolated.dispose()]);
-      await proxy.close();
-      await standIn.close();
-    }
-  });
-
-  it('reads HTTP_PROXY from the environment', async () => {
-    const standIn = await StandIn.start();
-    const proxy = await startLoopbackProxy();
-    const client = new ControlPlaneClient({ baseUrl: standIn.url, apiKey: standIn.apiKey!, env: { HTTP_PROXY: proxy.url } });
-    try {
-      await client.listRepositories(standIn.integrations[0].id);
-      assert.ok(proxy.tunnels.length + proxy.forwarded.length >= 1);
-    } finally {
-      await client.dispose();
-      await proxy.close();
-      await standIn.close();
     }
   });
 });

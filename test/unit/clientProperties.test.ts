@@ -233,7 +233,6 @@ describe('ControlPlaneClient against generated answers (property)', () => {
     client = new ControlPlaneClient({
       baseUrl: server.url,
       apiKey: KEY,
-      env: {},
       timeoutMs: 4000,
       retry: { maxAttempts: 2, baseDelayMs: 1, maxRetryAfterMs: 20 },
     });

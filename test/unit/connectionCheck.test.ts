@@ -7,9 +7,8 @@ import { after, before, describe, it, mock } from 'node:test';
 import dnsPromises from 'node:dns/promises';
 import { CancelledError, InvalidInputError } from '../../src/api';
 import { checkConnection } from '../../src/api/connectionCheck';
-import type { ConnectionOptions } from '../../src/api/http';
+import type { ConnectionCheck, ConnectionOptions, NetworkSettings } from '../../src/api';
 import { connectionReport, ReportContext } from '../../src/model/connectionReport';
-import { ForwardProxy, startForwardProxy } from '../server/forwardProxy';
 import { StandIn } from '../server/standIn';
 import { makeAuthorities, TestAuthority } from '../server/testCertificates';
 
@@ -21,7 +20,6 @@ describe('Check Connection over loopback', () => {
   let pki: Record<'trusted' | 'unknown', TestAuthority>;
   let standIn: StandIn;
   let untrustedStandIn: StandIn;
-  let proxy: ForwardProxy;
   const context = (key: ReportContext['key'] = 'send'): ReportContext => ({
     profile: 'Default',
     tenantId: undefined,
@@ -30,8 +28,12 @@ describe('Check Connection over loopback', () => {
     time: new Date('2025-01-02T03:04:05Z'),
   });
   /** The report of a check with `options` over the trusted stand-in; asserts that no secret is in it. */
-  const report = async (options: Partial<ConnectionOptions>, key: ReportContext['key'] = 'send') => {
-    const check = await checkConnection({ baseUrl: standIn.url, apiKey: KEY, caFile: pki.trusted.certFile, env: {}, timeoutMs: 5000, ...options });
+  const report = async (options: Partial<ConnectionOptions>, key: ReportContext['key'] = 'send', settings: NetworkSettings = {}) => {
+    const check = await checkConnection({ baseUrl: standIn.url, apiKey: KEY, caFile: pki.trusted.certFile, timeoutMs: 5000, ...options }, settings);
+    return reportOf(check, key);
+  };
+  /** The report of `check`; asserts that no secret is in it. */
+  const reportOf = (check: ConnectionCheck, key: ReportContext['key'] = 'send') => {
     const text = connectionReport(check, context(key));
     for (const secret of [KEY, PASSWORD, Buffer.from(`alice:${PASSWORD}`).toString('base64')]) assert.ok(!text.includes(secret), `${secret} in:\n${text}`);
     return text;
@@ -43,11 +45,10 @@ describe('Check Connection over loopback', () => {
     pki = makeAuthorities(dir, ['trusted', 'unknown']);
     standIn = await StandIn.start({ apiKey: KEY, host: '127.0.0.2', tls: pki.trusted.server });
     untrustedStandIn = await StandIn.start({ apiKey: KEY, tls: pki.unknown.server });
-    proxy = await startForwardProxy({ credentials: { user: 'alice', password: PASSWORD } });
   });
 
   after(async () => {
-    await Promise.all([standIn.close(), untrustedStandIn.close(), proxy.close()]);
+    await Promise.all([standIn.close(), untrustedStandIn.close()]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -56,13 +57,14 @@ describe('Check Connection over loopback', () => {
     assert.match(result(text), /✔ Connected\.\*\* The control plane answered the listing call \(HTTP 200\): the base URL and the API key are accepted\./);
     assert.match(result(text), /Next step:\*\* Nothing to do\./);
     assert.match(text, /Base URL: `https:\/\/127\.0\.0\.2:\d+`/);
-    assert.match(text, /Proxy: none; neither http\.proxy nor HTTPS_PROXY or HTTP_PROXY is set/);
+    assert.match(text, /^- http\.proxy: not set \(VS Code uses the environment’s or the operating system’s proxy, if any\)$/m);
+    assert.match(text, /^- http\.proxySupport: `override`; http\.systemCertificates: `on`; http\.fetchAdditionalSupport: `on`$/m);
+    assert.match(text, /^- deploymentsExplorer\.caFile: `[^`]+trusted-ca\.pem`/m);
     assert.match(text, /Name lookup of `127\.0\.0\.2`: `127\.0\.0\.2`/);
-    assert.match(text, /TCP connection to `127\.0\.0\.2:\d+`: connected/);
-    assert.match(text, /TLS handshake: TLSv1\.3; the certificate is trusted through deploymentsExplorer\.caFile/);
-    assert.match(text, /Listing call `GET \/v2\/deployments\?limit=1`: HTTP 200, 1 record/);
+    assert.match(text, /Direct connection to `127\.0\.0\.2:\d+`, without a proxy: TLSv1\.3; the certificate is trusted by Node\.js’s roots and deploymentsExplorer\.caFile/);
+    assert.match(text, /Listing call `GET \/v2\/deployments\?limit=1` through VS Code’s network stack, as the views make it: HTTP 200, 1 record/);
     assert.match(text, /1\. `CN=127\.0\.0\.1`, issued by `O=Deployments Explorer tests, CN=trusted test CA`/);
-    assert.match(text, /2\. `O=Deployments Explorer tests, CN=trusted test CA`.*; in deploymentsExplorer\.caFile/);
+    assert.match(text, /2\. `O=Deployments Explorer tests, CN=trusted test CA`/);
   });
 
   it('reports a refused key, with Set API Key… as the next step', async () => {
@@ -78,7 +80,7 @@ describe('Check Connection over loopback', () => {
     const tenanted = await StandIn.start({ apiKey: KEY, requireTenant: 'tenant-a' });
     try {
       const check = async (tenantId: string | undefined) =>
-        result(connectionReport(await checkConnection({ baseUrl: tenanted.url, apiKey: KEY, tenantId, env: {}, timeoutMs: 5000 }), { ...context(), tenantId }));
+        result(connectionReport(await checkConnection({ baseUrl: tenanted.url, apiKey: KEY, tenantId, timeoutMs: 5000 }), { ...context(), tenantId }));
       assert.match(await check(undefined), /The API key needs a tenant \(workspace\) ID \(HTTP 403\)\.[\s\S]*Set it with “Set Tenant ID…”/);
       const wrong = await check('tenant-b');
       assert.doesNotMatch(wrong, /needs a tenant/);
@@ -89,26 +91,31 @@ describe('Check Connection over loopback', () => {
     }
   });
 
-  it('reports a proxy that wants credentials (407), and one that refuses them, without the password', async () => {
-    const asks = await report({ proxyUrl: proxy.url });
-    assert.match(result(asks), /The proxy `http:\/\/127\.0\.0\.1:\d+` asks for credentials \(HTTP 407\), and none are set\./);
-    assert.match(result(asks), /Next step:\*\* Give the proxy its credentials in the setting http\.proxy .* or in http\.proxyAuthorization/);
-    assert.match(asks, /Tunnel through the proxy, `CONNECT 127\.0\.0\.2:\d+`: HTTP 407/);
-    const refused = await report({ proxyUrl: proxy.url.replace('://', `://alice:not-${PASSWORD}@`) });
-    assert.match(result(refused), /refused the credentials it was given \(the user name and password in its URL\) \(HTTP 407\)/);
-    assert.match(refused, /Proxy: `http:\/\/\[redacted\]@127\.0\.0\.1:\d+`, from the setting http\.proxy; credentials from the user name and password in its URL/);
-    assert.ok(!refused.includes(`not-${PASSWORD}`));
-    const through = await report({ proxyUrl: proxy.url, proxyAuthorization: `Basic ${Buffer.from(`alice:${PASSWORD}`).toString('base64')}` });
-    assert.match(result(through), /✔ Connected/);
-    assert.match(through, /credentials from http\.proxyAuthorization/);
-    assert.match(through, /Tunnel through the proxy, `CONNECT 127\.0\.0\.2:\d+`: HTTP 200/);
+  it('reports a proxy’s 407, naming the proxy without its password, and http.proxy as the next step', async () => {
+    // Node's fetch (these tests) uses no proxy; VS Code's does (test/integration/network.test.ts). The listing's error is the client's ProxyAuthError.
+    const proxy = `http://alice:${PASSWORD}@127.0.0.1:3128`;
+    const healthy = await checkConnection({ baseUrl: standIn.url, apiKey: KEY, caFile: pki.trusted.certFile, proxyUrl: proxy }, { proxy, proxySupport: 'override' });
+    assert.match(reportOf(healthy), /^- http\.proxy: `http:\/\/\[redacted\]@127\.0\.0\.1:3128`, with a user name and password \(not shown here\)$/m);
+    const refused = (credentialsSent: boolean): ConnectionCheck => ({
+      ...healthy,
+      listing: {
+        ms: 3,
+        status: 407,
+        error: { kind: 'proxyAuth', proxy: 'http://[redacted]@127.0.0.1:3128', credentialsSent, message: `The proxy http://[redacted]@127.0.0.1:3128 refused the credentials (HTTP 407).` },
+      },
+    });
+    assert.match(result(reportOf(refused(true))), /✘ Failed\.\*\* The proxy `http:\/\/\[redacted\]@127\.0\.0\.1:3128` refused the credentials it was given \(the user name and password in its URL\) \(HTTP 407\)\./);
+    const asks = result(reportOf(refused(false)));
+    assert.match(asks, /The proxy `http:\/\/\[redacted\]@127\.0\.0\.1:3128` asks for credentials \(HTTP 407\), and none are set\./);
+    assert.match(asks, /Next step:\*\* Give the proxy its credentials in the setting http\.proxy \(http:\/\/user:password@host:port\)/);
   });
 
   it('reports an untrusted certificate with the chain and caFile as the next step', async () => {
-    const text = await report({ baseUrl: untrustedStandIn.url });
+    const text = await report({ baseUrl: untrustedStandIn.url, caFile: undefined });
     assert.match(result(text), /The certificate chain is not trusted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\): its last certificate, `CN=127\.0\.0\.1`, issued by `O=Deployments Explorer tests, CN=unknown test CA`, is in none of the trusted stores\./);
-    assert.match(result(text), /Next step:\*\* .*deploymentsExplorer\.caFile.*http\.systemCertificates/);
-    assert.match(text, /Listing call: not made, after the failure above/);
+    assert.match(result(text), /Next step:\*\* .*operating system’s store.*http\.systemCertificates.*NODE_EXTRA_CA_CERTS.*deploymentsExplorer\.caFile/);
+    assert.match(text, /Direct connection to `127\.0\.0\.1:\d+`, without a proxy: TLSv1\.3; the certificate is not trusted by Node\.js’s roots: UNABLE_TO_VERIFY_LEAF_SIGNATURE/);
+    assert.match(text, /Listing call `GET \/v2\/deployments\?limit=1` through VS Code’s network stack, as the views make it: Cannot reach the control plane/);
     assert.match(text, /TLS certificate chain \(leaf first\)/);
   });
 
@@ -118,11 +125,11 @@ describe('Check Connection over loopback', () => {
       { address: '127.0.0.2', family: 4 },
     ]);
     t.after(() => lookup.mock.restore());
-    const check = await checkConnection({ baseUrl: `https://localhost:${standIn.port}`, apiKey: KEY, caFile: pki.trusted.certFile, env: {}, timeoutMs: 5000 });
+    const check = await checkConnection({ baseUrl: `https://localhost:${standIn.port}`, apiKey: KEY, caFile: pki.trusted.certFile, timeoutMs: 5000 });
     assert.deepEqual(check.dns?.addresses, ['::1', '127.0.0.2']);
-    assert.equal(check.connect?.failure, undefined, JSON.stringify(check.connect));
-    assert.equal(check.connect?.address, '127.0.0.2');
-    assert.equal(check.tls?.untrusted, undefined);
+    assert.equal(check.probe?.failure, undefined, JSON.stringify(check.probe));
+    assert.equal(check.probe?.address, '127.0.0.2');
+    assert.equal(check.probe?.untrusted, undefined);
   });
 
   it('reports a server that is down: nothing accepts connections', async () => {
@@ -144,23 +151,23 @@ describe('Check Connection over loopback', () => {
     assert.match(result(text), new RegExp(`Nothing accepts connections at \`\\[::1\\]:${port}\``));
   });
 
-  it('says why no proxy was used: a no-proxy entry, or http.proxySupport off', async () => {
-    assert.match(await report({ proxyUrl: proxy.url, noProxy: '127.0.0.2' }), /Proxy: none; the host matches `127\.0\.0\.2` in http\.noProxy or NO_PROXY/);
-    assert.match(await report({ proxyUrl: proxy.url, proxySupport: 'off' }), /Proxy: none; http\.proxySupport is off/);
-    assert.match(await report({ env: { HTTPS_PROXY: proxy.url }, noProxy: '' }), /Proxy: `http:\/\/127\.0\.0\.1:\d+`, from the environment variable HTTPS_PROXY; no credentials/);
+  it('names VS Code’s network settings in force', async () => {
+    const text = await report({}, 'send', { noProxy: ['127.0.0.2', '.corp'], proxySupport: 'off', systemCertificates: false, fetchAdditionalSupport: false });
+    assert.match(text, /^- http\.noProxy: `127\.0\.0\.2`, `\.corp`$/m);
+    assert.match(text, /^- http\.proxySupport: `off`; http\.systemCertificates: `off`; http\.fetchAdditionalSupport: `off`$/m);
   });
 
   it('names the headers the key and the tenant were sent in', async () => {
     const text = await report({ apiKeyHeader: 'Authorization', tenantHeader: 'X-Org' });
     assert.match(text, /^- API key: sent in the header `Authorization` \(not shown here\)$/m);
-    const tenanted = connectionReport(await checkConnection({ baseUrl: standIn.url, env: {} }), { ...context(), tenantId: 'acme' });
+    const tenanted = connectionReport(await checkConnection({ baseUrl: standIn.url }), { ...context(), tenantId: 'acme' });
     assert.match(tenanted, /^- Tenant: `acme` \(sent with the API key, in the header `X-Tenant-Id`\)$/m);
   });
 
   it('names a header setting that is not a header name before trying any step', async () => {
     const steps: string[] = [];
     await assert.rejects(
-      checkConnection({ baseUrl: standIn.url, apiKeyHeader: 'X Api Key', env: {} }, (step) => steps.push(step)),
+      checkConnection({ baseUrl: standIn.url, apiKeyHeader: 'X Api Key' }, {}, (step) => steps.push(step)),
       (error: unknown) => error instanceof InvalidInputError && /^Invalid API key header: “X Api Key” is not an HTTP header name/.test(error.message),
     );
     assert.deepEqual(steps, []);
@@ -169,6 +176,6 @@ describe('Check Connection over loopback', () => {
   it('stops when cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(checkConnection({ baseUrl: standIn.url, env: {} }, undefined, controller.signal), CancelledError);
+    await assert.rejects(checkConnection({ baseUrl: standIn.url }, {}, undefined, controller.signal), CancelledError);
   });
 });

@@ -28,7 +28,7 @@ describe('API client messages with a bundle configured', () => {
 
   it('translates a 404 from the stand-in, the integration and the server detail filled in', async () => {
     const standIn = await StandIn.start();
-    const client = new ControlPlaneClient({ baseUrl: standIn.url, apiKey: standIn.apiKey ?? undefined, env: {} });
+    const client = new ControlPlaneClient({ baseUrl: standIn.url, apiKey: standIn.apiKey ?? undefined });
     try {
       guillemets();
       const unknown = '00000000-0000-4000-8000-000000000000';
@@ -46,7 +46,7 @@ describe('API client messages with a bundle configured', () => {
   it('translates a refusal that echoes the key: the key stays out of the message', async () => {
     const apiKey = 'sk-live-0123456789abcdefghij';
     const server = await startScriptedServer((req, res) => json(res, 401, { detail: `Unknown API key ${String(req.headers['x-api-key'])}` }));
-    const client = new ControlPlaneClient({ baseUrl: server.url, apiKey, env: {}, retry: { maxAttempts: 1 } });
+    const client = new ControlPlaneClient({ baseUrl: server.url, apiKey, retry: { maxAttempts: 1 } });
     try {
       guillemets();
       await assert.rejects(client.listDeployments({ limit: 5 }), (error: unknown) => {
@@ -73,7 +73,7 @@ describe('API client messages with a bundle configured', () => {
         error.parameter === 'base URL' &&
         error.message === '«Invalid «base URL»: «“not a url” is not a URL (expected e.g. https://api.example.com)»»',
     );
-    const client = new ControlPlaneClient({ baseUrl: closed.url, env: {}, retry: { maxAttempts: 1 } });
+    const client = new ControlPlaneClient({ baseUrl: closed.url, retry: { maxAttempts: 1 } });
     try {
       await assert.rejects(client.listDeployments(), (error: unknown) => {
         assert.ok(error instanceof NetworkError);
@@ -90,7 +90,7 @@ describe('API client messages with a bundle configured', () => {
 
   it('words the problems of off-contract records from the stand-in, field paths as they are', async () => {
     const standIn = await StandIn.start();
-    const client = new ControlPlaneClient({ baseUrl: standIn.url, apiKey: standIn.apiKey ?? undefined, env: {} });
+    const client = new ControlPlaneClient({ baseUrl: standIn.url, apiKey: standIn.apiKey ?? undefined });
     try {
       const [odd, deep] = standIn.deployments;
       Object.assign(odd, { id: 'not-a-uuid', created_at: 1700000000 });
@@ -119,7 +119,7 @@ describe('API client messages with a bundle configured', () => {
         ? json(res, 201, { id: 5, name: 'made', secrets: [{ name: 'TOKEN', value: 42 }] })
         : json(res, 200, [{ host_integration_id: integration, id: 1, name: 'r', owner: 'o', default_branch: 'main' }]),
     );
-    const client = new ControlPlaneClient({ baseUrl: server.url, env: {}, retry: { maxAttempts: 1 } });
+    const client = new ControlPlaneClient({ baseUrl: server.url, retry: { maxAttempts: 1 } });
     try {
       guillemets();
       const listing = await client.listRepositories(integration);

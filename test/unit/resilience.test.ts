@@ -22,7 +22,7 @@ async function withServer<T>(
   run: (client: ControlPlaneClient, server: Awaited<ReturnType<typeof startScriptedServer>>) => Promise<T>,
 ): Promise<T> {
   const server = await startScriptedServer(handler);
-  const client = new ControlPlaneClient({ baseUrl: server.url, apiKey: KEY, env: {}, retry: fast, timeoutMs: 5000 });
+  const client = new ControlPlaneClient({ baseUrl: server.url, apiKey: KEY, retry: fast, timeoutMs: 5000 });
   try {
     return await run(client, server);
   } finally {
@@ -161,7 +161,7 @@ describe('3. a POST never goes out on a stale keep-alive connection', () => {
         req.on('end', () => json(res, 201, { id: uuid(1), name: 'created' }));
       } else json(res, 200, { resources: [], offset: 0 });
     });
-    const client = new ControlPlaneClient({ baseUrl: server.url, apiKey: KEY, env: {}, retry: fast });
+    const client = new ControlPlaneClient({ baseUrl: server.url, apiKey: KEY, retry: fast });
     try {
       await client.listDeployments();
       await new Promise((resolve) => setTimeout(resolve, 5300));
@@ -184,7 +184,7 @@ describe('3b. a Keep-Alive: timeout= shorter than the pool default is honoured',
         req.on('end', () => json(res, 201, { id: uuid(2), name: 'created' }));
       } else json(res, 200, { resources: [], offset: 0 });
     });
-    const client = new ControlPlaneClient({ baseUrl: server.url, apiKey: KEY, env: {}, retry: fast });
+    const client = new ControlPlaneClient({ baseUrl: server.url, apiKey: KEY, retry: fast });
     try {
       await client.listDeployments();
       await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -274,7 +274,7 @@ describe('5. compressed answers', () => {
         async (client, server) => {
           const page = await client.listDeployments({ limit: 100 });
           assert.equal(page.deployments.length, 100);
-          assert.match(String(server.seen[0].headers['accept-encoding']), /gzip.*deflate.*br/);
+          assert.match(String(server.seen[0].headers['accept-encoding']), /gzip.*deflate/);
         },
       );
     });
@@ -292,7 +292,7 @@ describe('5. compressed answers', () => {
         res.writeHead(200, { 'content-type': 'application/json', ...(encoding ? { 'content-encoding': encoding } : {}) });
         res.end(payload);
       });
-      const client = new ControlPlaneClient({ baseUrl: server.url, apiKey: KEY, env: {}, retry: fast, maxResponseBytes: 64 * 1024 });
+      const client = new ControlPlaneClient({ baseUrl: server.url, apiKey: KEY, retry: fast, maxResponseBytes: 64 * 1024 });
       try {
         const error = await failure(client.listDeployments());
         assertClean(error);
@@ -305,7 +305,7 @@ describe('5. compressed answers', () => {
     }
   });
 
-  it('keeps a body it cannot decompress, or in an unknown encoding, as it came; undoes raw deflate', async () => {
+  it('keeps a body in an unknown encoding as it came, undoes raw deflate, and reads a truncated gzip body as what it decompresses to', async () => {
     const page = JSON.stringify({ resources: [{ id: uuid(1) }], offset: 1 });
     const truncated = zlib.gzipSync(Buffer.from('<html>'.repeat(500))).subarray(0, 40);
     const answers: Array<[number, string, Buffer]> = [
@@ -325,7 +325,7 @@ describe('5. compressed answers', () => {
         const error = await failure(client.listDeployments());
         assertClean(error);
         assert.ok(error instanceof InvalidResponseError, String(error));
-        assert.match(error.message, new RegExp(`binary data \\(${truncated.length} bytes\\)`));
+        assert.match(error.message, /\(HTTP 500, application\/json\) is not JSON \(empty body\)/);
       },
     );
   });
@@ -471,7 +471,7 @@ describe('9. messages from any answer stay short, clean and typed', () => {
 
   it('clips a 6 KB content type and a 5,000-character integration ID', async () => {
     const raw = await startRawServer(() => rawAnswer(200, [['content-type', `text/plain; x=${'z'.repeat(6000)}`]], 'plain'));
-    const client = new ControlPlaneClient({ baseUrl: raw.url, apiKey: KEY, env: {}, retry: fast });
+    const client = new ControlPlaneClient({ baseUrl: raw.url, apiKey: KEY, retry: fast });
     try {
       assertClean(await failure(client.listDeployments()));
       const input = await failure(client.listRepositories('i'.repeat(5000)));
@@ -485,7 +485,7 @@ describe('9. messages from any answer stay short, clean and typed', () => {
   });
 
   it('gives InvalidInputError naming the parameter for wrong-typed arguments', async () => {
-    const client = new ControlPlaneClient({ baseUrl: 'http://127.0.0.1:9', env: {} });
+    const client = new ControlPlaneClient({ baseUrl: 'http://127.0.0.1:9' });
     try {
       const cases: Array<[Promise<unknown>, string]> = [
         [client.listDeployments(null as never), 'query'],

@@ -58,7 +58,7 @@ describe('problems of records in our words', () => {
           ? json(res, 200, { resources: [{ id: 'not-a-uuid', created_at: 1700000000 }, { name: 'ok', source_config: { resource_spec: { cpu: 'two' } } }], offset: 2 })
           : json(res, 200, [{ host_integration_id: INTEGRATION, id: 1, name: 'r', owner: 'o', default_branch: 'main' }]),
     );
-    const client = new ControlPlaneClient({ baseUrl: server.url, env: {}, retry: { maxAttempts: 1 } });
+    const client = new ControlPlaneClient({ baseUrl: server.url, retry: { maxAttempts: 1 } });
     try {
       const listing = await client.listRepositories(INTEGRATION);
       assert.deepEqual(listing.invalid[0].problems, [{ path: 'url', message: 'expected a string, got nothing' }]);

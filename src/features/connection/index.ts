@@ -1,7 +1,7 @@
 import vscode = require('vscode');
 import { AuthError, messageOf } from '../../api/errors';
 import { loadConnectionCheck } from '../../api/lazy';
-import { connectionRedactor } from '../../api/proxy';
+import { connectionRedactor } from '../../api/text';
 import { connectionReport, findingOf } from '../../model/connectionReport';
 import { baseUrlProblem } from '../../api/baseUrl';
 import { apiKeyInputProblem, originOf, tenantInputProblem } from '../../model/profileRules';
@@ -13,12 +13,13 @@ import { Commands } from '../../platform/commandIds';
 export function registerConnectionCommands(services: Services): void {
   const { commands, connection, log } = services;
   registerCheckConnection(services);
-  commands.register(Commands.setBaseUrl, async (value?: string) => {
+  // `suggestion` pre-fills the input (an error's fix: the base URL with the API's path prefix).
+  commands.register(Commands.setBaseUrl, async (value?: string, suggestion?: string) => {
     const url = await argumentOrInput(value, {
       title: vscode.l10n.t('Control-Plane Base URL'),
       prompt: vscode.l10n.t('Address of the deployment control-plane API. A path prefix such as /api-host is kept.'),
       placeHolder: 'https://api.example.com',
-      value: connection.profile().baseUrl,
+      value: typeof suggestion === 'string' ? suggestion : connection.profile().baseUrl,
       validateInput: baseUrlProblem,
     });
     if (url === undefined) return;
@@ -120,16 +121,14 @@ export function registerConnectionCommands(services: Services): void {
  */
 function registerCheckConnection({ commands, connection, log }: Services): void {
   commands.register(Commands.checkConnection, async () => {
-    const { options, ...facts } = await connection.checkTarget();
+    const { options, settings, ...facts } = await connection.checkTarget();
     const steps = {
       dns: vscode.l10n.t('Looking up the host name…'),
-      connect: vscode.l10n.t('Connecting…'),
-      tunnel: vscode.l10n.t('Asking the proxy for a tunnel…'),
-      tls: vscode.l10n.t('TLS handshake…'),
+      probe: vscode.l10n.t('Connecting…'),
       listing: vscode.l10n.t('Listing call…'),
     };
     const check = await commands.withProgress(vscode.l10n.t('Checking the connection…'), (signal, progress) =>
-      loadConnectionCheck().checkConnection(options, (step) => progress.report({ message: steps[step] }), signal),
+      loadConnectionCheck().checkConnection(options, settings, (step) => progress.report({ message: steps[step] }), signal),
     );
     const context = { ...facts, userAgent: options.userAgent ?? '', time: new Date() };
     // The report holds no secret by construction; the redactor is the second net, as for every message.

@@ -6,7 +6,6 @@ import { describeFilters, DeploymentFilterStore } from '../../model/deploymentFi
 import { DeploymentList, ListChange, LoadedDeployment, offContractRecord } from '../../model/deploymentList';
 import { idKey } from '../../model/ids';
 import { integrationsUsedBy } from '../../model/integrationDiscovery';
-import { certificatesMark } from '../../platform/connection';
 import { DeploymentsFeature, Services } from '../../platform/services';
 import type { Deployment, InvalidDeployment } from '../../api';
 import type { DeploymentFilters } from '../../api/query';
@@ -182,10 +181,7 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
    */
   private showMessage(): void {
     const count = Object.keys(this.filters.filters).length;
-    const unchecked = this.services.connection.certificatesUnchecked();
-    const description = [count === 0 ? '' : count === 1 ? vscode.l10n.t('1 filter') : vscode.l10n.t('{0} filters', count), unchecked ? certificatesMark() : '']
-      .filter(Boolean)
-      .join(' · ');
+    const description = count === 0 ? '' : count === 1 ? vscode.l10n.t('1 filter') : vscode.l10n.t('{0} filters', count);
     if (this.treeView.description !== (description || undefined)) this.treeView.description = description || undefined;
     const described = describeFilters(this.filters.filters);
     const invalid = this.list.invalidCount;
@@ -193,7 +189,6 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
       described && vscode.l10n.t('Filters: {0}', described),
       invalid === 1 && vscode.l10n.t('1 record on the loaded pages does not match the API contract; it is shown marked.'),
       invalid > 1 && vscode.l10n.t('{0} records on the loaded pages do not match the API contract; they are shown marked.', invalid),
-      unchecked && vscode.l10n.t('TLS certificates are not checked ({0} is false).', unchecked),
     ];
     this.services.messages.set(this.treeView, 'view', this.list.isEmpty ? undefined : parts.filter(Boolean).join('\n'));
     this.setContext('deploymentsExplorer.filtersActive', this.filters.active);

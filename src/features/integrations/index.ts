@@ -7,26 +7,21 @@ import { registerIntegrationActions } from './integrationActions';
 import { INTEGRATIONS_VIEW_ID, IntegrationsTreeProvider } from './integrationsTreeProvider';
 import { integrationIdOf, MoreNode } from '../../model/integrationRows';
 import { Commands } from '../../platform/commandIds';
-import { certificatesMark } from '../../platform/connection';
 
 /**
  * The Integrations view and its commands. No network here. Answers the IntegrationsFeature other
  * features use, and the tree and its data for tests (they read rows through getChildren/getTreeItem).
  */
 export function registerIntegrations(services: Services) {
-  const { catalog, commands, connection, context } = services;
+  const { catalog, commands, context } = services;
   const provider = new IntegrationsTreeProvider(services);
   const view = vscode.window.createTreeView(INTEGRATIONS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
-  // While certificates are not checked the view says so, as the Deployments view does.
-  const markCertificates = () => (view.description = connection.certificatesUnchecked() ? certificatesMark() : undefined);
-  markCertificates();
   // The welcome view "no integrations yet" keys on this.
   const updateHasIntegrations = () => void vscode.commands.executeCommand('setContext', 'deploymentsExplorer.hasIntegrations', catalog.integrations().length > 0);
   updateHasIntegrations();
   context.subscriptions.push(
     provider,
     view,
-    connection.onDidChange(markCertificates),
     catalog.onDidChange((integrationId) => {
       if (integrationId === undefined) updateHasIntegrations();
     }),

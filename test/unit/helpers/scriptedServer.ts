@@ -48,40 +48,6 @@ export function json(res: http.ServerResponse, status: number, body: unknown, he
   res.end(JSON.stringify(body));
 }
 
-/** A forward proxy on loopback (CONNECT tunnels and absolute-form requests) that counts what it carried. */
-export async function startLoopbackProxy(): Promise<{ url: string; tunnels: string[]; forwarded: string[]; close(): Promise<void> }> {
-  const tunnels: string[] = [];
-  const forwarded: string[] = [];
-  const sockets = new Set<Socket>();
-  const server = http.createServer((req, res) => {
-    forwarded.push(req.url ?? '');
-    const target = new URL(req.url ?? '');
-    const upstream = http.request(
-      { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
-  server.on('connect', (req, clientSocket: Socket, head) => {
-    tunnels.push(req.url ?? '');
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = net.connect(Number(port), host, () => {
-      clientSocket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(clientSocket);
-      clientSocket.pipe(upstream);
-    });
-    sockets.add(upstream);
-    upstream.on('error', () => clientSocket.destroy());
-    clientSocket.on('error', () => upstream.destroy());
-  });
-  return { ...(await listenOnLoopback(server, sockets)), tunnels, forwarded };
-}
-
 export interface RawRequest {
   method: string;
   url: string;
