@@ -3,6 +3,7 @@ import { type Container, type Deployment, type Mount, type RecordProblem, type R
 import { fieldWords, problemWords } from './fieldNames';
 import { formatTime } from './viewText';
 import { statusWithRawValue } from './deploymentStatus';
+import { deploymentType } from './deploymentType';
 import { isPlainObject as isObject } from './createPayload';
 import * as l10n from '@vscode/l10n';
 
@@ -61,7 +62,8 @@ const SOURCE_FIELDS = ['integration_id', 'repo_url', 'build_on_push', 'custom_ur
 const MOUNT_FIELDS = ['mountPath', 'subPath', 'subPathExpr', 'mountPropagation', 'readOnly'];
 const CONTAINER_FIELDS = ['image', 'imagePullPolicy', 'workingDir', 'restartPolicy'];
 const VOLUME_KINDS = ['configMap', 'secret', 'emptyDir', 'persistentVolumeClaim', 'nfs', 'projected', 'downwardAPI', 'csi'];
-const GENERAL_FIELDS = ['name', 'status', 'image_version', 'deployment_type', 'remote_reconciled'];
+// `deployment_type`: the type as deploymentType reads it (once, wherever the record keeps it); `source`: what it is built from (`github`, `external_docker`…).
+const GENERAL_FIELDS = ['name', 'status', 'image_version', 'deployment_type', 'source', 'remote_reconciled'];
 const ID_FIELDS = ['id', 'tenant_id', 'latest_revision_id', 'active_revision_id', 'created_at', 'updated_at'];
 /** The top-level fields a group shows; any other is under "Other fields". */
 const TOP_FIELDS = [...GENERAL_FIELDS, ...ID_FIELDS, 'tag_value_ids', 'source_config', 'source_revision_config', 'secrets', 'secret_references'];
@@ -77,6 +79,7 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
     status: typeof deployment.status === 'string' ? statusWithRawValue(deployment.status) : deployment.status,
     created_at: time(deployment.created_at),
     updated_at: time(deployment.updated_at),
+    deployment_type: deploymentType(deployment),
   };
   // Secrets in another shape than a list show as they are, every value masked.
   const secrets = Array.isArray(deployment.secrets) ? deployment.secrets : maskedSecrets(deployment.secrets);
@@ -90,7 +93,8 @@ export function deploymentDetails(deployment: Deployment, locale?: string): Deta
     section(l10n.t('Source'), source, isObject, (source) => [
       ...fields(source, SOURCE_FIELDS),
       groupIf(fieldWords('listener_config'), source.listener_config, isObject, (listener) => withOthers(listener, ['k8s_namespace'])),
-      ...others(source, [...SOURCE_FIELDS, 'listener_config', 'resource_spec']),
+      // The type is in General.
+      ...others(source, [...SOURCE_FIELDS, 'listener_config', 'resource_spec', 'deployment_type']),
     ]),
     isObject(source) && isObject(source.resource_spec)
       ? resourcesGroup(source.resource_spec, loadClient().resourceSpecProblems(deployment))

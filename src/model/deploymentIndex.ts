@@ -2,6 +2,7 @@ import { CancelledError, messageOf, type ControlPlaneClient, type Deployment, ty
 import type { RecordProblem } from '../api/errors';
 import type { ListChange } from './deploymentList';
 import { Emitter, Event } from './events';
+import { deploymentType } from './deploymentType';
 import { idKey } from './ids';
 import { GitRemote, remoteKey } from './remoteUrls';
 import { trimmedText } from './viewText';
@@ -15,7 +16,7 @@ export interface IndexedDeployment {
   readonly id: string;
   readonly name?: string;
   readonly status?: string;
-  /** `deployment_type`: servers send it, the contract's record table does not name it. */
+  /** The record's type, read where deploymentType reads it; any text a server sends. */
   readonly type?: string;
   readonly repoUrl?: string;
   readonly ref?: string;
@@ -39,7 +40,7 @@ export interface ScanState {
   readonly error?: unknown;
 }
 
-/** A repository's deployments by type, for "deployed: prod, 2 dev": count per `deployment_type`, '' for none. */
+/** A repository's deployments by type, for "deployed: prod, 2 dev": count per type (deploymentType), '' for none. */
 export type RepositoryUsage = ReadonlyMap<string, number>;
 
 /** The entry of a record, or undefined for a record without an ID (it cannot be kept up to date). */
@@ -50,7 +51,7 @@ function indexEntry(record: Deployment, problems?: readonly RecordProblem[]): In
     id,
     name: trimmedText(record.name),
     status: trimmedText(record.status),
-    type: trimmedText((record as Record<string, unknown>).deployment_type),
+    type: deploymentType(record),
     repoUrl: trimmedText(record.source_config?.repo_url),
     ref: trimmedText(record.source_revision_config?.repo_ref),
     commit: trimmedText(record.source_revision_config?.repo_commit_sha),
@@ -170,6 +171,7 @@ export class DeploymentIndex {
     // Many deployments share a URL: each URL is read once.
     const keys = new Map<string, string | undefined>();
     for (const entry of this.entries.values()) {
+      // Built from an image or a tarball (`repo_url` null): no repository's deployment.
       if (!entry.repoUrl) continue;
       if (!keys.has(entry.repoUrl)) keys.set(entry.repoUrl, remoteKey(entry.repoUrl));
       const key = keys.get(entry.repoUrl);

@@ -1,6 +1,7 @@
 /** How a deployment row looks and where its links go, decided without VS Code so it can be unit tested. */
 import type { Deployment } from '../api';
 import { isUnrecognisedStatus, statusWords, statusWithRawValue } from './deploymentStatus';
+import { deploymentType } from './deploymentType';
 import { shortId } from './ids';
 import * as l10n from '@vscode/l10n';
 import { normaliseRemoteUrl } from './remoteUrls';
@@ -15,7 +16,7 @@ import { formatTime } from './viewText';
 export function statusIcon(status: string | null | undefined): { id: string; color?: string } {
   const value = (status ?? '').trim().toUpperCase();
   if (value === 'READY') return { id: 'pass-filled', color: 'testing.iconPassed' };
-  if (value === 'AWAITING_DELETE') return { id: 'trash' };
+  if (value === 'AWAITING_DELETE' || value === 'AWAITING_FINAL_DELETE') return { id: 'trash' };
   if (value === 'AWAITING_DATABASE') return { id: 'clock' };
   if (value === 'UNUSED') return { id: 'circle-slash' };
   if (!isUnrecognisedStatus(value)) return { id: 'question' };
@@ -96,16 +97,22 @@ export function webConsoleUrl(template: string, deployment: Deployment): { url: 
   return { url: url.toString() };
 }
 
+/** A row's tooltip: what tells it apart, and what it was built from (a record not built from a repository: its image, or its source tarball). */
 export function tooltipFields(deployment: Deployment, locale?: string): Array<[string, string]> {
   const status = typeof deployment.status === 'string' ? statusWithRawValue(deployment.status) : '';
   const time = (value: string | null | undefined) => value && formatTime(value, locale);
+  const repository = deployment.source_config?.repo_url;
+  const revision = deployment.source_revision_config;
+  const image = hasText(repository) ? undefined : revision?.image_uri;
   const fields: Array<[string, unknown]> = [
     [l10n.t('ID'), deployment.id],
     [l10n.t('Status'), status && isUnrecognisedStatus(deployment.status) ? l10n.t('{0}, a status this extension does not know', status) : status],
-    [l10n.t('Type'), (deployment as Record<string, unknown>).deployment_type],
+    [l10n.t('Type'), deploymentType(deployment)],
     [l10n.t('Image version'), deployment.image_version],
-    [l10n.t('Repository'), deployment.source_config?.repo_url],
-    [l10n.t('Ref'), deployment.source_revision_config?.repo_ref],
+    [l10n.t('Repository'), repository],
+    [l10n.t('Ref'), revision?.repo_ref],
+    [l10n.t('Image'), image],
+    [l10n.t('Source tarball'), hasText(repository) || hasText(image) ? undefined : revision?.source_tarball_path],
     [l10n.t('Created'), time(deployment.created_at)],
     [l10n.t('Updated'), time(deployment.updated_at)],
   ];

@@ -10,6 +10,8 @@ const statusTable = (): Record<string, string> => ({
   UNUSED: l10n.t('Unused'),
   AWAITING_DATABASE: l10n.t('Awaiting database'),
   AWAITING_DELETE: l10n.t('Awaiting deletion'),
+  // The real service's last step of a delete (not in the contract).
+  AWAITING_FINAL_DELETE: l10n.t('Awaiting final deletion'),
   UNKNOWN: l10n.t('Unknown'),
 });
 

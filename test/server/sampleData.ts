@@ -70,15 +70,18 @@ export interface ResourceSpec {
 
 export interface SourceConfig {
   [field: string]: unknown;
-  integration_id?: string;
-  repo_url?: string;
-  build_on_push?: boolean;
+  /** null in a record not built from a repository (real shapes). */
+  integration_id?: string | null;
+  repo_url?: string | null;
+  build_on_push?: boolean | null;
   custom_url?: string;
   resource_spec?: ResourceSpec;
   listener_id?: string;
   listener_config?: { k8s_namespace?: string };
   install_command?: string;
   build_command?: string;
+  /** Where the real service keeps a record's type (real shapes); a contract-only server has a top-level `deployment_type`. */
+  deployment_type?: string;
 }
 
 export interface SourceRevisionConfig {
@@ -87,7 +90,7 @@ export interface SourceRevisionConfig {
   graph_config_path?: string;
   image_uri?: string;
   source_tarball_path?: string;
-  repo_commit_sha?: string;
+  repo_commit_sha?: string | null;
 }
 
 /** Every field but name and id may be missing; unknown fields (e.g. from a POST body) are kept. */
@@ -134,6 +137,8 @@ export const SAMPLE_TENANT_ID = '7e1d2c3b-4a59-4687-9a1b-0c2d3e4f5a6b';
 export const SAMPLE_STATUSES = ['AWAITING_DATABASE', 'READY', 'UNUSED', 'AWAITING_DELETE', 'UNKNOWN'] as const;
 export const SAMPLE_IMAGE_VERSIONS = ['0.2.71', '0.2.74', '0.3.0', '0.3.2'] as const;
 export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
+/** Types the real service sends besides those the contract's list filter names (real shapes). */
+export const NEWER_DEPLOYMENT_TYPES = ['dev_zero', 'dev_free_zero'] as const;
 
 // Fixed "now" so generated timestamps do not depend on when the data is built.
 const BASE_TIME_MS = Date.UTC(2025, 5, 1, 9, 30, 0);
@@ -480,7 +485,11 @@ export function manyRepositories(integrationId: string, host: string, count: num
   });
 }
 
-export function sampleData(seed = 1, deploymentCount = 1200): SampleData {
+/**
+ * `realShapes`: the records as the real service answers where the contract is silent (shared DESIGN.md, fourth
+ * round), from the same draws, so the contract-only records stay byte-identical: see toRealShape.
+ */
+export function sampleData(seed = 1, deploymentCount = 1200, options: { realShapes?: boolean } = {}): SampleData {
   const integrations: SampleIntegration[] = SAMPLE_INTEGRATIONS.map((meta, index) => ({
     id: meta.id,
     label: meta.label,
@@ -593,9 +602,36 @@ export function sampleData(seed = 1, deploymentCount = 1200): SampleData {
       const drops = rng.int(1, 3);
       for (let k = 0; k < drops; k++) rng.pick(OPTIONAL_DROPS)(d);
     }
+    if (options.realShapes) toRealShape(d, i);
     deployments.push(d);
   }
   return { integrations, deployments };
+}
+
+/**
+ * A record as the real service sends it, by its place `i` in the listing (so the first page has one of each): the
+ * type in `source_config.deployment_type`, never at the top level (every 8th a `dev_zero`, every 40th a
+ * `dev_free_zero`); every 12th built from an image (`source: "external_docker"`, `repo_url` and `integration_id`
+ * null, `source_revision_config` with `image_uri` alone); every 15th `AWAITING_FINAL_DELETE`. The rest keep
+ * `source: "github"`. Draws nothing: the contract-only records stay as they are.
+ */
+function toRealShape(d: Deployment, i: number): void {
+  let type = d.deployment_type;
+  delete d.deployment_type;
+  if (i % 8 === 1) type = 'dev_zero';
+  else if (i % 40 === 13) type = 'dev_free_zero';
+  d.source_config ??= {};
+  if (type !== undefined) d.source_config.deployment_type = type;
+  if (i % 12 === 2) {
+    d.source = 'external_docker';
+    d.source_config.integration_id = null;
+    d.source_config.repo_url = null;
+    d.source_config.build_on_push = null;
+    delete d.source_config.install_command;
+    delete d.source_config.build_command;
+    d.source_revision_config = { image_uri: `docker.io/acme/${d.name}:${d.image_version ?? 'latest'}`, repo_commit_sha: null };
+  }
+  if (i % 15 === 6) d.status = 'AWAITING_FINAL_DELETE';
 }
 
 function buildSecrets(rng: Rng): Array<{ name: string; value: string }> {

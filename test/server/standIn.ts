@@ -202,7 +202,7 @@ export class StandIn {
     this.log = options.log;
     this.initialProgress = normalizeProgress(options.progress ?? DEFAULT_PROGRESS);
     this.progressPlan = this.initialProgress;
-    const data = sampleData(options.seed ?? 1, options.deploymentCount ?? 1200);
+    const data = sampleData(options.seed ?? 1, options.deploymentCount ?? 1200, { realShapes: this.realShapes });
     this.integrations = data.integrations;
     this.deployments = data.deployments;
     if (options.largeIntegration) this.addIntegration({ repositoryCount: options.largeIntegration });
@@ -559,7 +559,7 @@ export class StandIn {
       if (needle !== undefined && !(typeof d.name === 'string' && d.name.toLowerCase().includes(needle))) continue;
       if (status !== null && d.status !== status) continue;
       if (imageVersion !== null && d.image_version !== imageVersion) continue;
-      if (deploymentType !== null && d.deployment_type !== deploymentType) continue;
+      if (deploymentType !== null && this.typeOf(d) !== deploymentType) continue;
       if (remoteReconciled !== undefined && d.remote_reconciled !== remoteReconciled) continue;
       if (tagIds && !(Array.isArray(d.tag_value_ids) && d.tag_value_ids.some((t) => tagIds.has(String(t).toLowerCase())))) continue;
       if (ids && !(typeof d.id === 'string' && ids.has(d.id.toLowerCase()))) continue;
@@ -722,6 +722,11 @@ export class StandIn {
     this.created.add(record);
     this.progressions.set(record, { plan: this.progressPlan, createdAt: Date.now(), polls: 0 });
     sendJson(res, 201, record);
+  }
+
+  /** Where the list filter reads a record's type: `source_config.deployment_type` with real shapes, else the top level. */
+  private typeOf(record: Deployment): unknown {
+    return this.realShapes ? record.source_config?.deployment_type : record.deployment_type;
   }
 
   /** One listing returned `record`: move it on by its plan (before it is sent). */

@@ -3,6 +3,7 @@ import type { Deployment } from '../../api';
 import { DeploymentFilters } from '../../api/query';
 import { idKey } from '../../model/ids';
 import { customUrlOf, deploymentDescription, deploymentLabel, repositoryWebUrl, webConsoleUrl } from '../../model/deploymentPresentation';
+import { deploymentType } from '../../model/deploymentType';
 import { deploymentReferenceOf, IntegrationsFeature, Services } from '../../platform/services';
 import { LoadedDeployment } from '../../model/deploymentList';
 import { DeploymentJsonProvider } from './deploymentJson';
@@ -150,7 +151,7 @@ function pickTwoDeployments(loaded: readonly LoadedDeployment[], checkedKeys: re
   pick.matchOnDetail = true;
   pick.items = loaded.map((entry) => ({
     label: deploymentLabel(entry.deployment),
-    description: deploymentDescription(entry.deployment) || undefined,
+    description: [deploymentType(entry.deployment), deploymentDescription(entry.deployment)].filter(Boolean).join(' · ') || undefined,
     detail: entry.deployment.id ?? undefined,
     loaded: entry,
   }));
