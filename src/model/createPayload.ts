@@ -2,6 +2,7 @@
 import { type Repository } from '../api';
 import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
 import * as l10n from '@vscode/l10n';
+import { deploymentType } from './deploymentType';
 
 /** What the user chose in the create flow; everything else comes from the repository record. */
 export interface CreateDraft {
@@ -107,13 +108,6 @@ export function isDeploymentType(value: unknown): value is DeploymentType {
   return typeof value === 'string' && (DEPLOYMENT_TYPES as readonly string[]).includes(value);
 }
 
-/** The type a create body (or the defaults setting) carries: `source_config.deployment_type`, else a top-level `deployment_type` (0.x defaults, contract-only servers). */
-export function bodyDeploymentType(body: JsonObject): string | undefined {
-  const inSource = isPlainObject(body.source_config) ? body.source_config.deployment_type : undefined;
-  if (typeof inSource === 'string' && inSource) return inSource;
-  return typeof body.deployment_type === 'string' && body.deployment_type ? body.deployment_type : undefined;
-}
-
 /**
  * The `POST /v2/deployments` body: the fields the contract names, from the repository record and the draft, over
  * the user's defaults setting (which fill in what the contract does not show, never a pre-filled value), over what
@@ -126,7 +120,7 @@ export function buildCreateBody(repository: Repository, draft: CreateDraft, defa
   const body = mergeInto(JSON.parse(JSON.stringify(REPOSITORY_CREATE_FIELDS)) as JsonObject, own);
   for (const key of Object.keys(REPOSITORY_CREATE_FIELDS)) if (own[key] === null) delete body[key];
   // A type from 0.x defaults (top level) moves where the real service reads it.
-  const type = draft.deploymentType || bodyDeploymentType(body);
+  const type = draft.deploymentType || deploymentType(body);
   delete body.deployment_type;
   for (const [path, { value, needsValue }] of Object.entries(draft.changes?.added ?? {})) {
     // A value still to be given does not hide one the defaults setting has come to give.

@@ -157,7 +157,7 @@ describe('the stand-in’s real shapes (--real-shapes)', () => {
   let client: ControlPlaneClient;
   before(async () => {
     standIn = await StandIn.start({ realShapes: true, deploymentCount: 300 });
-    client = new ControlPlaneClient({ baseUrl: standIn.url, apiKey: standIn.apiKey ?? undefined, env: {} });
+    client = new ControlPlaneClient({ baseUrl: standIn.url, apiKey: standIn.apiKey ?? undefined });
   });
   after(async () => {
     await client.dispose();

@@ -2,7 +2,6 @@ import vscode = require('vscode');
 import { DEPLOYMENT_TYPES, type Deployment, type DeploymentType, type Repository } from '../../api';
 import {
   BodyChanges,
-  bodyDeploymentType,
   buildCreateBody,
   CreateDraft,
   DraftStore,
@@ -12,6 +11,7 @@ import {
   validateDeploymentName,
   validateRef,
 } from '../../model/createPayload';
+import { deploymentType } from '../../model/deploymentType';
 import { FailedAttempt, ReviewAction, reviewRows } from '../../model/createReview';
 import { changedFields, changesForRefusal, hasChanges, rememberedDefaults, unfilledFields } from '../../model/createRefusal';
 import { KnownIntegration } from '../../model/repositoryCatalog';
@@ -248,7 +248,7 @@ function createSteps(state: FlowState, services: Services, drafts: DraftStore, f
 
   // None: the defaults setting or the server decides.
   const pickType: FlowStep = async (input) => {
-    const fromDefaults = bodyDeploymentType(createDefaults());
+    const fromDefaults = deploymentType(createDefaults());
     const unset = {
       label: vscode.l10n.t('$(circle-slash) Don’t set'),
       description: fromDefaults ? vscode.l10n.t('keeps {0} from the defaults setting', fromDefaults) : vscode.l10n.t('the server decides'),

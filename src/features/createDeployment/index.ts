@@ -1,6 +1,7 @@
 import vscode = require('vscode');
 import type { Repository } from '../../api';
-import { bodyDeploymentType, DraftStore, isPlainObject } from '../../model/createPayload';
+import { DraftStore, isPlainObject } from '../../model/createPayload';
+import { deploymentType } from '../../model/deploymentType';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { readCreateArgument } from '../../model/createArguments';
 import { CreateResult, runCreateFlow } from './createFlow';
@@ -63,7 +64,7 @@ function keepEditedValues(drafts: DraftStore, repository: Repository, body: Reco
   if (typeof body.name === 'string') draft.name = body.name;
   const revision = body.source_revision_config;
   if (isPlainObject(revision) && typeof revision.repo_ref === 'string') draft.ref = revision.repo_ref;
-  const type = bodyDeploymentType(body);
+  const type = deploymentType(body);
   if (type) draft.deploymentType = type;
   drafts.keep(repository, draft);
 }
