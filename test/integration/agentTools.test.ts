@@ -1,7 +1,7 @@
 // The agent-mode tools inside VS Code's real extension host, called as agent mode calls them (vscode.lm.invokeTool)
 // against the control-plane stand-in: what they answer (text, and records as JSON in it), paging by the response
 // offset, masking, no key, invalid input, cancellation, This Workspace's answer on a real git repository, and the
-// create tool's confirmation (VS Code's modal dialog, answered by clicking it as a user would) with the exact body.
+// create tool (VS Code confirms by itself in extension tests; the dialog and its Cancel are test/ui/agentTools.test.ts's).
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SAMPLE_TENANT_ID } from '../server/standIn';
-import { connectionSettled, dialogAnswerer, useApiKey, useSuiteFixture, waitFor } from './support';
+import { buildCreateBody } from '../../src/model/createPayload';
+import { connectionSettled, useApiKey, useSuiteFixture, waitFor } from './support';
 
 const KEY = `sk-agent-test-${Math.random().toString(36).slice(2)}`;
 const SECRET = `agent-secret-${Math.random().toString(36).slice(2)}`;
@@ -60,8 +61,6 @@ describe('Agent tools', function () {
       });
     },
   });
-  /** Clicks a button of the workbench's modal dialog (where the runner drives the page: code-server). */
-  const answerDialog = dialogAnswerer();
   const listings = () => fx.standIn.requests.filter((r) => r.method === 'GET' && r.path === '/v2/deployments');
   const posts = () => fx.standIn.requests.filter((r) => r.method === 'POST');
 
@@ -220,44 +219,30 @@ describe('Agent tools', function () {
     assert.equal(one.json.integrations[0].repositories[0].url, other.repositories[0].url);
   });
 
+  // VS Code's dialog service confirms by itself in extension tests ("refused to show confirmation dialog in tests"):
+  // here the confirmation is a yes, and what it shows, and a Cancel, are the UI stage's (test/ui/agentTools.test.ts).
   describe('create', () => {
-    before(function () {
-      if (!answerDialog) this.skip();
-    });
-
-    it('shows the exact body and where it goes; Yes sends exactly that body once, and the deployment is watched', async () => {
+    it('confirmed, sends exactly once the body the create flow builds, and the deployment is watched', async () => {
       const input = { integration_id: INTEGRATION.id, repository_url: REPOSITORY_URL, name: 'agent-shop', deployment_type: 'dev' };
-      const invoked = vscode.lm.invokeTool('deploymentsExplorer_createDeployment', { input, toolInvocationToken: undefined });
-      const dialog = await answerDialog!('Yes');
-      const result = await invoked;
-      assert.match(dialog, /Create deployment “agent-shop”\?/);
-      assert.ok(dialog.includes(`POST ${fx.standIn.url}/v2/deployments`), dialog);
+      const answer = await invoke('deploymentsExplorer_createDeployment', input);
+      assert.match(answer.text, /^Created deployment “agent-shop” \(/);
       assert.equal(posts().length, 1, 'exactly one POST');
-      const shown = JSON.parse(dialog.slice(dialog.indexOf('{'), dialog.lastIndexOf('}') + 1));
-      assert.deepEqual(shown, posts()[0].body, 'the body shown is the body sent');
-      assert.equal((posts()[0].body as { name: string }).name, 'agent-shop');
-      const text = (result.content[0] as vscode.LanguageModelTextPart).value;
-      assert.match(text, /^Created deployment “agent-shop” \(/);
+      const repository = fx.standIn.integrations.find((i) => i.id === INTEGRATION.id)!.repositories.find((r) => r.url === REPOSITORY_URL)!;
+      assert.deepEqual(posts()[0].body, buildCreateBody({ ...repository }, { name: 'agent-shop', ref: repository.default_branch, deploymentType: 'dev' }));
       const id = fx.standIn.deployments.find((d) => d.name === 'agent-shop')?.id as string;
       assert.ok(id, 'the stand-in has it');
+      assert.equal(answer.json.id, id);
       // Followed as after Create: the watch asks for it by ID until it settles.
       await waitFor('the new deployment to be watched', () => listings().some((r) => r.query.deployment_ids === id));
     });
 
-    it('Cancel sends nothing', async () => {
-      const input = { integration_id: INTEGRATION.id, repository_url: REPOSITORY_URL, name: 'agent-cancelled' };
-      const invoked = vscode.lm.invokeTool('deploymentsExplorer_createDeployment', { input, toolInvocationToken: undefined });
-      const dialog = await answerDialog!('Cancel');
-      await assert.rejects(Promise.resolve(invoked), (error: Error) => /cancel/i.test(`${error.name} ${error.message}`));
-      assert.match(dialog, /agent-cancelled/);
-      assert.deepEqual(posts(), []);
-    });
-
-    it('a call it cannot prepare asks nothing and says why', async () => {
+    it('a call it cannot prepare asks nothing, sends nothing and says why', async () => {
       const answer = await invoke('deploymentsExplorer_createDeployment', { integration_id: INTEGRATION.id, repository_url: 'https://github.com/agent-test/nope' });
       assert.match(answer.text, /lists no repository https:\/\/github.com\/agent-test\/nope/);
       const named = await invoke('deploymentsExplorer_createDeployment', { integration_id: INTEGRATION.id, repository_url: REPOSITORY_URL, name: 'Bad Name' });
       assert.match(named.text, /^Nothing was sent: Use only lowercase letters/);
+      const neither = await invoke('deploymentsExplorer_createDeployment', { name: 'x' });
+      assert.match(neither.text, /^Say which repository to deploy/);
       assert.deepEqual(posts(), []);
     });
   });
@@ -318,19 +303,16 @@ describe('Agent tools', function () {
       assert.ok(!answer.text.includes(SECRET));
     });
 
-    it('create from the workspace branch warns that it is not pushed, and that the branch is deployed already', async function () {
-      if (!answerDialog) this.skip();
-      const invoked = vscode.lm.invokeTool('deploymentsExplorer_createDeployment', { input: { from_workspace_branch: true }, toolInvocationToken: undefined });
-      const dialog = await answerDialog!('Cancel');
-      await assert.rejects(Promise.resolve(invoked));
-      assert.match(dialog, /The branch main is not on the code host yet \(it has no upstream\)/);
-      assert.match(dialog, /is deployed already: “agent-(live|old)”/);
-      const shown = JSON.parse(dialog.slice(dialog.indexOf('{'), dialog.lastIndexOf('}') + 1));
-      assert.equal(shown.name, 'service-0-main');
-      assert.equal(shown.deployment_type ?? shown.source_config?.deployment_type, 'dev');
-      assert.equal(shown.source_revision_config.repo_ref, 'main');
-      assert.equal(shown.source_config.repo_url, REPOSITORY_URL);
-      assert.deepEqual(posts(), []);
+    it('creates from the workspace branch as Deploy This Branch… would: repository by remote, branch as ref, type dev', async () => {
+      const answer = await invoke('deploymentsExplorer_createDeployment', { from_workspace_branch: true });
+      assert.match(answer.text, /^Created deployment “service-0-main”/);
+      assert.equal(posts().length, 1);
+      const body = posts()[0].body as { name: string; deployment_type?: string; source_config: Record<string, unknown>; source_revision_config: Record<string, unknown> };
+      assert.equal(body.name, 'service-0-main');
+      assert.equal(body.deployment_type ?? body.source_config.deployment_type, 'dev');
+      assert.equal(body.source_revision_config.repo_ref, 'main');
+      assert.equal(body.source_config.repo_url, REPOSITORY_URL);
+      assert.equal(body.source_config.integration_id, INTEGRATION.id);
     });
   });
 });

@@ -2,9 +2,6 @@
 // (useSuiteFixture: the activated extension, a stand-in, notifications recorded
 // instead of waiting for a click, and settings and the stored key put back as
 // they were, since all suites share one VS Code), and polling.
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { StandIn, type StandInOptions } from '../server/standIn';
@@ -239,22 +236,4 @@ export function errorRows(items: vscode.TreeItem[]): { message: string; rows: Er
   const message = (items[index].tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1');
   const rows = items.slice(index).map((item) => [String(item.label), item.command?.command, item.command?.arguments ?? []] as ErrorRow);
   return { message, rows };
-}
-
-/**
- * Answers the workbench's next modal dialog (one VS Code shows, such as a tool's confirmation) as a user would: the
- * runner, which drives the page, reads its text and clicks `button`. Answers the dialog's text. Only where the runner
- * drives the page (code-server): elsewhere `undefined`, for the test to skip.
- */
-export function dialogAnswerer(): ((button: string) => Promise<string>) | undefined {
-  const mark = process.env.DE_EXT_TEST_MARK;
-  if (!mark) return undefined;
-  return async (button) => {
-    const reply = path.join(os.tmpdir(), `de-dialog-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-    console.log(`${mark}DE-DIALOG ${JSON.stringify({ button, reply })}`);
-    const answer = await waitFor('the runner to answer the dialog', () => fs.existsSync(reply) && (JSON.parse(fs.readFileSync(reply, 'utf8')) as { text?: string; error?: string }), 30000);
-    fs.rmSync(reply, { force: true });
-    if (answer.error !== undefined) throw new Error(`the dialog could not be answered: ${answer.error}`);
-    return answer.text ?? '';
-  };
 }
