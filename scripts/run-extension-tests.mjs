@@ -207,22 +207,6 @@ async function runInElectron(indexJs, files) {
 }
 
 /**
- * A test asked (test/integration/support.ts answerDialog) for the workbench's modal dialog to be answered as a user
- * would: its text goes to the `reply` file, then the button named `button` is clicked; an error goes there instead.
- */
-async function answerDialog(page, { button, reply }) {
-  try {
-    const box = page.locator('.monaco-dialog-box');
-    await box.waitFor({ state: 'visible', timeout: 20_000 });
-    const text = await box.locator('.dialog-message-container, .dialog-message').first().innerText();
-    await box.locator('.dialog-buttons .monaco-button', { hasText: button }).first().click();
-    fs.writeFileSync(reply, JSON.stringify({ text }));
-  } catch (err) {
-    fs.writeFileSync(reply, JSON.stringify({ error: String((err && err.message) || err) }));
-  }
-}
-
-/**
  * `files` in code-server in headless chromium: the test output comes through the browser console. `prefix`, `env`
  * and `check` (given code-server's pid before the workbench opens) are a launch's own. Answers the exit code and
  * the test counts the extension host reported.
@@ -263,10 +247,7 @@ async function runInCodeServer(indexJs, { files, label = 'ext-tests', prefix, en
   let counts;
   page.on('console', (msg) => {
     const text = messageText(msg);
-    const dialog = text.startsWith(MARK) && /^DE-DIALOG (\{.*\})$/.exec(text.slice(MARK.length));
-    if (dialog) {
-      void answerDialog(page, JSON.parse(dialog[1]));
-    } else if (text.startsWith(MARK)) {
+    if (text.startsWith(MARK)) {
       const result = /EXT-HOST-RESULT (\{.*\})/.exec(text);
       if (result) counts = JSON.parse(result[1]);
       process.stdout.write(`${text.slice(MARK.length)}\n`);
