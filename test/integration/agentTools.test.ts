@@ -185,6 +185,19 @@ describe('Agent tools', function () {
     }
   });
 
+  it('turned off by the setting, answers so and sends nothing', async () => {
+    await vscode.workspace.getConfiguration('deploymentsExplorer').update('agentTools.enabled', false, vscode.ConfigurationTarget.Global);
+    try {
+      const answer = await invoke('deploymentsExplorer_listDeployments', {});
+      assert.match(answer.text, /^The Deployments Explorer tools are turned off \(setting deploymentsExplorer.agentTools.enabled\)/);
+      const created = await invoke('deploymentsExplorer_createDeployment', { integration_id: INTEGRATION.id, repository_url: REPOSITORY_URL });
+      assert.match(created.text, /are turned off/);
+      assert.deepEqual(fx.standIn.requests, []);
+    } finally {
+      await vscode.workspace.getConfiguration('deploymentsExplorer').update('agentTools.enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('a refused request comes back as text with the next step, not a thrown error', async () => {
     fx.standIn.addFault({ fault: { kind: 'status', status: 401, body: '{"detail":"Invalid API key"}' }, pathPrefix: '/v2/deployments', times: 1 });
     const answer = await invoke('deploymentsExplorer_listDeployments', {});
