@@ -15,7 +15,7 @@ before(async () => {
   const base = new URL(process.env.DE_UI_URL ?? '');
   const fixture = path.resolve(__dirname, '..', '..', '..', 'test', 'ui', 'fixtures', 'tool-caller');
   base.searchParams.set('payload', JSON.stringify([['extensionDevelopmentPath', `vscode-remote://${base.host}${fixture}`]]));
-  wb = await Workbench.open('agent-tools', { url: base.toString() });
+  wb = await Workbench.open('agent-tools', { url: base.toString(), viewport: { width: 1400, height: 1000 } });
 });
 
 after(async () => {

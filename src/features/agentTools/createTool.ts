@@ -43,14 +43,15 @@ export function createDeploymentTool(deps: AgentToolDependencies): vscode.Langua
         const message = new vscode.MarkdownString();
         const where = `${plan.target.baseUrl.replace(/\/+$/, '')}/v2/deployments`;
         message.appendMarkdown(vscode.l10n.t('POST {0}', where)).appendMarkdown('\n\n');
-        message.appendText(
+        // Markdown, not appendText: outside a chat VS Code shows the message as plain text, where appendText's escapes would show.
+        message.appendMarkdown(
           plan.target.tenantId
             ? vscode.l10n.t('Profile “{0}”, tenant {1}. This body is sent:', plan.target.profile, plan.target.tenantId)
             : vscode.l10n.t('Profile “{0}”. This body is sent:', plan.target.profile),
         );
         // Secret values from the defaults setting are masked here as everywhere else; the rest is the body as sent.
         message.appendCodeblock(JSON.stringify(maskSecrets(plan.body), null, 2), 'json');
-        for (const warning of plan.warnings) message.appendMarkdown('\n\n').appendText(`⚠ ${warning}`);
+        for (const warning of plan.warnings) message.appendMarkdown(`\n\n⚠ ${warning}`);
         return { invocationMessage: vscode.l10n.t('Creating deployment “{0}”', plan.name), confirmationMessages: { title, message } };
       } catch (error) {
         // No confirmation: nothing is to be sent, and invoke answers why.
@@ -148,11 +149,17 @@ async function planCreate({ services }: AgentToolDependencies, rawInput: unknown
         '{0} at {1} is deployed already: {2}. Show it to the user instead of creating a second deployment, unless they want one.',
         repository.url,
         ref,
-        existing.map((entry) => `“${entry.name ?? entry.id}” (${entry.id})`).join(', '),
+        namesOf(existing),
       ),
     );
   }
   return { target, body, name, warnings };
+}
+
+/** “a” (id), “b” (id), “c” (id) and 4 more: a confirmation stays readable however many there are. */
+function namesOf(entries: ReadonlyArray<{ id: string; name?: string }>): string {
+  const shown = entries.slice(0, 3).map((entry) => `“${entry.name ?? entry.id}” (${entry.id})`).join(', ');
+  return entries.length > 3 ? vscode.l10n.t('{0} and {1} more', shown, entries.length - 3) : shown;
 }
 
 /** Deployments of the repository at the same ref, from the control plane's index (built first when needed); undefined when it cannot be built. */
