@@ -43,6 +43,8 @@ export function createDeploymentTool(deps: AgentToolDependencies): vscode.Langua
         const message = new vscode.MarkdownString();
         const where = `${plan.target.baseUrl.replace(/\/+$/, '')}/v2/deployments`;
         message.appendMarkdown(vscode.l10n.t('POST {0}', where)).appendMarkdown('\n\n');
+        // What the user should know comes before the body (after a code block VS Code's plain text loses the break).
+        for (const warning of plan.warnings) message.appendMarkdown(`⚠ ${warning}\n\n`);
         // Markdown, not appendText: outside a chat VS Code shows the message as plain text, where appendText's escapes would show.
         message.appendMarkdown(
           plan.target.tenantId
@@ -51,7 +53,6 @@ export function createDeploymentTool(deps: AgentToolDependencies): vscode.Langua
         );
         // Secret values from the defaults setting are masked here as everywhere else; the rest is the body as sent.
         message.appendCodeblock(JSON.stringify(maskSecrets(plan.body), null, 2), 'json');
-        for (const warning of plan.warnings) message.appendMarkdown(`\n\n⚠ ${warning}`);
         return { invocationMessage: vscode.l10n.t('Creating deployment “{0}”', plan.name), confirmationMessages: { title, message } };
       } catch (error) {
         // No confirmation: nothing is to be sent, and invoke answers why.
@@ -146,7 +147,7 @@ async function planCreate({ services }: AgentToolDependencies, rawInput: unknown
   } else if (existing.length > 0) {
     warnings.push(
       vscode.l10n.t(
-        '{0} at {1} is deployed already: {2}. Show it to the user instead of creating a second deployment, unless they want one.',
+        '{0} at {1} is deployed already: {2}. Create another deployment of it?',
         repository.url,
         ref,
         namesOf(existing),
