@@ -20,6 +20,8 @@ const meta = process.argv.includes('--meta');
  */
 const LIBRARIES = ['undici', '@vscode/l10n'];
 const SCHEMAS = './schemas';
+/** The agent tools' input schemas (src/features/agentTools/toolInputs.ts, with zod), dist/toolInputs.js: loaded when a tool first runs. */
+const TOOL_INPUTS = './toolInputs';
 
 const common = {
   bundle: true,
@@ -41,7 +43,7 @@ async function main() {
     ...common,
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
-    external: ['vscode', SCHEMAS, ...LIBRARIES],
+    external: ['vscode', SCHEMAS, TOOL_INPUTS, ...LIBRARIES],
     metafile: meta,
   });
   const schemas = await esbuild.context({
@@ -50,12 +52,18 @@ async function main() {
     outfile: 'dist/schemas.js',
     external: LIBRARIES,
   });
+  const toolInputs = await esbuild.context({
+    ...common,
+    entryPoints: ['src/features/agentTools/toolInputs.ts'],
+    outfile: 'dist/toolInputs.js',
+    external: LIBRARIES,
+  });
   const libraries = await esbuild.context({
     ...common,
     entryPoints: LIBRARIES.map((name) => ({ in: name, out: `node_modules/${name}/index` })),
     outdir: 'dist',
   });
-  const contexts = [extension, schemas, libraries];
+  const contexts = [extension, schemas, toolInputs, libraries];
   if (watch) {
     await Promise.all(contexts.map((context) => context.watch()));
     return;

@@ -14,6 +14,7 @@ import { registerDeployments } from './features/deployments';
 import { registerIntegrations } from './features/integrations';
 import { registerWatch } from './features/watch';
 import { registerWorkspace } from './features/workspace';
+import { registerAgentTools } from './features/agentTools';
 import * as l10n from '@vscode/l10n';
 
 /** What activate() returns: used by the extension-host tests. */
@@ -39,6 +40,7 @@ export function activate(context: vscode.ExtensionContext) {
   const watch = registerWatch(services, deployments);
   registerCreateDeployment(services, deployments, watch);
   const workspace = registerWorkspace(services, deployments);
+  registerAgentTools({ services, deployments, watch, workspace });
   registerProfiles(services, [
     { view: integrations.view as vscode.TreeView<unknown>, title: vscode.l10n.t('Integrations') },
     { view: deployments.treeView as vscode.TreeView<unknown>, title: vscode.l10n.t('Deployments') },

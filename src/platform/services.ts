@@ -5,6 +5,8 @@ import { ViewMessages } from './viewMessages';
 import { RepositoryCatalog } from '../model/repositoryCatalog';
 import { DeploymentIndexes } from '../model/deploymentIndex';
 import type { Deployment } from '../api';
+import type { IndexedDeployment, ScanState } from '../model/deploymentIndex';
+import type { CommitState, DeployedRef } from '../model/workspaceDeployments';
 
 /** What every feature is built from; created once in activate(). */
 export interface Services {
@@ -47,6 +49,39 @@ export interface WatchFeature {
   watchCreated(deployment: Deployment): void;
   /** Keeps a deployment in the status bar for this workspace. */
   pin(deployment: Deployment): void;
+}
+
+/** This Workspace's answer for one git repository of the workspace: its deployments by ref, each against the clone. */
+export interface WorkspaceRepositoryReport {
+  /** The repository's root folder. */
+  readonly folder: string;
+  /** The checked-out branch; undefined on a detached HEAD. */
+  readonly branch?: string;
+  /** The remotes that name the deployments' repository (`name (url)`, credentials left out). */
+  readonly remotes: readonly string[];
+  readonly refs: ReadonlyArray<{
+    readonly ref: DeployedRef;
+    readonly checkedOut: boolean;
+    readonly deployments: ReadonlyArray<{ readonly deployment: IndexedDeployment; readonly state: CommitState }>;
+  }>;
+}
+
+export type WorkspaceReport =
+  | { readonly kind: 'noGit' }
+  | { readonly kind: 'noRemotes'; readonly folders: readonly string[] }
+  | {
+      readonly kind: 'report';
+      /** How far the index got: `capped` means only the first deployments were looked at. */
+      readonly scan: ScanState;
+      readonly repositories: readonly WorkspaceRepositoryReport[];
+      /** Repositories of the workspace with remotes that no deployment comes from, and those remotes. */
+      readonly withoutDeployments: ReadonlyArray<{ readonly folder: string; readonly remotes: readonly string[] }>;
+    };
+
+/** What the workspace feature offers the others. */
+export interface WorkspaceFeature {
+  /** What This Workspace shows, building the deployment index first when it is not built (cancelled with `signal`). */
+  report(signal: AbortSignal): Promise<WorkspaceReport>;
 }
 
 /**

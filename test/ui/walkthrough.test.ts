@@ -1,4 +1,4 @@
-// The first-run walkthrough: the welcome view links to it, its four steps show, and a step
+// The first-run walkthrough: the welcome view links to it, its five steps show, and a step
 // completes when its command runs (here: Set Base URL… from the step's own button).
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -26,11 +26,11 @@ test('the welcome view opens the Get Started walkthrough, whose first step compl
   const walkthrough = wb.page.locator('.gettingStartedContainer');
   await walkthrough.locator('.getting-started-category-title, h2', { hasText: 'Get Started with Deployments Explorer' }).first().waitFor({ state: 'visible', timeout: 30_000 });
   const steps = walkthrough.locator('.getting-started-step');
-  const titles = await poll('the four steps', async () => {
+  const titles = await poll('the five steps', async () => {
     const texts = await steps.locator('.step-title').allTextContents();
-    return texts.length === 4 ? texts : undefined;
+    return texts.length === 5 ? texts : undefined;
   });
-  assert.deepEqual(titles, ["Set the control plane's address", 'Store your API key', 'Add or discover an integration', 'Create a deployment']);
+  assert.deepEqual(titles, ["Set the control plane's address", 'Store your API key', 'Add or discover an integration', 'Create a deployment', 'Ask the agent']);
   const first = steps.filter({ hasText: "Set the control plane's address" });
   // VS Code marks a done step by the `complete` class on its check icon.
   const done = async () => (await first.locator('.codicon.complete').count()) > 0;

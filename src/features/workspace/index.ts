@@ -1,12 +1,12 @@
 import vscode = require('vscode');
 import { commitWebUrl } from '../../model/workspaceDeployments';
 import { Commands } from '../../platform/commandIds';
-import { deploymentReferenceOf, DeploymentsFeature, Services } from '../../platform/services';
+import { deploymentReferenceOf, DeploymentsFeature, Services, WorkspaceFeature } from '../../platform/services';
 import { deployThisBranch } from './deployBranch';
 import { CommitElement, WorkspaceTreeProvider } from './workspaceTree';
 
 /** This Workspace: the deployments of the open repository, their commits against yours, and Deploy This Branch…. */
-export function registerWorkspace(services: Services, deployments: DeploymentsFeature): { provider: WorkspaceTreeProvider } {
+export function registerWorkspace(services: Services, deployments: DeploymentsFeature): WorkspaceFeature & { provider: WorkspaceTreeProvider } {
   const { commands } = services;
   const provider = new WorkspaceTreeProvider(services);
   services.context.subscriptions.push(provider);
@@ -44,7 +44,7 @@ export function registerWorkspace(services: Services, deployments: DeploymentsFe
     return url;
   });
 
-  return { provider };
+  return { provider, report: (signal) => provider.report(signal) };
 }
 
 function commitOf(argument: unknown): CommitElement {

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
-import { isUuid } from '../../api';
+import { CancelledError, isUuid } from '../../api';
 import { messageOf } from '../../api/errors';
 import { sentence } from '../../api/text';
 import { DeploymentIndex, IndexedDeployment } from '../../model/deploymentIndex';
@@ -24,7 +24,7 @@ import {
 } from '../../model/workspaceDeployments';
 import { Commands } from '../../platform/commandIds';
 import { commitGraph, gitApi, GitRepository, onGitChange, remotesOf, workspaceRepositories } from '../../platform/git';
-import { DeploymentReference, Services } from '../../platform/services';
+import { DeploymentReference, Services, WorkspaceReport, WorkspaceRepositoryReport } from '../../platform/services';
 import { readSettings } from '../../platform/settings';
 import { errorItem, fixItem, offContractItem, pagingItem } from '../../platform/treeRows';
 
@@ -115,6 +115,47 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       return true;
     }
     return false;
+  }
+
+  /**
+   * What the view shows, as data (the agent's "what is deployed from this workspace"): the index is built first when no
+   * scan has built it, as Deploy This Branch… does; `signal` stops that scan. A scan that failed is thrown.
+   */
+  async report(signal: AbortSignal): Promise<WorkspaceReport> {
+    const api = await gitApi().catch(() => undefined);
+    if (!api) return { kind: 'noGit' };
+    const withRemotes = await repositoriesWithRemotes(this.services.log);
+    if (withRemotes.length === 0) return { kind: 'noRemotes', folders: (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath) };
+    const stop = () => this.services.deploymentIndex.stopScan();
+    signal.addEventListener('abort', stop);
+    let index: DeploymentIndex;
+    try {
+      index = this.services.deploymentIndex.current();
+      if (!index.built) index = await this.services.deploymentIndex.builtIndex();
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
+    if (index.scan.phase === 'failed') throw index.scan.error;
+    if (signal.aborted || !index.built) throw new CancelledError();
+    const repositories: WorkspaceRepositoryReport[] = [];
+    const withoutDeployments: Array<{ folder: string; remotes: string[] }> = [];
+    for (const repository of withRemotes) {
+      const { deployments, remotes } = index.ofRemotes(remotesOf(repository));
+      const folder = repository.rootUri.fsPath;
+      if (deployments.length === 0) {
+        withoutDeployments.push({ folder, remotes: [...new Set(remotesOf(repository).map(remoteLabel))] });
+        continue;
+      }
+      const element: RepositoryElement = { kind: 'repository', id: `repository:${repository.rootUri.toString()}`, repository, deployments, remotes };
+      const branch = repository.state.HEAD?.name;
+      const refs = (await this.refGroups(element)).map((group) => ({
+        ref: group.ref,
+        checkedOut: group.ref.kind === 'branch' && group.ref.name === branch,
+        deployments: group.rows.map((row) => ({ deployment: row.entry, state: row.state })),
+      }));
+      repositories.push({ folder, branch, remotes: [...new Set(remotes.map(remoteLabel))], refs });
+    }
+    return { kind: 'report', scan: index.scan, repositories, withoutDeployments };
   }
 
   /** While a scan runs: the view's progress bar, and Stop in its title instead of Look at More. */
