@@ -36,6 +36,7 @@ import type * as Undici from 'undici';
 const { request } = require('undici') as typeof Undici;
 import { type Deployment, type DeploymentPage, type Repository } from '../src/api';
 import { ControlPlaneClient } from '../src/api/client';
+import { walkPages } from '../src/api/pagination';
 import { deploymentSummarySchema } from '../src/api/schemas';
 import { StandIn } from '../test/server/standIn';
 import type { DeploymentList as DeploymentListType } from '../src/model/deploymentList';
@@ -238,11 +239,13 @@ function deploymentRecords(base: readonly Deployment[], count: number): Deployme
 }
 
 function pagedList(records: readonly Deployment[], limit: number): { list: DeploymentListType; provider: DeploymentsTreeProviderType } {
-  const list = new DeploymentList(async (offset): Promise<DeploymentPage> => {
+  const fetchPage = async (offset: number): Promise<DeploymentPage> => {
     const deployments = records.slice(offset, offset + limit);
     const mayHaveMore = offset + limit < records.length;
     return { deployments, invalid: [], requestedOffset: offset, limit, nextOffset: offset + deployments.length, mayHaveMore, end: mayHaveMore ? undefined : 'short' };
-  });
+  };
+  // The client's page walk over this listing, as the view's controller has it.
+  const list = new DeploymentList((offset, walk) => walkPages((previous) => fetchPage(previous ? previous.nextOffset : offset), walk));
   const provider = new DeploymentsTreeProvider(list, () => void list.ensureLoaded(), () => true);
   return { list, provider };
 }

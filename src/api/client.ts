@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { InvalidInputError, RecordProblem, SchemaError, sealError } from './errors';
 import { ConnectionOptions, HttpRequest, HttpTransport } from './http';
-import { PageEnd, pageEnd, PageWalk } from './pagination';
+import { PageEnd, pageEnd, PageWalk, walkPages } from './pagination';
 import { buildDeploymentSearchParams, DeploymentQuery, validateIntegrationId, validateObjectArgument } from './query';
 import { Deployment, deploymentSchema, deploymentSummarySchema, listingSchema, problemsOf, Repository, repositoryListingSchema, repositorySchema, resourceSpecSchema } from './schemas';
 import { describeValue } from './text';
@@ -93,18 +93,15 @@ export class ControlPlaneClient {
     });
   }
 
-  /** Every page from `query.offset` on, until an end rule applies (see `PageEnd`). */
-  async *deploymentPages(query: DeploymentQuery = {}, options: CallOptions = {}): AsyncGenerator<DeploymentPage> {
-    const walk = new PageWalk();
+  /**
+   * Every page from `query.offset` on, each requested when the one before was consumed, until an end rule applies
+   * (see `PageEnd`). `walk`: the listing to go on with (its offsets requested and records seen), after a page failed.
+   */
+  deploymentPages(query: DeploymentQuery = {}, options: CallOptions & { walk?: PageWalk } = {}): AsyncGenerator<DeploymentPage> {
     // The first call checks the query; the next ones change only its offset.
-    let page = await this.listDeployments(query, options);
-    for (;;) {
-      page.end = walk.endOfPage(page);
-      page.mayHaveMore = page.end === undefined;
-      yield page;
-      if (!page.mayHaveMore) return;
-      page = await this.listDeployments({ ...query, limit: page.limit, offset: page.nextOffset }, options);
-    }
+    const fetchPage = (previous?: DeploymentPage) =>
+      this.listDeployments(previous ? { ...query, limit: previous.limit, offset: previous.nextOffset } : query, options);
+    return walkPages(fetchPage, options?.walk);
   }
 
   /** `POST /v2/deployments`; never retried. Answers the created record. */

@@ -33,16 +33,26 @@ export type ListChange =
   | { kind: 'status' };
 
 /**
+ * The listing's pages from `offset` on (the client's `deploymentPages`), judged by `walk`; each page is requested
+ * when the one before was consumed, its response offset passed back verbatim.
+ */
+export type DeploymentPages = (offset: number, walk: PageWalk, signal: AbortSignal) => AsyncIterator<DeploymentPage>;
+
+/**
  * The paged deployment listing as the view shows it: the pages loaded so far (kept when a later page
- * fails), one request at a time, the response offset passed back verbatim (an opaque cursor), and the
- * end rules of the client's page iterator (`PageWalk`). A refresh supersedes whatever is in flight.
+ * fails), taken one at a time from the client's page walk, which applies the end rules. A failed page is
+ * asked for again by a walk that goes on with the same listing. A refresh supersedes whatever is in flight.
  */
 export class DeploymentList {
   /** In order; a record an earlier page already had is not loaded again. */
   private loaded: DeploymentRow[] = [];
   /** Lookups by ID are O(1) however many pages are loaded. */
   private readonly keys = new Map<string, DeploymentRow>();
+  /** The page walk of this listing, while it goes on (none before the first page, and after a failed one). */
+  private pageWalk: AsyncIterator<DeploymentPage> | undefined;
   private walk = new PageWalk();
+  /** Aborts this listing's requests: a reset supersedes them. */
+  private controller = new AbortController();
   /** The end rule of the last page, once one applied. */
   private rule: PageEnd | undefined;
   private pages = 0;
@@ -50,13 +60,13 @@ export class DeploymentList {
   private offset = 0;
   private state: ListStatus = 'idle';
   private failure: unknown;
-  /** The load in flight: its end (never a rejection), and what a reset that supersedes it aborts. */
-  private inFlight: { done: Promise<void>; controller: AbortController } | undefined;
+  /** The load in flight: its end (never a rejection). */
+  private inFlight: { done: Promise<void> } | undefined;
   private anonymous = 0;
   private readonly changed = new Emitter<ListChange>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly fetchPage: (offset: number, signal: AbortSignal) => Promise<DeploymentPage>) {}
+  constructor(private readonly openPages: DeploymentPages) {}
 
   get rows(): readonly DeploymentRow[] {
     return this.loaded;
@@ -119,7 +129,9 @@ export class DeploymentList {
   }
 
   reset(): void {
-    this.inFlight?.controller.abort();
+    this.controller.abort();
+    this.controller = new AbortController();
+    this.pageWalk = undefined;
     this.inFlight = undefined;
     this.loaded = [];
     this.keys.clear();
@@ -170,36 +182,44 @@ export class DeploymentList {
   }
 
   dispose(): void {
-    this.inFlight?.controller.abort();
+    this.controller.abort();
     this.changed.dispose();
   }
 
+  /** The next page of the walk (one that goes on from the last page loaded when there is none). */
   private load(): Promise<void> {
-    const controller = new AbortController();
-    const offset = this.offset;
+    const { controller } = this;
+    const pages = (this.pageWalk ??= this.openPages(this.offset, this.walk, controller.signal));
     this.state = 'loading';
     this.changed.fire({ kind: 'status' });
+    const flight = { done: Promise.resolve() };
     const run = (async () => {
       try {
-        const page = await this.fetchPage(offset, controller.signal);
+        const next = await pages.next();
         if (controller.signal.aborted) return;
-        this.rule = this.walk.endOfPage({ ...page, requestedOffset: offset }) ?? (page.mayHaveMore ? undefined : (page.end ?? 'short'));
-        const added = this.append(page);
-        this.pages++;
-        this.offset = page.nextOffset;
+        // The walk ends after its last page, which set the rule; one that ends without a page has nothing more either.
+        if (next.done) this.rule ??= 'empty';
+        const added = next.done ? [] : this.append(next.value);
+        if (!next.done) {
+          this.rule = next.value.end;
+          this.pages++;
+          this.offset = next.value.nextOffset;
+        }
         this.state = 'loaded';
         this.changed.fire({ kind: 'appended', added });
       } catch (error) {
         if (controller.signal.aborted) return;
+        this.pageWalk = undefined;
         this.failure = error;
         this.state = 'error';
         this.changed.fire({ kind: 'status' });
         throw error;
       } finally {
-        if (this.inFlight?.controller === controller) this.inFlight = undefined;
+        if (this.inFlight === flight) this.inFlight = undefined;
       }
     })();
-    this.inFlight = { done: run.catch(() => undefined), controller };
+    flight.done = run.catch(() => undefined);
+    this.inFlight = flight;
     return run;
   }
 

@@ -28,9 +28,10 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
   constructor(private readonly services: Services) {
     // Per profile: each control plane keeps its own filters.
     this.filters = new DeploymentFilterStore(services.connection.scoped(services.context.workspaceState));
-    this.list = new DeploymentList(async (offset, signal) => {
+    const filters = this.filters;
+    this.list = new DeploymentList(async function* (offset, walk, signal) {
       const client = await services.connection.getClient();
-      return client.listDeployments({ ...this.filters.filters, limit: readSettings().pageSize, offset }, { signal });
+      yield* client.deploymentPages({ ...filters.filters, limit: readSettings().pageSize, offset }, { signal, walk });
     });
     this.provider = new DeploymentsTreeProvider(this.list, () => void this.load(() => this.list.ensureLoaded(), true), () => this.connectionReady);
     // Several rows selected: Copy Deployment ID copies every selected ID; two: Compare Deployments.
