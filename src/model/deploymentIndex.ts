@@ -5,10 +5,12 @@ import { Emitter, Event } from './events';
 import { idKey } from './ids';
 import { GitRemote, remoteKey } from './remoteUrls';
 import { trimmedText } from './viewText';
+import { integrationsOf, type IntegrationsUsed } from './integrationDiscovery';
 import * as l10n from '@vscode/l10n';
 
 /**
- * What the index keeps of a deployment: what telling deployments apart and comparing commits needs, never secrets.
+ * What the index keeps of a deployment: what telling deployments apart, comparing commits and discovering
+ * integrations needs, never secrets.
  * Of a record off the API contract, what could be placed (its fields that are strings), and `problems`.
  */
 export interface IndexedDeployment {
@@ -20,6 +22,8 @@ export interface IndexedDeployment {
   readonly repoUrl?: string;
   readonly ref?: string;
   readonly commit?: string;
+  /** `source_config.integration_id`, when the record has one. */
+  readonly integrationId?: string;
   /** Where the record departs from the API contract; undefined when it matches. */
   readonly problems?: readonly RecordProblem[];
 }
@@ -46,6 +50,7 @@ export type RepositoryUsage = ReadonlyMap<string, number>;
 function indexEntry(record: Deployment, problems?: readonly RecordProblem[]): IndexedDeployment | undefined {
   const id = trimmedText(record.id);
   if (!id) return undefined;
+  const integrationId = trimmedText(record.source_config?.integration_id);
   return {
     id,
     name: trimmedText(record.name),
@@ -54,6 +59,7 @@ function indexEntry(record: Deployment, problems?: readonly RecordProblem[]): In
     repoUrl: trimmedText(record.source_config?.repo_url),
     ref: trimmedText(record.source_revision_config?.repo_ref),
     commit: trimmedText(record.source_revision_config?.repo_commit_sha),
+    ...(integrationId && { integrationId }),
     ...(problems && { problems }),
   };
 }
@@ -65,6 +71,8 @@ export class DeploymentIndex {
   /** Entries by repository (remoteKey), built when first asked after a change. */
   private byRepository: Map<string, IndexedDeployment[]> | undefined;
   private usageChanges = 0;
+  /** What `integrations` answers, until an entry's integration changes. */
+  private integrationsUsed: IntegrationsUsed | undefined;
   private readonly changed = new Emitter<void>();
   readonly onDidChange = this.changed.event;
 
@@ -100,6 +108,11 @@ export class DeploymentIndex {
     return changed;
   }
 
+  /** The integrations the indexed deployments use (what `integrationsUsedBy` answers of their records). */
+  integrations(): IntegrationsUsed {
+    return (this.integrationsUsed ??= integrationsOf(this.entries.values()));
+  }
+
   /** Keeps `entry` unless it says what the entry of its ID says already; false when nothing changed. */
   private put(entry: IndexedDeployment | undefined): boolean {
     if (!entry) return false;
@@ -108,6 +121,7 @@ export class DeploymentIndex {
     // indexEntry writes every field in one order, strings and problems of strings: their JSON says the same when they do.
     if (known && JSON.stringify(known) === JSON.stringify(entry)) return false;
     if (known?.repoUrl !== entry.repoUrl || known?.type !== entry.type) this.usageChanges++;
+    if (known?.integrationId !== entry.integrationId) this.integrationsUsed = undefined;
     this.entries.set(key, entry);
     return true;
   }
@@ -117,6 +131,7 @@ export class DeploymentIndex {
     for (const id of ids) changed = this.entries.delete(idKey(id)) || changed;
     if (changed) {
       this.usageChanges++;
+      this.integrationsUsed = undefined;
       this.touch();
     }
     return changed;
@@ -125,6 +140,7 @@ export class DeploymentIndex {
   /** A scan starts: from nothing (`fresh`, the entries are dropped), or where the last one stopped. */
   startScan(fresh: boolean): void {
     if (fresh) this.entries.clear();
+    if (fresh) this.integrationsUsed = undefined;
     // Unbuilt while it scans: usage answers nothing.
     this.usageChanges++;
     this.state = fresh ? { phase: 'scanning', looked: 0, nextOffset: 0 } : { ...this.state, phase: 'scanning', error: undefined };
@@ -256,11 +272,11 @@ export class DeploymentIndexes {
   }
 
   /**
-   * Scans the current control plane's deployments for as many as the limit: `fresh`, from the first (a scan in
+   * Scans the current control plane's deployments for `limit` more (the scan limit setting): `fresh`, from the first (a scan in
    * flight is stopped first); otherwise from where the last scan stopped, or the scan in flight is answered.
    * Never rejects: how it ended is the index's `scan`.
    */
-  async scan(fresh: boolean): Promise<void> {
+  async scan(fresh: boolean, limit = this.scanLimit()): Promise<void> {
     if (fresh && this.scanning) {
       this.scanning.abort.abort();
       await this.scanning.run;
@@ -269,7 +285,7 @@ export class DeploymentIndexes {
     if (index.scan.phase === 'scanning') return this.scanning?.run;
     const abort = new AbortController();
     index.startScan(fresh);
-    const run = this.run(index, index.scan.looked + this.scanLimit(), abort);
+    const run = this.run(index, index.scan.looked + limit, abort);
     this.scanning = { abort, run };
     this.scanStarted.fire(run);
     return run;

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { type Deployment, type Repository } from '../../src/api';
 import { ControlPlaneClient } from '../../src/api/client';
 import { parseIntegrationId, integrationIdProblem } from '../../src/model/integrationId';
-import { discoverIntegrationIds, integrationsUsedBy } from '../../src/model/integrationDiscovery';
+import { discoverIntegrations, integrationsUsedBy } from '../../src/model/integrationDiscovery';
+import { DeploymentIndexes } from '../../src/model/deploymentIndex';
 import { escapeMarkdown } from '../../src/model/viewText';
 import { RepositoryCatalog, sortRepositories } from '../../src/model/repositoryCatalog';
 import {
@@ -194,34 +195,69 @@ describe('integration discovery', () => {
     await standIn.close();
   });
 
+  /** The deployment indexes of one control plane, the stand-in, over the real client. */
+  const indexesOver = (listing: ControlPlaneClient) =>
+    new DeploymentIndexes({ controlPlane: () => 'stand-in', onDidChange: () => ({ dispose: () => undefined }), getClient: async () => listing }, () => 5000, {
+      info: () => undefined,
+      warn: () => undefined,
+    });
+  const listingOffsets = () => standIn.requests.filter((r) => r.path === '/v2/deployments').map((r) => r.query.offset ?? '0');
+
   it('finds every integration the stand-in deployments use, including the unknown one', async () => {
     const expected = new Set<string>();
     for (const deployment of standIn.deployments) {
       const id = (deployment as { source_config?: { integration_id?: string } }).source_config?.integration_id;
       if (id) expected.add(id.toLowerCase());
     }
+    standIn.requests.length = 0;
     const progress: number[] = [];
-    const result = await discoverIntegrationIds(client, { onProgress: (p) => progress.push(p.deployments) });
+    const result = await discoverIntegrations(indexesOver(client), { onProgress: (p) => progress.push(p.deployments) });
     assert.deepEqual(new Set(result.integrationIds), expected);
     assert.ok(result.integrationIds.includes(ORPHAN_INTEGRATION_ID));
     assert.equal(result.codeHosts[ORPHAN_INTEGRATION_ID], 'github.com', 'the host its deployments’ repository URLs name');
     assert.equal(result.codeHosts[standIn.integrations[1].id], new URL(standIn.integrations[1].repositories[0].url).host);
     assert.equal(result.deployments, standIn.deployments.length);
     assert.equal(result.truncated, false);
-    assert.equal(progress.length, result.pages);
     const listings = standIn.requests.filter((r) => r.path === '/v2/deployments');
+    assert.equal(progress.length, Math.ceil(standIn.deployments.length / 100), 'one report per page that brought records');
     assert.ok(listings.every((r) => r.query.limit === '100'), 'pages of 100');
   });
 
-  it('stops after maxPages and says so', async () => {
-    const result = await discoverIntegrationIds(client, { maxPages: 2 });
-    assert.equal(result.pages, 2);
+  it('stops at its limit and says so', async () => {
+    const result = await discoverIntegrations(indexesOver(client), { limit: 200 });
+    assert.equal(result.deployments, 200);
     assert.equal(result.truncated, true);
+  });
+
+  it('scans only what the deployment index has not seen', async () => {
+    const indexes = indexesOver(client);
+    await indexes.scan(true, 100);
+    const seen = indexes.current().scan.nextOffset;
+    standIn.requests.length = 0;
+    const result = await discoverIntegrations(indexes);
+    assert.equal(result.deployments, standIn.deployments.length);
+    assert.equal(listingOffsets()[0], String(seen), 'goes on where the index stopped');
+    assert.ok(!listingOffsets().includes('0'), 'the first page is not asked for again');
+    standIn.requests.length = 0;
+    const again = await discoverIntegrations(indexes);
+    assert.deepEqual(listingOffsets(), [], 'a built index answers without a request');
+    assert.deepEqual(again.integrationIds, result.integrationIds);
+  });
+
+  it('reads the integrations of records a listing, Create or watch tick gave the index', async () => {
+    const indexes = indexesOver(client);
+    await indexes.scan(true);
+    standIn.requests.length = 0;
+    const created = { id: '00000000-0000-4000-8000-00000000abcd', name: 'created', source_config: { integration_id: VALID, repo_url: 'https://example.com/acme/x' } };
+    indexes.current().update([created as Deployment]);
+    const result = await discoverIntegrations(indexes);
+    assert.ok(result.integrationIds.includes(VALID));
+    assert.deepEqual(listingOffsets(), []);
   });
 
   it('can be cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(discoverIntegrationIds(client, { signal: controller.signal }), (e: Error) => e.name === 'CancelledError');
+    await assert.rejects(discoverIntegrations(indexesOver(client), { signal: controller.signal }), (e: Error) => e.name === 'CancelledError');
   });
 });
