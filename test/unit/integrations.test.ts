@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Deployment, type Repository } from '../../src/api';
+import { type Deployment, type Repository, type RepositoryListing } from '../../src/api';
+import { CancelledError } from '../../src/api/errors';
 import { ControlPlaneClient } from '../../src/api/client';
 import { parseIntegrationId, integrationIdProblem } from '../../src/model/integrationId';
 import { discoverIntegrations, integrationsUsedBy } from '../../src/model/integrationDiscovery';
@@ -115,6 +116,55 @@ describe('integration and repository presentation', () => {
     assert.equal(integrationLabel(catalog.find(VALID)!, catalog.facts(VALID)), 'acme on gitlab.com');
     catalog.invalidate(VALID);
     assert.equal(catalog.facts(VALID).owner, undefined, 'forgotten with the repositories');
+  });
+
+  /** A catalog whose listing answers when `release` is called, or fails as cancelled when its signal aborts. */
+  function heldCatalog() {
+    const signals: AbortSignal[] = [];
+    let release = () => undefined as void;
+    const listRepositories = (_id: string, { signal }: { signal: AbortSignal }) =>
+      new Promise<RepositoryListing>((resolve, reject) => {
+        signals.push(signal);
+        release = () => resolve({ repositories: [repository], invalid: [] });
+        signal.addEventListener('abort', () => reject(new CancelledError()));
+      });
+    const catalog = new RepositoryCatalog({ client: async () => ({ listRepositories }) as never, addedIntegrations: () => [{ id: VALID }] });
+    const states: string[] = [];
+    catalog.onDidChange(() => states.push(catalog.state(VALID).status));
+    return { catalog, signals, states, release: () => release() };
+  }
+
+  it('a load shared by a picker and the tree goes on when the picker closes, and the tree gets its repositories', async () => {
+    const { catalog, signals, states, release } = heldCatalog();
+    const picker = new AbortController();
+    const picked = catalog.repositories(VALID, picker.signal);
+    const tree = catalog.repositories(VALID);
+    await new Promise((resolve) => setImmediate(resolve));
+    picker.abort();
+    await assert.rejects(picked, (error: Error) => error.name === 'CancelledError', 'the picker stops waiting');
+    assert.equal(signals.length, 1, 'one request for both');
+    assert.equal(signals[0].aborted, false, 'the tree still waits for it');
+    release();
+    assert.deepEqual(await tree, [repository]);
+    assert.deepEqual(states, ['loading', 'loaded'], 'no flicker back to idle, no second load');
+  });
+
+  it('a shared load is cancelled once every caller has gone, and asked again afresh', async () => {
+    const { catalog, signals, release } = heldCatalog();
+    const [first, second] = [new AbortController(), new AbortController()];
+    const loads = [catalog.repositories(VALID, first.signal), catalog.repositories(VALID, second.signal)];
+    await new Promise((resolve) => setImmediate(resolve));
+    first.abort();
+    assert.equal(signals[0].aborted, false);
+    second.abort();
+    assert.equal(signals[0].aborted, true, 'nobody waits for it any more');
+    for (const load of loads) await assert.rejects(load, (error: Error) => error.name === 'CancelledError');
+    const again = catalog.repositories(VALID);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(signals.length, 2);
+    release();
+    assert.deepEqual(await again, [repository]);
+    assert.equal(catalog.state(VALID).status, 'loaded');
   });
 
   it('shows all six fields in the tooltip in the interface’s words, escaped', () => {
