@@ -22,6 +22,8 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
   readonly treeView: vscode.TreeView<DeploymentsTreeElement>;
   private readonly disposables: vscode.Disposable[];
   private connectionReady = false;
+  /** Counts connection changes: only the newest one's answer applies. */
+  private connectionChanges = 0;
   private readonly contextValues = new Map<string, boolean>();
   private autoRefreshTimer: NodeJS.Timeout | undefined;
 
@@ -167,11 +169,15 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
   }
 
   private async connectionChanged(): Promise<void> {
+    const change = ++this.connectionChanges;
     // Nothing of the previous connection stays on screen while the new one resolves.
     this.connectionReady = false;
     this.filters.reload();
     this.list.reset();
-    this.connectionReady = await this.services.connection.isConfigured();
+    const ready = await this.services.connection.isConfigured();
+    // A newer change came meanwhile: its answer is the one that holds, whichever arrives last.
+    if (change !== this.connectionChanges) return;
+    this.connectionReady = ready;
     // Its 'reset' shows the message again (the list listener above).
     this.list.reset();
     this.scheduleAutoRefresh();
