@@ -6,6 +6,7 @@ import { fakeServices } from './helpers/fakeServices';
 import type { DeploymentPage } from '../../src/api';
 import { DeploymentsController } from '../../src/features/deployments/deploymentsController';
 import type { DeploymentsTreeProvider } from '../../src/features/deployments/deploymentsTreeProvider';
+import { DeploymentJsonProvider } from '../../src/features/deployments/deploymentJson';
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -43,5 +44,40 @@ describe('Deployments view and the connection', () => {
     assert.deepEqual(provider.getChildren(), []);
     assert.equal(listings, 0, 'no listing is asked for');
     controller.dispose();
+  });
+});
+
+describe('Show JSON documents', () => {
+  beforeEach(() => fake.resetFake());
+  const loaded = (n: number) => {
+    const id = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    return { key: id, deployment: { id, name: `app-${n}` } };
+  };
+  const gone = /no longer loaded/;
+
+  it('drops a document’s text once VS Code closes it, and takes it again when shown again', async () => {
+    const json = new DeploymentJsonProvider();
+    const uri = await json.show(loaded(1));
+    assert.match(json.provideTextDocumentContent(uri as never), /"name": "app-1"/);
+    const document = fake.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString())!;
+    fake.workspace.closeTextDocument(document);
+    assert.match(json.provideTextDocumentContent(uri as never), gone);
+    await json.show(loaded(1));
+    assert.match(json.provideTextDocumentContent(uri as never), /"name": "app-1"/);
+    json.dispose();
+  });
+
+  it('keeps a bounded number of texts, those used least recently going first', async () => {
+    const json = new DeploymentJsonProvider();
+    const first = await json.show(loaded(0));
+    const second = await json.show(loaded(1));
+    for (let n = 2; n < 200; n++) {
+      // The first stays in use (VS Code asks for it again); the second is left alone.
+      json.provideTextDocumentContent(first as never);
+      await json.show(loaded(n));
+    }
+    assert.match(json.provideTextDocumentContent(first as never), /"name": "app-0"/);
+    assert.match(json.provideTextDocumentContent(second as never), gone);
+    json.dispose();
   });
 });
