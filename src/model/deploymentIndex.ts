@@ -76,7 +76,7 @@ export class DeploymentIndex {
   private readonly changed = new Emitter<void>();
   readonly onDidChange = this.changed.event;
 
-  get scan(): ScanState {
+  get scanState(): ScanState {
     return this.state;
   }
 
@@ -282,10 +282,10 @@ export class DeploymentIndexes {
       await this.scanning.run;
     }
     const index = this.current();
-    if (index.scan.phase === 'scanning') return this.scanning?.run;
+    if (index.scanState.phase === 'scanning') return this.scanning?.run;
     const abort = new AbortController();
     index.startScan(fresh);
-    const run = this.run(index, index.scan.looked + limit, abort);
+    const run = this.run(index, index.scanState.looked + limit, abort);
     this.scanning = { abort, run };
     this.scanStarted.fire(run);
     return run;
@@ -303,7 +303,7 @@ export class DeploymentIndexes {
     do {
       index = this.current();
       // A scan in flight is waited for (scan answers its run).
-      if (!index.built) await this.scan(index.scan.phase === 'none');
+      if (!index.built) await this.scan(index.scanState.phase === 'none');
     } while (index !== this.current());
     return index;
   }
@@ -325,7 +325,7 @@ export class DeploymentIndexes {
       const changed = new Promise<void>((resolve) => (connectionChanged = resolve));
       try {
         const client = await this.connection.getClient();
-        index.endScan(await this.pages(index, client.deploymentPages({ limit: SCAN_PAGE_SIZE, offset: index.scan.nextOffset }, { signal }), until));
+        index.endScan(await this.pages(index, client.deploymentPages({ limit: SCAN_PAGE_SIZE, offset: index.scanState.nextOffset }, { signal }), until));
       } catch (error) {
         const cancelled = error instanceof CancelledError;
         if (cancelled && !signal.aborted) {
@@ -336,8 +336,8 @@ export class DeploymentIndexes {
         index.endScan(cancelled ? 'stopped' : 'failed', cancelled ? undefined : error);
       }
       subscription.dispose();
-      this.log.info(`This Workspace: looked at ${index.scan.looked} deployments (${index.scan.phase}), ${index.size} indexed`);
-      if (index.scan.phase === 'failed') this.log.warn(`This Workspace: the scan failed: ${messageOf(index.scan.error)}`);
+      this.log.info(`This Workspace: looked at ${index.scanState.looked} deployments (${index.scanState.phase}), ${index.size} indexed`);
+      if (index.scanState.phase === 'failed') this.log.warn(`This Workspace: the scan failed: ${messageOf(index.scanState.error)}`);
       return;
     }
   }
@@ -347,7 +347,7 @@ export class DeploymentIndexes {
     for await (const page of pages) {
       index.addPage(page);
       if (!page.mayHaveMore) return 'complete';
-      if (index.scan.looked >= until) return 'capped';
+      if (index.scanState.looked >= until) return 'capped';
     }
     return 'complete';
   }

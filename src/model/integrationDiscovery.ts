@@ -73,7 +73,7 @@ export async function discoverIntegrations(
   try {
     for (let scanned = false; ; scanned = true) {
       if (options.signal?.aborted) throw new CancelledError();
-      const { phase, looked, error } = index.scan;
+      const { phase, looked, error } = index.scanState;
       if (phase === 'complete' || (phase === 'capped' && looked >= limit)) break;
       if (scanned && phase === 'failed') throw error;
       if (scanned && phase === 'stopped') throw new CancelledError();
@@ -85,5 +85,5 @@ export async function discoverIntegrations(
     subscription.dispose();
   }
   const used = index.integrations();
-  return { ...used, deployments: index.size, found: used.integrationIds.length, truncated: index.scan.phase === 'capped' };
+  return { ...used, deployments: index.size, found: used.integrationIds.length, truncated: index.scanState.phase === 'capped' };
 }

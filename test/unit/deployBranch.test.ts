@@ -117,10 +117,10 @@ describe('Deploy This Branch…', () => {
     tree = new WorkspaceTreeProvider(services);
     const deployed = deployThisBranch(services, tree, git.repository);
     // The first scan is cut short by a connection change, as when the window's settings settle.
-    await fake.until(() => services.deploymentIndex.current().scan.looked === 1, 'the first page');
+    await fake.until(() => services.deploymentIndex.current().scanState.looked === 1, 'the first page');
     await connection.change();
     await deployed;
-    assert.equal(services.deploymentIndex.current().scan.phase, 'complete');
+    assert.equal(services.deploymentIndex.current().scanState.phase, 'complete');
     assert.equal(created.length, 0, 'the branch is deployed already: the question comes first');
   });
 
@@ -171,13 +171,13 @@ describe('This Workspace', () => {
     tree = new WorkspaceTreeProvider(services);
     const labels = async () => (await tree!.getChildren()).map((element) => String(tree!.getTreeItem(element).label));
     await labels();
-    await fake.until(() => services.deploymentIndex.current().scan.phase === 'failed', 'the scan to fail');
+    await fake.until(() => services.deploymentIndex.current().scanState.phase === 'failed', 'the scan to fail');
     assert.ok((await labels()).includes("Couldn't look through the deployments: Retry"));
 
     refused = false;
     connectionChanged.fire();
     await labels();
-    await fake.until(() => services.deploymentIndex.current().scan.phase === 'complete', 'the scan to run again');
+    await fake.until(() => services.deploymentIndex.current().scanState.phase === 'complete', 'the scan to run again');
     assert.deepEqual(await labels(), ['shop']);
   });
 
@@ -196,12 +196,12 @@ describe('This Workspace', () => {
   it('a connection change that keeps the control plane (a timeout set) does not stop the scan: it goes on where it was', async () => {
     const { connection, tree, index } = scanningTree(3);
     const phases: string[] = [];
-    index.onDidChange(() => phases.push(index.scan.phase));
+    index.onDidChange(() => phases.push(index.scanState.phase));
     await tree.getChildren();
-    await fake.until(() => index.scan.looked === 1, 'the first page');
+    await fake.until(() => index.scanState.looked === 1, 'the first page');
     await connection.change();
-    await fake.until(() => index.scan.phase !== 'scanning', 'the scan to end');
-    assert.equal(index.scan.phase, 'complete');
+    await fake.until(() => index.scanState.phase !== 'scanning', 'the scan to end');
+    assert.equal(index.scanState.phase, 'complete');
     assert.equal(index.size, 3);
     assert.ok(!phases.includes('stopped'), `no stopped scan to be seen: ${phases.join(', ')}`);
     assert.deepEqual(connection.offsets.slice(-2), [1, 2], 'on from the offset it had reached');
@@ -210,14 +210,14 @@ describe('This Workspace', () => {
   it('a change to another control plane stops the scan of the one before, which asks nothing more', async () => {
     const { services, connection, tree, index } = scanningTree(50);
     await tree.getChildren();
-    await fake.until(() => index.scan.looked === 1, 'the first page');
+    await fake.until(() => index.scanState.looked === 1, 'the first page');
     fake.workspace.set('deploymentsExplorer.baseUrl', 'https://other.example.com');
     assert.notEqual(services.deploymentIndex.current(), index);
     await connection.change();
-    await fake.until(() => index.scan.phase !== 'scanning', 'the scan to end');
+    await fake.until(() => index.scanState.phase !== 'scanning', 'the scan to end');
     const asked = connection.offsets.length;
     await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(index.scan.phase, 'stopped');
+    assert.equal(index.scanState.phase, 'stopped');
     assert.equal(connection.offsets.length, asked);
   });
 
@@ -245,7 +245,7 @@ describe('This Workspace', () => {
     mock.method(fake.extensions, 'getExtension', () => git.extension);
     tree = new WorkspaceTreeProvider(services);
     await tree.getChildren();
-    await fake.until(() => services.deploymentIndex.current().scan.phase === 'complete', 'the scan');
+    await fake.until(() => services.deploymentIndex.current().scanState.phase === 'complete', 'the scan');
     const rows: string[] = [];
     const render = async (element?: Parameters<WorkspaceTreeProvider['getChildren']>[0], depth = 0): Promise<void> => {
       for (const child of await tree!.getChildren(element)) {

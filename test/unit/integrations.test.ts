@@ -282,7 +282,7 @@ describe('integration discovery', () => {
   it('scans only what the deployment index has not seen', async () => {
     const indexes = indexesOver(client);
     await indexes.scan(true, 100);
-    const seen = indexes.current().scan.nextOffset;
+    const seen = indexes.current().scanState.nextOffset;
     standIn.requests.length = 0;
     const result = await discoverIntegrations(indexes);
     assert.equal(result.deployments, standIn.deployments.length);

@@ -121,7 +121,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   private showScanProgress(run: Promise<void>): void {
     void vscode.commands.executeCommand('setContext', SCANNING_CONTEXT, true);
     void vscode.window.withProgress({ location: { viewId: WORKSPACE_VIEW_ID } }, () => run).then(() => {
-      if (this.services.deploymentIndex.current().scan.phase !== 'scanning') void vscode.commands.executeCommand('setContext', SCANNING_CONTEXT, false);
+      if (this.services.deploymentIndex.current().scanState.phase !== 'scanning') void vscode.commands.executeCommand('setContext', SCANNING_CONTEXT, false);
     });
   }
 
@@ -162,7 +162,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     if (withRemotes.length === 0) return [];
 
     const index = services.deploymentIndex.current();
-    if (index.scan.phase === 'none' || (index.scan.phase === 'failed' && this.retryFailedScan)) void services.deploymentIndex.scan(index.scan.phase === 'none');
+    if (index.scanState.phase === 'none' || (index.scanState.phase === 'failed' && this.retryFailedScan)) void services.deploymentIndex.scan(index.scanState.phase === 'none');
     this.retryFailedScan = false;
     const roots: RepositoryElement[] = [];
     for (const repository of withRemotes) {
@@ -170,9 +170,9 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       if (deployments.length > 0) roots.push({ kind: 'repository', id: `repository:${repository.rootUri.toString()}`, repository, deployments, remotes });
     }
     const rows: WorkspaceElement[] = [...roots];
-    const { phase } = index.scan;
+    const { phase } = index.scanState;
     if (phase !== 'complete') rows.push({ kind: 'scan', id: 'workspace:scan' });
-    if (phase === 'failed') rows.push(...fixRows(index.scan.error, 'workspace'));
+    if (phase === 'failed') rows.push(...fixRows(index.scanState.error, 'workspace'));
     if (roots.length === 0 && (phase === 'complete' || phase === 'capped')) {
       this.services.messages.set(this.treeView, 'view', this.noMatchMessage(index, withRemotes));
       rows.push({ kind: 'deployWorkspace', id: 'workspace:deployWorkspace' });
@@ -183,12 +183,12 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   /** Which remotes were looked for, among how many deployments. */
   private noMatchMessage(index: DeploymentIndex, repositories: readonly GitRepository[]): string {
     const remotes = [...new Set(repositories.flatMap((repository) => remotesOf(repository).map(remoteLabel)))];
-    const looked = formatCount(index.scan.looked, vscode.env.language);
-    if (index.scan.phase === 'capped') {
+    const looked = formatCount(index.scanState.looked, vscode.env.language);
+    if (index.scanState.phase === 'capped') {
       return vscode.l10n.t('None of the first {0} deployments of this control plane comes from this workspace’s remotes: {1}.', looked, remotes.join(', '));
     }
-    if (index.scan.looked === 0) return vscode.l10n.t('This control plane has no deployments yet; this workspace’s remotes: {0}.', remotes.join(', '));
-    if (index.scan.looked === 1) return vscode.l10n.t('The one deployment of this control plane does not come from this workspace’s remotes: {0}.', remotes.join(', '));
+    if (index.scanState.looked === 0) return vscode.l10n.t('This control plane has no deployments yet; this workspace’s remotes: {0}.', remotes.join(', '));
+    if (index.scanState.looked === 1) return vscode.l10n.t('The one deployment of this control plane does not come from this workspace’s remotes: {0}.', remotes.join(', '));
     return vscode.l10n.t('None of the {0} deployments of this control plane comes from this workspace’s remotes: {1}.', looked, remotes.join(', '));
   }
 
@@ -251,7 +251,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
 
   /** The scan's row: how far it got, and the way on (stop it, go past the limit, go on, retry). */
   private scanItem(): vscode.TreeItem {
-    const { scan } = this.services.deploymentIndex.current();
+    const { scanState: scan } = this.services.deploymentIndex.current();
     const looked = formatCount(scan.looked, vscode.env.language);
     const limit = formatCount(readSettings().workspaceScanLimit, vscode.env.language);
     const id = 'workspace:scan';
