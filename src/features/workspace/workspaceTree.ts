@@ -45,10 +45,10 @@ interface RefElement {
   readonly id: string;
   readonly parent: RepositoryElement;
   readonly ref: DeployedRef;
-  readonly rows: DeploymentRow[];
+  readonly rows: WorkspaceDeploymentElement[];
 }
 /** A deployment row: the Deployments view's row commands take it (a DeploymentReference). */
-export interface DeploymentRow extends DeploymentReference {
+export interface WorkspaceDeploymentElement extends DeploymentReference {
   readonly kind: 'workspaceDeployment';
   readonly id: string;
   readonly parent: RefElement;
@@ -58,12 +58,12 @@ export interface DeploymentRow extends DeploymentReference {
 export interface CommitElement {
   readonly kind: 'commit';
   readonly id: string;
-  readonly parent: DeploymentRow;
+  readonly parent: WorkspaceDeploymentElement;
   readonly commit: CommitSummary;
 }
 type StatusElement = { readonly kind: 'scan'; readonly id: string } | { readonly kind: 'deployWorkspace'; readonly id: string } | FixRow;
-type MoreCommitsElement = { readonly kind: 'moreCommits'; readonly id: string; readonly parent: DeploymentRow; readonly count: string };
-export type WorkspaceElement = RepositoryElement | RefElement | DeploymentRow | CommitElement | MoreCommitsElement | StatusElement;
+type MoreCommitsElement = { readonly kind: 'moreCommits'; readonly id: string; readonly parent: WorkspaceDeploymentElement; readonly count: string };
+export type WorkspaceElement = RepositoryElement | RefElement | WorkspaceDeploymentElement | CommitElement | MoreCommitsElement | StatusElement;
 
 /**
  * This Workspace: for each git repository of the workspace whose remotes match deployments, its
@@ -351,7 +351,7 @@ function refItem(element: RefElement): vscode.TreeItem {
  * `name`, then `type · status in words · commit state`; its tooltip says what to do about the state. A record off the
  * API contract is marked as in the Deployments view, the state in its tooltip; what needs the record whole is not offered.
  */
-function deploymentItem(row: DeploymentRow): vscode.TreeItem {
+function deploymentItem(row: WorkspaceDeploymentElement): vscode.TreeItem {
   const { entry, state } = row;
   const label = entry.name ?? entry.id;
   const words = commitStateWords(state, vscode.env.language);
