@@ -29,15 +29,15 @@ export class PageWalk {
   private readonly seen = new Set<string>();
 
   /** Applies every end rule to a page just received, its records matching the contract or not. */
-  endOfPage(page: Pick<DeploymentPage, 'requestedOffset' | 'limit' | 'nextOffset' | 'deployments' | 'invalid'>): PageEnd | undefined {
+  endOfPage(page: Pick<DeploymentPage, 'requestedOffset' | 'limit' | 'nextOffset' | 'deployments' | 'offContract'>): PageEnd | undefined {
     this.requested.add(page.requestedOffset);
     let fresh = false;
-    for (const record of [...page.deployments, ...page.invalid.map((invalid) => invalid.raw)]) {
+    for (const record of [...page.deployments, ...page.offContract.map((invalid) => invalid.raw)]) {
       const key = recordKey(record);
       if (key === undefined || !this.seen.has(key)) fresh = true;
       if (key !== undefined) this.seen.add(key);
     }
-    const end = pageEnd({ ...page, count: page.deployments.length + page.invalid.length });
+    const end = pageEnd({ ...page, count: page.deployments.length + page.offContract.length });
     if (end) return end;
     if (this.requested.has(page.nextOffset)) return 'cycle';
     return fresh ? undefined : 'noNewRecords';

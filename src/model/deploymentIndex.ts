@@ -1,4 +1,4 @@
-import { CancelledError, messageOf, type ControlPlaneClient, type Deployment, type DeploymentPage, type InvalidDeployment } from '../api';
+import { CancelledError, messageOf, type ControlPlaneClient, type Deployment, type DeploymentPage, type OffContractDeployment } from '../api';
 import type { RecordProblem } from '../api/errors';
 import type { ListChange } from './deploymentList';
 import { Emitter, Event } from './events';
@@ -99,7 +99,7 @@ export class DeploymentIndex {
    * each replaces the entry of its ID (a field the newer record lacks is gone), or is added. Records without an ID
    * are skipped. Answers whether anything changed.
    */
-  update(records: Iterable<Deployment>, offContract: Iterable<InvalidDeployment> = []): boolean {
+  update(records: Iterable<Deployment>, offContract: Iterable<OffContractDeployment> = []): boolean {
     let changed = false;
     for (const record of records) changed = this.put(indexEntry(record)) || changed;
     // The record as the server sent it: anything JSON can hold.
@@ -148,10 +148,10 @@ export class DeploymentIndex {
   }
 
   /** A page of the scan: its records, and where the next one starts. A page of records seen already (its `end`) adds none to the count. */
-  addPage(page: Pick<DeploymentPage, 'deployments' | 'invalid' | 'nextOffset' | 'end'>): void {
-    const fresh = page.end === 'noNewRecords' ? 0 : page.deployments.length + page.invalid.length;
+  addPage(page: Pick<DeploymentPage, 'deployments' | 'offContract' | 'nextOffset' | 'end'>): void {
+    const fresh = page.end === 'noNewRecords' ? 0 : page.deployments.length + page.offContract.length;
     this.state = { ...this.state, looked: this.state.looked + fresh, nextOffset: page.nextOffset };
-    if (!this.update(page.deployments, page.invalid)) this.changed.fire();
+    if (!this.update(page.deployments, page.offContract)) this.changed.fire();
   }
 
   endScan(phase: Exclude<ScanPhase, 'none' | 'scanning'>, error?: unknown): void {
@@ -355,8 +355,8 @@ export class DeploymentIndexes {
   /** What the Deployments view's list loaded or changed. */
   listChanged(change: ListChange): void {
     if (change.kind === 'appended' || change.kind === 'inserted') {
-      const offContract = change.added.flatMap((row) => (row.invalid ? [row.invalid] : []));
-      this.current().update(change.added.filter((row) => !row.invalid).map((row) => row.item.deployment), offContract);
+      const offContract = change.added.flatMap((row) => (row.offContract ? [row.offContract] : []));
+      this.current().update(change.added.filter((row) => !row.offContract).map((row) => row.item.deployment), offContract);
     } else if (change.kind === 'updated') this.current().update([change.item.deployment]);
   }
 

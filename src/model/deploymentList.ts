@@ -1,4 +1,4 @@
-import type { Deployment, DeploymentPage, InvalidDeployment, PageEnd } from '../api';
+import type { Deployment, DeploymentPage, OffContractDeployment, PageEnd } from '../api';
 import { PageWalk } from '../api/pagination';
 import { Emitter } from './events';
 import { idKey } from './ids';
@@ -17,7 +17,7 @@ export interface DeploymentRow {
   readonly kind: 'deployment';
   item: LoadedDeployment;
   /** Set when the record does not match the API contract (`item.deployment` is then the record as the server sent it). */
-  readonly invalid?: InvalidDeployment;
+  readonly offContract?: OffContractDeployment;
 }
 
 type ListStatus = 'idle' | 'loading' | 'loaded' | 'error';
@@ -71,7 +71,7 @@ export class DeploymentList {
   get rows(): readonly DeploymentRow[] {
     return this.loaded;
   }
-  get invalidCount(): number {
+  get offContractCount(): number {
     return this.offContract;
   }
   get status(): ListStatus {
@@ -114,7 +114,7 @@ export class DeploymentList {
   /** The loaded record of `deploymentId`, unless it is off the contract. */
   find(deploymentId: string): LoadedDeployment | undefined {
     const row = this.row(deploymentId);
-    return row?.invalid ? undefined : row?.item;
+    return row?.offContract ? undefined : row?.item;
   }
 
   /** The first page, unless something is loaded, loading or failed already. */
@@ -153,8 +153,8 @@ export class DeploymentList {
   }
 
   /** A record the loaded pages do not hold, at the top (e.g. one just created); `invalid` when it is off the contract. */
-  insertFirst(deployment: Deployment, invalid?: InvalidDeployment): void {
-    const row: DeploymentRow = { kind: 'deployment', item: { key: this.keyOf(deployment.id), deployment }, invalid };
+  insertFirst(deployment: Deployment, invalid?: OffContractDeployment): void {
+    const row: DeploymentRow = { kind: 'deployment', item: { key: this.keyOf(deployment.id), deployment }, offContract: invalid };
     if (!this.add(row)) return;
     this.loaded.unshift(row);
     this.changed.fire({ kind: 'inserted', added: [row] });
@@ -168,7 +168,7 @@ export class DeploymentList {
     if (typeof deployment.id !== 'string') return undefined;
     const key = idKey(deployment.id);
     const row = this.keys.get(key);
-    if (!row || row.invalid) return undefined;
+    if (!row || row.offContract) return undefined;
     if (JSON.stringify(row.item.deployment) === JSON.stringify(deployment)) return row.item;
     const item = { key, deployment };
     row.item = item;
@@ -226,8 +226,8 @@ export class DeploymentList {
   /** In the server's order: each off-contract record goes back to its index among the others. */
   private append(page: DeploymentPage): DeploymentRow[] {
     const rows: DeploymentRow[] = page.deployments.map((deployment) => ({ kind: 'deployment', item: { key: this.keyOf(deployment.id), deployment } }));
-    for (const invalid of page.invalid) {
-      rows.splice(invalid.index, 0, { kind: 'deployment', item: { key: this.keyOf(invalid.id), deployment: offContractRecord(invalid) }, invalid });
+    for (const invalid of page.offContract) {
+      rows.splice(invalid.index, 0, { kind: 'deployment', item: { key: this.keyOf(invalid.id), deployment: offContractRecord(invalid) }, offContract: invalid });
     }
     const added = rows.filter((row) => this.add(row));
     // push (not concat) keeps appending a page O(page size), whatever is loaded already; one at a time, as a
@@ -240,7 +240,7 @@ export class DeploymentList {
   private add(row: DeploymentRow): boolean {
     if (this.keys.has(row.item.key)) return false;
     this.keys.set(row.item.key, row);
-    if (row.invalid) this.offContract++;
+    if (row.offContract) this.offContract++;
     return true;
   }
 
@@ -250,6 +250,6 @@ export class DeploymentList {
 }
 
 /** What a row holds of a record off the contract: the record as the server sent it (a value that is no object, wrapped). */
-export function offContractRecord({ raw }: InvalidDeployment): Deployment {
+export function offContractRecord({ raw }: OffContractDeployment): Deployment {
   return (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : { value: raw }) as Deployment;
 }

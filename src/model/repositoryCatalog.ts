@@ -1,4 +1,4 @@
-import type { ControlPlaneClient, InvalidRepository, Repository } from '../api';
+import type { ControlPlaneClient, OffContractRepository, Repository } from '../api';
 import { CancelledError } from '../api/errors';
 import { Emitter } from './events';
 import { idKey as key } from './ids';
@@ -51,7 +51,7 @@ export type RepositoryState =
       status: 'loaded';
       repositories: readonly Repository[];
       /** Records that do not match the API contract (not usable to create a deployment; each says why). */
-      invalid: readonly InvalidRepository[];
+      offContract: readonly OffContractRepository[];
       facts?: IntegrationFacts;
     }
   | { status: 'error'; error: unknown };
@@ -201,7 +201,7 @@ export class RepositoryCatalog {
       try {
         const listing = await (await this.source.client()).listRepositories(integrationId, { signal: abort.signal });
         const repositories = sortRepositories(listing.repositories);
-        if (current()) this.setState(id, { status: 'loaded', repositories, invalid: listing.invalid });
+        if (current()) this.setState(id, { status: 'loaded', repositories, offContract: listing.offContract });
         return repositories;
       } catch (error) {
         if (current()) this.setState(id, error instanceof CancelledError ? undefined : { status: 'error', error });

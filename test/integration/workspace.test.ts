@@ -324,8 +324,8 @@ describe('This Workspace', function () {
 
     // Show in Deployments View: its row there, marked the same way; looked up and put first when not loaded.
     assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.revealDeployment', rows[1]), true);
-    const [first] = fx.api.deployments.provider.getChildren() as Array<{ invalid?: unknown; item?: { deployment: { name?: unknown } } }>;
-    assert.ok(first.invalid, 'the row put first is marked off the contract');
+    const [first] = fx.api.deployments.provider.getChildren() as Array<{ offContract?: unknown; item?: { deployment: { name?: unknown } } }>;
+    assert.ok(first.offContract, 'the row put first is marked off the contract');
     assert.equal(first.item?.deployment.name, 'shop-odd');
     await vscode.commands.executeCommand('deploymentsExplorer.refreshDeployments');
     assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.revealDeployment', rows[0]), true);

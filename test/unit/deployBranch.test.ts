@@ -52,7 +52,7 @@ function resettingConnection(services: ReturnType<typeof fakeServices>['services
             offsets.push(at);
             await new Promise((resolve) => setTimeout(resolve, 10));
             if (ended.aborted || signal.aborted) throw new CancelledError();
-            yield { deployments: [deployment(at)], invalid: [], requestedOffset: at, limit: 100, nextOffset: at + 1, mayHaveMore: at + 1 < count };
+            yield { deployments: [deployment(at)], offContract: [], requestedOffset: at, limit: 100, nextOffset: at + 1, mayHaveMore: at + 1 < count };
           }
         },
       };
@@ -129,7 +129,7 @@ describe('Deploy This Branch…', () => {
     const { services } = fakeServices({ apiKey: 'sk-test' });
     (services.connection as { getClient: () => Promise<unknown> }).getClient = async () => ({
       async *deploymentPages() {
-        yield { deployments: [], invalid: [], requestedOffset: 0, limit: 100, nextOffset: 0, mayHaveMore: false };
+        yield { deployments: [], offContract: [], requestedOffset: 0, limit: 100, nextOffset: 0, mayHaveMore: false };
       },
     });
     const git = gitExtension({ remote: 'origin', name: 'feature/sign-in' });
@@ -162,7 +162,7 @@ describe('This Workspace', () => {
       getClient: async () => ({
         async *deploymentPages() {
           if (refused) throw new AuthError(401, 'invalid API key');
-          yield { deployments: [deployment], invalid: [], requestedOffset: 0, limit: 100, nextOffset: 1, mayHaveMore: false };
+          yield { deployments: [deployment], offContract: [], requestedOffset: 0, limit: 100, nextOffset: 1, mayHaveMore: false };
         },
       }),
     });
@@ -230,7 +230,7 @@ describe('This Workspace', () => {
     const records = [deployment(1, 'v1', tagged), deployment(2, 'feature/login', unreadable), deployment(3, 'feature/login', 'e'.repeat(40))];
     (services.connection as { getClient: () => Promise<unknown> }).getClient = async () => ({
       async *deploymentPages() {
-        yield { deployments: records, invalid: [], requestedOffset: 0, limit: 100, nextOffset: 3, mayHaveMore: false };
+        yield { deployments: records, offContract: [], requestedOffset: 0, limit: 100, nextOffset: 3, mayHaveMore: false };
       },
     });
     const git = gitExtension();

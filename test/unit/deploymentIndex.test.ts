@@ -24,7 +24,7 @@ function record(n: number, fields: RecordFields = {}): Deployment {
 function page(records: Deployment[], offset: number, limit: number, more: boolean, invalid = 0): DeploymentPage {
   return {
     deployments: records,
-    invalid: Array.from({ length: invalid }, (_, index) => ({ index, raw: {}, problems: [] })),
+    offContract: Array.from({ length: invalid }, (_, index) => ({ index, raw: {}, problems: [] })),
     requestedOffset: offset,
     limit,
     nextOffset: offset + records.length + invalid,
@@ -160,7 +160,7 @@ describe('DeploymentIndex: its update rules', () => {
       id: 'legacy-7',
     };
     const { indexes } = indexesOver(async function* () {
-      yield { ...page([record(1)], 0, 100, false), invalid: [offContract, { index: 2, raw: { status: 'READY' }, problems }, { index: 3, raw: null, problems }] };
+      yield { ...page([record(1)], 0, 100, false), offContract: [offContract, { index: 2, raw: { status: 'READY' }, problems }, { index: 3, raw: null, problems }] };
     });
     await indexes.scan(true);
     assert.equal(indexes.current().scanState.looked, 4);

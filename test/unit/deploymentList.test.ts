@@ -11,7 +11,7 @@ const records = (from: number, count: number): Deployment[] =>
 
 function page(offset: number, limit: number, deployments: Deployment[], nextOffset = offset + deployments.length): DeploymentPage {
   const end = pageEnd({ requestedOffset: offset, limit, count: deployments.length, nextOffset });
-  return { deployments, invalid: [], requestedOffset: offset, limit, nextOffset, mayHaveMore: end === undefined, end };
+  return { deployments, offContract: [], requestedOffset: offset, limit, nextOffset, mayHaveMore: end === undefined, end };
 }
 
 /** A fetcher over `total` records that records every offset it was asked for. */
@@ -185,10 +185,10 @@ describe('DeploymentList', () => {
     list.onDidChange((c) => changes.push(c));
     const raw = { id: 'legacy-1', name: 'old', status: 7 };
     list.insertFirst(raw as never, { index: 0, raw, problems: [{ path: 'status', message: 'expected a string' }], id: 'legacy-1', name: 'old' });
-    assert.equal(list.row('legacy-1')?.invalid?.problems[0].path, 'status');
+    assert.equal(list.row('legacy-1')?.offContract?.problems[0].path, 'status');
     assert.equal(list.find('legacy-1'), undefined, 'find answers records on the contract only');
-    assert.equal(list.invalidCount, 1);
-    assert.deepEqual(changes.map((c) => (c.kind === 'inserted' ? c.added.map((row) => Boolean(row.invalid)) : c.kind)), [[true]]);
+    assert.equal(list.offContractCount, 1);
+    assert.deepEqual(changes.map((c) => (c.kind === 'inserted' ? c.added.map((row) => Boolean(row.offContract)) : c.kind)), [[true]]);
   });
 
   it('keeps paging opaque cursors 0 → 5000 → 300 → 9000 → 70 until the short page', async () => {
@@ -231,7 +231,7 @@ describe('DeploymentList', () => {
       const good = records(offset, 2);
       const id = offset === 0 ? 'odd' : `odd-${offset}`;
       const invalid = [{ index: 1, raw: { id, created_at: 5 }, problems, id }];
-      return { ...page(offset, 3, good, offset + 3), invalid, mayHaveMore: true, end: undefined };
+      return { ...page(offset, 3, good, offset + 3), offContract: invalid, mayHaveMore: true, end: undefined };
     }));
     const changes: ListChange[] = [];
     list.onDidChange((change) => changes.push(change));
@@ -239,17 +239,17 @@ describe('DeploymentList', () => {
     const appended = changes.find((change) => change.kind === 'appended');
     assert.ok(appended?.kind === 'appended');
     assert.deepEqual(appended.added.map((row) => row.item.deployment.id), [uuid(0), 'odd', uuid(1)], 'in the server’s order');
-    assert.deepEqual(appended.added[1].invalid?.problems, problems);
+    assert.deepEqual(appended.added[1].offContract?.problems, problems);
     assert.deepEqual(appended.added[1].item.deployment, { id: 'odd', created_at: 5 }, 'the record as the server sent it');
     assert.deepEqual(list.rows, appended.added);
-    assert.equal(list.invalidCount, 1);
+    assert.equal(list.offContractCount, 1);
     assert.equal(list.row('odd'), appended.added[1]);
     assert.equal(list.find('odd'), undefined, 'find: records that match the contract');
     assert.equal(list.find(uuid(1)), appended.added[2].item);
     assert.equal(list.hasMore, true, 'two good and one bad record make a full page of 3');
     await list.loadMore();
-    assert.equal(list.invalidCount, 2);
+    assert.equal(list.offContractCount, 2);
     await list.reload();
-    assert.equal(list.invalidCount, 1, 'counted again from the first page');
+    assert.equal(list.offContractCount, 1, 'counted again from the first page');
   });
 });

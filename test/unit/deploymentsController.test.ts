@@ -19,7 +19,7 @@ describe('Deployments view and the connection', () => {
     const changed = new fake.EventEmitter<void>();
     const answers: Array<(configured: boolean) => void> = [];
     let listings = 0;
-    const page: DeploymentPage = { deployments: [{ id: '00000000-0000-4000-8000-000000000001', name: 'app' }], invalid: [], requestedOffset: 0, limit: 20, nextOffset: 1, mayHaveMore: false, end: 'short' };
+    const page: DeploymentPage = { deployments: [{ id: '00000000-0000-4000-8000-000000000001', name: 'app' }], offContract: [], requestedOffset: 0, limit: 20, nextOffset: 1, mayHaveMore: false, end: 'short' };
     Object.assign(services.connection, {
       onDidChange: changed.event,
       isConfigured: () => new Promise<boolean>((resolve) => answers.push(resolve)),

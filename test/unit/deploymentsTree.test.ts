@@ -42,7 +42,7 @@ function listing(total: number, options: { stuckAt?: number } = {}) {
     const deployments = Array.from({ length: Math.max(0, Math.min(LIMIT, total - offset)) }, (_, i) => record(offset + i));
     const nextOffset = offset === options.stuckAt ? offset : offset + deployments.length;
     const end = pageEnd({ requestedOffset: offset, limit: LIMIT, count: deployments.length, nextOffset });
-    return { deployments, invalid: [], requestedOffset: offset, limit: LIMIT, nextOffset, mayHaveMore: end === undefined, end };
+    return { deployments, offContract: [], requestedOffset: offset, limit: LIMIT, nextOffset, mayHaveMore: end === undefined, end };
   };
   return {
     offsets,
@@ -167,7 +167,7 @@ describe('Deployments tree', () => {
   it('a watched row without a status or image version says “watching” alone, with no separator before it', async () => {
     // A server may send null (or nothing) for both: the row's description is then the mark alone.
     const bare: Deployment = { id: uuid(7), name: 'bare', status: null, image_version: null };
-    const list = new DeploymentList(pagesOf(async (offset) => ({ deployments: [bare], invalid: [], requestedOffset: offset, limit: LIMIT, nextOffset: 1, mayHaveMore: false, end: 'short' })));
+    const list = new DeploymentList(pagesOf(async (offset) => ({ deployments: [bare], offContract: [], requestedOffset: offset, limit: LIMIT, nextOffset: 1, mayHaveMore: false, end: 'short' })));
     const provider = new DeploymentsTreeProvider(list, () => void list.ensureLoaded(), () => true);
     providers.push(provider);
     provider.getChildren();
@@ -333,7 +333,7 @@ describe('Deployments tree', () => {
   describe('records that do not match the API contract', () => {
     const offContractPage = (): DeploymentPage => ({
       deployments: [record(0), record(2)],
-      invalid: [
+      offContract: [
         {
           index: 1,
           id: 'not-a-uuid',

@@ -105,7 +105,7 @@ describe('integration and repository presentation', () => {
       { ...repository, id: 3, owner: 'other', url: 'https://gitlab.com/other/c' },
     ];
     const catalog = new RepositoryCatalog({
-      client: async () => ({ listRepositories: async () => ({ repositories, invalid: [] }) }) as never,
+      client: async () => ({ listRepositories: async () => ({ repositories, offContract: [] }) }) as never,
       addedIntegrations: () => [{ id: VALID }],
     });
     assert.deepEqual(catalog.facts(VALID), { codeHost: undefined, owner: undefined });
@@ -125,7 +125,7 @@ describe('integration and repository presentation', () => {
     const listRepositories = (_id: string, { signal }: { signal: AbortSignal }) =>
       new Promise<RepositoryListing>((resolve, reject) => {
         signals.push(signal);
-        release = () => resolve({ repositories: [repository], invalid: [] });
+        release = () => resolve({ repositories: [repository], offContract: [] });
         signal.addEventListener('abort', () => reject(new CancelledError()));
       });
     const catalog = new RepositoryCatalog({ client: async () => ({ listRepositories }) as never, addedIntegrations: () => [{ id: VALID }] });

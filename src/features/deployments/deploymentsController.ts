@@ -8,7 +8,7 @@ import { idKey } from '../../model/ids';
 import { integrationsUsedBy } from '../../model/integrationDiscovery';
 import { certificatesMark } from '../../platform/connection';
 import { DeploymentsFeature, Services } from '../../platform/services';
-import type { Deployment, InvalidDeployment } from '../../api';
+import type { Deployment, OffContractDeployment } from '../../api';
 import type { DeploymentFilters } from '../../api/query';
 import { DeploymentElement, DeploymentsTreeElement, DeploymentsTreeProvider } from './deploymentsTreeProvider';
 
@@ -82,7 +82,7 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
   }
 
   loadedRecords(): Deployment[] {
-    return this.list.rows.filter((row) => !row.invalid).map((row) => row.item.deployment);
+    return this.list.rows.filter((row) => !row.offContract).map((row) => row.item.deployment);
   }
 
   /**
@@ -126,12 +126,12 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
   }
 
   /** The record of `id` as the control plane lists it with `filters`, if it does; `invalid` when it is off the contract. */
-  private async listedRecord(id: string, filters: DeploymentFilters): Promise<{ deployment: Deployment; invalid?: InvalidDeployment } | undefined> {
+  private async listedRecord(id: string, filters: DeploymentFilters): Promise<{ deployment: Deployment; invalid?: OffContractDeployment } | undefined> {
     const client = await this.services.connection.getClient();
     const page = await client.listDeployments({ ...filters, deploymentIds: [id], limit: 1, offset: 0 });
     const deployment = page.deployments.find((d) => typeof d.id === 'string' && idKey(d.id) === idKey(id));
     if (deployment) return { deployment };
-    const invalid = page.invalid.find((record) => record.id !== undefined && idKey(record.id) === idKey(id));
+    const invalid = page.offContract.find((record) => record.id !== undefined && idKey(record.id) === idKey(id));
     return invalid && { deployment: offContractRecord(invalid), invalid };
   }
 
@@ -162,7 +162,7 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
 
   /** The integrations of newly loaded records go to the catalog: discovery for free, from pages the user loaded anyway. */
   private shareIntegrations(change: ListChange): void {
-    const added = change.kind === 'appended' || change.kind === 'inserted' ? change.added.filter((row) => !row.invalid) : [];
+    const added = change.kind === 'appended' || change.kind === 'inserted' ? change.added.filter((row) => !row.offContract) : [];
     if (added.length === 0 || !readSettings().discoverIntegrations) return;
     const { integrationIds, codeHosts } = integrationsUsedBy(added.map((row) => row.item.deployment));
     if (integrationIds.length > 0) this.services.catalog.addDiscovered(integrationIds, codeHosts);
@@ -195,7 +195,7 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
       .join(' · ');
     if (this.treeView.description !== (description || undefined)) this.treeView.description = description || undefined;
     const described = describeFilters(this.filters.filters);
-    const invalid = this.list.invalidCount;
+    const invalid = this.list.offContractCount;
     const parts = [
       described && vscode.l10n.t('Filters: {0}', described),
       invalid === 1 && vscode.l10n.t('1 record on the loaded pages does not match the API contract; it is shown marked.'),
