@@ -3,7 +3,7 @@ import { type Container, type Deployment, type Mount, type RecordProblem, type R
 import { fieldWords, problemWords } from './fieldNames';
 import { formatTime } from './viewText';
 import { statusWithRawValue } from './deploymentStatus';
-import { isPlainObject as isObject } from './createPayload';
+import { isPlainObject as isObject } from './jsonValues';
 import * as l10n from '@vscode/l10n';
 
 /**

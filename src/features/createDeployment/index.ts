@@ -1,6 +1,7 @@
 import vscode = require('vscode');
 import type { Repository } from '../../api';
-import { DraftStore, isDeploymentType, isPlainObject } from '../../model/createPayload';
+import { DraftStore, isDeploymentType } from '../../model/createPayload';
+import { isPlainObject } from '../../model/jsonValues';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { readCreateArgument } from '../../model/createArguments';
 import { CreateResult, runCreateFlow } from './createFlow';
