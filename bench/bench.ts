@@ -35,6 +35,7 @@ installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
 import { type Deployment, type DeploymentPage, type Repository } from '../src/api';
 import { ControlPlaneClient } from '../src/api/client';
+import { walkPages } from '../src/api/pagination';
 import { deploymentSummarySchema } from '../src/api/schemas';
 import { StandIn } from '../test/server/standIn';
 import type { DeploymentList as DeploymentListType } from '../src/model/deploymentList';
@@ -257,11 +258,13 @@ function deploymentRecords(base: readonly Deployment[], count: number): Deployme
 }
 
 function pagedList(records: readonly Deployment[], limit: number): { list: DeploymentListType; provider: DeploymentsTreeProviderType } {
-  const list = new DeploymentList(async (offset): Promise<DeploymentPage> => {
+  const fetchPage = async (offset: number): Promise<DeploymentPage> => {
     const deployments = records.slice(offset, offset + limit);
     const mayHaveMore = offset + limit < records.length;
-    return { deployments, invalid: [], requestedOffset: offset, limit, nextOffset: offset + deployments.length, mayHaveMore, end: mayHaveMore ? undefined : 'short' };
-  });
+    return { deployments, offContract: [], requestedOffset: offset, limit, nextOffset: offset + deployments.length, mayHaveMore, end: mayHaveMore ? undefined : 'short' };
+  };
+  // The client's page walk over this listing, as the view's controller has it.
+  const list = new DeploymentList((offset, walk) => walkPages((previous) => fetchPage(previous ? previous.nextOffset : offset), walk));
   const provider = new DeploymentsTreeProvider(list, () => void list.ensureLoaded(), () => true);
   return { list, provider };
 }
@@ -354,7 +357,7 @@ async function repositoryFigures(count: number, targets: { expand: number; nextP
   const nextPage: number[] = [];
   for (let run = 0; run < 5; run++) {
     const catalog = new RepositoryCatalog({
-      client: async () => ({ listRepositories: async () => ({ repositories, invalid: [] }) }),
+      client: async () => ({ listRepositories: async () => ({ repositories, offContract: [] }) }),
       addedIntegrations: () => [{ id: integrationId }],
     });
     const services = { catalog, deploymentIndex: benchIndexes(async function* () {}) } as unknown as ConstructorParameters<typeof IntegrationsTreeProvider>[0];
@@ -409,7 +412,7 @@ async function workspaceIndexFigure(base: readonly Deployment[]): Promise<void> 
   const pages: DeploymentPage[] = [];
   for (let offset = 0; offset < records.length; offset += 100) {
     const deployments = records.slice(offset, offset + 100);
-    pages.push({ deployments, invalid: [], requestedOffset: offset, limit: 100, nextOffset: offset + 100, mayHaveMore: offset + 100 < records.length });
+    pages.push({ deployments, offContract: [], requestedOffset: offset, limit: 100, nextOffset: offset + 100, mayHaveMore: offset + 100 < records.length });
   }
   const urls = [...new Set(records.map((record) => record.source_config?.repo_url).filter((url): url is string => !!url))];
   const ssh = urls[0].replace(/^https:\/\/([^/]+)\//, 'git@$1:');

@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { clientBaseUrl } from './baseUrl';
 import { InvalidInputError, InvalidResponseError, RecordProblem, SchemaError, sealError } from './errors';
 import { ConnectionOptions, HttpRequest, HttpTransport } from './http';
-import { PageEnd, pageEnd, PageWalk } from './pagination';
+import { PageEnd, pageEnd, PageWalk, walkPages } from './pagination';
 import { buildDeploymentSearchParams, DeploymentQuery, validateIntegrationId, validateObjectArgument } from './query';
 import { Deployment, deploymentSchema, deploymentSummarySchema, listingSchema, problemsOf, Repository, repositoryListingSchema, repositorySchema, resourceSpecSchema } from './schemas';
 import { describeValue } from './text';
@@ -13,7 +13,7 @@ export interface CallOptions {
 }
 
 /** A listed record that does not match the API contract, kept as the server sent it (not copied) to be shown as such. */
-export interface InvalidDeployment {
+export interface OffContractDeployment {
   /** Position in the server's answer (0-based). */
   readonly index: number;
   /** The record as received. Its fields are not to be trusted. */
@@ -25,7 +25,7 @@ export interface InvalidDeployment {
 }
 
 /** A listed repository that does not match the contract: never usable to create a deployment. */
-export interface InvalidRepository extends InvalidDeployment {
+export interface OffContractRepository extends OffContractDeployment {
   readonly usableForCreate: false;
   /** Why it cannot be used to create a deployment; names the field paths. */
   readonly reason: string;
@@ -34,13 +34,13 @@ export interface InvalidRepository extends InvalidDeployment {
 /** The records that match the contract and those that do not, each in the server's order. */
 export interface RepositoryListing {
   repositories: Repository[];
-  invalid: InvalidRepository[];
+  offContract: OffContractRepository[];
 }
 
 export interface DeploymentPage {
   /** The records that match the contract and those that do not (shown as such, never dropped), each in the server's order. */
   deployments: Deployment[];
-  invalid: InvalidDeployment[];
+  offContract: OffContractDeployment[];
   requestedOffset: number;
   limit: number;
   /** The response `offset`: pass it verbatim to get the next page. An opaque cursor: it need not grow. */
@@ -65,10 +65,10 @@ export class ControlPlaneClient {
       const path = `/v1/integrations/forge/codehost/${encodeURIComponent(id)}/repos`;
       const request = { method: 'GET', path, signal: signalOf(options), what: l10n.t('Integration {0}', id) } as const;
       const body = await this.json(request, repositoryListingSchema, l10n.t('The repository listing'));
-      const { valid: repositories, invalid } = splitRecords<Repository>(repositorySchema, body as unknown[]);
+      const { valid: repositories, offContract } = splitRecords<Repository>(repositorySchema, body as unknown[]);
       return {
         repositories,
-        invalid: invalid.map((record): InvalidRepository => {
+        offContract: offContract.map((record): OffContractRepository => {
           const shown = record.problems.slice(0, 3).map(({ path, message }) => `${path || l10n.t('(the record)')}: ${message}`);
           const problems = shown.join('; ') + (record.problems.length > 3 ? '; …' : '');
           const reason = l10n.t('It does not match the API contract ({0}), so it cannot be used to create a deployment.', problems);
@@ -90,24 +90,21 @@ export class ControlPlaneClient {
         throw isWebPage(error) ? await this.webPageError(error, request.signal) : error;
       })) as { resources: unknown[]; offset: number };
       // A listed record's resource_spec is checked when it is shown (resourceSpecProblems).
-      const { valid, invalid } = splitRecords<Deployment>(deploymentSummarySchema, resources);
+      const { valid, offContract } = splitRecords<Deployment>(deploymentSummarySchema, resources);
       const end = pageEnd({ requestedOffset, limit, count: resources.length, nextOffset });
-      return { deployments: valid, invalid, requestedOffset, limit, nextOffset, mayHaveMore: end === undefined, end };
+      return { deployments: valid, offContract, requestedOffset, limit, nextOffset, mayHaveMore: end === undefined, end };
     });
   }
 
-  /** Every page from `query.offset` on, until an end rule applies (see `PageEnd`). */
-  async *deploymentPages(query: DeploymentQuery = {}, options: CallOptions = {}): AsyncGenerator<DeploymentPage> {
-    const walk = new PageWalk();
+  /**
+   * Every page from `query.offset` on, each requested when the one before was consumed, until an end rule applies
+   * (see `PageEnd`). `walk`: the listing to go on with (its offsets requested and records seen), after a page failed.
+   */
+  deploymentPages(query: DeploymentQuery = {}, options: CallOptions & { walk?: PageWalk } = {}): AsyncGenerator<DeploymentPage> {
     // The first call checks the query; the next ones change only its offset.
-    let page = await this.listDeployments(query, options);
-    for (;;) {
-      page.end = walk.endOfPage(page);
-      page.mayHaveMore = page.end === undefined;
-      yield page;
-      if (!page.mayHaveMore) return;
-      page = await this.listDeployments({ ...query, limit: page.limit, offset: page.nextOffset }, options);
-    }
+    const fetchPage = (previous?: DeploymentPage) =>
+      this.listDeployments(previous ? { ...query, limit: previous.limit, offset: previous.nextOffset } : query, options);
+    return walkPages(fetchPage, options?.walk);
   }
 
   /** `POST /v2/deployments`; never retried. Answers the created record. */
@@ -171,16 +168,16 @@ function signalOf(options: CallOptions | undefined): AbortSignal | undefined {
 }
 
 /** The records that match the schema, as the server sent them, and the others with their problems; both in the server's order. */
-function splitRecords<T>(schema: ZodMiniType, records: readonly unknown[]): { valid: T[]; invalid: InvalidDeployment[] } {
+function splitRecords<T>(schema: ZodMiniType, records: readonly unknown[]): { valid: T[]; offContract: OffContractDeployment[] } {
   const valid: T[] = [];
-  const invalid: InvalidDeployment[] = [];
+  const offContract: OffContractDeployment[] = [];
   records.forEach((raw, index) => {
     const problems = problemsOf(schema, raw);
     if (problems.length === 0) return valid.push(raw as T);
     const { id, name } = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-    invalid.push({ index, raw, problems, id: typeof id === 'string' && id ? id : undefined, name: typeof name === 'string' ? name : undefined });
+    offContract.push({ index, raw, problems, id: typeof id === 'string' && id ? id : undefined, name: typeof name === 'string' ? name : undefined });
   });
-  return { valid, invalid };
+  return { valid, offContract };
 }
 
 /**

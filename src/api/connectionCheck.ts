@@ -159,7 +159,7 @@ export async function checkConnection(
   const started = Date.now();
   try {
     const page = await client.listDeployments({ limit: 1, offset: 0 }, { signal });
-    check.listing = { ms: Date.now() - started, status: 200, records: page.deployments.length + page.invalid.length };
+    check.listing = { ms: Date.now() - started, status: 200, records: page.deployments.length + page.offContract.length };
   } catch (error) {
     if (signal?.aborted) throw new CancelledError();
     const { kind, status, code, needsTenant, notEnabled, credentialsSent, proxy } = error as Record<string, never>;

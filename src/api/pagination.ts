@@ -22,25 +22,43 @@ export function pageEnd(page: { requestedOffset: number; limit: number; count: n
 
 /**
  * The end rules across the pages of one listing: remembers the offsets requested and the records
- * seen. One per listing (a refresh starts anew); the client's page iterator and the view's list use it.
+ * seen. One per listing (a refresh starts anew); `walkPages` applies it.
  */
 export class PageWalk {
   private readonly requested = new Set<number>();
   private readonly seen = new Set<string>();
 
   /** Applies every end rule to a page just received, its records matching the contract or not. */
-  endOfPage(page: Pick<DeploymentPage, 'requestedOffset' | 'limit' | 'nextOffset' | 'deployments' | 'invalid'>): PageEnd | undefined {
+  endOfPage(page: Pick<DeploymentPage, 'requestedOffset' | 'limit' | 'nextOffset' | 'deployments' | 'offContract'>): PageEnd | undefined {
     this.requested.add(page.requestedOffset);
     let fresh = false;
-    for (const record of [...page.deployments, ...page.invalid.map((invalid) => invalid.raw)]) {
+    for (const record of [...page.deployments, ...page.offContract.map((invalid) => invalid.raw)]) {
       const key = recordKey(record);
       if (key === undefined || !this.seen.has(key)) fresh = true;
       if (key !== undefined) this.seen.add(key);
     }
-    const end = pageEnd({ ...page, count: page.deployments.length + page.invalid.length });
+    const end = pageEnd({ ...page, count: page.deployments.length + page.offContract.length });
     if (end) return end;
     if (this.requested.has(page.nextOffset)) return 'cycle';
     return fresh ? undefined : 'noNewRecords';
+  }
+}
+
+/**
+ * The pages of one listing, one request per page asked for, until an end rule applies; `walk` judges every page
+ * (pass the walk of a listing whose page failed to go on with it). `fetchPage` answers the first page (`previous`
+ * undefined), then the page after `previous`: at its response offset, verbatim. The client's `deploymentPages` is
+ * this over its listing.
+ */
+export async function* walkPages(fetchPage: (previous?: DeploymentPage) => Promise<DeploymentPage>, walk = new PageWalk()): AsyncGenerator<DeploymentPage> {
+  let page = await fetchPage();
+  for (;;) {
+    // The rules across pages, or the end the page showed on its own.
+    page.end = walk.endOfPage(page) ?? page.end;
+    page.mayHaveMore = page.end === undefined;
+    yield page;
+    if (!page.mayHaveMore) return;
+    page = await fetchPage(page);
   }
 }
 

@@ -3,6 +3,7 @@ import { type Repository } from '../api';
 import { DEPLOYMENT_TYPES, DeploymentType } from '../api/vocabulary';
 import * as l10n from '@vscode/l10n';
 import { deploymentType } from './deploymentType';
+import { isPlainObject } from './jsonValues';
 
 /** What the user chose in the create flow; everything else comes from the repository record. */
 export interface CreateDraft {
@@ -184,10 +185,6 @@ function mergeInto(target: JsonObject, over: JsonObject): JsonObject {
     else target[key] = value;
   }
   return target;
-}
-
-export function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The body as `path: value` lines for the review step (`source_revision_config.repo_ref` → `"main"`); arrays and empty objects stay one JSON value. */

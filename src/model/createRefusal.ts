@@ -1,7 +1,8 @@
 // What a refused create says to change: a 422's missing or not-permitted fields become changes to the body;
 // a 409's existing deployment is found by repository and ref.
 import type { ValidationIssue } from '../api';
-import { BodyChanges, getPath, isEmptyValue, isPlainObject, JsonObject, REPOSITORY_CREATE_FIELDS } from './createPayload';
+import { BodyChanges, getPath, isEmptyValue, JsonObject, REPOSITORY_CREATE_FIELDS } from './createPayload';
+import { isPlainObject } from './jsonValues';
 import { remoteKey } from './remoteUrls';
 
 /** Values known for a field a server says is missing, where there is only one sensible value for a create from a repository. */

@@ -4,7 +4,7 @@ import { fieldWords, problemWords } from './fieldNames';
 import { formatTime } from './viewText';
 import { statusWithRawValue } from './deploymentStatus';
 import { deploymentType } from './deploymentType';
-import { isPlainObject as isObject } from './createPayload';
+import { isPlainObject as isObject } from './jsonValues';
 import * as l10n from '@vscode/l10n';
 
 /**

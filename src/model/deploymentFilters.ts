@@ -1,7 +1,8 @@
 import { DeploymentFilters, validateIdList } from '../api/query';
 import { DEPLOYMENT_TYPES } from '../api/vocabulary';
 import * as l10n from '@vscode/l10n';
-import { isDeploymentType, isPlainObject } from './createPayload';
+import { isDeploymentType } from './createPayload';
+import { isPlainObject } from './jsonValues';
 import { Emitter } from './events';
 import { trimmedText } from './viewText';
 

@@ -1,4 +1,4 @@
-import { CancelledError, messageOf, type ControlPlaneClient, type Deployment, type DeploymentPage, type InvalidDeployment } from '../api';
+import { CancelledError, messageOf, type ControlPlaneClient, type Deployment, type DeploymentPage, type OffContractDeployment } from '../api';
 import type { RecordProblem } from '../api/errors';
 import type { ListChange } from './deploymentList';
 import { Emitter, Event } from './events';
@@ -6,10 +6,12 @@ import { deploymentType } from './deploymentType';
 import { idKey } from './ids';
 import { GitRemote, remoteKey } from './remoteUrls';
 import { trimmedText } from './viewText';
+import { integrationsOf, type IntegrationsUsed } from './integrationDiscovery';
 import * as l10n from '@vscode/l10n';
 
 /**
- * What the index keeps of a deployment: what telling deployments apart and comparing commits needs, never secrets.
+ * What the index keeps of a deployment: what telling deployments apart, comparing commits and discovering
+ * integrations needs, never secrets.
  * Of a record off the API contract, what could be placed (its fields that are strings), and `problems`.
  */
 export interface IndexedDeployment {
@@ -21,6 +23,8 @@ export interface IndexedDeployment {
   readonly repoUrl?: string;
   readonly ref?: string;
   readonly commit?: string;
+  /** `source_config.integration_id`, when the record has one. */
+  readonly integrationId?: string;
   /** Where the record departs from the API contract; undefined when it matches. */
   readonly problems?: readonly RecordProblem[];
 }
@@ -47,6 +51,7 @@ export type RepositoryUsage = ReadonlyMap<string, number>;
 function indexEntry(record: Deployment, problems?: readonly RecordProblem[]): IndexedDeployment | undefined {
   const id = trimmedText(record.id);
   if (!id) return undefined;
+  const integrationId = trimmedText(record.source_config?.integration_id);
   return {
     id,
     name: trimmedText(record.name),
@@ -55,6 +60,7 @@ function indexEntry(record: Deployment, problems?: readonly RecordProblem[]): In
     repoUrl: trimmedText(record.source_config?.repo_url),
     ref: trimmedText(record.source_revision_config?.repo_ref),
     commit: trimmedText(record.source_revision_config?.repo_commit_sha),
+    ...(integrationId && { integrationId }),
     ...(problems && { problems }),
   };
 }
@@ -66,10 +72,12 @@ export class DeploymentIndex {
   /** Entries by repository (remoteKey), built when first asked after a change. */
   private byRepository: Map<string, IndexedDeployment[]> | undefined;
   private usageChanges = 0;
+  /** What `integrations` answers, until an entry's integration changes. */
+  private integrationsUsed: IntegrationsUsed | undefined;
   private readonly changed = new Emitter<void>();
   readonly onDidChange = this.changed.event;
 
-  get scan(): ScanState {
+  get scanState(): ScanState {
     return this.state;
   }
 
@@ -92,13 +100,18 @@ export class DeploymentIndex {
    * each replaces the entry of its ID (a field the newer record lacks is gone), or is added. Records without an ID
    * are skipped. Answers whether anything changed.
    */
-  update(records: Iterable<Deployment>, offContract: Iterable<InvalidDeployment> = []): boolean {
+  update(records: Iterable<Deployment>, offContract: Iterable<OffContractDeployment> = []): boolean {
     let changed = false;
     for (const record of records) changed = this.put(indexEntry(record)) || changed;
     // The record as the server sent it: anything JSON can hold.
     for (const { raw, problems } of offContract) changed = this.put(indexEntry((raw ?? {}) as Deployment, problems)) || changed;
     if (changed) this.touch();
     return changed;
+  }
+
+  /** The integrations the indexed deployments use (what `integrationsUsedBy` answers of their records). */
+  integrations(): IntegrationsUsed {
+    return (this.integrationsUsed ??= integrationsOf(this.entries.values()));
   }
 
   /** Keeps `entry` unless it says what the entry of its ID says already; false when nothing changed. */
@@ -109,6 +122,7 @@ export class DeploymentIndex {
     // indexEntry writes every field in one order, strings and problems of strings: their JSON says the same when they do.
     if (known && JSON.stringify(known) === JSON.stringify(entry)) return false;
     if (known?.repoUrl !== entry.repoUrl || known?.type !== entry.type) this.usageChanges++;
+    if (known?.integrationId !== entry.integrationId) this.integrationsUsed = undefined;
     this.entries.set(key, entry);
     return true;
   }
@@ -118,6 +132,7 @@ export class DeploymentIndex {
     for (const id of ids) changed = this.entries.delete(idKey(id)) || changed;
     if (changed) {
       this.usageChanges++;
+      this.integrationsUsed = undefined;
       this.touch();
     }
     return changed;
@@ -126,6 +141,7 @@ export class DeploymentIndex {
   /** A scan starts: from nothing (`fresh`, the entries are dropped), or where the last one stopped. */
   startScan(fresh: boolean): void {
     if (fresh) this.entries.clear();
+    if (fresh) this.integrationsUsed = undefined;
     // Unbuilt while it scans: usage answers nothing.
     this.usageChanges++;
     this.state = fresh ? { phase: 'scanning', looked: 0, nextOffset: 0 } : { ...this.state, phase: 'scanning', error: undefined };
@@ -133,10 +149,10 @@ export class DeploymentIndex {
   }
 
   /** A page of the scan: its records, and where the next one starts. A page of records seen already (its `end`) adds none to the count. */
-  addPage(page: Pick<DeploymentPage, 'deployments' | 'invalid' | 'nextOffset' | 'end'>): void {
-    const fresh = page.end === 'noNewRecords' ? 0 : page.deployments.length + page.invalid.length;
+  addPage(page: Pick<DeploymentPage, 'deployments' | 'offContract' | 'nextOffset' | 'end'>): void {
+    const fresh = page.end === 'noNewRecords' ? 0 : page.deployments.length + page.offContract.length;
     this.state = { ...this.state, looked: this.state.looked + fresh, nextOffset: page.nextOffset };
-    if (!this.update(page.deployments, page.invalid)) this.changed.fire();
+    if (!this.update(page.deployments, page.offContract)) this.changed.fire();
   }
 
   endScan(phase: Exclude<ScanPhase, 'none' | 'scanning'>, error?: unknown): void {
@@ -258,20 +274,20 @@ export class DeploymentIndexes {
   }
 
   /**
-   * Scans the current control plane's deployments for as many as the limit: `fresh`, from the first (a scan in
+   * Scans the current control plane's deployments for `limit` more (the scan limit setting): `fresh`, from the first (a scan in
    * flight is stopped first); otherwise from where the last scan stopped, or the scan in flight is answered.
    * Never rejects: how it ended is the index's `scan`.
    */
-  async scan(fresh: boolean): Promise<void> {
+  async scan(fresh: boolean, limit = this.scanLimit()): Promise<void> {
     if (fresh && this.scanning) {
       this.scanning.abort.abort();
       await this.scanning.run;
     }
     const index = this.current();
-    if (index.scan.phase === 'scanning') return this.scanning?.run;
+    if (index.scanState.phase === 'scanning') return this.scanning?.run;
     const abort = new AbortController();
     index.startScan(fresh);
-    const run = this.run(index, index.scan.looked + this.scanLimit(), abort);
+    const run = this.run(index, index.scanState.looked + limit, abort);
     this.scanning = { abort, run };
     this.scanStarted.fire(run);
     return run;
@@ -289,7 +305,7 @@ export class DeploymentIndexes {
     do {
       index = this.current();
       // A scan in flight is waited for (scan answers its run).
-      if (!index.built) await this.scan(index.scan.phase === 'none');
+      if (!index.built) await this.scan(index.scanState.phase === 'none');
     } while (index !== this.current());
     return index;
   }
@@ -311,7 +327,7 @@ export class DeploymentIndexes {
       const changed = new Promise<void>((resolve) => (connectionChanged = resolve));
       try {
         const client = await this.connection.getClient();
-        index.endScan(await this.pages(index, client.deploymentPages({ limit: SCAN_PAGE_SIZE, offset: index.scan.nextOffset }, { signal }), until));
+        index.endScan(await this.pages(index, client.deploymentPages({ limit: SCAN_PAGE_SIZE, offset: index.scanState.nextOffset }, { signal }), until));
       } catch (error) {
         const cancelled = error instanceof CancelledError;
         if (cancelled && !signal.aborted) {
@@ -322,8 +338,8 @@ export class DeploymentIndexes {
         index.endScan(cancelled ? 'stopped' : 'failed', cancelled ? undefined : error);
       }
       subscription.dispose();
-      this.log.info(`This Workspace: looked at ${index.scan.looked} deployments (${index.scan.phase}), ${index.size} indexed`);
-      if (index.scan.phase === 'failed') this.log.warn(`This Workspace: the scan failed: ${messageOf(index.scan.error)}`);
+      this.log.info(`This Workspace: looked at ${index.scanState.looked} deployments (${index.scanState.phase}), ${index.size} indexed`);
+      if (index.scanState.phase === 'failed') this.log.warn(`This Workspace: the scan failed: ${messageOf(index.scanState.error)}`);
       return;
     }
   }
@@ -333,7 +349,7 @@ export class DeploymentIndexes {
     for await (const page of pages) {
       index.addPage(page);
       if (!page.mayHaveMore) return 'complete';
-      if (index.scan.looked >= until) return 'capped';
+      if (index.scanState.looked >= until) return 'capped';
     }
     return 'complete';
   }
@@ -341,8 +357,8 @@ export class DeploymentIndexes {
   /** What the Deployments view's list loaded or changed. */
   listChanged(change: ListChange): void {
     if (change.kind === 'appended' || change.kind === 'inserted') {
-      const offContract = change.added.flatMap((row) => (row.invalid ? [row.invalid] : []));
-      this.current().update(change.added.filter((row) => !row.invalid).map((row) => row.item.deployment), offContract);
+      const offContract = change.added.flatMap((row) => (row.offContract ? [row.offContract] : []));
+      this.current().update(change.added.filter((row) => !row.offContract).map((row) => row.item.deployment), offContract);
     } else if (change.kind === 'updated') this.current().update([change.item.deployment]);
   }
 

@@ -1,4 +1,4 @@
-import type { Deployment, DeploymentPage, InvalidDeployment, PageEnd } from '../api';
+import type { Deployment, DeploymentPage, OffContractDeployment, PageEnd } from '../api';
 import { PageWalk } from '../api/pagination';
 import { Emitter } from './events';
 import { idKey } from './ids';
@@ -17,7 +17,7 @@ export interface DeploymentRow {
   readonly kind: 'deployment';
   item: LoadedDeployment;
   /** Set when the record does not match the API contract (`item.deployment` is then the record as the server sent it). */
-  readonly invalid?: InvalidDeployment;
+  readonly offContract?: OffContractDeployment;
 }
 
 type ListStatus = 'idle' | 'loading' | 'loaded' | 'error';
@@ -33,16 +33,26 @@ export type ListChange =
   | { kind: 'status' };
 
 /**
+ * The listing's pages from `offset` on (the client's `deploymentPages`), judged by `walk`; each page is requested
+ * when the one before was consumed, its response offset passed back verbatim.
+ */
+export type DeploymentPages = (offset: number, walk: PageWalk, signal: AbortSignal) => AsyncIterator<DeploymentPage>;
+
+/**
  * The paged deployment listing as the view shows it: the pages loaded so far (kept when a later page
- * fails), one request at a time, the response offset passed back verbatim (an opaque cursor), and the
- * end rules of the client's page iterator (`PageWalk`). A refresh supersedes whatever is in flight.
+ * fails), taken one at a time from the client's page walk, which applies the end rules. A failed page is
+ * asked for again by a walk that goes on with the same listing. A refresh supersedes whatever is in flight.
  */
 export class DeploymentList {
   /** In order; a record an earlier page already had is not loaded again. */
   private loaded: DeploymentRow[] = [];
   /** Lookups by ID are O(1) however many pages are loaded. */
   private readonly keys = new Map<string, DeploymentRow>();
+  /** The page walk of this listing, while it goes on (none before the first page, and after a failed one). */
+  private pageWalk: AsyncIterator<DeploymentPage> | undefined;
   private walk = new PageWalk();
+  /** Aborts this listing's requests: a reset supersedes them. */
+  private controller = new AbortController();
   /** The end rule of the last page, once one applied. */
   private rule: PageEnd | undefined;
   private pages = 0;
@@ -50,18 +60,18 @@ export class DeploymentList {
   private offset = 0;
   private state: ListStatus = 'idle';
   private failure: unknown;
-  /** The load in flight: its end (never a rejection), and what a reset that supersedes it aborts. */
-  private inFlight: { done: Promise<void>; controller: AbortController } | undefined;
+  /** The load in flight: its end (never a rejection). */
+  private inFlight: { done: Promise<void> } | undefined;
   private anonymous = 0;
   private readonly changed = new Emitter<ListChange>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly fetchPage: (offset: number, signal: AbortSignal) => Promise<DeploymentPage>) {}
+  constructor(private readonly openPages: DeploymentPages) {}
 
   get rows(): readonly DeploymentRow[] {
     return this.loaded;
   }
-  get invalidCount(): number {
+  get offContractCount(): number {
     return this.offContract;
   }
   get status(): ListStatus {
@@ -104,7 +114,7 @@ export class DeploymentList {
   /** The loaded record of `deploymentId`, unless it is off the contract. */
   find(deploymentId: string): LoadedDeployment | undefined {
     const row = this.row(deploymentId);
-    return row?.invalid ? undefined : row?.item;
+    return row?.offContract ? undefined : row?.item;
   }
 
   /** The first page, unless something is loaded, loading or failed already. */
@@ -119,7 +129,9 @@ export class DeploymentList {
   }
 
   reset(): void {
-    this.inFlight?.controller.abort();
+    this.controller.abort();
+    this.controller = new AbortController();
+    this.pageWalk = undefined;
     this.inFlight = undefined;
     this.loaded = [];
     this.keys.clear();
@@ -141,8 +153,8 @@ export class DeploymentList {
   }
 
   /** A record the loaded pages do not hold, at the top (e.g. one just created); `invalid` when it is off the contract. */
-  insertFirst(deployment: Deployment, invalid?: InvalidDeployment): void {
-    const row: DeploymentRow = { kind: 'deployment', item: { key: this.keyOf(deployment.id), deployment }, invalid };
+  insertFirst(deployment: Deployment, invalid?: OffContractDeployment): void {
+    const row: DeploymentRow = { kind: 'deployment', item: { key: this.keyOf(deployment.id), deployment }, offContract: invalid };
     if (!this.add(row)) return;
     this.loaded.unshift(row);
     this.changed.fire({ kind: 'inserted', added: [row] });
@@ -156,7 +168,7 @@ export class DeploymentList {
     if (typeof deployment.id !== 'string') return undefined;
     const key = idKey(deployment.id);
     const row = this.keys.get(key);
-    if (!row || row.invalid) return undefined;
+    if (!row || row.offContract) return undefined;
     if (JSON.stringify(row.item.deployment) === JSON.stringify(deployment)) return row.item;
     const item = { key, deployment };
     row.item = item;
@@ -170,44 +182,52 @@ export class DeploymentList {
   }
 
   dispose(): void {
-    this.inFlight?.controller.abort();
+    this.controller.abort();
     this.changed.dispose();
   }
 
+  /** The next page of the walk (one that goes on from the last page loaded when there is none). */
   private load(): Promise<void> {
-    const controller = new AbortController();
-    const offset = this.offset;
+    const { controller } = this;
+    const pages = (this.pageWalk ??= this.openPages(this.offset, this.walk, controller.signal));
     this.state = 'loading';
     this.changed.fire({ kind: 'status' });
+    const flight = { done: Promise.resolve() };
     const run = (async () => {
       try {
-        const page = await this.fetchPage(offset, controller.signal);
+        const next = await pages.next();
         if (controller.signal.aborted) return;
-        this.rule = this.walk.endOfPage({ ...page, requestedOffset: offset }) ?? (page.mayHaveMore ? undefined : (page.end ?? 'short'));
-        const added = this.append(page);
-        this.pages++;
-        this.offset = page.nextOffset;
+        // The walk ends after its last page, which set the rule; one that ends without a page has nothing more either.
+        if (next.done) this.rule ??= 'empty';
+        const added = next.done ? [] : this.append(next.value);
+        if (!next.done) {
+          this.rule = next.value.end;
+          this.pages++;
+          this.offset = next.value.nextOffset;
+        }
         this.state = 'loaded';
         this.changed.fire({ kind: 'appended', added });
       } catch (error) {
         if (controller.signal.aborted) return;
+        this.pageWalk = undefined;
         this.failure = error;
         this.state = 'error';
         this.changed.fire({ kind: 'status' });
         throw error;
       } finally {
-        if (this.inFlight?.controller === controller) this.inFlight = undefined;
+        if (this.inFlight === flight) this.inFlight = undefined;
       }
     })();
-    this.inFlight = { done: run.catch(() => undefined), controller };
+    flight.done = run.catch(() => undefined);
+    this.inFlight = flight;
     return run;
   }
 
   /** In the server's order: each off-contract record goes back to its index among the others. */
   private append(page: DeploymentPage): DeploymentRow[] {
     const rows: DeploymentRow[] = page.deployments.map((deployment) => ({ kind: 'deployment', item: { key: this.keyOf(deployment.id), deployment } }));
-    for (const invalid of page.invalid) {
-      rows.splice(invalid.index, 0, { kind: 'deployment', item: { key: this.keyOf(invalid.id), deployment: offContractRecord(invalid) }, invalid });
+    for (const invalid of page.offContract) {
+      rows.splice(invalid.index, 0, { kind: 'deployment', item: { key: this.keyOf(invalid.id), deployment: offContractRecord(invalid) }, offContract: invalid });
     }
     const added = rows.filter((row) => this.add(row));
     // push (not concat) keeps appending a page O(page size), whatever is loaded already; one at a time, as a
@@ -220,7 +240,7 @@ export class DeploymentList {
   private add(row: DeploymentRow): boolean {
     if (this.keys.has(row.item.key)) return false;
     this.keys.set(row.item.key, row);
-    if (row.invalid) this.offContract++;
+    if (row.offContract) this.offContract++;
     return true;
   }
 
@@ -230,6 +250,6 @@ export class DeploymentList {
 }
 
 /** What a row holds of a record off the contract: the record as the server sent it (a value that is no object, wrapped). */
-export function offContractRecord({ raw }: InvalidDeployment): Deployment {
+export function offContractRecord({ raw }: OffContractDeployment): Deployment {
   return (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : { value: raw }) as Deployment;
 }

@@ -1,6 +1,8 @@
 /** Finds the integrations existing deployments use. Pure (no vscode): runs in unit tests against the stand-in. */
-import type { ControlPlaneClient, Deployment } from '../api';
+import type { Deployment } from '../api';
+import { CancelledError } from '../api/errors';
 import { isUuid } from '../api/vocabulary';
+import type { DeploymentIndexes } from './deploymentIndex';
 import { mostCommonHost } from './remoteUrls';
 
 export interface IntegrationsUsed {
@@ -11,52 +13,77 @@ export interface IntegrationsUsed {
 }
 
 export interface DiscoveryResult extends IntegrationsUsed {
-  pages: number;
+  /** The deployments the index holds: those the integrations were read from. */
   deployments: number;
   found: number;
-  /** True when it stopped at `maxPages` although the server may have more. */
+  /** True when the scan stopped at its limit although the server may have more. */
   truncated: boolean;
 }
 
-/** Adds the deployments' `source_config.integration_id`s (lower case; non-UUIDs skipped), each with its deployments' repository URLs. */
-function collectUses(deployments: readonly Deployment[], into = new Map<string, string[]>()): Map<string, string[]> {
-  for (const deployment of deployments) {
-    const id = deployment.source_config?.integration_id?.trim().toLowerCase();
-    if (!id || !isUuid(id)) continue;
-    const urls = into.get(id) ?? [];
-    into.set(id, urls);
-    if (deployment.source_config?.repo_url) urls.push(deployment.source_config.repo_url);
-  }
-  return into;
+/** A deployment's integration (`source_config.integration_id`) and repository URL. */
+interface IntegrationUse {
+  integrationId?: string | null;
+  repoUrl?: string | null;
 }
 
-function integrationsOf(uses: Map<string, string[]>): IntegrationsUsed {
-  const hosts = [...uses].map(([id, urls]) => [id, mostCommonHost(urls)]).filter(([, host]) => host);
-  return { integrationIds: [...uses.keys()], codeHosts: Object.fromEntries(hosts) };
+/** The distinct integration IDs of `uses` (lower case; non-UUIDs skipped), each with the host its repository URLs name most. */
+export function integrationsOf(uses: Iterable<IntegrationUse>): IntegrationsUsed {
+  const urls = new Map<string, string[]>();
+  for (const use of uses) {
+    const id = use.integrationId?.trim().toLowerCase();
+    if (!id || !isUuid(id)) continue;
+    const ofId = urls.get(id) ?? [];
+    urls.set(id, ofId);
+    if (use.repoUrl) ofId.push(use.repoUrl);
+  }
+  const hosts = [...urls].map(([id, of]) => [id, mostCommonHost(of)]).filter(([, host]) => host);
+  return { integrationIds: [...urls.keys()], codeHosts: Object.fromEntries(hosts) };
 }
 
 /** The integrations some already-loaded deployments use: what the Deployments view's pages reveal for free. */
 export function integrationsUsedBy(deployments: readonly Deployment[]): IntegrationsUsed {
-  return integrationsOf(collectUses(deployments));
+  return integrationsOf(deployments.map((deployment) => ({ integrationId: deployment.source_config?.integration_id, repoUrl: deployment.source_config?.repo_url })));
 }
 
-/** Pages through every deployment (100 a page) and collects the integration IDs: the explicit full scan. */
-export async function discoverIntegrationIds(
-  client: Pick<ControlPlaneClient, 'deploymentPages'>,
-  options: { signal?: AbortSignal; maxPages?: number; onProgress?: (progress: { deployments: number; found: number }) => void } = {},
+/** How many deployments discovery looks at, at most, before it stops and says so. */
+const DISCOVERY_LIMIT = 20_000;
+
+/**
+ * The integrations of every deployment of the control plane in effect, read from its deployment index: the index
+ * is scanned first for what it has not seen (nothing once a scan completed; from where the last one stopped
+ * otherwise), up to `limit` records. A scan this call started stops with `signal`; a failure is thrown.
+ */
+export async function discoverIntegrations(
+  indexes: Pick<DeploymentIndexes, 'current' | 'scan' | 'stopScan'>,
+  options: { signal?: AbortSignal; limit?: number; onProgress?: (progress: { deployments: number; found: number }) => void } = {},
 ): Promise<DiscoveryResult> {
-  const maxPages = options.maxPages ?? 200;
-  const uses = new Map<string, string[]>();
-  let [pages, deployments, truncated] = [0, 0, false];
-  for await (const page of client.deploymentPages({ limit: 100 }, { signal: options.signal })) {
-    pages++;
-    deployments += page.deployments.length;
-    collectUses(page.deployments, uses);
-    options.onProgress?.({ deployments, found: uses.size });
-    if (pages >= maxPages && page.mayHaveMore) {
-      truncated = true;
-      break;
+  const limit = options.limit ?? DISCOVERY_LIMIT;
+  const index = indexes.current();
+  let last = { deployments: index.size, found: index.integrations().integrationIds.length };
+  const subscription = index.onDidChange(() => {
+    const now = { deployments: index.size, found: index.integrations().integrationIds.length };
+    if (now.deployments === last.deployments && now.found === last.found) return;
+    last = now;
+    options.onProgress?.(now);
+  });
+  // A scan another view started is not this call's to stop.
+  let ownScan = false;
+  const stop = () => ownScan && indexes.stopScan();
+  options.signal?.addEventListener('abort', stop);
+  try {
+    for (let scanned = false; ; scanned = true) {
+      if (options.signal?.aborted) throw new CancelledError();
+      const { phase, looked, error } = index.scanState;
+      if (phase === 'complete' || (phase === 'capped' && looked >= limit)) break;
+      if (scanned && phase === 'failed') throw error;
+      if (scanned && phase === 'stopped') throw new CancelledError();
+      ownScan = phase !== 'scanning';
+      await indexes.scan(phase === 'none', limit - looked);
     }
+  } finally {
+    options.signal?.removeEventListener('abort', stop);
+    subscription.dispose();
   }
-  return { ...integrationsOf(uses), pages, deployments, found: uses.size, truncated };
+  const used = index.integrations();
+  return { ...used, deployments: index.size, found: used.integrationIds.length, truncated: index.scanState.phase === 'capped' };
 }

@@ -1,5 +1,5 @@
 /** The Integrations tree's rows without vscode: what each row is, and the rows of one listing, shown a page at a time. */
-import type { InvalidRepository, Repository } from '../api';
+import type { OffContractRepository, Repository } from '../api';
 import * as l10n from '@vscode/l10n';
 import type { FixRow } from './fixActions';
 import { idKey as key } from './ids';
@@ -34,7 +34,7 @@ export interface MessageNode {
   readonly id: string;
   readonly error?: unknown;
   /** For `offContract`: the record as listed, what is wrong with it and why it cannot be used to create a deployment. */
-  readonly offContract?: InvalidRepository;
+  readonly offContract?: OffContractRepository;
 }
 
 /** A fix beside an integration's error row (Set API Key…), as in every tree. */
@@ -82,7 +82,7 @@ export const REPOSITORY_PAGE_SIZE = 1_000;
  */
 export class RepositoryRows {
   /** Every repository, with the off-contract records in their places among them. */
-  private readonly entries: ReadonlyArray<Repository | InvalidRepository>;
+  private readonly entries: ReadonlyArray<Repository | OffContractRepository>;
   private readonly shownRows: Array<RepositoryNode | MessageNode> = [];
   private readonly prefix: string;
   /** How often each repository ID was built: tree-item IDs must be unique, so a repeat gets `#2`, `#3`… */
@@ -93,7 +93,7 @@ export class RepositoryRows {
   constructor(
     readonly integrationId: string,
     readonly repositories: readonly Repository[],
-    invalid: readonly InvalidRepository[],
+    invalid: readonly OffContractRepository[],
   ) {
     this.entries = withOffContract(repositories, invalid);
     this.prefix = `${key(integrationId)}/`;
@@ -159,7 +159,7 @@ export class RepositoryRows {
     return { kind: 'repository', integrationId: this.integrationId, repository, id };
   }
 
-  private offContractNode(record: InvalidRepository): MessageNode {
+  private offContractNode(record: OffContractRepository): MessageNode {
     return {
       kind: 'message',
       role: 'offContract',
@@ -171,13 +171,13 @@ export class RepositoryRows {
   }
 }
 
-const isOffContract = (entry: Repository | InvalidRepository): entry is InvalidRepository => 'usableForCreate' in entry;
+const isOffContract = (entry: Repository | OffContractRepository): entry is OffContractRepository => 'usableForCreate' in entry;
 
 /**
  * The repositories with each off-contract record where its owner/name sorts (binary search: the catalog
  * sorted the listing so), after equal ones; one without owner or name goes last. Ties keep listing order.
  */
-function withOffContract(repositories: readonly Repository[], invalid: readonly InvalidRepository[]): ReadonlyArray<Repository | InvalidRepository> {
+function withOffContract(repositories: readonly Repository[], invalid: readonly OffContractRepository[]): ReadonlyArray<Repository | OffContractRepository> {
   if (invalid.length === 0) return repositories;
   const { compare } = repositoryCollator();
   const placed = invalid.map((record) => {
@@ -192,7 +192,7 @@ function withOffContract(repositories: readonly Repository[], invalid: readonly 
     }
     return { record, before: low };
   });
-  const entries: Array<Repository | InvalidRepository> = [...repositories];
+  const entries: Array<Repository | OffContractRepository> = [...repositories];
   // From the last place back, so that the places still to fill keep their index.
   placed.sort((a, b) => b.before - a.before || b.record.index - a.record.index);
   for (const { record, before } of placed) entries.splice(before, 0, record);

@@ -3,7 +3,8 @@
 // JSON support uses, reports error offsets).
 import type { ParseError } from 'jsonc-parser';
 import { describeKind } from '../api/text';
-import { isPlainObject, JsonObject } from './createPayload';
+import { JsonObject } from './createPayload';
+import { isPlainObject } from './jsonValues';
 import * as l10n from '@vscode/l10n';
 
 /**

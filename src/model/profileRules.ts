@@ -5,7 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import { baseUrlProblem } from '../api/baseUrl';
 import { headerValueProblem } from '../api/text';
-import { isPlainObject as isObject } from './createPayload';
+import { isPlainObject as isObject } from './jsonValues';
 
 /** The ID of the profile 0.1.0's settings became: its key and state keep their 0.1.0 storage names. */
 export const DEFAULT_PROFILE_ID = 'default';

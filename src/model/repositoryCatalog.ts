@@ -1,4 +1,4 @@
-import type { ControlPlaneClient, InvalidRepository, Repository } from '../api';
+import type { ControlPlaneClient, OffContractRepository, Repository } from '../api';
 import { CancelledError } from '../api/errors';
 import { Emitter } from './events';
 import { idKey as key } from './ids';
@@ -51,7 +51,7 @@ export type RepositoryState =
       status: 'loaded';
       repositories: readonly Repository[];
       /** Records that do not match the API contract (not usable to create a deployment; each says why). */
-      invalid: readonly InvalidRepository[];
+      offContract: readonly OffContractRepository[];
       facts?: IntegrationFacts;
     }
   | { status: 'error'; error: unknown };
@@ -63,7 +63,8 @@ export type RepositoryState =
  */
 export class RepositoryCatalog {
   private readonly states = new Map<string, RepositoryState>();
-  private readonly inFlight = new Map<string, Promise<readonly Repository[]>>();
+  /** The load of each integration in flight: how many callers wait for it (one without a signal never leaves), and its stop. */
+  private readonly inFlight = new Map<string, { done: Promise<readonly Repository[]>; callers: number; abort: AbortController }>();
   private readonly store: DiscoveredStore;
   private readonly changed = new Emitter<string | undefined>();
   /** Fires with an integration ID when its repositories changed, or undefined when the list did. */
@@ -163,28 +164,54 @@ export class RepositoryCatalog {
     return state.status === 'loaded' ? state.repositories : undefined;
   }
 
-  /** The repositories, sorted by owner/name; fetched once, then from the cache. */
+  /**
+   * The repositories, sorted by owner/name; fetched once, then from the cache. Callers asking while it loads share the
+   * load: `signal` cancels this caller's wait, and the load itself only once every caller has gone.
+   */
   repositories(integrationId: string, signal?: AbortSignal): Promise<readonly Repository[]> {
     const id = key(integrationId);
     const cached = this.cached(id);
     if (cached) return Promise.resolve(cached);
-    const pending = this.inFlight.get(id);
-    if (pending) return pending;
-    const load = (async () => {
+    if (signal?.aborted) return Promise.reject(new CancelledError());
+    let load = this.inFlight.get(id);
+    if (!load || load.abort.signal.aborted) this.inFlight.set(id, (load = this.load(id, integrationId)));
+    const shared = load;
+    shared.callers++;
+    if (!signal) return shared.done;
+    return new Promise((resolve, reject) => {
+      const leave = () => {
+        reject(new CancelledError());
+        if (--shared.callers === 0) shared.abort.abort();
+      };
+      signal.addEventListener('abort', leave, { once: true });
+      shared.done.then(
+        (repositories) => (signal.removeEventListener('abort', leave), resolve(repositories)),
+        (error: unknown) => (signal.removeEventListener('abort', leave), reject(error)),
+      );
+    });
+  }
+
+  private load(id: string, integrationId: string): { done: Promise<readonly Repository[]>; callers: number; abort: AbortController } {
+    const abort = new AbortController();
+    const load = { done: Promise.resolve<readonly Repository[]>([]), callers: 0, abort };
+    // What a load that was superseded (every caller gone, then a new one asked) finds out is no longer the integration's state.
+    const current = () => this.inFlight.get(id) === load;
+    load.done = (async () => {
       this.setState(id, { status: 'loading' });
       try {
-        const listing = await (await this.source.client()).listRepositories(integrationId, { signal });
+        const listing = await (await this.source.client()).listRepositories(integrationId, { signal: abort.signal });
         const repositories = sortRepositories(listing.repositories);
-        this.setState(id, { status: 'loaded', repositories, invalid: listing.invalid });
+        if (current()) this.setState(id, { status: 'loaded', repositories, offContract: listing.offContract });
         return repositories;
       } catch (error) {
-        this.setState(id, error instanceof CancelledError ? undefined : { status: 'error', error });
+        if (current()) this.setState(id, error instanceof CancelledError ? undefined : { status: 'error', error });
         throw error;
       } finally {
-        this.inFlight.delete(id);
+        if (current()) this.inFlight.delete(id);
       }
     })();
-    this.inFlight.set(id, load);
+    // Every caller may have gone: the load's own rejection is theirs to handle, not an unhandled one.
+    load.done.catch(() => undefined);
     return load;
   }
 

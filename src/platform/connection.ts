@@ -49,6 +49,10 @@ export class ConnectionManager implements vscode.Disposable {
   private activeId: string;
   /** The control plane of the last onDidChange (see scoped). */
   private plane: string;
+  /** The keys read or written through scoped(), by memento: pruned when a profile is removed. */
+  private readonly scopedKeys = new Map<vscode.Memento, Set<string>>();
+  /** The profiles of the last change: one missing from the next is removed. */
+  private profileIds: Set<string>;
   /** `profile origin` pairs asked about in this session and not answered yet: ask once, not per reload. */
   private readonly asked = new Set<string>();
   /** The active profile's API key: stored, else from the environment. */
@@ -63,13 +67,17 @@ export class ConnectionManager implements vscode.Disposable {
   ) {
     this.activeId = profiles.active().id;
     this.plane = controlPlaneKey(this.profiles.effective());
+    this.profileIds = new Set(profiles.list().map((profile) => profile.id));
     this.disposables.push(
       this.changed,
       this.profileChanged,
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (CLIENT_SETTINGS.some((setting) => event.affectsConfiguration(setting))) this.reset('settings changed');
       }),
-      profiles.onDidChange((reason) => this.reset(reason)),
+      profiles.onDidChange((reason) => {
+        this.pruneRemovedProfiles();
+        this.reset(reason);
+      }),
     );
     void this.updateContext();
   }
@@ -89,14 +97,18 @@ export class ConnectionManager implements vscode.Disposable {
    * event. A value 0.1.0 kept bare goes to the first control plane that reads it, the one 0.1.0's settings point at.
    */
   scoped(memento: vscode.Memento) {
+    const keys = this.scopedKeys.get(memento) ?? new Set<string>();
+    this.scopedKeys.set(memento, keys);
     return {
       get: <T>(key: string): T | undefined => {
+        keys.add(key);
         const stored = memento.get<unknown>(key);
         if (stored === undefined || isPerControlPlane(stored)) return stored?.[this.plane] as T | undefined;
         void memento.update(key, { [this.plane]: stored });
         return stored as T;
       },
       update: (key: string, value: unknown): Thenable<void> => {
+        keys.add(key);
         const stored = memento.get<unknown>(key);
         const all = isPerControlPlane(stored) ? { ...stored } : {};
         if (value === undefined) delete all[this.plane];
@@ -104,6 +116,26 @@ export class ConnectionManager implements vscode.Disposable {
         return memento.update(key, all);
       },
     };
+  }
+
+  /**
+   * Once a profile is removed, the per-control-plane state (see scoped) of control planes no remaining profile points
+   * at goes: its filters, watched deployments and discovered integrations are of no use any more.
+   */
+  private pruneRemovedProfiles(): void {
+    const profiles = this.profiles.list();
+    const removed = [...this.profileIds].some((id) => !profiles.some((profile) => profile.id === id));
+    this.profileIds = new Set(profiles.map((profile) => profile.id));
+    if (!removed) return;
+    const planes = new Set(profiles.map((profile) => controlPlaneKey(this.profiles.effective(profile))));
+    for (const [memento, keys] of this.scopedKeys) {
+      for (const key of keys) {
+        const stored = memento.get<unknown>(key);
+        if (!isPerControlPlane(stored)) continue;
+        const kept = Object.entries(stored).filter(([plane]) => planes.has(plane));
+        if (kept.length < Object.keys(stored).length) void memento.update(key, Object.fromEntries(kept));
+      }
+    }
   }
 
   /** Where the views' data comes from, decided once per generation (asking about the key when the origin is new). */

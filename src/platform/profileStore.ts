@@ -21,7 +21,7 @@ import {
 } from '../model/profileRules';
 import type { IntegrationSetting } from '../model/repositoryCatalog';
 import { isUuid } from '../api/vocabulary';
-import { isPlainObject } from '../model/createPayload';
+import { isPlainObject } from '../model/jsonValues';
 import { warnWithSettingsButton } from './commandRunner';
 import { SECTION } from './settings';
 

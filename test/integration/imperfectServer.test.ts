@@ -43,7 +43,7 @@ describe('Views against an imperfect server', function () {
       const rows = rootRows();
       const marked = rows[1] as DeploymentElement;
       assert.equal(marked.kind, 'deployment');
-      assert.ok(marked.invalid, 'the second row is the off-contract record, in its place');
+      assert.ok(marked.offContract, 'the second row is the off-contract record, in its place');
       const markedItem = item(marked);
       assert.equal(markedItem.label, victim.name);
       assert.match(String(markedItem.description), /does not match the API contract \(.*ID.*Created.*\)/);

@@ -88,7 +88,7 @@ describe('This Workspace', function () {
     }
     return lines;
   };
-  const settledScan = () => waitFor('the scan to end', () => index().scan.phase !== 'scanning' && index().scan.phase !== 'none', 30000);
+  const settledScan = () => waitFor('the scan to end', () => index().scanState.phase !== 'scanning' && index().scanState.phase !== 'none', 30000);
   const deploy = (name: string, type: string | undefined, repoUrl: string, ref: string, sha: string | null) => {
     const now = new Date().toISOString();
     const record = {
@@ -114,7 +114,7 @@ describe('This Workspace', function () {
     fx.standIn.reset();
     assert.deepEqual(await children(), [], 'the welcome view says there is no git repository');
     await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.equal(index().scan.phase, 'none', 'nothing is looked through, at activation or since');
+    assert.equal(index().scanState.phase, 'none', 'nothing is looked through, at activation or since');
     assert.deepEqual(scanRequests(), []);
   });
 
@@ -139,8 +139,8 @@ describe('This Workspace', function () {
     fx.standIn.reset();
     await children();
     await settledScan();
-    assert.equal(index().scan.phase, 'complete');
-    assert.equal(index().scan.looked, fx.standIn.deployments.length);
+    assert.equal(index().scanState.phase, 'complete');
+    assert.equal(index().scanState.looked, fx.standIn.deployments.length);
     assert.deepEqual(
       scanRequests().map((r) => r.query.offset),
       Array.from({ length: Math.ceil(fx.standIn.deployments.length / 100) }, (_, page) => String(page * 100)),
@@ -202,7 +202,7 @@ describe('This Workspace', function () {
     await config().update('workspace.scanLimit', 100, vscode.ConfigurationTarget.Global);
     fx.standIn.reset();
     await vscode.commands.executeCommand('deploymentsExplorer.refreshWorkspace');
-    assert.deepEqual({ phase: index().scan.phase, looked: index().scan.looked }, { phase: 'capped', looked: 100 });
+    assert.deepEqual({ phase: index().scanState.phase, looked: index().scanState.looked }, { phase: 'capped', looked: 100 });
     let last = (await children()).at(-1)!;
     assert.equal(item(last).label, 'Looked at the first 100 deployments');
     assert.equal(item(last).description, 'Look at 100 more…');
@@ -210,14 +210,14 @@ describe('This Workspace', function () {
     assert.equal((await render())[0], `${path.basename(folder.fsPath)} — 5 deployments`, 'what the first 100 hold is shown');
 
     await vscode.commands.executeCommand('deploymentsExplorer.continueWorkspaceScan');
-    assert.deepEqual({ phase: index().scan.phase, looked: index().scan.looked }, { phase: 'capped', looked: 200 });
+    assert.deepEqual({ phase: index().scanState.phase, looked: index().scanState.looked }, { phase: 'capped', looked: 200 });
     last = (await children()).at(-1)!;
     assert.equal(item(last).label, 'Looked at the first 200 deployments');
     assert.deepEqual(scanRequests().map((r) => r.query.offset), ['0', '100']);
 
     await config().update('workspace.scanLimit', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('deploymentsExplorer.refreshWorkspace');
-    assert.equal(index().scan.phase, 'complete');
+    assert.equal(index().scanState.phase, 'complete');
   });
 
   it('Deploy This Branch with a commit the code host does not have: Deploy Anyway creates it from the branch', async () => {
@@ -296,8 +296,8 @@ describe('This Workspace', function () {
     const odd = offContract({ name: 'shop-odd', status: { phase: 'READY' } });
     offContract({ id: undefined, name: 'shop-without-id' });
     await vscode.commands.executeCommand('deploymentsExplorer.refreshWorkspace');
-    assert.equal(index().scan.phase, 'complete');
-    assert.equal(index().scan.looked, fx.standIn.deployments.length, 'every record is looked at, the one without an ID too');
+    assert.equal(index().scanState.phase, 'complete');
+    assert.equal(index().scanState.looked, fx.standIn.deployments.length, 'every record is looked at, the one without an ID too');
     const [repositoryRow] = await children();
     const v1 = (await children(repositoryRow)).find((row) => item(row).label === 'v1')!;
     const rows = await children(v1);
@@ -324,8 +324,8 @@ describe('This Workspace', function () {
 
     // Show in Deployments View: its row there, marked the same way; looked up and put first when not loaded.
     assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.revealDeployment', rows[1]), true);
-    const [first] = fx.api.deployments.provider.getChildren() as Array<{ invalid?: unknown; item?: { deployment: { name?: unknown } } }>;
-    assert.ok(first.invalid, 'the row put first is marked off the contract');
+    const [first] = fx.api.deployments.provider.getChildren() as Array<{ offContract?: unknown; item?: { deployment: { name?: unknown } } }>;
+    assert.ok(first.offContract, 'the row put first is marked off the contract');
     assert.equal(first.item?.deployment.name, 'shop-odd');
     await vscode.commands.executeCommand('deploymentsExplorer.refreshDeployments');
     assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.revealDeployment', rows[0]), true);
@@ -349,13 +349,13 @@ describe('This Workspace', function () {
     fx.standIn.reset();
     fx.standIn.addFault({ fault: { kind: 'latency', ms: 400 }, pathPrefix: '/v2/deployments' });
     const refreshed = vscode.commands.executeCommand('deploymentsExplorer.refreshWorkspace');
-    await waitFor('the scan to get a page', () => before.scan.looked >= 100);
+    await waitFor('the scan to get a page', () => before.scanState.looked >= 100);
     await vscode.commands.executeCommand('deploymentsExplorer.switchProfile', 'Other');
     await refreshed;
     await connectionSettled(fx.api);
     const sent = scanRequests().length;
     await new Promise((resolve) => setTimeout(resolve, 1200));
-    assert.equal(before.scan.phase, 'stopped');
+    assert.equal(before.scanState.phase, 'stopped');
     assert.equal(scanRequests().length, sent, 'no page asked of the old control plane after the switch');
     assert.ok(sent < Math.ceil(fx.standIn.deployments.length / 100));
 
@@ -363,7 +363,7 @@ describe('This Workspace', function () {
     assert.notEqual(index(), before);
     await children();
     await settledScan();
-    assert.equal(index().scan.looked, 150);
+    assert.equal(index().scanState.looked, 150);
     const shown = await children();
     assert.deepEqual(shown.map((row) => row.kind), ['deployWorkspace']);
     assert.equal(
@@ -387,9 +387,9 @@ describe('This Workspace', function () {
     await vscode.commands.executeCommand('deploymentsExplorer.switchProfile', 'Default');
     await connectionSettled(fx.api);
     assert.equal(index(), before);
-    assert.equal(item((await children()).at(-1)!).label, `Stopped after ${before.scan.looked} deployments`);
+    assert.equal(item((await children()).at(-1)!).label, `Stopped after ${before.scanState.looked} deployments`);
     await vscode.commands.executeCommand('deploymentsExplorer.continueWorkspaceScan');
-    assert.equal(before.scan.phase, 'complete');
+    assert.equal(before.scanState.phase, 'complete');
     await vscode.commands.executeCommand('deploymentsExplorer.removeProfile', 'other', true);
   });
 });

@@ -34,7 +34,7 @@ describe('ControlPlaneClient against the stand-in', () => {
   describe('repositories', () => {
     it('lists every repository of an integration with all six fields', async () => {
       const integration = standIn.integrations.find((entry) => entry.repositories.length > 10)!;
-      const { repositories, invalid } = await clientFor().listRepositories(integration.id);
+      const { repositories, offContract: invalid } = await clientFor().listRepositories(integration.id);
       assert.equal(invalid.length, 0);
       assert.equal(repositories.length, integration.repositories.length);
       for (const key of ['host_integration_id', 'id', 'name', 'owner', 'url', 'default_branch']) {
@@ -459,10 +459,10 @@ describe('ControlPlaneClient against scripted servers', () => {
     try {
       const page = await client.listDeployments();
       assert.deepEqual(page.deployments.map((d) => d.name), ['ok']);
-      assert.equal(page.invalid.length, 1);
-      assert.equal(page.invalid[0].index, 1);
-      assert.equal(page.invalid[0].name, 'bad');
-      assert.deepEqual(page.invalid[0].problems, [{ path: 'source_revision_config.repo_ref', message: 'expected a string, got a number' }]);
+      assert.equal(page.offContract.length, 1);
+      assert.equal(page.offContract[0].index, 1);
+      assert.equal(page.offContract[0].name, 'bad');
+      assert.deepEqual(page.offContract[0].problems, [{ path: 'source_revision_config.repo_ref', message: 'expected a string, got a number' }]);
     } finally {
       await client.dispose();
       await server.close();
@@ -506,7 +506,7 @@ describe('ControlPlaneClient against scripted servers', () => {
       assert.deepEqual(resourceSpecProblems({ name: 'none' }), []);
       const odd = await client.listDeployments({ offset: 5 });
       assert.equal(odd.deployments.length, 0);
-      assert.deepEqual(odd.invalid[0].problems, [{ path: 'source_config.resource_spec', message: 'expected an object, got an array' }]);
+      assert.deepEqual(odd.offContract[0].problems, [{ path: 'source_config.resource_spec', message: 'expected an object, got an array' }]);
     } finally {
       await client.dispose();
       await server.close();
@@ -525,10 +525,10 @@ describe('ControlPlaneClient against scripted servers', () => {
     try {
       const listing = await client.listRepositories('0f8e7c8a-3b3d-4d5e-9a59-2f8c1e5b7a10');
       assert.equal(listing.repositories.length, 0);
-      assert.equal(listing.invalid.length, 1);
-      assert.deepEqual(listing.invalid[0].problems, [{ path: 'default_branch', message: 'expected a string, got nothing' }]);
-      assert.equal(listing.invalid[0].usableForCreate, false);
-      assert.match(listing.invalid[0].reason, /default_branch/);
+      assert.equal(listing.offContract.length, 1);
+      assert.deepEqual(listing.offContract[0].problems, [{ path: 'default_branch', message: 'expected a string, got nothing' }]);
+      assert.equal(listing.offContract[0].usableForCreate, false);
+      assert.match(listing.offContract[0].reason, /default_branch/);
       const page = await client.listDeployments();
       assert.deepEqual((page.deployments[0] as Record<string, unknown>).custom_field, { nested: true });
     } finally {

@@ -201,8 +201,8 @@ async function call(client: ControlPlaneClient, operation: Operation): Promise<v
     }
     case 'repos': {
       const listing = await client.listRepositories(INTEGRATION);
-      assert.ok(Array.isArray(listing.repositories) && Array.isArray(listing.invalid));
-      for (const bad of listing.invalid) {
+      assert.ok(Array.isArray(listing.repositories) && Array.isArray(listing.offContract));
+      for (const bad of listing.offContract) {
         assert.equal(bad.usableForCreate, false);
         assert.ok(bad.problems.length > 0 && bad.reason.length > 0);
       }
@@ -217,10 +217,10 @@ async function call(client: ControlPlaneClient, operation: Operation): Promise<v
 }
 
 function checkPage(page: DeploymentPage): void {
-  assert.ok(Array.isArray(page.deployments) && Array.isArray(page.invalid));
+  assert.ok(Array.isArray(page.deployments) && Array.isArray(page.offContract));
   assert.ok(Number.isSafeInteger(page.nextOffset) && page.nextOffset >= 0);
   assert.equal(page.mayHaveMore, page.end === undefined);
-  for (const bad of page.invalid) assert.ok(bad.problems.length > 0 && bad.problems.every((p) => typeof p.path === 'string' && p.message.length > 0));
+  for (const bad of page.offContract) assert.ok(bad.problems.length > 0 && bad.problems.every((p) => typeof p.path === 'string' && p.message.length > 0));
 }
 
 describe('ControlPlaneClient against generated answers (property)', () => {

@@ -94,4 +94,27 @@ describe('state that belongs to a control plane', () => {
     assert.deepEqual(new DeploymentFilterStore(next.scoped(context.workspaceState)).filters, { status: 'READY', imageVersion: '0.3.2' });
     next.dispose();
   });
+  it('drops the state of a control plane once the profile that pointed at it is removed, and only then', async () => {
+    resetFake();
+    workspace.set('deploymentsExplorer.profiles', [
+      { id: 'eu', name: 'EU', baseUrl: 'https://eu.example.com' },
+      { id: 'us', name: 'US', baseUrl: 'https://us.example.com' },
+    ]);
+    const context = extensionContext();
+    const kept = { 'https://eu.example.com|': { status: 'READY' }, 'https://us.example.com|': { nameContains: 'api' } };
+    await context.workspaceState.update(FILTERS_STATE_KEY, kept);
+    const connection = connect(context);
+    const filters = new DeploymentFilterStore(connection.scoped(context.workspaceState));
+    assert.deepEqual(filters.filters, { status: 'READY' });
+
+    await change(connection, 'profiles', [
+      { id: 'eu', name: 'EU (renamed)', baseUrl: 'https://eu.example.com' },
+      { id: 'us', name: 'US', baseUrl: 'https://us.example.com' },
+    ]);
+    assert.deepEqual(context.workspaceState.get(FILTERS_STATE_KEY), kept, 'no profile removed: everything stays');
+
+    await change(connection, 'profiles', [{ id: 'eu', name: 'EU', baseUrl: 'https://eu.example.com' }]);
+    assert.deepEqual(context.workspaceState.get(FILTERS_STATE_KEY), { 'https://eu.example.com|': { status: 'READY' } });
+    connection.dispose();
+  });
 });

@@ -52,7 +52,7 @@ function resettingConnection(services: ReturnType<typeof fakeServices>['services
             offsets.push(at);
             await new Promise((resolve) => setTimeout(resolve, 10));
             if (ended.aborted || signal.aborted) throw new CancelledError();
-            yield { deployments: [deployment(at)], invalid: [], requestedOffset: at, limit: 100, nextOffset: at + 1, mayHaveMore: at + 1 < count };
+            yield { deployments: [deployment(at)], offContract: [], requestedOffset: at, limit: 100, nextOffset: at + 1, mayHaveMore: at + 1 < count };
           }
         },
       };
@@ -117,10 +117,10 @@ describe('Deploy This Branch…', () => {
     tree = new WorkspaceTreeProvider(services);
     const deployed = deployThisBranch(services, tree, git.repository);
     // The first scan is cut short by a connection change, as when the window's settings settle.
-    await fake.until(() => services.deploymentIndex.current().scan.looked === 1, 'the first page');
+    await fake.until(() => services.deploymentIndex.current().scanState.looked === 1, 'the first page');
     await connection.change();
     await deployed;
-    assert.equal(services.deploymentIndex.current().scan.phase, 'complete');
+    assert.equal(services.deploymentIndex.current().scanState.phase, 'complete');
     assert.equal(created.length, 0, 'the branch is deployed already: the question comes first');
   });
 
@@ -129,7 +129,7 @@ describe('Deploy This Branch…', () => {
     const { services } = fakeServices({ apiKey: 'sk-test' });
     (services.connection as { getClient: () => Promise<unknown> }).getClient = async () => ({
       async *deploymentPages() {
-        yield { deployments: [], invalid: [], requestedOffset: 0, limit: 100, nextOffset: 0, mayHaveMore: false };
+        yield { deployments: [], offContract: [], requestedOffset: 0, limit: 100, nextOffset: 0, mayHaveMore: false };
       },
     });
     const git = gitExtension({ remote: 'origin', name: 'feature/sign-in' });
@@ -162,7 +162,7 @@ describe('This Workspace', () => {
       getClient: async () => ({
         async *deploymentPages() {
           if (refused) throw new AuthError(401, 'invalid API key');
-          yield { deployments: [deployment], invalid: [], requestedOffset: 0, limit: 100, nextOffset: 1, mayHaveMore: false };
+          yield { deployments: [deployment], offContract: [], requestedOffset: 0, limit: 100, nextOffset: 1, mayHaveMore: false };
         },
       }),
     });
@@ -171,13 +171,13 @@ describe('This Workspace', () => {
     tree = new WorkspaceTreeProvider(services);
     const labels = async () => (await tree!.getChildren()).map((element) => String(tree!.getTreeItem(element).label));
     await labels();
-    await fake.until(() => services.deploymentIndex.current().scan.phase === 'failed', 'the scan to fail');
+    await fake.until(() => services.deploymentIndex.current().scanState.phase === 'failed', 'the scan to fail');
     assert.ok((await labels()).includes("Couldn't look through the deployments: Retry"));
 
     refused = false;
     connectionChanged.fire();
     await labels();
-    await fake.until(() => services.deploymentIndex.current().scan.phase === 'complete', 'the scan to run again');
+    await fake.until(() => services.deploymentIndex.current().scanState.phase === 'complete', 'the scan to run again');
     assert.deepEqual(await labels(), ['shop']);
   });
 
@@ -196,12 +196,12 @@ describe('This Workspace', () => {
   it('a connection change that keeps the control plane (a timeout set) does not stop the scan: it goes on where it was', async () => {
     const { connection, tree, index } = scanningTree(3);
     const phases: string[] = [];
-    index.onDidChange(() => phases.push(index.scan.phase));
+    index.onDidChange(() => phases.push(index.scanState.phase));
     await tree.getChildren();
-    await fake.until(() => index.scan.looked === 1, 'the first page');
+    await fake.until(() => index.scanState.looked === 1, 'the first page');
     await connection.change();
-    await fake.until(() => index.scan.phase !== 'scanning', 'the scan to end');
-    assert.equal(index.scan.phase, 'complete');
+    await fake.until(() => index.scanState.phase !== 'scanning', 'the scan to end');
+    assert.equal(index.scanState.phase, 'complete');
     assert.equal(index.size, 3);
     assert.ok(!phases.includes('stopped'), `no stopped scan to be seen: ${phases.join(', ')}`);
     assert.deepEqual(connection.offsets.slice(-2), [1, 2], 'on from the offset it had reached');
@@ -210,14 +210,14 @@ describe('This Workspace', () => {
   it('a change to another control plane stops the scan of the one before, which asks nothing more', async () => {
     const { services, connection, tree, index } = scanningTree(50);
     await tree.getChildren();
-    await fake.until(() => index.scan.looked === 1, 'the first page');
+    await fake.until(() => index.scanState.looked === 1, 'the first page');
     fake.workspace.set('deploymentsExplorer.baseUrl', 'https://other.example.com');
     assert.notEqual(services.deploymentIndex.current(), index);
     await connection.change();
-    await fake.until(() => index.scan.phase !== 'scanning', 'the scan to end');
+    await fake.until(() => index.scanState.phase !== 'scanning', 'the scan to end');
     const asked = connection.offsets.length;
     await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(index.scan.phase, 'stopped');
+    assert.equal(index.scanState.phase, 'stopped');
     assert.equal(connection.offsets.length, asked);
   });
 
@@ -230,7 +230,7 @@ describe('This Workspace', () => {
     const records = [deployment(1, 'v1', tagged), deployment(2, 'feature/login', unreadable), deployment(3, 'feature/login', 'e'.repeat(40))];
     (services.connection as { getClient: () => Promise<unknown> }).getClient = async () => ({
       async *deploymentPages() {
-        yield { deployments: records, invalid: [], requestedOffset: 0, limit: 100, nextOffset: 3, mayHaveMore: false };
+        yield { deployments: records, offContract: [], requestedOffset: 0, limit: 100, nextOffset: 3, mayHaveMore: false };
       },
     });
     const git = gitExtension();
@@ -245,7 +245,7 @@ describe('This Workspace', () => {
     mock.method(fake.extensions, 'getExtension', () => git.extension);
     tree = new WorkspaceTreeProvider(services);
     await tree.getChildren();
-    await fake.until(() => services.deploymentIndex.current().scan.phase === 'complete', 'the scan');
+    await fake.until(() => services.deploymentIndex.current().scanState.phase === 'complete', 'the scan');
     const rows: string[] = [];
     const render = async (element?: Parameters<WorkspaceTreeProvider['getChildren']>[0], depth = 0): Promise<void> => {
       for (const child of await tree!.getChildren(element)) {

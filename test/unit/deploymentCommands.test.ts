@@ -89,7 +89,7 @@ describe('deployment row commands with no row given, or a deployment named by it
   it('Watch Deployment takes the loaded record (its ID as listed, its name) without asking the control plane', async () => {
     start = await simulateWindowStart(standIn);
     const rows = (start.rows.get('deploymentsExplorer.deployments') ?? []) as DeploymentElement[];
-    const row = rows.find((element) => element.kind === 'deployment' && !element.invalid && !!element.item.deployment.id && !!element.item.deployment.name);
+    const row = rows.find((element) => element.kind === 'deployment' && !element.offContract && !!element.item.deployment.id && !!element.item.deployment.name);
     assert.ok(row, 'a loaded deployment with an ID and a name');
     const { id, name } = row.item.deployment;
     const requests = standIn.requests.length;

@@ -24,7 +24,7 @@ function record(n: number, fields: RecordFields = {}): Deployment {
 function page(records: Deployment[], offset: number, limit: number, more: boolean, invalid = 0): DeploymentPage {
   return {
     deployments: records,
-    invalid: Array.from({ length: invalid }, (_, index) => ({ index, raw: {}, problems: [] })),
+    offContract: Array.from({ length: invalid }, (_, index) => ({ index, raw: {}, problems: [] })),
     requestedOffset: offset,
     limit,
     nextOffset: offset + records.length + invalid,
@@ -122,7 +122,7 @@ describe('DeploymentIndex: its update rules', () => {
     });
     await indexes.scan(true);
     const index = indexes.current();
-    assert.deepEqual({ phase: index.scan.phase, looked: index.scan.looked, size: index.size }, { phase: 'complete', looked: 100, size: 100 });
+    assert.deepEqual({ phase: index.scanState.phase, looked: index.scanState.looked, size: index.size }, { phase: 'complete', looked: 100, size: 100 });
   });
 
   it('a fresh scan drops the old entries; going on keeps them and continues at the response offset', async () => {
@@ -132,14 +132,14 @@ describe('DeploymentIndex: its update rules', () => {
     index.update([record(999, { repo: 'https://github.com/acme/old' })]);
     settings.limit = 100;
     await indexes.scan(true);
-    assert.deepEqual(index.scan, { phase: 'capped', looked: 100, nextOffset: 100, error: undefined });
+    assert.deepEqual(index.scanState, { phase: 'capped', looked: 100, nextOffset: 100, error: undefined });
     assert.equal(index.usage('https://github.com/acme/old'), undefined);
     assert.equal(index.built, true);
     settings.limit = 200;
     await indexes.scan(false);
-    assert.equal(index.scan.phase, 'complete');
+    assert.equal(index.scanState.phase, 'complete');
     assert.equal(index.size, 250);
-    assert.equal(index.scan.looked, 250);
+    assert.equal(index.scanState.looked, 250);
     assert.deepEqual(offsets, [0, 100]);
   });
 
@@ -160,10 +160,10 @@ describe('DeploymentIndex: its update rules', () => {
       id: 'legacy-7',
     };
     const { indexes } = indexesOver(async function* () {
-      yield { ...page([record(1)], 0, 100, false), invalid: [offContract, { index: 2, raw: { status: 'READY' }, problems }, { index: 3, raw: null, problems }] };
+      yield { ...page([record(1)], 0, 100, false), offContract: [offContract, { index: 2, raw: { status: 'READY' }, problems }, { index: 3, raw: null, problems }] };
     });
     await indexes.scan(true);
-    assert.equal(indexes.current().scan.looked, 4);
+    assert.equal(indexes.current().scanState.looked, 4);
     assert.equal(indexes.current().size, 2);
     const shown = indexes.current().ofRemotes([{ name: 'origin', url: 'https://github.com/acme/shop' }]).deployments;
     assert.deepEqual(
@@ -191,11 +191,11 @@ describe('DeploymentIndex: its update rules', () => {
     const { indexes, log } = indexesOver((offset) => pages(all, 100, offset, new Error('boom')));
     await indexes.scan(true);
     const index = indexes.current();
-    assert.equal(index.scan.phase, 'failed');
-    assert.equal((index.scan.error as Error).message, 'boom');
+    assert.equal(index.scanState.phase, 'failed');
+    assert.equal((index.scanState.error as Error).message, 'boom');
     assert.equal(index.built, false);
     assert.equal(index.size, 100);
-    assert.equal(index.scan.nextOffset, 100);
+    assert.equal(index.scanState.nextOffset, 100);
     assert.deepEqual(log, ['info This Workspace: looked at 100 deployments (failed), 100 indexed', 'warn This Workspace: the scan failed: boom']);
   });
 
@@ -214,13 +214,13 @@ describe('DeploymentIndex: its update rules', () => {
     const index = indexes.current();
     const scanned = indexes.scan(true);
     await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(index.scan.phase, 'scanning');
+    assert.equal(index.scanState.phase, 'scanning');
     indexes.stopScan();
     await scanned;
-    assert.deepEqual({ phase: index.scan.phase, looked: index.scan.looked, size: index.size }, { phase: 'stopped', looked: 100, size: 100 });
+    assert.deepEqual({ phase: index.scanState.phase, looked: index.scanState.looked, size: index.size }, { phase: 'stopped', looked: 100, size: 100 });
     hold = false;
     await indexes.scan(false);
-    assert.deepEqual({ phase: index.scan.phase, looked: index.scan.looked, size: index.size }, { phase: 'complete', looked: 250, size: 250 });
+    assert.deepEqual({ phase: index.scanState.phase, looked: index.scanState.looked, size: index.size }, { phase: 'complete', looked: 250, size: 250 });
     assert.deepEqual(offsets, [0, 100]);
   });
 

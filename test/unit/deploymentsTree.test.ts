@@ -7,6 +7,7 @@ import { AuthError, NetworkError, SchemaError, type Deployment, type DeploymentP
 import { pageEnd } from '../../src/api/pagination';
 import { DeploymentList } from '../../src/model/deploymentList';
 import { DeploymentsTreeElement, DeploymentsTreeProvider } from '../../src/features/deployments/deploymentsTreeProvider';
+import { pagesOf } from './helpers/pagesOf';
 
 const LIMIT = 3;
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, '0')}`;
@@ -41,7 +42,7 @@ function listing(total: number, options: { stuckAt?: number } = {}) {
     const deployments = Array.from({ length: Math.max(0, Math.min(LIMIT, total - offset)) }, (_, i) => record(offset + i));
     const nextOffset = offset === options.stuckAt ? offset : offset + deployments.length;
     const end = pageEnd({ requestedOffset: offset, limit: LIMIT, count: deployments.length, nextOffset });
-    return { deployments, invalid: [], requestedOffset: offset, limit: LIMIT, nextOffset, mayHaveMore: end === undefined, end };
+    return { deployments, offContract: [], requestedOffset: offset, limit: LIMIT, nextOffset, mayHaveMore: end === undefined, end };
   };
   return {
     offsets,
@@ -59,7 +60,7 @@ let providers: DeploymentsTreeProvider[] = [];
 
 function setUp(total: number, options: { canLoad?: boolean; stuckAt?: number } = {}) {
   const server = listing(total, options);
-  const list = new DeploymentList(server.fetch);
+  const list = new DeploymentList(pagesOf(server.fetch));
   let firstLoads = 0;
   const provider = new DeploymentsTreeProvider(
     list,
@@ -166,7 +167,7 @@ describe('Deployments tree', () => {
   it('a watched row without a status or image version says “watching” alone, with no separator before it', async () => {
     // A server may send null (or nothing) for both: the row's description is then the mark alone.
     const bare: Deployment = { id: uuid(7), name: 'bare', status: null, image_version: null };
-    const list = new DeploymentList(async (offset) => ({ deployments: [bare], invalid: [], requestedOffset: offset, limit: LIMIT, nextOffset: 1, mayHaveMore: false, end: 'short' }));
+    const list = new DeploymentList(pagesOf(async (offset) => ({ deployments: [bare], offContract: [], requestedOffset: offset, limit: LIMIT, nextOffset: 1, mayHaveMore: false, end: 'short' })));
     const provider = new DeploymentsTreeProvider(list, () => void list.ensureLoaded(), () => true);
     providers.push(provider);
     provider.getChildren();
@@ -261,9 +262,9 @@ describe('Deployments tree', () => {
   });
 
   it('an error row of a failure worded on several lines says the reason in its description, not a line ending in “:”', async () => {
-    const list = new DeploymentList(async () => {
+    const list = new DeploymentList(pagesOf(async () => {
       throw new SchemaError('The deployment listing', [{ path: 'resources', message: 'expected an array, got null' }]);
-    });
+    }));
     const provider = new DeploymentsTreeProvider(list, () => void list.ensureLoaded().catch(() => undefined), () => true);
     providers.push(provider);
     provider.getChildren();
@@ -332,7 +333,7 @@ describe('Deployments tree', () => {
   describe('records that do not match the API contract', () => {
     const offContractPage = (): DeploymentPage => ({
       deployments: [record(0), record(2)],
-      invalid: [
+      offContract: [
         {
           index: 1,
           id: 'not-a-uuid',
@@ -349,7 +350,7 @@ describe('Deployments tree', () => {
     });
 
     it('shows an off-contract record marked, in its place, naming each field', async () => {
-      const list = new DeploymentList(async () => offContractPage());
+      const list = new DeploymentList(pagesOf(async () => offContractPage()));
       const provider = new DeploymentsTreeProvider(list, () => void list.ensureLoaded(), () => true);
       providers.push(provider);
       provider.getChildren();
@@ -395,9 +396,9 @@ describe('Deployments tree', () => {
 
     it('offers the same fixes as the Integrations tree beside the error row', async () => {
       let error: unknown = new AuthError(401, 'Invalid API key');
-      const list = new DeploymentList(async () => {
+      const list = new DeploymentList(pagesOf(async () => {
         throw error;
-      });
+      }));
       const provider = new DeploymentsTreeProvider(list, () => void list.ensureLoaded().catch(() => undefined), () => true);
       providers.push(provider);
       provider.getChildren();

@@ -1,9 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Deployment, type Repository } from '../../src/api';
+import { type Deployment, type Repository, type RepositoryListing } from '../../src/api';
+import { CancelledError } from '../../src/api/errors';
 import { ControlPlaneClient } from '../../src/api/client';
 import { parseIntegrationId, integrationIdProblem } from '../../src/model/integrationId';
-import { discoverIntegrationIds, integrationsUsedBy } from '../../src/model/integrationDiscovery';
+import { discoverIntegrations, integrationsUsedBy } from '../../src/model/integrationDiscovery';
+import { DeploymentIndexes } from '../../src/model/deploymentIndex';
 import { escapeMarkdown } from '../../src/model/viewText';
 import { RepositoryCatalog, sortRepositories } from '../../src/model/repositoryCatalog';
 import {
@@ -103,7 +105,7 @@ describe('integration and repository presentation', () => {
       { ...repository, id: 3, owner: 'other', url: 'https://gitlab.com/other/c' },
     ];
     const catalog = new RepositoryCatalog({
-      client: async () => ({ listRepositories: async () => ({ repositories, invalid: [] }) }) as never,
+      client: async () => ({ listRepositories: async () => ({ repositories, offContract: [] }) }) as never,
       addedIntegrations: () => [{ id: VALID }],
     });
     assert.deepEqual(catalog.facts(VALID), { codeHost: undefined, owner: undefined });
@@ -114,6 +116,55 @@ describe('integration and repository presentation', () => {
     assert.equal(integrationLabel(catalog.find(VALID)!, catalog.facts(VALID)), 'acme on gitlab.com');
     catalog.invalidate(VALID);
     assert.equal(catalog.facts(VALID).owner, undefined, 'forgotten with the repositories');
+  });
+
+  /** A catalog whose listing answers when `release` is called, or fails as cancelled when its signal aborts. */
+  function heldCatalog() {
+    const signals: AbortSignal[] = [];
+    let release = () => undefined as void;
+    const listRepositories = (_id: string, { signal }: { signal: AbortSignal }) =>
+      new Promise<RepositoryListing>((resolve, reject) => {
+        signals.push(signal);
+        release = () => resolve({ repositories: [repository], offContract: [] });
+        signal.addEventListener('abort', () => reject(new CancelledError()));
+      });
+    const catalog = new RepositoryCatalog({ client: async () => ({ listRepositories }) as never, addedIntegrations: () => [{ id: VALID }] });
+    const states: string[] = [];
+    catalog.onDidChange(() => states.push(catalog.state(VALID).status));
+    return { catalog, signals, states, release: () => release() };
+  }
+
+  it('a load shared by a picker and the tree goes on when the picker closes, and the tree gets its repositories', async () => {
+    const { catalog, signals, states, release } = heldCatalog();
+    const picker = new AbortController();
+    const picked = catalog.repositories(VALID, picker.signal);
+    const tree = catalog.repositories(VALID);
+    await new Promise((resolve) => setImmediate(resolve));
+    picker.abort();
+    await assert.rejects(picked, (error: Error) => error.name === 'CancelledError', 'the picker stops waiting');
+    assert.equal(signals.length, 1, 'one request for both');
+    assert.equal(signals[0].aborted, false, 'the tree still waits for it');
+    release();
+    assert.deepEqual(await tree, [repository]);
+    assert.deepEqual(states, ['loading', 'loaded'], 'no flicker back to idle, no second load');
+  });
+
+  it('a shared load is cancelled once every caller has gone, and asked again afresh', async () => {
+    const { catalog, signals, release } = heldCatalog();
+    const [first, second] = [new AbortController(), new AbortController()];
+    const loads = [catalog.repositories(VALID, first.signal), catalog.repositories(VALID, second.signal)];
+    await new Promise((resolve) => setImmediate(resolve));
+    first.abort();
+    assert.equal(signals[0].aborted, false);
+    second.abort();
+    assert.equal(signals[0].aborted, true, 'nobody waits for it any more');
+    for (const load of loads) await assert.rejects(load, (error: Error) => error.name === 'CancelledError');
+    const again = catalog.repositories(VALID);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(signals.length, 2);
+    release();
+    assert.deepEqual(await again, [repository]);
+    assert.equal(catalog.state(VALID).status, 'loaded');
   });
 
   it('shows all six fields in the tooltip in the interface’s words, escaped', () => {
@@ -194,34 +245,69 @@ describe('integration discovery', () => {
     await standIn.close();
   });
 
+  /** The deployment indexes of one control plane, the stand-in, over the real client. */
+  const indexesOver = (listing: ControlPlaneClient) =>
+    new DeploymentIndexes({ controlPlane: () => 'stand-in', onDidChange: () => ({ dispose: () => undefined }), getClient: async () => listing }, () => 5000, {
+      info: () => undefined,
+      warn: () => undefined,
+    });
+  const listingOffsets = () => standIn.requests.filter((r) => r.path === '/v2/deployments').map((r) => r.query.offset ?? '0');
+
   it('finds every integration the stand-in deployments use, including the unknown one', async () => {
     const expected = new Set<string>();
     for (const deployment of standIn.deployments) {
       const id = (deployment as { source_config?: { integration_id?: string } }).source_config?.integration_id;
       if (id) expected.add(id.toLowerCase());
     }
+    standIn.requests.length = 0;
     const progress: number[] = [];
-    const result = await discoverIntegrationIds(client, { onProgress: (p) => progress.push(p.deployments) });
+    const result = await discoverIntegrations(indexesOver(client), { onProgress: (p) => progress.push(p.deployments) });
     assert.deepEqual(new Set(result.integrationIds), expected);
     assert.ok(result.integrationIds.includes(ORPHAN_INTEGRATION_ID));
     assert.equal(result.codeHosts[ORPHAN_INTEGRATION_ID], 'github.com', 'the host its deployments’ repository URLs name');
     assert.equal(result.codeHosts[standIn.integrations[1].id], new URL(standIn.integrations[1].repositories[0].url).host);
     assert.equal(result.deployments, standIn.deployments.length);
     assert.equal(result.truncated, false);
-    assert.equal(progress.length, result.pages);
     const listings = standIn.requests.filter((r) => r.path === '/v2/deployments');
+    assert.equal(progress.length, Math.ceil(standIn.deployments.length / 100), 'one report per page that brought records');
     assert.ok(listings.every((r) => r.query.limit === '100'), 'pages of 100');
   });
 
-  it('stops after maxPages and says so', async () => {
-    const result = await discoverIntegrationIds(client, { maxPages: 2 });
-    assert.equal(result.pages, 2);
+  it('stops at its limit and says so', async () => {
+    const result = await discoverIntegrations(indexesOver(client), { limit: 200 });
+    assert.equal(result.deployments, 200);
     assert.equal(result.truncated, true);
+  });
+
+  it('scans only what the deployment index has not seen', async () => {
+    const indexes = indexesOver(client);
+    await indexes.scan(true, 100);
+    const seen = indexes.current().scanState.nextOffset;
+    standIn.requests.length = 0;
+    const result = await discoverIntegrations(indexes);
+    assert.equal(result.deployments, standIn.deployments.length);
+    assert.equal(listingOffsets()[0], String(seen), 'goes on where the index stopped');
+    assert.ok(!listingOffsets().includes('0'), 'the first page is not asked for again');
+    standIn.requests.length = 0;
+    const again = await discoverIntegrations(indexes);
+    assert.deepEqual(listingOffsets(), [], 'a built index answers without a request');
+    assert.deepEqual(again.integrationIds, result.integrationIds);
+  });
+
+  it('reads the integrations of records a listing, Create or watch tick gave the index', async () => {
+    const indexes = indexesOver(client);
+    await indexes.scan(true);
+    standIn.requests.length = 0;
+    const created = { id: '00000000-0000-4000-8000-00000000abcd', name: 'created', source_config: { integration_id: VALID, repo_url: 'https://example.com/acme/x' } };
+    indexes.current().update([created as Deployment]);
+    const result = await discoverIntegrations(indexes);
+    assert.ok(result.integrationIds.includes(VALID));
+    assert.deepEqual(listingOffsets(), []);
   });
 
   it('can be cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(discoverIntegrationIds(client, { signal: controller.signal }), (e: Error) => e.name === 'CancelledError');
+    await assert.rejects(discoverIntegrations(indexesOver(client), { signal: controller.signal }), (e: Error) => e.name === 'CancelledError');
   });
 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { fakeServices, FakeControlPlaneOptions, repository } from './helpers/fakeServices';
 import { AuthError, NetworkError, SchemaError } from '../../src/api';
-import type { InvalidRepository, Repository } from '../../src/api';
+import type { OffContractRepository, Repository } from '../../src/api';
 import type { IntegrationsTreeNode } from '../../src/model/integrationRows';
 import { IntegrationsTreeProvider } from '../../src/features/integrations/integrationsTreeProvider';
 import { registerIntegrations } from '../../src/features/integrations';
@@ -58,7 +58,7 @@ function manyRepositories(count: number): Repository[] {
 }
 
 /** An off-contract record of acme named `name` (it sorts among the repositories by owner and name). */
-function offContract(index: number, name: string): InvalidRepository {
+function offContract(index: number, name: string): OffContractRepository {
   return {
     index,
     id: undefined,
@@ -534,7 +534,7 @@ describe('Discover Integrations from Deployments', () => {
     const record = { id: '00000000-0000-4000-8000-000000000001', name: 'only', source_config: { integration_id: DISCOVERED, repo_url: 'https://github.com/acme/only' } };
     const client = {
       async *deploymentPages() {
-        yield { deployments: [record], invalid: [], requestedOffset: 0, limit: 100, nextOffset: 1, mayHaveMore: false, end: 'short' as const };
+        yield { deployments: [record], offContract: [], requestedOffset: 0, limit: 100, nextOffset: 1, mayHaveMore: false, end: 'short' as const };
       },
     };
     Object.assign(control.services.connection, { getClient: async () => client });

@@ -97,9 +97,9 @@ describe('API client messages with a bundle configured', () => {
       Object.assign(deep, { source_config: { ...deep.source_config, resource_spec: { cpu: 'two', min_scale: 1.5, sidecars: {} } } });
       guillemets();
       const page = await client.listDeployments({ limit: 5 });
-      assert.equal(page.invalid.length, 1);
-      assert.equal(page.invalid[0].index, 0);
-      assert.deepEqual(page.invalid[0].problems, [{ path: 'id', message: '«expected a UUID»' }, { path: 'created_at', message: '«expected «a string», got «a number»»' }]);
+      assert.equal(page.offContract.length, 1);
+      assert.equal(page.offContract[0].index, 0);
+      assert.deepEqual(page.offContract[0].problems, [{ path: 'id', message: '«expected a UUID»' }, { path: 'created_at', message: '«expected «a string», got «a number»»' }]);
       // resource_spec, checked in full when it is shown.
       assert.deepEqual(resourceSpecProblems(page.deployments[0]), [
         { path: 'source_config.resource_spec.min_scale', message: '«expected «a whole number», got «a number with a fraction»»' },
@@ -123,9 +123,9 @@ describe('API client messages with a bundle configured', () => {
     try {
       guillemets();
       const listing = await client.listRepositories(integration);
-      assert.deepEqual(listing.invalid[0].problems, [{ path: 'url', message: '«expected «a string», got «nothing»»' }]);
+      assert.deepEqual(listing.offContract[0].problems, [{ path: 'url', message: '«expected «a string», got «nothing»»' }]);
       assert.equal(
-        listing.invalid[0].reason,
+        listing.offContract[0].reason,
         '«It does not match the API contract (url: «expected «a string», got «nothing»»), so it cannot be used to create a deployment.»',
       );
       await assert.rejects(client.createDeployment({ name: 'made' }), (error: unknown) => {

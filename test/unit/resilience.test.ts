@@ -46,8 +46,8 @@ describe('1. one off-contract record never blanks a page', () => {
       async (client) => {
         const page = await client.listDeployments({ limit: 50 });
         assert.equal(page.deployments.length, 49);
-        assert.equal(page.invalid.length, 1);
-        const [bad] = page.invalid;
+        assert.equal(page.offContract.length, 1);
+        const [bad] = page.offContract;
         assert.equal(bad.index, 17);
         assert.equal(bad.id, 'not-a-uuid');
         assert.equal(bad.name, 'odd');
@@ -70,12 +70,12 @@ describe('1. one off-contract record never blanks a page', () => {
       async (client) => {
         const listing = await client.listRepositories(integration);
         assert.deepEqual(listing.repositories.map((r) => r.id), [1, 3]);
-        assert.equal(listing.invalid.length, 2);
-        assert.equal(listing.invalid[0].index, 1);
-        assert.equal(listing.invalid[0].usableForCreate, false);
-        assert.deepEqual(listing.invalid[0].problems, [{ path: 'url', message: 'expected a string, got nothing' }]);
-        assert.match(listing.invalid[0].reason, /url: expected a string, got nothing\), so it cannot be used to create a deployment/);
-        assert.deepEqual(listing.invalid[1].problems, [{ path: '', message: 'expected an object, got a string' }]);
+        assert.equal(listing.offContract.length, 2);
+        assert.equal(listing.offContract[0].index, 1);
+        assert.equal(listing.offContract[0].usableForCreate, false);
+        assert.deepEqual(listing.offContract[0].problems, [{ path: 'url', message: 'expected a string, got nothing' }]);
+        assert.match(listing.offContract[0].reason, /url: expected a string, got nothing\), so it cannot be used to create a deployment/);
+        assert.deepEqual(listing.offContract[1].problems, [{ path: '', message: 'expected an object, got a string' }]);
       },
     );
   });

@@ -61,10 +61,10 @@ describe('problems of records in our words', () => {
     const client = new ControlPlaneClient({ baseUrl: server.url, retry: { maxAttempts: 1 } });
     try {
       const listing = await client.listRepositories(INTEGRATION);
-      assert.deepEqual(listing.invalid[0].problems, [{ path: 'url', message: 'expected a string, got nothing' }]);
-      assert.equal(listing.invalid[0].reason, 'It does not match the API contract (url: expected a string, got nothing), so it cannot be used to create a deployment.');
+      assert.deepEqual(listing.offContract[0].problems, [{ path: 'url', message: 'expected a string, got nothing' }]);
+      assert.equal(listing.offContract[0].reason, 'It does not match the API contract (url: expected a string, got nothing), so it cannot be used to create a deployment.');
       const page = await client.listDeployments({ limit: 2 });
-      assert.deepEqual(page.invalid[0].problems, [
+      assert.deepEqual(page.offContract[0].problems, [
         { path: 'id', message: 'expected a UUID' },
         { path: 'created_at', message: 'expected a string, got a number' },
       ]);

@@ -177,7 +177,7 @@ async function existingDeployments(
     index = await services.deploymentIndex.builtIndex().finally(() => signal.removeEventListener('abort', stop));
     if (signal.aborted) throw new vscode.CancellationError();
     if (!index.built) {
-      services.log.warn(`Agent tool ${CREATE_TOOL}: existing deployments not checked: ${index.scan.error ? messageOf(index.scan.error) : index.scan.phase}`);
+      services.log.warn(`Agent tool ${CREATE_TOOL}: existing deployments not checked: ${index.scanState.error ? messageOf(index.scanState.error) : index.scanState.phase}`);
       return undefined;
     }
   }

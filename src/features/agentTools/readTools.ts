@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import type { Deployment, InvalidDeployment, Repository } from '../../api';
+import type { Deployment, OffContractDeployment, Repository } from '../../api';
 import { messageOf } from '../../api/errors';
 import { maskSecrets } from '../../model/deploymentDetails';
 import { customUrlOf } from '../../model/deploymentPresentation';
@@ -42,7 +42,7 @@ function summary(deployment: Deployment): Record<string, unknown> {
 }
 
 /** A record off the API contract: what could be read of it, and where it departs (never its content, which may hold secrets). */
-function offContract(record: InvalidDeployment): Record<string, unknown> {
+function offContract(record: OffContractDeployment): Record<string, unknown> {
   return { position: record.index, id: record.id, name: record.name, problems: record.problems.map(problemLine) };
 }
 
@@ -64,18 +64,18 @@ export function readTools({ services, workspace }: AgentToolDependencies): Recor
         offset: input.offset ?? 0,
       };
       const page = await client.listDeployments(query, { signal: signalOf(token) });
-      services.deploymentIndex.current().update(page.deployments, page.invalid);
-      const count = page.deployments.length + page.invalid.length;
+      services.deploymentIndex.current().update(page.deployments, page.offContract);
+      const count = page.deployments.length + page.offContract.length;
       const lines = [
         vscode.l10n.t('{0} deployments from offset {1} (limit {2}), {3}.', count, page.requestedOffset, page.limit, targetWords(target)),
         page.mayHaveMore
           ? vscode.l10n.t('There may be more: call again with the same filters and offset {0} (the response offset, passed back as it is).', page.nextOffset)
           : vscode.l10n.t('This is the last page.'),
       ];
-      if (page.invalid.length > 0) {
-        lines.push(vscode.l10n.t('{0} records do not match the API contract; what could be read of them is under off_contract.', page.invalid.length));
+      if (page.offContract.length > 0) {
+        lines.push(vscode.l10n.t('{0} records do not match the API contract; what could be read of them is under off_contract.', page.offContract.length));
       }
-      const records = { deployments: page.deployments.map(summary), next_offset: page.mayHaveMore ? page.nextOffset : null, off_contract: page.invalid.map(offContract) };
+      const records = { deployments: page.deployments.map(summary), next_offset: page.mayHaveMore ? page.nextOffset : null, off_contract: page.offContract.map(offContract) };
       return textResult(lines.join(' '), jsonBlock(records));
     },
   };
@@ -88,12 +88,12 @@ export function readTools({ services, workspace }: AgentToolDependencies): Recor
       const ids = [...new Map(input.deployment_ids.map((id) => [idKey(id), id])).values()];
       // One request for all of them, as watching does.
       const page = await client.listDeployments({ deploymentIds: ids, limit: ids.length }, { signal: signalOf(token) });
-      services.deploymentIndex.current().update(page.deployments, page.invalid);
-      const found = new Set([...page.deployments.map((d) => d.id), ...page.invalid.map((d) => d.id)].flatMap((id) => (id ? [idKey(id)] : [])));
+      services.deploymentIndex.current().update(page.deployments, page.offContract);
+      const found = new Set([...page.deployments.map((d) => d.id), ...page.offContract.map((d) => d.id)].flatMap((id) => (id ? [idKey(id)] : [])));
       const missing = ids.filter((id) => !found.has(idKey(id)));
       const lines = [vscode.l10n.t('{0} of {1} deployments found, {2}. Secret values are masked.', found.size, ids.length, targetWords(target))];
       if (missing.length > 0) lines.push(vscode.l10n.t('Not found (deleted, or of another tenant or control plane): {0}.', missing.join(', ')));
-      const records = { deployments: page.deployments.map((deployment) => maskSecrets(deployment)), not_found: missing, off_contract: page.invalid.map(offContract) };
+      const records = { deployments: page.deployments.map((deployment) => maskSecrets(deployment)), not_found: missing, off_contract: page.offContract.map(offContract) };
       return textResult(lines.join(' '), jsonBlock(records));
     },
   };
@@ -126,7 +126,7 @@ export function readTools({ services, workspace }: AgentToolDependencies): Recor
           const matching = filter ? all.filter((repository) => `${repository.owner}/${repository.name} ${repository.url}`.toLowerCase().includes(filter)) : all;
           Object.assign(entry, { total: all.length, matching: matching.length, repositories: matching.slice(0, limit).map(repositoryRecord) });
           const state = catalog.state(integration.id);
-          if (state.status === 'loaded' && state.invalid.length > 0) entry.off_contract = state.invalid.map((record) => record.reason);
+          if (state.status === 'loaded' && state.offContract.length > 0) entry.off_contract = state.offContract.map((record) => record.reason);
         } catch (error) {
           if (signal.aborted) throw error;
           entry.error = messageOf(error).split('\n').join(' ');

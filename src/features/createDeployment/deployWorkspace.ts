@@ -3,7 +3,7 @@ import vscode = require('vscode');
 import { type Deployment, type Repository } from '../../api';
 import { messageOf } from '../../api/errors';
 import { sentence } from '../../api/text';
-import { isPlainObject } from '../../model/createPayload';
+import { isPlainObject } from '../../model/jsonValues';
 import { readCreateArgument } from '../../model/createArguments';
 import { matchRemotes, redactUserInfo, remoteLabel } from '../../model/remoteUrls';
 import { FolderRemote, readWorkspaceRemotes } from './workspaceRemotes';

@@ -1,7 +1,8 @@
 import vscode = require('vscode');
 import type { Repository } from '../../api';
-import { DraftStore, isPlainObject } from '../../model/createPayload';
+import { DraftStore } from '../../model/createPayload';
 import { deploymentType } from '../../model/deploymentType';
+import { isPlainObject } from '../../model/jsonValues';
 import { DeploymentsFeature, Services, WatchFeature } from '../../platform/services';
 import { readCreateArgument } from '../../model/createArguments';
 import { CreateResult, runCreateFlow } from './createFlow';

@@ -91,7 +91,7 @@ export function registerDeploymentCommands(
       throw new Error(vscode.l10n.t('Select two deployments to compare (Ctrl+click or Cmd+click the second one); {0} selected.', rows.length));
     }
     // From the Command Palette or a keybinding without two rows selected: choose among the loaded deployments.
-    const loaded = rows.length === 2 ? undefined : controller.list.rows.filter((row) => !row.invalid).map((row) => row.item);
+    const loaded = rows.length === 2 ? undefined : controller.list.rows.filter((row) => !row.offContract).map((row) => row.item);
     if (loaded && loaded.length < 2) {
       throw new Error(vscode.l10n.t('Comparing needs two loaded deployments, and the Deployments view has {0}. Open the view (or Load more…) first.', loaded.length));
     }

@@ -7,7 +7,7 @@ import { DeploymentList, ListChange, LoadedDeployment, offContractRecord } from 
 import { idKey } from '../../model/ids';
 import { integrationsUsedBy } from '../../model/integrationDiscovery';
 import { DeploymentsFeature, Services } from '../../platform/services';
-import type { Deployment, InvalidDeployment } from '../../api';
+import type { Deployment, OffContractDeployment } from '../../api';
 import type { DeploymentFilters } from '../../api/query';
 import { DeploymentElement, DeploymentsTreeElement, DeploymentsTreeProvider } from './deploymentsTreeProvider';
 
@@ -21,15 +21,18 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
   readonly treeView: vscode.TreeView<DeploymentsTreeElement>;
   private readonly disposables: vscode.Disposable[];
   private connectionReady = false;
+  /** Counts connection changes: only the newest one's answer applies. */
+  private connectionChanges = 0;
   private readonly contextValues = new Map<string, boolean>();
   private autoRefreshTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly services: Services) {
     // Per profile: each control plane keeps its own filters.
     this.filters = new DeploymentFilterStore(services.connection.scoped(services.context.workspaceState));
-    this.list = new DeploymentList(async (offset, signal) => {
+    const filters = this.filters;
+    this.list = new DeploymentList(async function* (offset, walk, signal) {
       const client = await services.connection.getClient();
-      return client.listDeployments({ ...this.filters.filters, limit: readSettings().pageSize, offset }, { signal });
+      yield* client.deploymentPages({ ...filters.filters, limit: readSettings().pageSize, offset }, { signal, walk });
     });
     this.provider = new DeploymentsTreeProvider(this.list, () => void this.load(() => this.list.ensureLoaded(), true), () => this.connectionReady);
     // Several rows selected: Copy Deployment ID copies every selected ID; two: Compare Deployments.
@@ -78,7 +81,7 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
   }
 
   loadedRecords(): Deployment[] {
-    return this.list.rows.filter((row) => !row.invalid).map((row) => row.item.deployment);
+    return this.list.rows.filter((row) => !row.offContract).map((row) => row.item.deployment);
   }
 
   /**
@@ -122,12 +125,12 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
   }
 
   /** The record of `id` as the control plane lists it with `filters`, if it does; `invalid` when it is off the contract. */
-  private async listedRecord(id: string, filters: DeploymentFilters): Promise<{ deployment: Deployment; invalid?: InvalidDeployment } | undefined> {
+  private async listedRecord(id: string, filters: DeploymentFilters): Promise<{ deployment: Deployment; invalid?: OffContractDeployment } | undefined> {
     const client = await this.services.connection.getClient();
     const page = await client.listDeployments({ ...filters, deploymentIds: [id], limit: 1, offset: 0 });
     const deployment = page.deployments.find((d) => typeof d.id === 'string' && idKey(d.id) === idKey(id));
     if (deployment) return { deployment };
-    const invalid = page.invalid.find((record) => record.id !== undefined && idKey(record.id) === idKey(id));
+    const invalid = page.offContract.find((record) => record.id !== undefined && idKey(record.id) === idKey(id));
     return invalid && { deployment: offContractRecord(invalid), invalid };
   }
 
@@ -158,18 +161,22 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
 
   /** The integrations of newly loaded records go to the catalog: discovery for free, from pages the user loaded anyway. */
   private shareIntegrations(change: ListChange): void {
-    const added = change.kind === 'appended' || change.kind === 'inserted' ? change.added.filter((row) => !row.invalid) : [];
+    const added = change.kind === 'appended' || change.kind === 'inserted' ? change.added.filter((row) => !row.offContract) : [];
     if (added.length === 0 || !readSettings().discoverIntegrations) return;
     const { integrationIds, codeHosts } = integrationsUsedBy(added.map((row) => row.item.deployment));
     if (integrationIds.length > 0) this.services.catalog.addDiscovered(integrationIds, codeHosts);
   }
 
   private async connectionChanged(): Promise<void> {
+    const change = ++this.connectionChanges;
     // Nothing of the previous connection stays on screen while the new one resolves.
     this.connectionReady = false;
     this.filters.reload();
     this.list.reset();
-    this.connectionReady = await this.services.connection.isConfigured();
+    const ready = await this.services.connection.isConfigured();
+    // A newer change came meanwhile: its answer is the one that holds, whichever arrives last.
+    if (change !== this.connectionChanges) return;
+    this.connectionReady = ready;
     // Its 'reset' shows the message again (the list listener above).
     this.list.reset();
     this.scheduleAutoRefresh();
@@ -184,7 +191,7 @@ export class DeploymentsController implements DeploymentsFeature, vscode.Disposa
     const description = count === 0 ? '' : count === 1 ? vscode.l10n.t('1 filter') : vscode.l10n.t('{0} filters', count);
     if (this.treeView.description !== (description || undefined)) this.treeView.description = description || undefined;
     const described = describeFilters(this.filters.filters);
-    const invalid = this.list.invalidCount;
+    const invalid = this.list.offContractCount;
     const parts = [
       described && vscode.l10n.t('Filters: {0}', described),
       invalid === 1 && vscode.l10n.t('1 record on the loaded pages does not match the API contract; it is shown marked.'),

@@ -131,8 +131,8 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
       const nodes =
         element.kind === 'detail'
           ? (element.node.children ?? [])
-          : element.invalid
-            ? offContractDetails(element.item.deployment, element.invalid.problems, language)
+          : element.offContract
+            ? offContractDetails(element.item.deployment, element.offContract.problems, language)
             : deploymentDetails(element.item.deployment, language);
       const parentId = element.kind === 'deployment' ? `deployment:${element.item.key}` : element.id;
       const used = new Map<string, number>();
@@ -148,7 +148,7 @@ export class DeploymentsTreeProvider implements vscode.TreeDataProvider<Deployme
 
   private deploymentItem(element: DeploymentElement): vscode.TreeItem {
     if (element.treeItem) return element.treeItem;
-    const { item: loaded, invalid } = element;
+    const { item: loaded, offContract: invalid } = element;
     const id = `deployment:${loaded.key}`;
     if (invalid) {
       return (element.treeItem = offContractItem({

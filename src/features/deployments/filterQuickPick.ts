@@ -35,7 +35,7 @@ export async function pickFilterChange(filters: DeploymentFilters, loaded: reado
 
 function askValue(name: FilterName, filters: DeploymentFilters, loaded: readonly DeploymentRow[]): Thenable<string | undefined> {
   const seen = (field: 'status' | 'image_version') => {
-    const values = new Set(loaded.map(({ item, invalid }) => !invalid && item.deployment[field]).filter((value): value is string => typeof value === 'string' && !!value));
+    const values = new Set(loaded.map(({ item, offContract: invalid }) => !invalid && item.deployment[field]).filter((value): value is string => typeof value === 'string' && !!value));
     return [...values].sort(new Intl.Collator(undefined, { numeric: true }).compare);
   };
   switch (name) {

@@ -1,20 +1,19 @@
 import vscode = require('vscode');
 import { Services } from '../../platform/services';
-import { discoverIntegrationIds, DiscoveryResult } from '../../model/integrationDiscovery';
+import { discoverIntegrations, DiscoveryResult } from '../../model/integrationDiscovery';
 import { Commands } from '../../platform/commandIds';
 
 /**
- * "Discover Integrations from Deployments": pages through every deployment (progress with a count,
- * cancellable) and adds the integrations they use to the catalog as discovered. Answers what it
- * found, and (`added`) how many were not known before.
+ * "Discover Integrations from Deployments": reads the integrations of every deployment the control plane's
+ * deployment index holds, scanning first what the index has not seen (progress with a count, cancellable), and
+ * adds them to the catalog as discovered. Answers what it found, and (`added`) how many were not known before.
  */
 export function registerDiscoverIntegrations(services: Services): void {
   let running: Promise<DiscoveryResult & { added: number }> | undefined;
 
   const discover = () =>
     services.commands.withProgress(vscode.l10n.t('Discovering integrations from deployments'), async (signal, progress) => {
-      const client = await services.connection.getClient();
-      const result = await discoverIntegrationIds(client, {
+      const result = await discoverIntegrations(services.deploymentIndex, {
         signal,
         onProgress: ({ deployments, found }) =>
           progress.report({
@@ -26,8 +25,8 @@ export function registerDiscoverIntegrations(services: Services): void {
       });
       const added = services.catalog.addDiscovered(result.integrationIds, result.codeHosts, { scan: !result.truncated });
       services.log.info(
-        `Discovery read ${result.deployments} deployments in ${result.pages} pages: ${result.found} integrations, ${added} new` +
-          (result.truncated ? ' (stopped early: too many pages)' : ''),
+        `Discovery read ${result.deployments} indexed deployments: ${result.found} integrations, ${added} new` +
+          (result.truncated ? ' (stopped early: too many deployments)' : ''),
       );
       return { ...result, added };
     });

@@ -147,7 +147,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   private rowsOf(integrationId: string): RepositoryRows | undefined {
     const state = this.services.catalog.state(integrationId);
     if (state.status !== 'loaded') return undefined;
-    const rows = this.repositoryRows.get(state.repositories) ?? new RepositoryRows(integrationId, state.repositories, state.invalid);
+    const rows = this.repositoryRows.get(state.repositories) ?? new RepositoryRows(integrationId, state.repositories, state.offContract);
     this.repositoryRows.set(state.repositories, rows);
     return rows;
   }
@@ -202,7 +202,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     const { catalog } = this.services;
     const state = catalog.state(integration.id);
     const count = state.status === 'loaded' ? state.repositories.length : undefined;
-    const invalid = state.status === 'loaded' ? state.invalid.length : 0;
+    const invalid = state.status === 'loaded' ? state.offContract.length : 0;
     const facts = catalog.facts(integration.id);
     const label = integrationLabel(integration, facts);
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);

@@ -26,10 +26,10 @@ export function registerWatch(services: Services, deployments: DeploymentsFeatur
     const client = await services.connection.getClient();
     const page = await client.listDeployments({ deploymentIds: ids, limit: ids.length, offset: 0 });
     deployments.applyRecords(page.deployments);
-    services.deploymentIndex.current().update(page.deployments, page.invalid);
+    services.deploymentIndex.current().update(page.deployments, page.offContract);
     // A record off the API contract is still listed: followed by what the watch reads of it (read defensively, see
     // entryFields), never shown in the Deployments view in its place.
-    const offContract = page.invalid.map(({ raw }) => raw).filter((raw): raw is Deployment => !!raw && typeof raw === 'object');
+    const offContract = page.offContract.map(({ raw }) => raw).filter((raw): raw is Deployment => !!raw && typeof raw === 'object');
     return [...page.deployments, ...offContract];
   });
   scheduler.configure(readWatchSettings());

@@ -41,7 +41,7 @@ export async function deployThisBranch(services: Services, tree: WorkspaceTreePr
       return services.deploymentIndex.builtIndex();
     });
     // A listing that failed is said (with its fixes), not taken for a cancel.
-    if (index.scan.phase === 'failed') throw index.scan.error;
+    if (index.scanState.phase === 'failed') throw index.scanState.error;
     if (!index.built) return { outcome: 'cancelled', step: 'existing' };
   }
   const existing = index

@@ -45,10 +45,10 @@ interface RefElement {
   readonly id: string;
   readonly parent: RepositoryElement;
   readonly ref: DeployedRef;
-  readonly rows: DeploymentRow[];
+  readonly rows: WorkspaceDeploymentElement[];
 }
 /** A deployment row: the Deployments view's row commands take it (a DeploymentReference). */
-export interface DeploymentRow extends DeploymentReference {
+export interface WorkspaceDeploymentElement extends DeploymentReference {
   readonly kind: 'workspaceDeployment';
   readonly id: string;
   readonly parent: RefElement;
@@ -58,12 +58,12 @@ export interface DeploymentRow extends DeploymentReference {
 export interface CommitElement {
   readonly kind: 'commit';
   readonly id: string;
-  readonly parent: DeploymentRow;
+  readonly parent: WorkspaceDeploymentElement;
   readonly commit: CommitSummary;
 }
 type StatusElement = { readonly kind: 'scan'; readonly id: string } | { readonly kind: 'deployWorkspace'; readonly id: string } | FixRow;
-type MoreCommitsElement = { readonly kind: 'moreCommits'; readonly id: string; readonly parent: DeploymentRow; readonly count: string };
-export type WorkspaceElement = RepositoryElement | RefElement | DeploymentRow | CommitElement | MoreCommitsElement | StatusElement;
+type MoreCommitsElement = { readonly kind: 'moreCommits'; readonly id: string; readonly parent: WorkspaceDeploymentElement; readonly count: string };
+export type WorkspaceElement = RepositoryElement | RefElement | WorkspaceDeploymentElement | CommitElement | MoreCommitsElement | StatusElement;
 
 /**
  * This Workspace: for each git repository of the workspace whose remotes match deployments, its
@@ -135,7 +135,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     } finally {
       signal.removeEventListener('abort', stop);
     }
-    if (index.scan.phase === 'failed') throw index.scan.error;
+    if (index.scanState.phase === 'failed') throw index.scanState.error;
     if (signal.aborted || !index.built) throw new CancelledError();
     const repositories: WorkspaceRepositoryReport[] = [];
     const withoutDeployments: Array<{ folder: string; remotes: string[] }> = [];
@@ -155,14 +155,14 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       }));
       repositories.push({ folder, branch, remotes: [...new Set(remotes.map(remoteLabel))], refs });
     }
-    return { kind: 'report', scan: index.scan, repositories, withoutDeployments };
+    return { kind: 'report', scan: index.scanState, repositories, withoutDeployments };
   }
 
   /** While a scan runs: the view's progress bar, and Stop in its title instead of Look at More. */
   private showScanProgress(run: Promise<void>): void {
     void vscode.commands.executeCommand('setContext', SCANNING_CONTEXT, true);
     void vscode.window.withProgress({ location: { viewId: WORKSPACE_VIEW_ID } }, () => run).then(() => {
-      if (this.services.deploymentIndex.current().scan.phase !== 'scanning') void vscode.commands.executeCommand('setContext', SCANNING_CONTEXT, false);
+      if (this.services.deploymentIndex.current().scanState.phase !== 'scanning') void vscode.commands.executeCommand('setContext', SCANNING_CONTEXT, false);
     });
   }
 
@@ -203,7 +203,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
     if (withRemotes.length === 0) return [];
 
     const index = services.deploymentIndex.current();
-    if (index.scan.phase === 'none' || (index.scan.phase === 'failed' && this.retryFailedScan)) void services.deploymentIndex.scan(index.scan.phase === 'none');
+    if (index.scanState.phase === 'none' || (index.scanState.phase === 'failed' && this.retryFailedScan)) void services.deploymentIndex.scan(index.scanState.phase === 'none');
     this.retryFailedScan = false;
     const roots: RepositoryElement[] = [];
     for (const repository of withRemotes) {
@@ -211,9 +211,9 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       if (deployments.length > 0) roots.push({ kind: 'repository', id: `repository:${repository.rootUri.toString()}`, repository, deployments, remotes });
     }
     const rows: WorkspaceElement[] = [...roots];
-    const { phase } = index.scan;
+    const { phase } = index.scanState;
     if (phase !== 'complete') rows.push({ kind: 'scan', id: 'workspace:scan' });
-    if (phase === 'failed') rows.push(...fixRows(index.scan.error, 'workspace'));
+    if (phase === 'failed') rows.push(...fixRows(index.scanState.error, 'workspace'));
     if (roots.length === 0 && (phase === 'complete' || phase === 'capped')) {
       this.services.messages.set(this.treeView, 'view', this.noMatchMessage(index, withRemotes));
       rows.push({ kind: 'deployWorkspace', id: 'workspace:deployWorkspace' });
@@ -224,12 +224,12 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
   /** Which remotes were looked for, among how many deployments. */
   private noMatchMessage(index: DeploymentIndex, repositories: readonly GitRepository[]): string {
     const remotes = [...new Set(repositories.flatMap((repository) => remotesOf(repository).map(remoteLabel)))];
-    const looked = formatCount(index.scan.looked, vscode.env.language);
-    if (index.scan.phase === 'capped') {
+    const looked = formatCount(index.scanState.looked, vscode.env.language);
+    if (index.scanState.phase === 'capped') {
       return vscode.l10n.t('None of the first {0} deployments of this control plane comes from this workspace’s remotes: {1}.', looked, remotes.join(', '));
     }
-    if (index.scan.looked === 0) return vscode.l10n.t('This control plane has no deployments yet; this workspace’s remotes: {0}.', remotes.join(', '));
-    if (index.scan.looked === 1) return vscode.l10n.t('The one deployment of this control plane does not come from this workspace’s remotes: {0}.', remotes.join(', '));
+    if (index.scanState.looked === 0) return vscode.l10n.t('This control plane has no deployments yet; this workspace’s remotes: {0}.', remotes.join(', '));
+    if (index.scanState.looked === 1) return vscode.l10n.t('The one deployment of this control plane does not come from this workspace’s remotes: {0}.', remotes.join(', '));
     return vscode.l10n.t('None of the {0} deployments of this control plane comes from this workspace’s remotes: {1}.', looked, remotes.join(', '));
   }
 
@@ -292,7 +292,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
 
   /** The scan's row: how far it got, and the way on (stop it, go past the limit, go on, retry). */
   private scanItem(): vscode.TreeItem {
-    const { scan } = this.services.deploymentIndex.current();
+    const { scanState: scan } = this.services.deploymentIndex.current();
     const looked = formatCount(scan.looked, vscode.env.language);
     const limit = formatCount(readSettings().workspaceScanLimit, vscode.env.language);
     const id = 'workspace:scan';
@@ -392,7 +392,7 @@ function refItem(element: RefElement): vscode.TreeItem {
  * `name`, then `type · status in words · commit state`; its tooltip says what to do about the state. A record off the
  * API contract is marked as in the Deployments view, the state in its tooltip; what needs the record whole is not offered.
  */
-function deploymentItem(row: DeploymentRow): vscode.TreeItem {
+function deploymentItem(row: WorkspaceDeploymentElement): vscode.TreeItem {
   const { entry, state } = row;
   const label = entry.name ?? entry.id;
   const words = commitStateWords(state, vscode.env.language);

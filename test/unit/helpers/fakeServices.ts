@@ -2,7 +2,7 @@
 // control plane: the real CommandRunner, RepositoryCatalog and ProfileStore, a
 // client that answers from the lists given here, and a log that keeps its lines.
 import { extensionContext } from './fakeVscodeHost';
-import type { Deployment, InvalidRepository, Repository, RepositoryListing } from '../../../src/api';
+import type { Deployment, OffContractRepository, Repository, RepositoryListing } from '../../../src/api';
 import { CommandRunner } from '../../../src/platform/commandRunner';
 import { ProfileStore } from '../../../src/platform/profileStore';
 import type { DeploymentsFeature, Services } from '../../../src/platform/services';
@@ -17,7 +17,7 @@ export interface FakeControlPlaneOptions {
   /** Repositories (or the error the listing fails with) by integration ID. */
   repositories?: Record<string, readonly Repository[] | Error>;
   /** Records of a repository listing that do not match the contract, by integration ID. */
-  invalidRepositories?: Record<string, readonly InvalidRepository[]>;
+  invalidRepositories?: Record<string, readonly OffContractRepository[]>;
   /** The stored API key; undefined: none. */
   apiKey?: string;
   /** How `POST /v2/deployments` answers; by default it creates the deployment. */
@@ -46,7 +46,7 @@ export function fakeServices(options: FakeControlPlaneOptions = {}): FakeService
       const [, answer] = Object.entries(options.repositories ?? {}).find(([id]) => id.toLowerCase() === integrationId.toLowerCase()) ?? [];
       if (answer instanceof Error) throw answer;
       const invalid = [...(options.invalidRepositories?.[integrationId] ?? [])];
-      return { repositories: [...(answer ?? [])], invalid };
+      return { repositories: [...(answer ?? [])], offContract: invalid };
     },
     async createDeployment(body: Record<string, unknown>, callOptions: { signal?: AbortSignal } = {}): Promise<Deployment> {
       posted.push(body);

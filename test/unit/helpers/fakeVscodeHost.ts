@@ -726,6 +726,12 @@ export class FakeWorkspace {
     return document;
   }
 
+  /** Closes a document as VS Code does once nothing shows it: gone from textDocuments, then onDidCloseTextDocument. */
+  closeTextDocument(document: FakeTextDocument): void {
+    this.textDocuments.splice(this.textDocuments.indexOf(document), 1);
+    this.documentClosed.fire(document);
+  }
+
   async applyEdit(edit: WorkspaceEdit): Promise<boolean> {
     for (const { uri, text } of edit.inserts) {
       const document = this.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
