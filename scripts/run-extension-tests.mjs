@@ -288,7 +288,8 @@ async function runInCodeServer(indexJs, { files, label = 'ext-tests', prefix, en
   ];
   const url = cs.workbenchUrl({ folder: workspace, payload });
   log(`opening ${url}`);
-  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  // Generous: on a loaded 2-core machine the first page of a fresh code-server can take longer than playwright's 30 s.
+  await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 120_000 });
 
   let timer;
   const timeout = new Promise((r) => {

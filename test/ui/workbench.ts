@@ -381,6 +381,37 @@ export class Workbench {
     throw new Error(`the menu item ${text} did not run`);
   }
 
+  /**
+   * Clicks the inline action `title` of `row` (a `view/item/context` entry of group `inline`), shown as an icon when
+   * the row is hovered. `title` is the command's title, its tooltip (matched at its start: a key binding may follow).
+   */
+  async clickRowAction(row: Locator, title: string): Promise<void> {
+    await row.hover();
+    const action = row.locator(`.actions .action-label[aria-label^="${title}"]`).first();
+    await action.waitFor({ state: 'visible', timeout: 10_000 });
+    await action.click();
+  }
+
+  /** Clicks the title-bar button `title` of the view `name` (a `view/title` entry of group `navigation`). */
+  async clickViewTitleAction(name: string, title: string): Promise<void> {
+    const header = this.view(name).locator('.pane-header').first();
+    await header.hover();
+    const action = header.locator(`.actions .action-label[aria-label^="${title}"]`).first();
+    await action.waitFor({ state: 'visible', timeout: 10_000 });
+    await action.click();
+  }
+
+  /** Runs `item` from the "More Actions…" menu of the view `name`'s title (a `view/title` entry of another group). */
+  async chooseFromViewTitleMenu(name: string, item: string): Promise<void> {
+    const header = this.view(name).locator('.pane-header').first();
+    await header.hover();
+    const more = header.locator('.actions .action-label[aria-label^="More Actions"], .actions .action-label[aria-label^="Views and More Actions"]').first();
+    await more.waitFor({ state: 'visible', timeout: 10_000 });
+    await more.click();
+    await this.menuItem(item).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await this.menuItem(item).first().click();
+  }
+
   /** Description text of a row (TreeItem.description), '' when none. */
   async rowDescription(row: Locator): Promise<string> {
     const d = row.locator('.label-description').first();
