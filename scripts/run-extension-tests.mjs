@@ -240,6 +240,9 @@ async function runInCodeServer(indexJs, { files, label = 'ext-tests', prefix, en
     label,
     workspace,
     settings: { ...QUIET_SETTINGS },
+    // Open Repository and the like hand a page to VS Code's opener without a question a test cannot answer; the
+    // browser's context (newOfflineContext) lets the page go nowhere but loopback.
+    trustedDomains: ['*'],
     prefix,
     env: {
       DE_EXT_HOST_ENV_PROBE: 'inherited',

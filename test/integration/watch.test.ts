@@ -52,6 +52,9 @@ describe('Watch deployments', function () {
     fx.standIn.setProgress({ awaitingPolls: 2, activeLagPolls: 1, finalStatus: 'READY' });
     const storefront = fx.standIn.integrations.find((i) => i.label === 'acme-github')!.repositories.find((r) => r.name === 'storefront')!;
     const node = { kind: 'repository', integrationId: storefront.host_integration_id, id: 'repo-node', repository: storefront };
+    // The first watch request is held until the checks of "watched at once" are done: on a slow machine the ticks
+    // could otherwise settle it before they run.
+    fx.standIn.addFault({ fault: { kind: 'hang' }, whenQuery: 'deployment_ids', times: 1 });
     const result = await vscode.commands.executeCommand<{ outcome: string; deployment?: { id: string; name: string } }>(
       'deploymentsExplorer.createDeployment',
       { ...node, name: 'watched-app', confirm: true },
@@ -67,6 +70,8 @@ describe('Watch deployments', function () {
     assert.ok(bar?.visible, 'the status bar item shows');
     assert.match(bar!.text, /\$\(loading~spin\) 1 deploying/);
     assert.match(bar!.tooltip, /watched-app: Awaiting database \(AWAITING_DATABASE\) for \d+ s \(watching\)/);
+    fx.standIn.clearFaults();
+    fx.standIn.releaseHung();
 
     const ready = await waitFor('the settle notification', () => shown.find((s) => /is ready/.test(s.message)), 20000);
     assert.equal(ready.level, 'info');
