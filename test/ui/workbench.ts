@@ -156,11 +156,18 @@ export class Workbench {
       if (process.env.DE_VERBOSE === '1') console.error(`[page error] ${err.message}`);
     });
     const wb = new Workbench(page, context, browser, env, name);
-    // Generous: on a loaded 2-core machine the workbench's first page can take longer than playwright's 30 s.
-    await page.goto(options.url ?? env.workbenchUrl, { waitUntil: 'domcontentloaded', timeout: 120_000 });
-    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
-    // The activity bar is filled once the extension contributions are known.
-    await wb.activityBarItem(CONTAINER_TITLE).waitFor({ state: 'visible', timeout: 60_000 });
+    try {
+      // Generous: on a loaded 2-core machine the workbench's first page can take longer than playwright's 30 s.
+      await page.goto(options.url ?? env.workbenchUrl, { waitUntil: 'domcontentloaded', timeout: 120_000 });
+      await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+      // The activity bar is filled once the extension contributions are known.
+      await wb.activityBarItem(CONTAINER_TITLE).waitFor({ state: 'visible', timeout: 60_000 });
+    } catch (error) {
+      // The caller never gets the workbench to close: an open connection to the browser would keep the test file's
+      // process alive after its tests failed, and the whole stage waiting.
+      await wb.close();
+      throw error;
+    }
     return wb;
   }
 
