@@ -164,7 +164,7 @@ async function main() {
   };
   const stages = [
     { name: 'lint', title: 'stage 0: lint (eslint + import boundaries, unused exports, every command tested)', cmd: process.execPath, args: () => ['scripts/lint.mjs'], timeoutMs: 5 * 60_000, needsBuild: false },
-    { name: 'unit', title: 'stage 1: unit tests', cmd: process.execPath, args: () => ['--test', '--test-reporter=spec', ...unitFiles()], timeoutMs: 5 * 60_000, needsBuild: true },
+    { name: 'unit', title: 'stage 1: unit tests', cmd: process.execPath, args: () => ['--test', '--test-reporter=spec', ...unitFiles()], timeoutMs: 10 * 60_000, needsBuild: true },
     { name: 'ext-host', title: 'stage 2: extension-host tests (code-server)', cmd: process.execPath, args: () => ['scripts/run-extension-tests.mjs', '--skip-build'], timeoutMs: 9 * 60_000, needsProvision: true, needsBuild: true },
     { name: 'ui', title: 'stage 3: UI tests (code-server + chromium)', cmd: process.execPath, args: () => ['scripts/run-ui-tests.mjs', '--skip-build'], timeoutMs: 10 * 60_000, needsProvision: true, needsBuild: true },
   ];
