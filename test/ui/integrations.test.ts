@@ -140,9 +140,9 @@ test('Find Repository… picks a repository of another integration and reveals i
 
 test('a repository row’s inline Create Deployment… opens the create flow at the name step of that repository', async () => {
   await openView();
-  const { id, label } = wb.env.integrations[0];
-  const [repository] = await repositoriesOf(id);
-  await wb.expandRow(await wb.findRow(VIEW, label ?? id, 20_000));
+  // The row Find Repository… revealed above (in view: the list shows only the rows scrolled to).
+  const repositories = await repositoriesOf(wb.env.integrations[1].id);
+  const repository = repositories[repositories.length - 1];
   const row = await wb.findRow(VIEW, repository.name, 20_000);
   await wb.clickRowAction(row, 'Create Deployment…');
   await wb.waitForNameStep(`${repository.owner}/${repository.name}`);

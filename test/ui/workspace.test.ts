@@ -147,7 +147,7 @@ test('Deploy This Branch… (the Source Control title) of a branch the code host
   await wb.openDeploymentsContainer();
   await wb.waitForExtensionsActivated();
   // From the Source Control view's title, where a person who has just committed looks.
-  await wb.runCommand('View: Show Source Control');
+  await wb.page.locator('.activitybar .action-item a.action-label[aria-label^="Source Control"]').first().click();
   const deployBranch = wb.page.locator('.part.sidebar .action-label[aria-label^="Deploy This Branch…"]').first();
   await deployBranch.waitFor({ state: 'visible', timeout: 60_000 });
   await deployBranch.click();
