@@ -149,7 +149,9 @@ test('Deploy This Branch… (the Source Control title) of a branch the code host
   // From the Source Control view's title, where a person who has just committed looks.
   await wb.page.locator('.activitybar .action-item a.action-label[aria-label^="Source Control"]').first().click();
   const deployBranch = wb.page.locator('.part.sidebar .action-label[aria-label^="Deploy This Branch…"]').first();
-  await deployBranch.waitFor({ state: 'visible', timeout: 60_000 });
+  // Title actions show while the pointer is over the view's header.
+  await deployBranch.waitFor({ state: 'attached', timeout: 60_000 });
+  await wb.page.locator('.part.sidebar .pane-header', { has: deployBranch }).first().hover();
   await deployBranch.click();
   const dialog = wb.page.locator('.monaco-dialog-box');
   await dialog.waitFor({ state: 'visible', timeout: 60_000 }).catch(async (error: unknown) => {
