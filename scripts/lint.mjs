@@ -2,7 +2,8 @@
 // `npm run lint`: ESLint (typescript-eslint + the direction of imports between the rooms of src/,
 // see eslint.config.mjs), ts-unused-exports (exported values nothing imports; unused locals and
 // parameters are tsc's and ESLint's) and the l10n bundle (l10n/bundle.l10n.json holds exactly the
-// messages @vscode/l10n-dev's exporter collects from src/; `npm run l10n` rewrites it). Each tool is one check;
+// messages @vscode/l10n-dev's exporter collects from src/; `npm run l10n` rewrites it) and that every contributed
+// command is run by a test in a real VS Code (scripts/check-commands-tested.mjs). Each tool is one check;
 // prints "lint: N passed, N failed" and exits non-zero when a check fails.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -17,6 +18,11 @@ const checks = [
     // The entry point is used by VS Code; the api barrel re-exports for callers outside src/ (tests,
     // bench), who import it whole.
     args: ['tsconfig.json', '--allowUnusedTypes', '--excludePathsFromReport=test/;bench/;scripts/;src/extension.ts;src/api/index.ts'],
+  },
+  {
+    name: 'commands tested (every contributed command is run by a test in a real VS Code)',
+    cmd: process.execPath,
+    args: [path.join(ROOT, 'scripts', 'check-commands-tested.mjs')],
   },
   {
     name: 'l10n bundle (l10n/bundle.l10n.json up to date; `npm run l10n` rewrites it)',

@@ -15,7 +15,8 @@
 //   --test-name-pattern=RE  passed to node's test runner: run only the tests
 //                 whose name matches (repeatable), e.g. one test alone to
 //                 check that it does not depend on the ones before it
-//   files         run only these compiled test files (default: all)
+//   files         run only these compiled test files (default: all but the start-up benchmark,
+//                 out/test/ui/startup.test.js, which `npm run bench` runs by naming it)
 // Screenshots and code-server's log go to test-output/ui/.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,6 +36,8 @@ const onlyFiles = argv.filter((a) => !a.startsWith('--'));
 const OUTPUT_DIR = path.join(ROOT, 'test-output', 'ui');
 /** A test file that needs a workbench with workspace trust on says so with this line. */
 const TRUST_MARKER = /^\/\/ ui-runner: workspace-trust$/m;
+/** Run only when named: the start-up benchmark (five fresh windows) belongs to `npm run bench`, not to `npm test`. */
+const BENCH_ONLY = new Set(['startup.test.js']);
 const log = (m) => console.log(`[ui-tests] ${m}`);
 
 function sh(cmd, args) {
@@ -61,7 +64,9 @@ async function main() {
     sh('npm', ['run', '-s', 'package']);
   }
   if (!fs.existsSync(VSIX)) throw new Error(`${path.relative(ROOT, VSIX)} is missing (npm run package)`);
-  const files = onlyFiles.length ? onlyFiles.map((f) => path.resolve(f)) : findTests(path.join(ROOT, 'out', 'test', 'ui'));
+  const files = onlyFiles.length
+    ? onlyFiles.map((f) => path.resolve(f))
+    : findTests(path.join(ROOT, 'out', 'test', 'ui')).filter((f) => !BENCH_ONLY.has(path.basename(f)));
   if (!files.length) throw new Error('no UI test files (out/test/ui/**/*.test.js)');
 
   // Not emptied first: another run (another file subset) may be writing there too.

@@ -17,7 +17,10 @@ import { registerWorkspace } from './features/workspace';
 import { registerAgentTools } from './features/agentTools';
 import * as l10n from '@vscode/l10n';
 
-/** What activate() returns: used by the extension-host tests. */
+/**
+ * What activate() returns: used by the extension-host tests. `settled()` is its one documented member: it resolves
+ * once the connection has taken in every settings, key and profile change made so far (the views reload from there).
+ */
 export type ExtensionApi = ReturnType<typeof activate>;
 
 export function activate(context: vscode.ExtensionContext) {
@@ -47,7 +50,7 @@ export function activate(context: vscode.ExtensionContext) {
     { view: workspace.provider.treeView as vscode.TreeView<unknown>, title: vscode.l10n.t('This Workspace') },
   ]);
   log.info(`Deployments Explorer ${context.extension.packageJSON.version} activated (activate() took ${(performance.now() - started).toFixed(1)} ms)`);
-  return { services, integrations, deployments, watch, workspace };
+  return { settled: () => connection.settled(), services, integrations, deployments, watch, workspace };
 }
 
 /** globalState, per control plane: its discovered integrations. */

@@ -187,6 +187,8 @@ export async function killGroup(pgid, graceMs = 5000) {
  * @param {boolean} [o.keepDirs] keep the temp folders after stop (for debugging)
  * @param {boolean} [o.workspaceTrust] workspace trust on, as a user has it: no `--disable-workspace-trust`,
  *   and WORKSPACE_TRUST_SETTINGS over the user settings, so folders open in Restricted Mode until trusted
+ * @param {string[]} [o.trustedDomains] domains whose links open without VS Code's "open the external website?" question
+ *   (code-server's --link-protection-trusted-domains), e.g. ['*'] where the browser lets nothing leave loopback
  * @param {string[]} [o.prefix] a command that starts code-server's node after it (exec'ing it, so its pid stays the
  *   group's), e.g. `unshare` for a private mount namespace
  */
@@ -208,6 +210,7 @@ export async function startCodeServer(o) {
     '--disable-update-check',
     ...(o.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
+    ...(o.trustedDomains || []).flatMap((domain) => ['--link-protection-trusted-domains', domain]),
     ...dirArgs(dirs),
     o.workspace,
   ];

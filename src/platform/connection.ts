@@ -138,6 +138,20 @@ export class ConnectionManager implements vscode.Disposable {
     }
   }
 
+  /**
+   * Resolves once the connection has taken in every change it has been told of (settings, keys, the active profile)
+   * and decided where requests go and with which key: what a caller waits on after changing any of them, instead of
+   * waiting for a quiet moment.
+   */
+  async settled(): Promise<void> {
+    for (;;) {
+      const { generation } = this;
+      await this.profiles.settled();
+      await this.resolve().catch(() => undefined);
+      if (generation === this.generation) return;
+    }
+  }
+
   /** Where the views' data comes from, decided once per generation (asking about the key when the origin is new). */
   resolve(): Promise<ResolvedConnection> {
     return (this.generation.resolved ??= this.resolveFor(this.generation));

@@ -112,7 +112,7 @@ export class ProfileStore implements vscode.Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.reread()),
       // Fires for changes made in other windows too, and after this store's own (see announcedKeys).
       context.secrets.onDidChange((event) => {
-        if (event.key === API_KEY_SECRET || event.key.startsWith(`${API_KEY_SECRET}.`)) void this.secretChanged(event.key);
+        if (event.key === API_KEY_SECRET || event.key.startsWith(`${API_KEY_SECRET}.`)) this.track(this.secretChanged(event.key));
       }),
     ];
   }
@@ -314,6 +314,19 @@ export class ProfileStore implements vscode.Disposable {
     this.announcedKeys.set(secret, key);
     if (key) await this.context.secrets.store(secret, key);
     else await this.context.secrets.delete(secret);
+  }
+
+  /** Work started by an event and not done yet (a changed key is read before it is announced): see settled(). */
+  private readonly pending = new Set<Promise<void>>();
+
+  private track(work: Promise<void>): void {
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
+  }
+
+  /** Resolves once every change this store has been told of is announced (onDidChange), however many come meanwhile. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
   private async secretChanged(secret: string): Promise<void> {

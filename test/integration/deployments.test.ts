@@ -359,16 +359,13 @@ describe('Deployments view', function () {
     await config().update('pageSize', 100, vscode.ConfigurationTarget.Global);
     try {
       await feature().refresh();
-      const started = Date.now();
       for (let i = 0; i < 20 && lastRow()?.kind === 'loadMore'; i++) {
         await vscode.commands.executeCommand('deploymentsExplorer.loadMoreDeployments');
       }
       assert.equal(deploymentRows().length, fx.standIn.deployments.length);
       assert.equal(listings().length, Math.floor(fx.standIn.deployments.length / 100) + 1, 'one request per page, then one empty page');
-      const t0 = Date.now();
-      for (const row of rootRows()) item(row);
-      assert.ok(Date.now() - t0 < 2000, 'building 1200 rows is quick');
-      assert.ok(Date.now() - started < 20000);
+      // How long building the rows takes is the bench's to measure (npm run bench), not a test's: each row builds.
+      for (const row of rootRows()) assert.ok(item(row).label);
       assert.ok(rootRows().every((row) => row.kind === 'deployment'), 'the end after the last page');
     } finally {
       await config().update('pageSize', PAGE_SIZE, vscode.ConfigurationTarget.Global);

@@ -10,7 +10,7 @@ import type { AddProfileResult } from '../../src/features/profiles';
 import type { DeploymentElement, DeploymentsTreeElement } from '../../src/features/deployments/deploymentsTreeProvider';
 import type { IntegrationsTreeNode } from '../../src/model/integrationRows';
 import { StandIn } from '../server/standIn';
-import { activateExtension, config, connectionSettled, MessageCapture, snapshotSettings, waitFor } from './support';
+import { activateExtension, config, connectionSettled, countConnectionResets, MessageCapture, snapshotSettings, waitFor } from './support';
 
 const KEY_A = `sk-profile-a-${Math.random().toString(36).slice(2)}`;
 const KEY_B = `sk-profile-b-${Math.random().toString(36).slice(2)}`;
@@ -190,11 +190,15 @@ describe('Profiles', function () {
 
     const listings = () => b.requests.filter((r) => r.path === '/v2/deployments').length;
     const before = listings();
+    const resets = countConnectionResets(api);
     await vscode.commands.executeCommand('deploymentsExplorer.addIntegration', integrationB().id, 'Platform');
     await showsIntegrations('B’s own integration', [integrationB().id]);
     const entryB = (config().inspect<Array<Record<string, unknown>>>('profiles')?.globalValue ?? []).find((entry) => entry.id === 'b');
     assert.deepEqual(entryB?.integrations, [{ id: integrationB().id, label: 'Platform' }], 'stored in profile B');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A reload starts with a reset of the connection: none came once the settings change is taken in.
+    await connectionSettled(api);
+    resets.stop();
+    assert.equal(resets.count, 0, 'adding an integration to a profile does not reset the connection');
     assert.equal(listings(), before, 'adding an integration to a profile does not reload its deployments');
     await vscode.commands.executeCommand('deploymentsExplorer.filterDeployments', { status: 'UNUSED' });
     await showsDeployments('B’s UNUSED deployments', firstPage(b, 'UNUSED'));
@@ -251,15 +255,18 @@ describe('Profiles', function () {
   it('cancels what the old profile has in flight, and each stand-in only ever sees its own key and tenant', async () => {
     await switchTo('Default');
     await showsDeployments('A’s READY deployments', firstPage(a, 'READY'));
-    a.addFault({ fault: { kind: 'latency', ms: 3000 }, pathPrefix: '/v2/deployments', times: 1 });
+    // A's answer is held until after the switch, then sent: the old profile's request must have been given up.
+    a.addFault({ fault: { kind: 'hang' }, pathPrefix: '/v2/deployments', times: 1 });
+    const heldDone = a.nextRequest((r) => r.path === '/v2/deployments');
     const slow = api.deployments.refresh();
-    await waitFor('the slow request to reach A', () => a.requests.some((r) => r.path === '/v2/deployments'));
+    await waitFor('the held request to reach A', () => a.requests.some((r) => r.path === '/v2/deployments'));
     await vscode.commands.executeCommand('deploymentsExplorer.switchProfile', 'B');
-    await slow;
     await connectionSettled(api);
-    await showsDeployments('B’s deployments, not A’s late answer', firstPage(b));
-    await new Promise((resolve) => setTimeout(resolve, 3200));
-    assert.deepEqual(deploymentIds(), firstPage(b), 'A’s answer, arriving after the switch, is not shown');
+    await showsDeployments('B’s deployments', firstPage(b));
+    a.releaseHung();
+    await heldDone;
+    await slow;
+    assert.deepEqual(deploymentIds(), firstPage(b), 'A’s answer, sent after the switch, is not shown');
 
     assert.deepEqual([...keysSeen(a)], [KEY_A], 'A saw only its own key');
     assert.deepEqual([...keysSeen(b)].sort(), [KEY_B, 'not-the-key'].sort(), 'B saw only keys given for it');
@@ -278,8 +285,8 @@ describe('Profiles', function () {
     assert.equal(asked.message, `This workspace points Deployments Explorer at ${origin}: use your key for it?`);
     assert.equal((await connection().resolve()).key, 'withheld');
     assert.equal(await connection().isConfigured(), false);
+    // Every request goes through that client, which is refused: nothing can have reached the third server with a key.
     await assert.rejects(connection().getClient(), /is not sent to http:\/\/127\.0\.0\.1:\d+: it was not stored for that control plane/);
-    await new Promise((resolve) => setTimeout(resolve, 500));
     assert.ok(third.requests.every((r) => !r.headers['x-api-key'] && !r.headers['x-tenant-id']), 'no key, no tenant');
 
     // The welcome view's button asks again; agreeing sends the key there, remembered for that origin.

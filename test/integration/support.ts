@@ -110,17 +110,29 @@ export async function useApiKey(api: ExtensionApi, key: string): Promise<void> {
 }
 
 /**
- * Waits until the connection has been quiet for a moment: settings and key
- * changes reach it as events, each of which resets the views' loaded data.
+ * Waits until the connection has taken in every settings, key and profile change made so far (the extension's
+ * `settled()`), each of which resets the views' loaded data. A round trip to the workbench first: the change events
+ * it sent before answering have then reached the extension host. `_quietMs` is no longer used (it was a quiet
+ * period, which a loaded machine outlasts).
  */
-export async function connectionSettled(api: ExtensionApi, quietMs = 400): Promise<void> {
-  let lastChange = Date.now();
-  const subscription = api.services.connection.onDidChange(() => (lastChange = Date.now()));
-  try {
-    await waitFor('the connection to settle', () => Date.now() - lastChange > quietMs);
-  } finally {
-    subscription.dispose();
-  }
+export async function connectionSettled(api: ExtensionApi, _quietMs?: number): Promise<void> {
+  await vscode.commands.executeCommand('setContext', 'deploymentsExplorer.test.roundTrip', true);
+  await api.settled();
+}
+
+/**
+ * Counts the connection's resets (each reloads the views) from now until `stop()`: a test that checks something
+ * caused no reload waits for connectionSettled, then checks the count is 0.
+ */
+export function countConnectionResets(api: ExtensionApi): { readonly count: number; stop(): void } {
+  let count = 0;
+  const subscription = api.services.connection.onDidChange(() => count++);
+  return {
+    get count() {
+      return count;
+    },
+    stop: () => subscription.dispose(),
+  };
 }
 
 /** What a suite's tests use from the shared fixture; `api` and `standIn` exist once its `before()` has run. */

@@ -27,7 +27,18 @@ describe('Watch deployments', function () {
   const { shown } = fx.messages;
 
   const watchRequests = () => fx.standIn.requests.filter((r) => r.method === 'GET' && r.path === '/v2/deployments' && r.query.deployment_ids);
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /**
+   * Watches another deployment until two of its ticks were answered, and answers those ticks' IDs: every tick carries
+   * every watched ID, so one that is no longer watched is in neither. The other deployment is unwatched after.
+   */
+  const idsOfTwoTicks = async (other: string): Promise<string[]> => {
+    const isTick = (r: { path: string; query: Record<string, string> }) => r.path === '/v2/deployments' && (r.query.deployment_ids ?? '').includes(other);
+    const first = fx.standIn.nextRequest(isTick);
+    await vscode.commands.executeCommand('deploymentsExplorer.watchDeployment', other);
+    const ticks = [await first, await fx.standIn.nextRequest(isTick)];
+    await vscode.commands.executeCommand('deploymentsExplorer.unwatchDeployment', other);
+    return ticks.flatMap((tick) => tick.query.deployment_ids.split(','));
+  };
 
   before(() => {
     // Headless Chromium reports focus, but do not depend on it: a paused watch would send nothing.
@@ -44,6 +55,9 @@ describe('Watch deployments', function () {
     fx.standIn.setProgress({ awaitingPolls: 2, activeLagPolls: 1, finalStatus: 'READY' });
     const storefront = fx.standIn.integrations.find((i) => i.label === 'acme-github')!.repositories.find((r) => r.name === 'storefront')!;
     const node = { kind: 'repository', integrationId: storefront.host_integration_id, id: 'repo-node', repository: storefront };
+    // The first watch request is held until the checks of "watched at once" are done: on a slow machine the ticks
+    // could otherwise settle it before they run.
+    fx.standIn.addFault({ fault: { kind: 'hang' }, whenQuery: 'deployment_ids', times: 1 });
     const result = await vscode.commands.executeCommand<{ outcome: string; deployment?: { id: string; name: string } }>(
       'deploymentsExplorer.createDeployment',
       { ...node, name: 'watched-app', confirm: true },
@@ -59,6 +73,8 @@ describe('Watch deployments', function () {
     assert.ok(bar?.visible, 'the status bar item shows');
     assert.match(bar!.text, /\$\(loading~spin\) 1 deploying/);
     assert.match(bar!.tooltip, /watched-app: Awaiting database \(AWAITING_DATABASE\) for \d+ s \(watching\)/);
+    fx.standIn.clearFaults();
+    fx.standIn.releaseHung();
 
     const ready = await waitFor('the settle notification', () => shown.find((s) => /is ready/.test(s.message)), 20000);
     assert.equal(ready.level, 'info');
@@ -78,9 +94,10 @@ describe('Watch deployments', function () {
     // The view's own listing after Create also counts as a poll for the stand-in, so at least two ticks.
     assert.ok(requests.length >= 2, `${requests.length} watch requests`);
     for (const request of requests) assert.equal(request.query.limit, String(request.query.deployment_ids.split(',').length));
-    const settledCount = watchRequests().length;
-    await sleep(2500);
-    assert.equal(watchRequests().length, settledCount, 'no more requests once settled');
+    const settledCount = watchRequests().filter((r) => r.query.deployment_ids.includes(id)).length;
+    const other = fx.standIn.deployments.find((d) => d.id && d.id !== id && d.status === 'READY')!.id!;
+    assert.ok(!(await idsOfTwoTicks(other)).includes(id), 'the ticks after settling do not ask for it');
+    assert.equal(watchRequests().filter((r) => r.query.deployment_ids.includes(id)).length, settledCount, 'no more requests once settled');
     assert.equal(shown.filter((s) => /is ready/.test(s.message)).length, 1, 'one notification');
   });
 
@@ -129,9 +146,10 @@ describe('Watch deployments', function () {
     const warning = await waitFor('the warning', () => shown.find((s) => /no longer listed/.test(s.message)));
     assert.match(warning.message, new RegExp(record.name!));
     assert.equal(fx.api.watch.scheduler.entries.length, 0);
-    const count = watchRequests().length;
-    await sleep(1500);
-    assert.equal(watchRequests().length, count);
+    const count = watchRequests().filter((r) => r.query.deployment_ids.includes(record.id!)).length;
+    const other = fx.standIn.deployments.find((d) => d.id && d.status === 'READY')!.id!;
+    assert.ok(!(await idsOfTwoTicks(other)).includes(record.id!), 'the ticks after it was dropped do not ask for it');
+    assert.equal(watchRequests().filter((r) => r.query.deployment_ids.includes(record.id!)).length, count);
     assert.equal(shown.filter((s) => /no longer listed/.test(s.message)).length, 1);
   });
 
@@ -171,6 +189,27 @@ describe('Watch deployments', function () {
     await waitFor('the first tick', () => new RegExp(`${record.name} Ready`).test(fx.api.watch.statusBar.current?.text ?? ''));
     assert.equal(await vscode.commands.executeCommand('deploymentsExplorer.unpinDeployment', record.id), true);
     assert.equal(fx.api.watch.statusBar.current?.visible, false, 'hidden when nothing is followed');
+  });
+
+  it('Show Watched Deployments (the status bar item) picks a followed deployment, then what to do with it: Reveal selects its row', async () => {
+    await vscode.commands.executeCommand('deploymentsExplorer.refreshDeployments');
+    const rows = () => fx.api.deployments.provider.getChildren() as DeploymentsTreeElement[];
+    const row = rows().find((r): r is DeploymentElement => r.kind === 'deployment' && !!r.item.deployment.id)!;
+    const { id, name } = row.item.deployment;
+    await vscode.commands.executeCommand('deploymentsExplorer.watchDeployment', id);
+    // Answered as a user answers: Enter on the first item of each list (the one deployment, then Reveal in Deployments).
+    let done = false;
+    const shown = vscode.commands.executeCommand('deploymentsExplorer.showWatched').then(() => (done = true));
+    while (!done) {
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await shown;
+    await waitFor(`${name}'s row to be selected`, () => {
+      const [selected] = fx.api.deployments.treeView.selection as DeploymentsTreeElement[];
+      return selected?.kind === 'deployment' && selected.item.deployment.id === id;
+    });
+    await vscode.commands.executeCommand('deploymentsExplorer.unwatchDeployment', id);
   });
 
   it('watched rows are marked, and watched and pinned deployments are saved for the workspace', async () => {

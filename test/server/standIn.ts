@@ -2,6 +2,7 @@
  * Local stand-in for the deployment control plane: real HTTP (or HTTPS) on loopback, node built-ins only.
  * Behaviour the contract leaves open follows the public service (FastAPI-style errors, X-Api-Key, X-Tenant-Id).
  */
+import { EventEmitter } from 'node:events';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Socket } from 'node:net';
@@ -109,6 +110,7 @@ export type Fault =
   | { kind: 'nonJson'; status?: number }
   | { kind: 'reset' }
   | { kind: 'stuckOffset' }
+  /** No answer until `releaseHung()` (then answered as without the fault) or the client gives up. */
   | { kind: 'hang' };
 
 export interface FaultRule {
@@ -165,6 +167,10 @@ export class StandIn {
   private readonly server: http.Server;
   private readonly sockets = new Set<Socket>();
   private readonly wakers = new Set<() => void>();
+  /** The requests held by a 'hang' fault, each resumed by releaseHung(). */
+  private readonly hung = new Set<() => void>();
+  /** 'done' (RecordedRequest): a recorded request the stand-in is done with (see onDone). */
+  private readonly events = new EventEmitter();
   private readonly created = new Set<Deployment>();
   private readonly progressions = new Map<Deployment, Progression>();
   private progressPlan: ProgressPlan;
@@ -257,6 +263,41 @@ export class StandIn {
 
   clearFaults(): void {
     this.rules = [];
+  }
+
+  /**
+   * Lets the requests a 'hang' fault holds go on, answered as they would have been without it (a client that gave up
+   * meanwhile gets nothing). Answers how many were released. Tests use it to end a hang when they choose, instead of
+   * racing a latency against their own steps.
+   */
+  releaseHung(): number {
+    const released = [...this.hung];
+    this.hung.clear();
+    for (const release of released) release();
+    return released.length;
+  }
+
+  /**
+   * Calls `listener` with each recorded request (see `requests`) once the stand-in is done with it: answered, reset,
+   * or its client gone. Answers the unsubscribe function.
+   */
+  onDone(listener: (request: RecordedRequest) => void): () => void {
+    this.events.on('done', listener);
+    return () => this.events.off('done', listener);
+  }
+
+  /**
+   * The next request matching `predicate` that the stand-in is done with (see onDone), from now on: the event a test
+   * waits on before checking what the client made of the answer, or that a request did not carry something.
+   */
+  nextRequest(predicate: (request: RecordedRequest) => boolean = () => true): Promise<RecordedRequest> {
+    return new Promise((resolve) => {
+      const off = this.onDone((request) => {
+        if (!predicate(request)) return;
+        off();
+        resolve(request);
+      });
+    });
   }
 
   /** Active fault rules with their remaining hit counts. */
@@ -388,6 +429,7 @@ export class StandIn {
     }
     this.requests.push(recorded);
     if (this.requests.length > MAX_RECORDED) this.requests.splice(0, this.requests.length - MAX_RECORDED);
+    res.once('close', () => this.events.emit('done', recorded));
 
     if (this.latencyMs > 0) {
       await this.sleep(this.latencyMs);
@@ -471,7 +513,20 @@ export class StandIn {
           return;
         case 'hang':
           setOutcome('hung');
-          return;
+          await new Promise<void>((resume) => {
+            const release = (): void => {
+              this.hung.delete(release);
+              this.wakers.delete(release);
+              resume();
+            };
+            this.hung.add(release);
+            this.wakers.add(release);
+            // A client that gives up is let go too: releaseHung() counts only the requests still waiting.
+            res.once('close', release);
+          });
+          if (this.closing || res.destroyed) return;
+          setOutcome('');
+          break;
       }
     }
 
@@ -769,6 +824,9 @@ export class StandIn {
       return sendJson(res, 200, this.deployments.find((d) => d.id?.toLowerCase() === id.toLowerCase()));
     }
     switch (path) {
+      case '/__admin/release':
+        if (method !== 'POST') return notAllowed();
+        return sendJson(res, 200, { released: this.releaseHung() });
       case '/__admin/progress':
         if (method === 'GET') return sendJson(res, 200, this.progress);
         if (method !== 'POST' && method !== 'PUT') return notAllowed();

@@ -155,7 +155,8 @@ test('Edit Payload… opens the body as JSON with a Create Deployment action in 
 test('cancelling the request warns that the deployment may still be created, and returns to the review', async () => {
   const standInUrl = wb.env.standInUrl!;
   const name = `checkout-cancel-${Date.now().toString(36)}`;
-  const fault = { fault: { kind: 'latency', ms: 10_000 }, method: 'POST', pathPrefix: '/v2/deployments', times: 1 };
+  // Held until released: the create request is in flight for as long as the clicks take, however slow the machine.
+  const fault = { fault: { kind: 'hang' }, method: 'POST', pathPrefix: '/v2/deployments', times: 1 };
   assert.equal((await fetch(`${standInUrl}/__admin/faults`, { method: 'POST', body: JSON.stringify(fault) })).ok, true);
   try {
     const input = await wb.openCreateNameStep('acme/checkout-service', 'checkout-service');
@@ -183,6 +184,7 @@ test('cancelling the request warns that the deployment may still be created, and
     await wb.page.keyboard.press('Escape');
   } finally {
     await fetch(`${standInUrl}/__admin/faults`, { method: 'DELETE' });
+    await fetch(`${standInUrl}/__admin/release`, { method: 'POST' });
   }
 });
 

@@ -24,7 +24,7 @@ after(async () => {
   settings?.restore();
 });
 
-test('Add Profile… as typed, then switch through the status bar: the views show the other control plane', async () => {
+test('Add Profile… as typed, then switch through the status bar and the view’s title button: the views show the other control plane', async () => {
   await wb.openDeploymentsContainer();
   await wb.waitForExtensionsActivated();
   const status = wb.page.locator('.statusbar-item').filter({ has: wb.page.locator('.codicon-server-environment') });
@@ -67,8 +67,8 @@ test('Add Profile… as typed, then switch through the status bar: the views sho
   assert.ok(staging.requests.length > 1, 'the views loaded from the second stand-in');
   assert.deepEqual([...new Set(staging.requests.map((r) => r.headers['x-api-key']))], [KEY], 'it only ever saw its own key');
 
-  // Back to Default, then Remove Profile… asks before it deletes anything.
-  await status.first().click();
+  // Back to Default through the Deployments view's own title button, then Remove Profile… asks before it deletes anything.
+  await wb.clickViewTitleAction(deployments, 'Switch Profile…');
   await wb.pickQuickItem('Default');
   await wb.page.locator('.pane-header h3.title', { hasText: `${VIEW_NAMES.deployments} — Default` }).waitFor({ state: 'visible', timeout: 15_000 });
   await wb.runCommand('Deployments: Remove Profile…');

@@ -157,10 +157,18 @@ export class Workbench {
       if (process.env.DE_VERBOSE === '1') console.error(`[page error] ${err.message}`);
     });
     const wb = new Workbench(page, context, browser, env, name);
-    await page.goto(options.url ?? env.workbenchUrl, { waitUntil: 'domcontentloaded', timeout: options.loadTimeoutMs });
-    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
-    // The activity bar is filled once the extension contributions are known.
-    await wb.activityBarItem(CONTAINER_TITLE).waitFor({ state: 'visible', timeout: 60_000 });
+    try {
+      // Generous: on a loaded 2-core machine the workbench's first page can take longer than playwright's 30 s.
+      await page.goto(options.url ?? env.workbenchUrl, { waitUntil: 'domcontentloaded', timeout: options.loadTimeoutMs ?? 120_000 });
+      await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+      // The activity bar is filled once the extension contributions are known.
+      await wb.activityBarItem(CONTAINER_TITLE).waitFor({ state: 'visible', timeout: 60_000 });
+    } catch (error) {
+      // The caller never gets the workbench to close: an open connection to the browser would keep the test file's
+      // process alive after its tests failed, and the whole stage waiting.
+      await wb.close();
+      throw error;
+    }
     return wb;
   }
 
@@ -380,6 +388,37 @@ export class Workbench {
       if (await this.page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout: 2000 }).then(() => true, () => false)) return;
     }
     throw new Error(`the menu item ${text} did not run`);
+  }
+
+  /**
+   * Clicks the inline action `title` of `row` (a `view/item/context` entry of group `inline`), shown as an icon when
+   * the row is hovered. `title` is the command's title, its tooltip (matched at its start: a key binding may follow).
+   */
+  async clickRowAction(row: Locator, title: string): Promise<void> {
+    await row.hover();
+    const action = row.locator(`.actions .action-label[aria-label^="${title}"]`).first();
+    await action.waitFor({ state: 'visible', timeout: 10_000 });
+    await action.click();
+  }
+
+  /** Clicks the title-bar button `title` of the view `name` (a `view/title` entry of group `navigation`). */
+  async clickViewTitleAction(name: string, title: string): Promise<void> {
+    const header = this.view(name).locator('.pane-header').first();
+    await header.hover();
+    const action = header.locator(`.actions .action-label[aria-label^="${title}"]`).first();
+    await action.waitFor({ state: 'visible', timeout: 10_000 });
+    await action.click();
+  }
+
+  /** Runs `item` from the "More Actions…" menu of the view `name`'s title (a `view/title` entry of another group). */
+  async chooseFromViewTitleMenu(name: string, item: string): Promise<void> {
+    const header = this.view(name).locator('.pane-header').first();
+    await header.hover();
+    const more = header.locator('.actions .action-label[aria-label^="More Actions"], .actions .action-label[aria-label^="Views and More Actions"]').first();
+    await more.waitFor({ state: 'visible', timeout: 10_000 });
+    await more.click();
+    await this.menuItem(item).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await this.menuItem(item).first().click();
   }
 
   /** Description text of a row (TreeItem.description), '' when none. */

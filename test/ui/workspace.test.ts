@@ -125,7 +125,7 @@ test('shows the deployments of this repository with their commits against the lo
   await wb.screenshot('view', { shows: [wb.view(VIEW), preview] });
 });
 
-test('Deploy This Branch… of a branch the code host does not have asks first, then opens the create flow pre-filled', async () => {
+test('Deploy This Branch… (the Source Control title) of a branch the code host does not have asks first, then opens the create flow pre-filled', async () => {
   // A clone of a repository of the first configured integration, on a branch that was never pushed.
   const integration = uiEnv().integrations[0];
   const response = await standIn('GET', `/v1/integrations/forge/codehost/${integration.id}/repos`);
@@ -146,7 +146,13 @@ test('Deploy This Branch… of a branch the code host does not have asks first, 
   wb = await Workbench.open('workspace-branch', { url: url.toString() });
   await wb.openDeploymentsContainer();
   await wb.waitForExtensionsActivated();
-  await wb.runCommand('Deployments: Deploy This Branch…');
+  // From the Source Control view's title, where a person who has just committed looks.
+  await wb.page.locator('.activitybar .action-item a.action-label[aria-label^="Source Control"]').first().click();
+  const deployBranch = wb.page.locator('.part.sidebar .action-label[aria-label^="Deploy This Branch…"]').first();
+  // Title actions show while the pointer is over the view's header.
+  await deployBranch.waitFor({ state: 'attached', timeout: 60_000 });
+  await wb.page.locator('.part.sidebar .pane-header', { has: deployBranch }).first().hover();
+  await deployBranch.click();
   const dialog = wb.page.locator('.monaco-dialog-box');
   await dialog.waitFor({ state: 'visible', timeout: 60_000 }).catch(async (error: unknown) => {
     throw new Error(`no question came; the notifications: ${(await wb.notifications()).join(' | ') || 'none'}`, { cause: error });

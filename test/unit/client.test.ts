@@ -10,6 +10,14 @@ const fast = { maxAttempts: 3, baseDelayMs: 5, maxRetryAfterMs: 2000 };
 describe('ControlPlaneClient against the stand-in', () => {
   let standIn: StandIn;
   const clients: ControlPlaneClient[] = [];
+  /**
+   * Resolves once `count` requests have reached the stand-in (recorded on arrival, before any fault holds them). A
+   * request of an earlier test that ends late is not among them (reset() empties the list); nextRequest's callers
+   * tell them apart the same way.
+   */
+  const arrived = async (count: number) => {
+    while (standIn.requests.length < count) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
   const clientFor = (options: Partial<ConnectionOptions> = {}) => {
     const client = new ControlPlaneClient({
       baseUrl: standIn.url,
@@ -350,16 +358,16 @@ describe('ControlPlaneClient against the stand-in', () => {
     it('cancels mid-request through the AbortSignal', async () => {
       standIn.addFault({ fault: { kind: 'hang' } });
       const controller = new AbortController();
-      const started = Date.now();
-      setTimeout(() => controller.abort(), 100);
+      // Aborted once the request is at the server (held there by the hang), not after a guessed delay.
+      void arrived(1).then(() => controller.abort());
       await assert.rejects(clientFor().listDeployments({}, { signal: controller.signal }), CancelledError);
-      assert.ok(Date.now() - started < 2000);
     });
 
     it('cancels a retry wait', async () => {
       standIn.addFault({ fault: { kind: 'rateLimit', retryAfterSeconds: 2 } });
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 150);
+      // Aborted once the 429 is answered: the client is then waiting (2 s) to try again.
+      void standIn.nextRequest((r) => standIn.requests.includes(r)).then(() => controller.abort());
       await assert.rejects(clientFor().listDeployments({}, { signal: controller.signal }), CancelledError);
       assert.equal(standIn.requests.length, 1);
     });
@@ -368,7 +376,7 @@ describe('ControlPlaneClient against the stand-in', () => {
       const connection = new AbortController();
       const client = clientFor({ signal: connection.signal });
       standIn.addFault({ fault: { kind: 'hang' }, times: 1 });
-      setTimeout(() => connection.abort(), 100);
+      void arrived(1).then(() => connection.abort());
       await assert.rejects(client.listDeployments(), CancelledError);
       await assert.rejects(client.listDeployments(), CancelledError);
       assert.equal(standIn.requests.length, 1, 'nothing is sent once the connection is cancelled');
@@ -376,7 +384,7 @@ describe('ControlPlaneClient against the stand-in', () => {
       const waiting = new AbortController();
       standIn.reset();
       standIn.addFault({ fault: { kind: 'rateLimit', retryAfterSeconds: 2 } });
-      setTimeout(() => waiting.abort(), 150);
+      void standIn.nextRequest((r) => standIn.requests.includes(r)).then(() => waiting.abort());
       await assert.rejects(clientFor({ signal: waiting.signal }).listDeployments(), CancelledError);
       assert.equal(standIn.requests.length, 1);
     });

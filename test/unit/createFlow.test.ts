@@ -20,6 +20,10 @@ const payments = repository('acme', 'Payments_API', ACME, 2, 'develop');
 const infra = repository('platform', 'infra', PLATFORM, 3, 'trunk');
 
 function setUp(options: FakeControlPlaneOptions = {}) {
+  // The commands of other features the create flow runs, registered as the extension has them.
+  for (const command of ['deploymentsExplorer.addIntegration', 'deploymentsExplorer.filterDeployments']) {
+    fake.commands.registerCommand(command, () => undefined);
+  }
   const control = fakeServices({
     integrations: [
       { id: ACME, label: 'Acme' },

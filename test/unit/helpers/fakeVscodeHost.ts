@@ -197,6 +197,7 @@ export class TreeItem {
 export interface TreeDataProvider<T> {
   getChildren(element?: T): T[] | undefined | null | Thenable<T[] | undefined | null>;
   getTreeItem(element: T): TreeItem | Thenable<TreeItem>;
+  getParent?(element: T): T | undefined | null | Thenable<T | undefined | null>;
   onDidChangeTreeData?: Event<T | T[] | undefined | null | void>;
 }
 
@@ -220,9 +221,34 @@ export class FakeTreeView<T> {
 
   /** What reveal was asked to show, in order. */
   readonly revealed: Array<{ element: T; options?: { select?: boolean; focus?: boolean; expand?: boolean | number } }> = [];
+  /** The rows reveal expanded to show an element: its ancestors. */
+  readonly expanded = new Set<T>();
 
+  /**
+   * As VS Code's: refused unless the provider implements getParent, which it calls up to the root; each ancestor must
+   * be among its parent's children (asked for, as the workbench asks for them) and is expanded; then the element must
+   * be among its parent's children. `select` sets the selection.
+   */
   async reveal(element: T, options?: { select?: boolean; focus?: boolean; expand?: boolean | number }): Promise<void> {
+    const provider = this.treeDataProvider;
+    if (!provider.getParent) throw new Error("Required registered TreeDataProvider to implement 'getParent' method to access 'reveal' method");
+    const chain: T[] = [element];
+    for (let parent = await provider.getParent(element); parent !== undefined && parent !== null; parent = await provider.getParent(parent)) {
+      if (chain.includes(parent)) throw new Error('getParent goes round in a circle');
+      chain.unshift(parent);
+    }
+    let parent: T | undefined;
+    for (const node of chain) {
+      const children = (await provider.getChildren(parent)) ?? [];
+      // VS Code finds a row by its handle: the item's ID when it has one, else the element's place.
+      const id = (await provider.getTreeItem(node)).id;
+      const found = children.includes(node) || (id !== undefined && (await Promise.all(children.map((child) => provider.getTreeItem(child)))).some((item) => item.id === id));
+      if (!found) throw new Error(`Cannot resolve tree item for element: not among the children of its parent (getParent)`);
+      if (node !== element) this.expanded.add(node);
+      parent = node;
+    }
     this.revealed.push({ element, options });
+    if (options?.select !== false) this.selection = [element];
   }
 
   dispose(): void {
@@ -512,8 +538,8 @@ export class FakeWindow {
   readonly treeViews = new Map<string, FakeTreeView<unknown>>();
   /** How a person answers a notification: the action clicked, or undefined (closed). */
   answer: (message: ShownMessage) => string | undefined | Promise<string | undefined> = () => undefined;
-  readonly state = { focused: true };
-  readonly onDidChangeWindowState = new EventEmitter<{ focused: boolean }>().event;
+  readonly state = { focused: true, active: true };
+  readonly onDidChangeWindowState = new EventEmitter<{ focused: boolean; active: boolean }>().event;
   private readCursor = 0;
 
   createQuickPick<T extends QuickPickItem>(): FakeQuickPick<T> {
@@ -627,16 +653,35 @@ export class FakeCommands {
     return new Disposable(() => this.handlers.delete(command));
   }
 
+  /**
+   * Runs a registered command, or one of VS Code's own that the extension calls (recorded in `executed`, answering
+   * undefined). Any other command is rejected as VS Code rejects it, so a test whose feature calls another feature's
+   * command registers a stand-in for it, as the real extension has it registered.
+   */
   async executeCommand<T>(command: string, ...args: unknown[]): Promise<T> {
     if (command === 'setContext') {
       this.context.set(String(args[0]), args[1]);
       return undefined as T;
     }
-    this.executed.push({ command, args });
     const handler = this.handlers.get(command);
+    if (!handler && !BUILT_IN_COMMANDS.has(command)) throw new Error(`command '${command}' not found`);
+    this.executed.push({ command, args });
     return (handler ? await handler(...args) : undefined) as T;
   }
 }
+
+/**
+ * The commands of VS Code (and of its built-in git extension) the extension executes: they exist in every window.
+ * A view's `<id>.focus` is VS Code's too, made for each view the extension contributes.
+ */
+const BUILT_IN_COMMANDS = new Set([
+  'workbench.action.openSettings',
+  'vscode.diff',
+  'vscode.open',
+  'git.viewCommit',
+  'workbench.view.extension.deploymentsExplorer',
+  ...['integrations', 'deployments', 'workspace'].map((view) => `deploymentsExplorer.${view}.focus`),
+]);
 
 export enum ConfigurationTarget {
   Global = 1,
@@ -844,3 +889,22 @@ export function installFakeVscode(): void {
 }
 
 installFakeVscode();
+
+/* ------------------------------------------ checked against @types/vscode */
+
+// What the fake implements has VS Code's types: a fake that drifts from the API (a renamed member, another
+// signature) fails to compile here instead of passing tests the real VS Code would fail. Only these parts: the rest
+// of the fake is as small as the extension's use of it.
+type VSCode = typeof import('vscode');
+export const typeChecked = {
+  commands: (fake: FakeCommands): Pick<VSCode['commands'], 'registerCommand' | 'executeCommand'> => fake,
+  env: (fake: typeof env): Pick<VSCode['env'], 'language' | 'clipboard' | 'openExternal'> => fake,
+  window: (fake: FakeWindow): Pick<VSCode['window'], 'setStatusBarMessage' | 'state' | 'onDidChangeWindowState' | 'showInformationMessage' | 'showWarningMessage' | 'showErrorMessage'> => fake,
+  treeView: <T>(fake: FakeTreeView<T>): Pick<import('vscode').TreeView<T>, 'reveal' | 'visible' | 'selection' | 'title' | 'description' | 'onDidChangeVisibility' | 'dispose'> => fake,
+  treeItemCollapsibleState: TreeItemCollapsibleState satisfies Record<keyof typeof import('vscode').TreeItemCollapsibleState, number>,
+  progressLocation: ProgressLocation satisfies Record<keyof typeof import('vscode').ProgressLocation, number>,
+  configurationTarget: ConfigurationTarget satisfies Record<keyof typeof import('vscode').ConfigurationTarget, number>,
+  statusBarAlignment: StatusBarAlignment satisfies Record<keyof typeof import('vscode').StatusBarAlignment, number>,
+  l10n: l10n satisfies Pick<VSCode['l10n'], 't'>,
+  version: version satisfies VSCode['version'],
+};
