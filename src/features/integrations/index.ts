@@ -35,7 +35,6 @@ export function registerIntegrations(services: Services) {
     const integration = provider.nodeFor(integrationId);
     if (!integration) return false;
     const repository = repositoryUrl === undefined ? undefined : await provider.findRepositoryNode(integrationId, repositoryUrl);
-    await provider.settle();
     if (repository) {
       await view.reveal(repository, { select: true, focus: true });
       return true;
@@ -55,7 +54,6 @@ export function registerIntegrations(services: Services) {
     const integrationId = integrationIdOf(argument);
     const listing = (argument as Partial<MoreNode> | undefined)?.listing;
     const shown = !!integrationId && provider.showMore(integrationId, { all, listing });
-    if (shown) await provider.settle();
     return shown;
   };
   commands.register(Commands.showMoreRepositories, showMore(false));

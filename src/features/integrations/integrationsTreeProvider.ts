@@ -33,8 +33,6 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   /** The rows of each listing: a refreshed listing starts again at one page. */
   private readonly repositoryRows = new WeakMap<readonly Repository[], RepositoryRows>();
   private readonly loadingInView = new Set<string>();
-  private readonly pending = new Set<IntegrationNode | undefined>();
-  private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly catalogSubscription: vscode.Disposable;
   private readonly indexSubscription: vscode.Disposable;
   private usageVersion = '';
@@ -65,25 +63,9 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
     this.schedule(undefined);
   }
 
-  /** Coalesces change events of one tick into one refresh each. */
+  /** VS Code's extension host coalesces the refreshes of one moment itself: each change is handed over at once. */
   private schedule(node: IntegrationNode | undefined): void {
-    this.pending.add(node);
-    this.flushTimer ??= setTimeout(() => this.flush(), 0);
-  }
-
-  private flush(): void {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    const nodes = [...this.pending];
-    this.pending.clear();
-    if (nodes.includes(undefined)) this.changed.fire(undefined);
-    else for (const node of nodes) this.changed.fire(node);
-  }
-
-  /** Hands every pending change to VS Code now: one held back here would run during a TreeView.reveal and register rows twice. */
-  async settle(): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    this.flush();
+    this.changed.fire(node);
   }
 
   getTreeItem(node: IntegrationsTreeNode): vscode.TreeItem {
@@ -227,7 +209,6 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
   }
 
   dispose(): void {
-    clearTimeout(this.flushTimer);
     vscode.Disposable.from(this.changed, this.catalogSubscription, this.indexSubscription).dispose();
   }
 }
