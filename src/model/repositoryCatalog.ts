@@ -1,5 +1,5 @@
 import type { ControlPlaneClient, InvalidRepository, Repository } from '../api';
-import { CancelledError } from '../api/errors';
+import { isErrorOf } from '../api/errors';
 import { Emitter } from './events';
 import { idKey as key } from './ids';
 import { mostCommon, mostCommonHost } from './remoteUrls';
@@ -178,7 +178,7 @@ export class RepositoryCatalog {
         this.setState(id, { status: 'loaded', repositories, invalid: listing.invalid });
         return repositories;
       } catch (error) {
-        this.setState(id, error instanceof CancelledError ? undefined : { status: 'error', error });
+        this.setState(id, isErrorOf(error, 'cancelled') ? undefined : { status: 'error', error });
         throw error;
       } finally {
         this.inFlight.delete(id);

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Deployment, type Repository } from '../../src/api';
+import { isErrorOf, type Deployment, type Repository } from '../../src/api';
 import { ControlPlaneClient } from '../../src/api/client';
 import { parseIntegrationId, integrationIdProblem } from '../../src/model/integrationId';
 import { discoverIntegrationIds, integrationsUsedBy } from '../../src/model/integrationDiscovery';
@@ -222,6 +222,6 @@ describe('integration discovery', () => {
   it('can be cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(discoverIntegrationIds(client, { signal: controller.signal }), (e: Error) => e.name === 'CancelledError');
+    await assert.rejects(discoverIntegrationIds(client, { signal: controller.signal }), (e: unknown) => isErrorOf(e, 'cancelled'));
   });
 });
