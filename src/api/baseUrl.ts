@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { InvalidInputError } from './errors';
+import { invalidInput } from './errors';
 import { quote } from './text';
 
 /**
@@ -21,10 +21,10 @@ export function baseUrlProblem(text: string): string | undefined {
   return undefined;
 }
 
-/** The base URL as a client uses it, without its query, fragment and trailing slashes; InvalidInputError when it cannot be one. */
+/** The base URL as a client uses it, without its query, fragment and trailing slashes; an invalid-input error when it cannot be one. */
 export function clientBaseUrl(text: string): string {
   const problem = baseUrlProblem(text);
-  if (problem) throw new InvalidInputError('base URL', problem);
+  if (problem) throw invalidInput('base URL', problem);
   const url = new URL(text.trim());
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }

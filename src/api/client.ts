@@ -1,11 +1,10 @@
 import * as l10n from '@vscode/l10n';
 import { clientBaseUrl } from './baseUrl';
-import { InvalidInputError, InvalidResponseError, RecordProblem, SchemaError, sealError } from './errors';
+import { ControlPlaneError, RecordProblem } from './errors';
 import { ConnectionOptions, HttpRequest, HttpTransport } from './http';
 import { PageEnd, pageEnd, PageWalk, walkPages } from './pagination';
-import { buildDeploymentSearchParams, DeploymentQuery, validateIntegrationId, validateObjectArgument } from './query';
+import { buildDeploymentSearchParams, DeploymentQuery, validateIntegrationId } from './query';
 import { Deployment, deploymentSchema, deploymentSummarySchema, listingSchema, problemsOf, Repository, repositoryListingSchema, repositorySchema, resourceSpecSchema } from './schemas';
-import { describeValue } from './text';
 import type { ZodMiniType } from 'zod/mini';
 
 export interface CallOptions {
@@ -50,7 +49,7 @@ export interface DeploymentPage {
   end?: PageEnd;
 }
 
-/** The control plane's API: every view and command goes through one of these. Every error it throws is sealed (sealError). */
+/** The control plane's API: every view and command goes through one of these. Every error it throws is a ControlPlaneError, its message redacted. */
 export class ControlPlaneClient {
   private readonly http: HttpTransport;
 
@@ -59,41 +58,37 @@ export class ControlPlaneClient {
   }
 
   /** The repositories of an integration; records off the contract are listed apart, with their problems. */
-  listRepositories(integrationId: string, options: CallOptions = {}): Promise<RepositoryListing> {
-    return this.sealed(async () => {
-      const id = validateIntegrationId(integrationId);
-      const path = `/v1/integrations/forge/codehost/${encodeURIComponent(id)}/repos`;
-      const request = { method: 'GET', path, signal: signalOf(options), what: l10n.t('Integration {0}', id) } as const;
-      const body = await this.json(request, repositoryListingSchema, l10n.t('The repository listing'));
-      const { valid: repositories, offContract } = splitRecords<Repository>(repositorySchema, body as unknown[]);
-      return {
-        repositories,
-        offContract: offContract.map((record): OffContractRepository => {
-          const shown = record.problems.slice(0, 3).map(({ path, message }) => `${path || l10n.t('(the record)')}: ${message}`);
-          const problems = shown.join('; ') + (record.problems.length > 3 ? '; …' : '');
-          const reason = l10n.t('It does not match the API contract ({0}), so it cannot be used to create a deployment.', problems);
-          return { ...record, usableForCreate: false, reason };
-        }),
-      };
-    });
+  async listRepositories(integrationId: string, options: CallOptions = {}): Promise<RepositoryListing> {
+    const id = validateIntegrationId(integrationId);
+    const path = `/v1/integrations/forge/codehost/${encodeURIComponent(id)}/repos`;
+    const request = { method: 'GET', path, signal: options.signal, what: l10n.t('Integration {0}', id) } as const;
+    const body = await this.json(request, repositoryListingSchema, l10n.t('The repository listing'));
+    const { valid: repositories, offContract } = splitRecords<Repository>(repositorySchema, body as unknown[]);
+    return {
+      repositories,
+      offContract: offContract.map((record): OffContractRepository => {
+        const shown = record.problems.slice(0, 3).map(({ path, message }) => `${path || l10n.t('(the record)')}: ${message}`);
+        const problems = shown.join('; ') + (record.problems.length > 3 ? '; …' : '');
+        const reason = l10n.t('It does not match the API contract ({0}), so it cannot be used to create a deployment.', problems);
+        return { ...record, usableForCreate: false, reason };
+      }),
+    };
   }
 
   /** One page of `GET /v2/deployments`. Its end rules are the ones a single page shows (see `pageEnd`). */
-  listDeployments(query: DeploymentQuery = {}, options: CallOptions = {}): Promise<DeploymentPage> {
-    return this.sealed(async () => {
-      const params = buildDeploymentSearchParams(query);
-      const limit = Number(params.get('limit'));
-      const requestedOffset = Number(params.get('offset'));
-      const what = l10n.t('The deployment listing');
-      const request = { method: 'GET', path: '/v2/deployments', query: params, signal: signalOf(options), what } as const;
-      const { resources, offset: nextOffset } = (await this.json(request, listingSchema, what).catch(async (error: unknown) => {
-        throw isWebPage(error) ? await this.webPageError(error, request.signal) : error;
-      })) as { resources: unknown[]; offset: number };
-      // A listed record's resource_spec is checked when it is shown (resourceSpecProblems).
-      const { valid, offContract } = splitRecords<Deployment>(deploymentSummarySchema, resources);
-      const end = pageEnd({ requestedOffset, limit, count: resources.length, nextOffset });
-      return { deployments: valid, offContract, requestedOffset, limit, nextOffset, mayHaveMore: end === undefined, end };
-    });
+  async listDeployments(query: DeploymentQuery = {}, options: CallOptions = {}): Promise<DeploymentPage> {
+    const params = buildDeploymentSearchParams(query);
+    const limit = Number(params.get('limit'));
+    const requestedOffset = Number(params.get('offset'));
+    const what = l10n.t('The deployment listing');
+    const request = { method: 'GET', path: '/v2/deployments', query: params, signal: options.signal, what } as const;
+    const { resources, offset: nextOffset } = (await this.json(request, listingSchema, what).catch(async (error: unknown) => {
+      throw isWebPage(error) ? await this.webPageError(error, request.signal) : error;
+    })) as { resources: unknown[]; offset: number };
+    // A listed record's resource_spec is checked when it is shown (resourceSpecProblems).
+    const { valid, offContract } = splitRecords<Deployment>(deploymentSummarySchema, resources);
+    const end = pageEnd({ requestedOffset, limit, count: resources.length, nextOffset });
+    return { deployments: valid, offContract, requestedOffset, limit, nextOffset, mayHaveMore: end === undefined, end };
   }
 
   /**
@@ -108,13 +103,10 @@ export class ControlPlaneClient {
   }
 
   /** `POST /v2/deployments`; never retried. Answers the created record. */
-  createDeployment(body: Record<string, unknown>, options: CallOptions = {}): Promise<Deployment> {
-    return this.sealed(async () => {
-      validateObjectArgument('body', body, { required: true });
-      const what = l10n.t('The deployment-creation endpoint');
-      const request = { method: 'POST', path: '/v2/deployments', body, signal: signalOf(options), what } as const;
-      return (await this.json(request, deploymentSchema, l10n.t('The created deployment'))) as Deployment;
-    });
+  async createDeployment(body: Record<string, unknown>, options: CallOptions = {}): Promise<Deployment> {
+    const what = l10n.t('The deployment-creation endpoint');
+    const request = { method: 'POST', path: '/v2/deployments', body, signal: options.signal, what } as const;
+    return (await this.json(request, deploymentSchema, l10n.t('The created deployment'))) as Deployment;
   }
 
   dispose(): Promise<void> {
@@ -126,7 +118,7 @@ export class ControlPlaneClient {
    * the API's prefix. Tries the base URL with that prefix once (the same origin, so the key may go there) and says
    * whether it answers the API.
    */
-  private async webPageError(page: InvalidResponseError, signal: AbortSignal | undefined): Promise<InvalidResponseError> {
+  private async webPageError(page: ControlPlaneError, signal: AbortSignal | undefined): Promise<ControlPlaneError> {
     const base = new URL(this.options.baseUrl.trim());
     const suggestion = `${base.origin}${base.pathname.replace(/\/+$/, '')}${API_PREFIX}`;
     if (base.pathname.replace(/\/+$/, '').endsWith(API_PREFIX)) return page;
@@ -135,19 +127,16 @@ export class ControlPlaneClient {
       .send({ method: 'GET', path: '/v2/deployments', query: new URLSearchParams({ limit: '1', offset: '0' }), signal, what: '' })
       .then((body) => problemsOf(listingSchema, body).length === 0, () => false)
       .finally(() => probe.close());
-    return new InvalidResponseError(page.status ?? 200, page.contentType, page.snippet, false, { baseUrl: clientBaseUrl(this.options.baseUrl), suggestion, answers });
+    const webPage = { baseUrl: clientBaseUrl(this.options.baseUrl), suggestion, answers };
+    return new ControlPlaneError('invalidResponse', { status: page.status, contentType: page.contentType, snippet: page.snippet, webPage }, this.http.redactor);
   }
 
-  /** The JSON answer to `request`, checked against `schema`; SchemaError naming `what` when it does not match. */
+  /** The JSON answer to `request`, checked against `schema`; a `schema` error naming `what` when it does not match. */
   private async json(request: HttpRequest, schema: ZodMiniType, what: string): Promise<unknown> {
     const body = await this.http.send(request);
     const problems = problemsOf(schema, body);
-    if (problems.length > 0) throw new SchemaError(what, problems);
+    if (problems.length > 0) throw new ControlPlaneError('schema', { what, problems }, this.http.redactor);
     return body;
-  }
-
-  private sealed<T>(work: () => Promise<T>): Promise<T> {
-    return work().catch((error: unknown) => Promise.reject(sealError(error, this.http.redactor)));
   }
 }
 
@@ -155,17 +144,10 @@ export class ControlPlaneClient {
 const API_PREFIX = '/api-host';
 
 /** A 200 answer that is an HTML page, not JSON. */
-function isWebPage(error: unknown): error is InvalidResponseError {
-  return error instanceof InvalidResponseError && error.status === 200 && !error.binary && /html/i.test(error.contentType ?? '');
+function isWebPage(error: unknown): error is ControlPlaneError {
+  return error instanceof ControlPlaneError && error.kind === 'invalidResponse' && error.status === 200 && !error.binary && /html/i.test(error.contentType ?? '');
 }
 
-/** The call's options checked (an object, or nothing), and their signal, checked too. */
-function signalOf(options: CallOptions | undefined): AbortSignal | undefined {
-  validateObjectArgument('options', options);
-  const signal: unknown = options?.signal;
-  if (signal === undefined || signal === null || signal instanceof AbortSignal) return signal ?? undefined;
-  throw new InvalidInputError('signal', l10n.t('must be an AbortSignal, got {0}', describeValue(signal)));
-}
 
 /** The records that match the schema, as the server sent them, and the others with their problems; both in the server's order. */
 function splitRecords<T>(schema: ZodMiniType, records: readonly unknown[]): { valid: T[]; offContract: OffContractDeployment[] } {

@@ -5,7 +5,7 @@ import * as tls from 'node:tls';
 import * as l10n from '@vscode/l10n';
 import { clientBaseUrl, withoutUserInfo } from './baseUrl';
 import { ControlPlaneClient } from './client';
-import { CancelledError, isControlPlaneError, messageOf } from './errors';
+import { ControlPlaneError, isControlPlaneError, isErrorOf, messageOf } from './errors';
 import { caFileTrust, credentialHeaders, headerNames, type ConnectionOptions } from './http';
 
 /** Why a step failed: the system's error code when there is one, and its message (never a secret). */
@@ -80,7 +80,7 @@ export type CheckStepName = 'dns' | 'probe' | 'listing';
 /**
  * Tries the connection `options` describe: the name lookup and a direct connection (TLS for https, reading the chain
  * even when it is not trusted), then one listing call through the client, which the views' requests take too.
- * `onStep` hears each step as it starts; `signal` cancels (CancelledError).
+ * `onStep` hears each step as it starts; `signal` cancels (a `cancelled` error).
  */
 export async function checkConnection(
   options: ConnectionOptions,
@@ -99,7 +99,7 @@ export async function checkConnection(
     settings: { ...settings, proxy: proxy ? withoutUserInfo(proxy) : undefined, proxyCredentials: !!(proxyUrl?.username && proxyUrl.password) },
     caFile: options.caFile?.trim() || undefined,
   };
-  if (signal?.aborted) throw new CancelledError();
+  if (signal?.aborted) throw new ControlPlaneError('cancelled');
 
   const host = base.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(base.port) || (base.protocol === 'https:' ? 443 : 80);
@@ -161,13 +161,10 @@ export async function checkConnection(
     const page = await client.listDeployments({ limit: 1, offset: 0 }, { signal });
     check.listing = { ms: Date.now() - started, status: 200, records: page.deployments.length + page.offContract.length };
   } catch (error) {
-    if (signal?.aborted) throw new CancelledError();
-    const { kind, status, code, needsTenant, notEnabled, credentialsSent, proxy } = error as Record<string, never>;
-    check.listing = {
-      ms: Date.now() - started,
-      status,
-      error: { kind: isControlPlaneError(error) ? (kind ?? 'unknown') : 'unknown', code, message: messageOf(error), needsTenant, notEnabled, credentialsSent, proxy },
-    };
+    if (signal?.aborted) throw new ControlPlaneError('cancelled');
+    const known = isControlPlaneError(error) ? error : undefined;
+    const { code, needsTenant, notEnabled, credentialsSent, proxy } = known ?? {};
+    check.listing = { ms: Date.now() - started, status: known?.status, error: { kind: known?.kind ?? 'unknown', code, message: messageOf(error), needsTenant, notEnabled, credentialsSent, proxy } };
   } finally {
     void client.dispose().catch(() => undefined);
   }
@@ -176,14 +173,14 @@ export async function checkConnection(
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** `work`, rejected with a timeout after `timeoutMs` or with CancelledError when `signal` aborts; `cleanup` then runs. */
+/** `work`, rejected with a timeout after `timeoutMs` or with a `cancelled` error when `signal` aborts; `cleanup` then runs. */
 function bounded<T>(work: Promise<T>, timeoutMs: number, signal: AbortSignal | undefined, cleanup: () => void): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const stop = (error: Error) => {
       cleanup();
       reject(error);
     };
-    const onAbort = () => stop(new CancelledError());
+    const onAbort = () => stop(new ControlPlaneError('cancelled'));
     if (signal?.aborted) return onAbort();
     const timer = setTimeout(() => stop(Object.assign(new Error(l10n.t('no answer within {0} s', timeoutMs / 1000)), { code: 'ETIMEDOUT' })), timeoutMs);
     signal?.addEventListener('abort', onAbort);
@@ -195,7 +192,7 @@ function bounded<T>(work: Promise<T>, timeoutMs: number, signal: AbortSignal | u
 }
 
 function failureOf(error: unknown, signal: AbortSignal | undefined): StepFailure {
-  if (signal?.aborted || error instanceof CancelledError) throw new CancelledError();
+  if (signal?.aborted || isErrorOf(error, 'cancelled')) throw new ControlPlaneError('cancelled');
   const code = (error as { code?: unknown }).code;
   return { code: typeof code === 'string' ? code : undefined, message: messageOf(error) };
 }

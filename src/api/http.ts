@@ -5,17 +5,7 @@ import * as path from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
-import {
-  CancelledError,
-  ControlPlaneError,
-  ControlPlaneErrorBase,
-  HttpError,
-  InvalidInputError,
-  InvalidResponseError,
-  NetworkError,
-  ProxyAuthError,
-  TimeoutError,
-} from './errors';
+import { ControlPlaneError, invalidInput, isErrorOf } from './errors';
 import * as l10n from '@vscode/l10n';
 import { clientBaseUrl, withoutUserInfo } from './baseUrl';
 import { errorFromResponse, parseJsonBody, parseRetryAfter, RawResponse } from './responses';
@@ -59,7 +49,7 @@ export interface ConnectionOptions {
   maxResponseBytes?: number;
   /** Where the transport says what it did (the extension's log). */
   logger?: Pick<Console, 'info' | 'warn'>;
-  /** Aborts every request of this connection (each then throws CancelledError), e.g. once the connection is replaced. */
+  /** Aborts every request of this connection (each then throws a `cancelled` error), e.g. once the connection is replaced. */
   signal?: AbortSignal;
 }
 
@@ -122,7 +112,7 @@ export class HttpTransport {
       try {
         response = await this.once(req, url, cancels);
       } catch (error) {
-        if (idempotent && attempt < this.retry.maxAttempts && error instanceof NetworkError && RESET_CODES.has(error.code ?? '')) {
+        if (idempotent && attempt < this.retry.maxAttempts && isErrorOf(error, 'network') && RESET_CODES.has(error.code ?? '')) {
           await this.backoff(req, attempt, undefined, error.message, cancels);
           continue;
         }
@@ -147,7 +137,11 @@ export class HttpTransport {
             : !sameOrigin
               ? l10n.t('another origin than {0}; the API key is not sent there', url.origin)
               : l10n.t('more than {0} redirects', MAX_REDIRECTS);
-        throw new HttpError(response.status, why, this.redactor.text(quote(this.redactor.whole(target?.href ?? response.location), 200)));
+        throw new ControlPlaneError(
+          'http',
+          { status: response.status, detail: why, redirectTo: this.redactor.text(quote(this.redactor.whole(target?.href ?? response.location), 200)) },
+          this.redactor,
+        );
       }
 
       const error = errorFromResponse(response, req.what, this.redactor);
@@ -196,14 +190,14 @@ export class HttpTransport {
     } catch (error) {
       if (cancels.some((signal) => signal.aborted)) {
         this.logger.info(`${target} cancelled`);
-        throw new CancelledError();
+        throw new ControlPlaneError('cancelled');
       }
       if (timeout.aborted) {
         this.logger.warn(`${target} timed out after ${this.timeoutMs} ms`);
-        throw new TimeoutError(this.timeoutMs);
+        throw new ControlPlaneError('timeout', { timeoutMs: this.timeoutMs });
       }
       const mapped = this.networkError(error);
-      this.logger.warn(`${target} failed: ${this.redactor.text(mapped.message)}`);
+      this.logger.warn(`${target} failed: ${mapped.message}`);
       throw mapped;
     }
   }
@@ -214,7 +208,8 @@ export class HttpTransport {
    * `signal` aborts: Node 20's fetch can stall on a body it fails to decompress, its own signal notwithstanding.
    */
   private async readBody(res: Response, contentType: string | undefined, signal: AbortSignal): Promise<Buffer> {
-    const refuse = (reason: string) => new InvalidResponseError(res.status, contentType && quote(contentType, 100), reason, true);
+    const refuse = (snippet: string) =>
+      new ControlPlaneError('invalidResponse', { status: res.status, contentType: contentType && this.redactor.text(quote(contentType, 100)), snippet, binary: true }, this.redactor);
     const chunks: Uint8Array[] = [];
     let size = 0;
     const reader = res.body?.getReader();
@@ -236,7 +231,7 @@ export class HttpTransport {
     } catch (error) {
       void reader.cancel().catch(() => undefined);
       const encoding = res.headers.get('content-encoding');
-      if (encoding && !signal.aborted && !(error instanceof InvalidResponseError) && /^Z_|^ERR__ERROR|BROTLI|DECOMPRESS/i.test(errorCode(error) ?? '')) {
+      if (encoding && !signal.aborted && !(error instanceof ControlPlaneError) && /^Z_|^ERR__ERROR|BROTLI|DECOMPRESS/i.test(errorCode(error) ?? '')) {
         throw refuse(l10n.t('a “{0}” body that could not be decompressed', quote(encoding, 40)));
       }
       throw error;
@@ -244,16 +239,17 @@ export class HttpTransport {
     return Buffer.concat(chunks, size);
   }
 
-  /** A failure below HTTP as the error of its class; a proxy's 407 to the tunnel is ProxyAuthError. */
+  /** A failure below HTTP as the error of its kind; a proxy's 407 to the tunnel is `proxyAuth`. */
   private networkError(error: unknown): ControlPlaneError {
-    if (error instanceof ControlPlaneErrorBase) return error as ControlPlaneError;
+    if (error instanceof ControlPlaneError) return error;
     const cause = innermost(error);
     const message = cause.message;
     const code = errorCode(error);
     // undici's words for a proxy that refused the tunnel ("Proxy response (407) !== 200 when HTTP Tunneling"), VS Code's too.
     if (/\bProxy response \(407\)/.test(messages(error))) {
       const proxy = this.options.proxyUrl?.trim();
-      return new ProxyAuthError(proxy ? withoutUserInfo(proxy) : l10n.t('(from the system settings)'), !!proxy && hasCredentials(proxy));
+      const facts = { proxy: proxy ? withoutUserInfo(proxy) : l10n.t('(from the system settings)'), credentialsSent: !!proxy && hasCredentials(proxy), status: 407 };
+      return new ControlPlaneError('proxyAuth', facts, this.redactor);
     }
     const reasons = networkReasons();
     let reason = code && Object.hasOwn(reasons, code) ? reasons[code] : undefined;
@@ -264,7 +260,7 @@ export class HttpTransport {
       );
     }
     if (!reason && /proxy|tunnel/i.test(message)) reason = l10n.t('the proxy refused the connection ({0})', message);
-    return new NetworkError(this.base, code, reason ?? message);
+    return new ControlPlaneError('network', { target: this.base, code, reason: reason ?? message }, this.redactor);
   }
 
   /** Waits before retry `attempt`: what the server asked for, else an exponential delay with jitter. */
@@ -273,29 +269,29 @@ export class HttpTransport {
     this.logger.warn(
       `${req.method} ${req.path}: ${this.redactor.text(reason.split('\n')[0])} — retry ${attempt} of ${this.retry.maxAttempts - 1} in ${delayMs} ms`,
     );
-    await sleep(delayMs, undefined, { signal: AbortSignal.any(cancels) }).catch(() => Promise.reject(new CancelledError()));
+    await sleep(delayMs, undefined, { signal: AbortSignal.any(cancels) }).catch(() => Promise.reject(new ControlPlaneError('cancelled')));
   }}
 
-/** The header names the key and the tenant go in, as set; InvalidInputError naming the setting when one is not a header name. */
+/** The header names the key and the tenant go in, as set; an invalid-input error naming the setting when one is not a header name. */
 export function headerNames(options: Pick<ConnectionOptions, 'apiKeyHeader' | 'tenantHeader'>): { apiKey: string; tenant: string } {
   const name = (parameter: string, value: string | undefined, fallback: string) => {
     const text = value?.trim() || fallback;
     // A token of RFC 9110: no spaces, colons or other separators.
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(text)) {
-      throw new InvalidInputError(parameter, l10n.t('“{0}” is not an HTTP header name (letters, digits and hyphens, e.g. {1})', quote(text, 60), fallback));
+      throw invalidInput(parameter, l10n.t('“{0}” is not an HTTP header name (letters, digits and hyphens, e.g. {1})', quote(text, 60), fallback));
     }
     return text;
   };
   const names = { apiKey: name('API key header', options.apiKeyHeader, 'X-Api-Key'), tenant: name('tenant header', options.tenantHeader, 'X-Tenant-Id') };
   // One header cannot carry both: the tenant would replace the key, and the key would read as refused.
   if (names.apiKey.toLowerCase() === names.tenant.toLowerCase()) {
-    throw new InvalidInputError('tenant header', l10n.t('“{0}” is the API key’s header too; the tenant ID needs a header of its own (e.g. X-Tenant-Id)', quote(names.tenant, 60)));
+    throw invalidInput('tenant header', l10n.t('“{0}” is the API key’s header too; the tenant ID needs a header of its own (e.g. X-Tenant-Id)', quote(names.tenant, 60)));
   }
   return names;
 }
 
 /**
- * The headers of the key and the tenant; InvalidInputError naming the API key or tenant ID when it holds a character
+ * The headers of the key and the tenant; an invalid-input error naming the API key or tenant ID when it holds a character
  * HTTP cannot carry (never the key itself).
  */
 export function credentialHeaders(options: Pick<ConnectionOptions, 'apiKey' | 'apiKeyHeader' | 'tenantId' | 'tenantHeader'>): Record<string, string> {
@@ -307,7 +303,7 @@ export function credentialHeaders(options: Pick<ConnectionOptions, 'apiKey' | 'a
   ] as const) {
     if (!value) continue;
     const problem = headerValueProblem(value);
-    if (problem) throw new InvalidInputError(parameter, problem);
+    if (problem) throw invalidInput(parameter, problem);
     headers[header.toLowerCase()] = value;
   }
   return headers;
@@ -346,7 +342,7 @@ function jsonBody(value: unknown): string {
   try {
     return JSON.stringify(value);
   } catch (error) {
-    throw new InvalidInputError('body', l10n.t('cannot be sent as JSON: {0}', quote((error as Error).message, 120)));
+    throw invalidInput('body', l10n.t('cannot be sent as JSON: {0}', quote((error as Error).message, 120)));
   }
 }
 
@@ -361,7 +357,7 @@ function caFileDispatcher(setting: string): Dispatcher {
 /**
  * The CA certificates a connection with the caFile setting trusts: Node's roots, NODE_EXTRA_CA_CERTS (a `ca` replaces
  * Node's default list, which holds it; read as Node reads it: unreadable, left out) and the file's (unreadable or
- * empty: InvalidInputError, the user named it).
+ * empty: an invalid-input error, the user named it).
  */
 export function caFileTrust(setting: string): string[] {
   const file = caFilePath(setting);
@@ -369,9 +365,9 @@ export function caFileTrust(setting: string): string[] {
   try {
     certificates = pemCertificates(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new InvalidInputError('CA file', l10n.t('cannot read {0}: {1}', file, (error as Error).message));
+    throw invalidInput('CA file', l10n.t('cannot read {0}: {1}', file, (error as Error).message));
   }
-  if (certificates.length === 0) throw new InvalidInputError('CA file', l10n.t('{0} holds no PEM certificate (-----BEGIN CERTIFICATE-----)', file));
+  if (certificates.length === 0) throw invalidInput('CA file', l10n.t('{0} holds no PEM certificate (-----BEGIN CERTIFICATE-----)', file));
   const extraFile = process.env.NODE_EXTRA_CA_CERTS?.trim();
   let extra: string[] = [];
   try {
@@ -389,7 +385,7 @@ export function caFileTrust(setting: string): string[] {
 function caFilePath(setting: string): string {
   const text = setting.trim();
   const file = /^~(?=$|[\\/])/.test(text) ? path.join(os.homedir(), text.slice(1)) : text;
-  if (!path.isAbsolute(file)) throw new InvalidInputError('CA file', l10n.t('{0} is not a full path; give the whole path of the file, e.g. {1}', text, path.join(os.homedir(), text)));
+  if (!path.isAbsolute(file)) throw invalidInput('CA file', l10n.t('{0} is not a full path; give the whole path of the file, e.g. {1}', text, path.join(os.homedir(), text)));
   return file;
 }
 

@@ -1,16 +1,4 @@
-import {
-  AuthError,
-  ControlPlaneError,
-  HttpError,
-  InvalidResponseError,
-  issueList,
-  KEPT_ISSUES,
-  NotFoundError,
-  RateLimitedError,
-  RequestValidationError,
-  ServerError,
-  ValidationIssue,
-} from './errors';
+import { ControlPlaneError, ErrorFacts, ErrorKind, issueList, KEPT_ISSUES, ValidationIssue } from './errors';
 import * as l10n from '@vscode/l10n';
 import { quote, Redactor, shortJson } from './text';
 
@@ -40,20 +28,19 @@ export function errorFromResponse(response: RawResponse, what: string, redactor:
   const body = response.binary ? undefined : tryParse(response.text);
   const detail = body === undefined ? textDetail(response, redactor) : detailText(body, redactor);
   const { status } = response;
-  if (status === 401 || status === 403) return new AuthError(status, detail);
-  if (status === 404) return new NotFoundError(quote(what, 120), detail);
-  if (status === 429) return new RateLimitedError(parseRetryAfter(response.retryAfter));
-  if (status >= 300 && status < 400 && response.location) {
-    return new HttpError(status, detail, headerQuote(response.location, redactor, 200));
-  }
+  const error = (kind: ErrorKind, facts: ErrorFacts = {}) => new ControlPlaneError(kind, { status, detail, ...facts }, redactor);
+  if (status === 401 || status === 403) return error('auth');
+  if (status === 404) return error('notFound', { what: quote(what, 120) });
+  if (status === 429) return error('rateLimited', { retryAfterMs: parseRetryAfter(response.retryAfter) });
+  if (status >= 300 && status < 400 && response.location) return error('http', { redirectTo: headerQuote(response.location, redactor, 200) });
   const issues = body === undefined ? undefined : validationIssues(body, redactor);
-  if ((status === 422 || status === 400) && issues) return new RequestValidationError(status, issues.issues, issues.count);
+  if ((status === 422 || status === 400) && issues) return error('validation', { issues: issues.issues, issueCount: issues.count });
   if (status >= 500) {
     if (body === undefined && (response.binary || looksLikeHtml(response))) return notJson(response, redactor);
-    return new ServerError(status, detail);
+    return error('server');
   }
-  if (status === 422) return new RequestValidationError(status, [{ loc: '', msg: detail ?? l10n.t('invalid request') }]);
-  return new HttpError(status, detail);
+  if (status === 422) return error('validation', { issues: [{ loc: '', msg: detail ?? l10n.t('invalid request') }] });
+  return error('http');
 }
 
 /** `Retry-After` as seconds or an HTTP date, in milliseconds. */
@@ -105,7 +92,7 @@ function detailText(body: unknown, redactor: Redactor): string | undefined {
     if (next === undefined) return undefined;
     current = next;
   }
-  return shortJson(current);
+  return redactor.text(shortJson(current));
 }
 
 /**
@@ -128,7 +115,7 @@ function validationIssues(body: unknown, redactor: Redactor): { issues: Validati
     const loc = path.map(part).join('.');
     const reason = [item.msg, item.message, item.detail, item.title].find((value) => typeof value === 'string');
     const msg = typeof reason === 'string' ? reason : shortJson(item.msg ?? entry);
-    const issue: ValidationIssue = { loc: serverQuote(loc, redactor, MAX_ISSUE_LOC), msg: serverQuote(msg, redactor, MAX_ISSUE_MSG) || shortJson(entry) };
+    const issue: ValidationIssue = { loc: serverQuote(loc, redactor, MAX_ISSUE_LOC), msg: serverQuote(msg, redactor, MAX_ISSUE_MSG) || redactor.text(shortJson(entry)) };
     if (typeof item.type === 'string' && /^[\w.:-]{1,60}$/.test(item.type)) issue.type = item.type;
     return issue;
   });
@@ -144,9 +131,9 @@ function looksLikeHtml(response: RawResponse): boolean {
   return /html/i.test(response.contentType ?? '') || /^\s*</.test(response.text);
 }
 
-function notJson(response: RawResponse, redactor: Redactor): InvalidResponseError {
-  const snippet = excerpt(response, redactor);
-  return new InvalidResponseError(response.status, headerQuote(response.contentType, redactor), snippet, response.binary);
+function notJson(response: RawResponse, redactor: Redactor): ControlPlaneError {
+  const { status, binary } = response;
+  return new ControlPlaneError('invalidResponse', { status, contentType: headerQuote(response.contentType, redactor), snippet: excerpt(response, redactor), binary }, redactor);
 }
 
 /** A body for a message: "binary data (N bytes)", or a short tag-free excerpt (an HTML page's title if it has one). */
@@ -155,7 +142,7 @@ function excerpt(response: RawResponse, redactor: Redactor): string {
   const head = redactor.whole(response.text).slice(0, 200_000);
   const title = /<title[^>]*>([^<]{0,2000})<\/title>/i.exec(head)?.[1];
   const text = title ?? head.slice(0, 20_000);
-  return quote(text.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' '), 160);
+  return redactor.text(quote(text.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' '), 160));
 }
 
 /** Server text for a message: whole-key redaction before any clipping, then key pieces after. */

@@ -1,4 +1,4 @@
-import { CancelledError, messageOf, type ControlPlaneClient, type Deployment, type DeploymentPage, type OffContractDeployment } from '../api';
+import { isErrorOf, messageOf, type ControlPlaneClient, type Deployment, type DeploymentPage, type OffContractDeployment } from '../api';
 import type { RecordProblem } from '../api/errors';
 import type { ListChange } from './deploymentList';
 import { Emitter, Event } from './events';
@@ -225,7 +225,7 @@ export function usageWords(usage: RepositoryUsage): string {
 export interface IndexConnection {
   /** The control plane in effect: the key of every per-control-plane state. */
   controlPlane(): string;
-  /** The client in effect. A connection change ends its requests (a CancelledError), then is announced (onDidChange). */
+  /** The client in effect. A connection change ends its requests (a `cancelled` error), then is announced (onDidChange). */
   getClient(): Promise<Pick<ControlPlaneClient, 'deploymentPages'>>;
   onDidChange: Event<void>;
 }
@@ -329,7 +329,7 @@ export class DeploymentIndexes {
         const client = await this.connection.getClient();
         index.endScan(await this.pages(index, client.deploymentPages({ limit: SCAN_PAGE_SIZE, offset: index.scanState.nextOffset }, { signal }), until));
       } catch (error) {
-        const cancelled = error instanceof CancelledError;
+        const cancelled = isErrorOf(error, 'cancelled');
         if (cancelled && !signal.aborted) {
           await changed;
           if (!signal.aborted) continue;

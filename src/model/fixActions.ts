@@ -3,7 +3,7 @@
  * fix rows of both trees and Add Integration's fixes are all built from
  * `fixActionsFor`, so the same failure offers the same fixes everywhere.
  */
-import { AuthError, InvalidInputError, isControlPlaneError, NetworkError } from '../api/errors';
+import { isControlPlaneError } from '../api/errors';
 
 export type FixAction =
   | { readonly kind: 'retry' | 'setApiKey' | 'setTenant' | 'showLog' | 'checkConnection' }
@@ -26,17 +26,17 @@ const SETTING_OF_PARAMETER = new Map([
 /** The fixes for `error`, most likely first. */
 export function fixActionsFor(error: unknown): FixAction[] {
   if (!isControlPlaneError(error)) return [{ kind: 'showLog' }];
-  if (error instanceof AuthError) {
+  if (error.kind === 'auth') {
     // Not enabled for the organisation: another key or tenant will not help; the message says whom to ask.
     if (error.notEnabled) return [{ kind: 'showLog' }];
     if (error.needsTenant) return [{ kind: 'setTenant' }, { kind: 'setApiKey' }];
     // 401: the key itself was not accepted; a tenant cannot fix that.
     return error.status === 401 ? [{ kind: 'setApiKey' }] : [{ kind: 'setApiKey' }, { kind: 'setTenant' }];
   }
-  if (error instanceof InvalidInputError) {
+  if (error.kind === 'invalidInput') {
     if (error.parameter === 'API key') return [{ kind: 'setApiKey' }];
     if (error.parameter === 'tenant ID') return [{ kind: 'setTenant' }];
-    const setting = SETTING_OF_PARAMETER.get(error.parameter);
+    const setting = SETTING_OF_PARAMETER.get(error.parameter ?? '');
     return setting ? [{ kind: 'openSettings', setting }] : [];
   }
   // Where the network is at fault, Check Connection says which step fails and why.
@@ -44,7 +44,7 @@ export function fixActionsFor(error: unknown): FixAction[] {
   // The proxy wants credentials: they go in http.proxy's URL (VS Code's fetch does not send http.proxyAuthorization).
   if (error.kind === 'proxyAuth') return [{ kind: 'openSettings', setting: 'http.proxy' }, check, { kind: 'retry' }, { kind: 'showLog' }];
   // A TLS certificate the client does not trust: the fix is the CA file (or, last, strict TLS off).
-  if (error instanceof NetworkError && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(`${error.code ?? ''} ${error.message}`)) {
+  if (error.kind === 'network' && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(`${error.code ?? ''} ${error.message}`)) {
     return [{ kind: 'openSettings', setting: 'deploymentsExplorer.caFile' }, check, { kind: 'retry' }, { kind: 'showLog' }];
   }
   if (error.kind === 'network') return [{ kind: 'retry' }, check, { kind: 'openSettings' }, { kind: 'showLog' }];

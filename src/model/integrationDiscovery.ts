@@ -1,6 +1,6 @@
 /** Finds the integrations existing deployments use. Pure (no vscode): runs in unit tests against the stand-in. */
 import type { Deployment } from '../api';
-import { CancelledError } from '../api/errors';
+import { ControlPlaneError } from '../api/errors';
 import { isUuid } from '../api/vocabulary';
 import type { DeploymentIndexes } from './deploymentIndex';
 import { mostCommonHost } from './remoteUrls';
@@ -72,11 +72,11 @@ export async function discoverIntegrations(
   options.signal?.addEventListener('abort', stop);
   try {
     for (let scanned = false; ; scanned = true) {
-      if (options.signal?.aborted) throw new CancelledError();
+      if (options.signal?.aborted) throw new ControlPlaneError('cancelled');
       const { phase, looked, error } = index.scanState;
       if (phase === 'complete' || (phase === 'capped' && looked >= limit)) break;
       if (scanned && phase === 'failed') throw error;
-      if (scanned && phase === 'stopped') throw new CancelledError();
+      if (scanned && phase === 'stopped') throw new ControlPlaneError('cancelled');
       ownScan = phase !== 'scanning';
       await indexes.scan(phase === 'none', limit - looked);
     }

@@ -1,5 +1,5 @@
 import type { ControlPlaneClient, OffContractRepository, Repository } from '../api';
-import { CancelledError } from '../api/errors';
+import { ControlPlaneError, isErrorOf } from '../api/errors';
 import { Emitter } from './events';
 import { idKey as key } from './ids';
 import { mostCommon, mostCommonHost } from './remoteUrls';
@@ -172,7 +172,7 @@ export class RepositoryCatalog {
     const id = key(integrationId);
     const cached = this.cached(id);
     if (cached) return Promise.resolve(cached);
-    if (signal?.aborted) return Promise.reject(new CancelledError());
+    if (signal?.aborted) return Promise.reject(new ControlPlaneError('cancelled'));
     let load = this.inFlight.get(id);
     if (!load || load.abort.signal.aborted) this.inFlight.set(id, (load = this.load(id, integrationId)));
     const shared = load;
@@ -180,7 +180,7 @@ export class RepositoryCatalog {
     if (!signal) return shared.done;
     return new Promise((resolve, reject) => {
       const leave = () => {
-        reject(new CancelledError());
+        reject(new ControlPlaneError('cancelled'));
         if (--shared.callers === 0) shared.abort.abort();
       };
       signal.addEventListener('abort', leave, { once: true });
@@ -204,7 +204,7 @@ export class RepositoryCatalog {
         if (current()) this.setState(id, { status: 'loaded', repositories, offContract: listing.offContract });
         return repositories;
       } catch (error) {
-        if (current()) this.setState(id, error instanceof CancelledError ? undefined : { status: 'error', error });
+        if (current()) this.setState(id, isErrorOf(error, 'cancelled') ? undefined : { status: 'error', error });
         throw error;
       } finally {
         if (current()) this.inFlight.delete(id);

@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { CancelledError, isControlPlaneError, messageOf } from '../api/errors';
+import { isControlPlaneError, isErrorOf, messageOf } from '../api/errors';
 import { FixAction, FixActionKind, fixActionsFor } from '../model/fixActions';
 import { CommandId, Commands } from './commandIds';
 import { SECTION } from './settings';
@@ -34,7 +34,7 @@ export async function argumentOrInput(value: unknown, options: vscode.InputBoxOp
 }
 
 export function isCancellation(error: unknown): boolean {
-  return error instanceof CancelledError || error instanceof vscode.CancellationError;
+  return isErrorOf(error, 'cancelled') || error instanceof vscode.CancellationError;
 }
 
 /**

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it, mock } from 'node:test';
 import dnsPromises from 'node:dns/promises';
-import { CancelledError, InvalidInputError } from '../../src/api';
+import { isErrorOf } from '../../src/api';
 import { checkConnection } from '../../src/api/connectionCheck';
 import type { ConnectionCheck, ConnectionOptions, NetworkSettings } from '../../src/api';
 import { connectionReport, ReportContext } from '../../src/model/connectionReport';
@@ -92,7 +92,7 @@ describe('Check Connection over loopback', () => {
   });
 
   it('reports a proxy’s 407, naming the proxy without its password, and http.proxy as the next step', async () => {
-    // Node's fetch (these tests) uses no proxy; VS Code's does (test/integration/network.test.ts). The listing's error is the client's ProxyAuthError.
+    // Node's fetch (these tests) uses no proxy; VS Code's does (test/integration/network.test.ts). The listing's error is a `proxyAuth` ControlPlaneError.
     const proxy = `http://alice:${PASSWORD}@127.0.0.1:3128`;
     const healthy = await checkConnection({ baseUrl: standIn.url, apiKey: KEY, caFile: pki.trusted.certFile, proxyUrl: proxy }, { proxy, proxySupport: 'override' });
     assert.match(reportOf(healthy), /^- http\.proxy: `http:\/\/\[redacted\]@127\.0\.0\.1:3128`, with a user name and password \(not shown here\)$/m);
@@ -168,7 +168,7 @@ describe('Check Connection over loopback', () => {
     const steps: string[] = [];
     await assert.rejects(
       checkConnection({ baseUrl: standIn.url, apiKeyHeader: 'X Api Key' }, {}, (step) => steps.push(step)),
-      (error: unknown) => error instanceof InvalidInputError && /^Invalid API key header: “X Api Key” is not an HTTP header name/.test(error.message),
+      (error: unknown) => isErrorOf(error, 'invalidInput') && /^Invalid API key header: “X Api Key” is not an HTTP header name/.test(error.message),
     );
     assert.deepEqual(steps, []);
   });
@@ -176,6 +176,6 @@ describe('Check Connection over loopback', () => {
   it('stops when cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(checkConnection({ baseUrl: standIn.url }, {}, undefined, controller.signal), CancelledError);
+    await assert.rejects(checkConnection({ baseUrl: standIn.url }, {}, undefined, controller.signal), (error: unknown) => isErrorOf(error, 'cancelled'));
   });
 });

@@ -5,7 +5,7 @@ import * as fake from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { fakeServices, FakeControlPlaneOptions, repository } from './helpers/fakeServices';
-import { CancelledError, HttpError, InvalidResponseError, RequestValidationError, SchemaError } from '../../src/api';
+import { ControlPlaneError } from '../../src/api';
 import { readCreateArgument } from '../../src/model/createArguments';
 import { DraftStore } from '../../src/model/createPayload';
 import { FILTER_NAMES } from '../../src/model/deploymentFilters';
@@ -281,7 +281,7 @@ describe('create flow', () => {
   it('a refused request comes back to the review with the server’s reasons and every value kept', async () => {
     const { create, posted, drafts } = setUp({
       create: async () => {
-        throw new RequestValidationError(422, [{ loc: 'body.name', msg: 'String should match pattern' }]);
+        throw new ControlPlaneError('validation', { status: 422, issues: [{ loc: 'body.name', msg: 'String should match pattern' }] });
       },
     });
     const clickReview = holdRefusal();
@@ -324,7 +324,7 @@ describe('create flow', () => {
         const missing = ['secrets', 'source_revision_config.graph_config_path'].filter((path) =>
           path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], body) === undefined,
         );
-        if (missing.length > 0) throw new RequestValidationError(422, missing.map((path) => ({ loc: `body.${path}`, msg: 'Field required', type: 'missing' })));
+        if (missing.length > 0) throw new ControlPlaneError('validation', { status: 422, issues: missing.map((path) => ({ loc: `body.${path}`, msg: 'Field required', type: 'missing' })) });
         return { id: '00000000-0000-4000-8000-000000000002', name: String(body.name) };
       },
     });
@@ -386,8 +386,8 @@ describe('create flow', () => {
   it('a 422 naming a field that is not permitted leaves it out, and one naming nothing fixable keeps the review as it was', async () => {
     const { create, posted } = setUp({
       create: async (body) => {
-        if ('source' in body) throw new RequestValidationError(422, [{ loc: 'body.source', msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }]);
-        throw new RequestValidationError(422, [{ loc: 'body.name', msg: 'String should match pattern', type: 'string_pattern_mismatch' }]);
+        if ('source' in body) throw new ControlPlaneError('validation', { status: 422, issues: [{ loc: 'body.source', msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }] });
+        throw new ControlPlaneError('validation', { status: 422, issues: [{ loc: 'body.name', msg: 'String should match pattern', type: 'string_pattern_mismatch' }] });
       },
     });
     const done = create({ repository: storefront, name: 'shop', confirm: true });
@@ -409,7 +409,7 @@ describe('create flow', () => {
     const existing = { id: '00000000-0000-4000-8000-0000000000aa', name: 'storefront', source_config: { repo_url: 'https://github.com/acme/storefront' }, source_revision_config: { repo_ref: 'main' } };
     const { create, posted, services, deployments } = setUp({
       create: async () => {
-        throw new HttpError(409, 'A deployment already exists for this agent environment');
+        throw new ControlPlaneError('http', { status: 409, detail: 'A deployment already exists for this agent environment' });
       },
     });
     const queries: unknown[] = [];
@@ -447,7 +447,7 @@ describe('create flow', () => {
   it('a refusal’s Review, clicked after the fixed request created the deployment, does not lead to sending it again', async () => {
     const { create, posted } = setUp({
       create: async (body) => {
-        if (posted.length === 1) throw new RequestValidationError(422, [{ loc: 'body.name', msg: 'String should match pattern' }]);
+        if (posted.length === 1) throw new ControlPlaneError('validation', { status: 422, issues: [{ loc: 'body.name', msg: 'String should match pattern' }] });
         return { id: '00000000-0000-4000-8000-000000000002', name: String(body.name) };
       },
     });
@@ -473,7 +473,7 @@ describe('create flow', () => {
   it('a refusal’s Review, clicked after switching profile, does not reopen a body made for the other control plane', async () => {
     const { create, posted, services } = setUp({
       create: async () => {
-        throw new RequestValidationError(422, [{ loc: 'body.name', msg: 'String should match pattern' }]);
+        throw new ControlPlaneError('validation', { status: 422, issues: [{ loc: 'body.name', msg: 'String should match pattern' }] });
       },
     });
     const clickReview = holdRefusal();
@@ -496,7 +496,7 @@ describe('create flow', () => {
   it('a request left without an answer warns that it may exist, and the review offers to check', async () => {
     const { create, posted } = setUp({
       create: async () => {
-        throw new CancelledError();
+        throw new ControlPlaneError('cancelled');
       },
     });
     const done = create({ repository: storefront, name: 'maybe-made', confirm: true });
@@ -528,7 +528,7 @@ describe('create flow', () => {
 
   it('an accepted request whose answer is not a record is not called a refusal: the review offers to check, not to send again', async () => {
     // A 201 or 202 without a body (or with one that is not a record) took effect: sending it again makes a second deployment.
-    for (const error of [new InvalidResponseError(201, undefined, ''), new SchemaError('The created deployment', [{ path: 'id', message: 'expected a UUID' }])]) {
+    for (const error of [new ControlPlaneError('invalidResponse', { status: 201, snippet: '' }), new ControlPlaneError('schema', { what: 'The created deployment', problems: [{ path: 'id', message: 'expected a UUID' }] })]) {
       fake.resetFake();
       const { create, posted } = setUp({
         create: async () => {

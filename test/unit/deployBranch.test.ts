@@ -3,7 +3,7 @@ import * as fake from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { fakeServices } from './helpers/fakeServices';
-import { AuthError, CancelledError, NetworkError } from '../../src/api';
+import { ControlPlaneError } from '../../src/api';
 import { deployThisBranch } from '../../src/features/workspace/deployBranch';
 import { Commands } from '../../src/platform/commandIds';
 import { WorkspaceTreeProvider } from '../../src/features/workspace/workspaceTree';
@@ -60,7 +60,7 @@ function resettingConnection(services: ReturnType<typeof fakeServices>['services
               offsets.push(at);
               // An answer comes in a later turn of the event loop, as a server's does; the second page not before a change.
               await (at > 0 && !changed ? changing : new Promise((resolve) => setImmediate(resolve)));
-              if (ended.aborted || signal.aborted) throw new CancelledError();
+              if (ended.aborted || signal.aborted) throw new ControlPlaneError('cancelled');
               yield { deployments: [deployment(at)], offContract: [], requestedOffset: at, limit: 100, nextOffset: at + 1, mayHaveMore: at + 1 < count };
             }
           } finally {
@@ -97,7 +97,7 @@ describe('Deploy This Branch…', () => {
   it('says why it cannot look for a deployment of the branch when the listing fails, instead of ending without a word', async () => {
     fake.workspace.set('deploymentsExplorer.baseUrl', 'https://api.example.com');
     const { services } = fakeServices({ apiKey: 'sk-test' });
-    const failure = new NetworkError('https://api.example.com', 'ECONNREFUSED', 'the connection was refused');
+    const failure = new ControlPlaneError('network', { target: 'https://api.example.com', code: 'ECONNREFUSED', reason: 'the connection was refused' });
     (services.connection as { getClient: () => Promise<unknown> }).getClient = async () => ({
       async *deploymentPages() {
         throw failure;
@@ -178,7 +178,7 @@ describe('This Workspace', () => {
       onDidChange: connectionChanged.event,
       getClient: async () => ({
         async *deploymentPages() {
-          if (refused) throw new AuthError(401, 'invalid API key');
+          if (refused) throw new ControlPlaneError('auth', { status: 401, detail: 'invalid API key' });
           yield { deployments: [deployment], offContract: [], requestedOffset: 0, limit: 100, nextOffset: 1, mayHaveMore: false };
         },
       }),

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Deployment, DeploymentPage } from '../../src/api';
-import { CancelledError } from '../../src/api/errors';
+import { ControlPlaneError } from '../../src/api/errors';
 import { PageWalk } from '../../src/api/pagination';
 import { DeploymentIndex, DeploymentIndexes, IndexConnection, usageWords } from '../../src/model/deploymentIndex';
 
@@ -206,7 +206,7 @@ describe('DeploymentIndex: its update rules', () => {
       for (; offset < all.length; offset += 100) {
         if (offset > 0 && hold) {
           await new Promise((resolve) => signal.addEventListener('abort', resolve));
-          throw new CancelledError();
+          throw new ControlPlaneError('cancelled');
         }
         yield page(all.slice(offset, offset + 100), offset, 100, offset + 100 < all.length);
       }

@@ -3,7 +3,7 @@
 import * as fake from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { AuthError, NetworkError, SchemaError, type Deployment, type DeploymentPage } from '../../src/api';
+import { type Deployment, type DeploymentPage, ControlPlaneError } from '../../src/api';
 import { pageEnd } from '../../src/api/pagination';
 import { DeploymentList } from '../../src/model/deploymentList';
 import { DeploymentsTreeElement, DeploymentsTreeProvider } from '../../src/features/deployments/deploymentsTreeProvider';
@@ -37,7 +37,7 @@ function listing(total: number, options: { stuckAt?: number } = {}) {
     if (gate) await gate;
     if (offset === failing) {
       failing = undefined;
-      throw new NetworkError('https://api.example.com', 'ECONNRESET', 'connection reset\nsecond line');
+      throw new ControlPlaneError('network', { target: 'https://api.example.com', code: 'ECONNRESET', reason: 'connection reset\nsecond line' });
     }
     const deployments = Array.from({ length: Math.max(0, Math.min(LIMIT, total - offset)) }, (_, i) => record(offset + i));
     const nextOffset = offset === options.stuckAt ? offset : offset + deployments.length;
@@ -263,7 +263,7 @@ describe('Deployments tree', () => {
 
   it('an error row of a failure worded on several lines says the reason in its description, not a line ending in “:”', async () => {
     const list = new DeploymentList(pagesOf(async () => {
-      throw new SchemaError('The deployment listing', [{ path: 'resources', message: 'expected an array, got null' }]);
+      throw new ControlPlaneError('schema', { what: 'The deployment listing', problems: [{ path: 'resources', message: 'expected an array, got null' }] });
     }));
     const provider = new DeploymentsTreeProvider(list, () => void list.ensureLoaded().catch(() => undefined), () => true);
     providers.push(provider);
@@ -395,7 +395,7 @@ describe('Deployments tree', () => {
     });
 
     it('offers the same fixes as the Integrations tree beside the error row', async () => {
-      let error: unknown = new AuthError(401, 'Invalid API key');
+      let error: unknown = new ControlPlaneError('auth', { status: 401, detail: 'Invalid API key' });
       const list = new DeploymentList(pagesOf(async () => {
         throw error;
       }));
@@ -411,7 +411,7 @@ describe('Deployments tree', () => {
         ],
       );
       // Not enabled for the organisation: another key will not help, so none is offered.
-      error = new AuthError(403, 'This feature is not enabled for your organization');
+      error = new ControlPlaneError('auth', { status: 403, detail: 'This feature is not enabled for your organization' });
       await list.loadMore().catch(() => undefined);
       const rows = rowsOf(provider);
       assert.equal(rows.length, 1);

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type Deployment, type Repository, type RepositoryListing } from '../../src/api';
-import { CancelledError } from '../../src/api/errors';
+import { ControlPlaneError, isErrorOf } from '../../src/api/errors';
 import { ControlPlaneClient } from '../../src/api/client';
 import { parseIntegrationId, integrationIdProblem } from '../../src/model/integrationId';
 import { discoverIntegrations, integrationsUsedBy } from '../../src/model/integrationDiscovery';
@@ -126,7 +126,7 @@ describe('integration and repository presentation', () => {
       new Promise<RepositoryListing>((resolve, reject) => {
         signals.push(signal);
         release = () => resolve({ repositories: [repository], offContract: [] });
-        signal.addEventListener('abort', () => reject(new CancelledError()));
+        signal.addEventListener('abort', () => reject(new ControlPlaneError('cancelled')));
       });
     const catalog = new RepositoryCatalog({ client: async () => ({ listRepositories }) as never, addedIntegrations: () => [{ id: VALID }] });
     const states: string[] = [];
@@ -141,7 +141,7 @@ describe('integration and repository presentation', () => {
     const tree = catalog.repositories(VALID);
     await new Promise((resolve) => setImmediate(resolve));
     picker.abort();
-    await assert.rejects(picked, (error: Error) => error.name === 'CancelledError', 'the picker stops waiting');
+    await assert.rejects(picked, (error: unknown) => isErrorOf(error, 'cancelled'), 'the picker stops waiting');
     assert.equal(signals.length, 1, 'one request for both');
     assert.equal(signals[0].aborted, false, 'the tree still waits for it');
     release();
@@ -158,7 +158,7 @@ describe('integration and repository presentation', () => {
     assert.equal(signals[0].aborted, false);
     second.abort();
     assert.equal(signals[0].aborted, true, 'nobody waits for it any more');
-    for (const load of loads) await assert.rejects(load, (error: Error) => error.name === 'CancelledError');
+    for (const load of loads) await assert.rejects(load, (error: unknown) => isErrorOf(error, 'cancelled'));
     const again = catalog.repositories(VALID);
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(signals.length, 2);
@@ -308,6 +308,6 @@ describe('integration discovery', () => {
   it('can be cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(discoverIntegrations(indexesOver(client), { signal: controller.signal }), (e: Error) => e.name === 'CancelledError');
+    await assert.rejects(discoverIntegrations(indexesOver(client), { signal: controller.signal }), (e: unknown) => isErrorOf(e, 'cancelled'));
   });
 });

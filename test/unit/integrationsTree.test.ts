@@ -4,7 +4,7 @@ import * as fake from './helpers/fakeVscodeHost';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { fakeServices, FakeControlPlaneOptions, repository } from './helpers/fakeServices';
-import { AuthError, NetworkError, SchemaError } from '../../src/api';
+import { ControlPlaneError } from '../../src/api';
 import type { OffContractRepository, Repository } from '../../src/api';
 import type { IntegrationsTreeNode } from '../../src/model/integrationRows';
 import { IntegrationsTreeProvider } from '../../src/features/integrations/integrationsTreeProvider';
@@ -196,7 +196,7 @@ describe('Integrations tree', () => {
   });
 
   it('turns a rejected key into an error row that retries on click, a Set API Key… row, and one notification', async () => {
-    const { provider } = setUp({ repositories: { [ACME]: new AuthError(401, 'Invalid API key') } });
+    const { provider } = setUp({ repositories: { [ACME]: new ControlPlaneError('auth', { status: 401, detail: 'Invalid API key' }) } });
     const acme = await integrationNode(provider, 'acme-github');
     const rows = await rowsOf(provider, acme);
     assert.deepEqual(rows, [
@@ -222,7 +222,7 @@ describe('Integrations tree', () => {
   });
 
   it('offers Set Tenant ID… first when the server asks for a workspace', async () => {
-    const { provider } = setUp({ repositories: { [ACME]: new AuthError(403, 'Organization-scoped key: set the X-Tenant-Id workspace header') } });
+    const { provider } = setUp({ repositories: { [ACME]: new ControlPlaneError('auth', { status: 403, detail: 'Organization-scoped key: set the X-Tenant-Id workspace header' }) } });
     const rows = await rowsOf(provider, await integrationNode(provider, 'acme-github'));
     assert.deepEqual(
       rows.map((row) => [row.label, row.command]),
@@ -235,7 +235,7 @@ describe('Integrations tree', () => {
   });
 
   it('gives a settings fix a gear, as the Deployments view does, a key fix a key, and Check Connection a pulse', async () => {
-    const untrusted = new NetworkError('https://api.example.com', 'SELF_SIGNED_CERT_IN_CHAIN', 'self-signed certificate in certificate chain');
+    const untrusted = new ControlPlaneError('network', { target: 'https://api.example.com', code: 'SELF_SIGNED_CERT_IN_CHAIN', reason: 'self-signed certificate in certificate chain' });
     const { provider } = setUp({ repositories: { [ACME]: untrusted } });
     const rows = await rowsOf(provider, await integrationNode(provider, 'acme-github'));
     assert.deepEqual(
@@ -249,7 +249,7 @@ describe('Integrations tree', () => {
   });
 
   it('shows other failures as one error row with the first line of the message, and Check Connection beside a network failure', async () => {
-    const { provider } = setUp({ repositories: { [ACME]: new NetworkError('https://api.example.com', 'ECONNREFUSED', 'connection refused') } });
+    const { provider } = setUp({ repositories: { [ACME]: new ControlPlaneError('network', { target: 'https://api.example.com', code: 'ECONNREFUSED', reason: 'connection refused' }) } });
     const rows = await rowsOf(provider, await integrationNode(provider, 'acme-github'));
     assert.deepEqual(
       rows.map((row) => [row.label, row.description, row.icon]),
@@ -261,7 +261,7 @@ describe('Integrations tree', () => {
   });
 
   it('an error row of a failure worded on several lines says the reason, not a line ending in “:”', async () => {
-    const { provider } = setUp({ repositories: { [ACME]: new SchemaError('The repository listing', [{ path: '', message: 'expected an array, got an object' }]) } });
+    const { provider } = setUp({ repositories: { [ACME]: new ControlPlaneError('schema', { what: 'The repository listing', problems: [{ path: '', message: 'expected an array, got an object' }] }) } });
     const rows = await rowsOf(provider, await integrationNode(provider, 'acme-github'));
     assert.equal(rows[0].label, 'The repository listing does not match the API contract: (the whole answer): expected an array, got an object');
   });
@@ -494,7 +494,7 @@ describe('Integrations tree', () => {
 
   it('Add Integration…: a failed check offers Add Anyway, Edit (the inputs again, with what was typed) and the connection’s fixes', async () => {
     const NEW = '11111111-2222-4333-8444-555555555555';
-    const { services } = setUpFeature({ repositories: { [NEW]: new AuthError(403, 'Forbidden') } });
+    const { services } = setUpFeature({ repositories: { [NEW]: new ControlPlaneError('auth', { status: 403, detail: 'Forbidden' }) } });
     const typed: Array<string | undefined> = [];
     Object.assign(fake.window, {
       showInputBox: async (options: { value?: string }) => {
@@ -517,7 +517,7 @@ describe('Integrations tree', () => {
   });
 
   it('marks a collapsed integration whose last load failed', async () => {
-    const { provider } = setUp({ repositories: { [ACME]: new AuthError(401, 'Invalid API key') } });
+    const { provider } = setUp({ repositories: { [ACME]: new ControlPlaneError('auth', { status: 401, detail: 'Invalid API key' }) } });
     const acme = await integrationNode(provider, 'acme-github');
     await provider.getChildren(acme);
     const item = provider.getTreeItem(acme);

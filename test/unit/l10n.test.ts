@@ -2,7 +2,7 @@
 // extension installs vscode.l10n.t as the translator, then whatever that answers.
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AuthError, InvalidInputError, NetworkError, NotFoundError, SchemaError } from '../../src/api';
+import { isErrorOf } from '../../src/api';
 import { ControlPlaneClient, resourceSpecProblems } from '../../src/api/client';
 import * as l10n from '@vscode/l10n';
 import fs from 'node:fs';
@@ -33,7 +33,7 @@ describe('API client messages with a bundle configured', () => {
       guillemets();
       const unknown = '00000000-0000-4000-8000-000000000000';
       await assert.rejects(client.listRepositories(unknown), (error: unknown) => {
-        assert.ok(error instanceof NotFoundError);
+        assert.ok(isErrorOf(error, 'notFound'));
         assert.equal(error.message, `««Integration ${unknown}» was not found (HTTP 404): Integration ${unknown} not found»`);
         return true;
       });
@@ -50,7 +50,7 @@ describe('API client messages with a bundle configured', () => {
     try {
       guillemets();
       await assert.rejects(client.listDeployments({ limit: 5 }), (error: unknown) => {
-        assert.ok(error instanceof AuthError);
+        assert.ok(isErrorOf(error, 'auth'));
         assert.equal(error.message, '«Not authenticated (HTTP 401): Unknown API key [redacted]»');
         return true;
       });
@@ -62,21 +62,21 @@ describe('API client messages with a bundle configured', () => {
 
   it('translates the tables built per call: network reasons, setting names', async () => {
     // Built once in English first, as a module-level table would be before activation.
-    assert.throws(() => new ControlPlaneClient({ baseUrl: 'not a url' }), /^InvalidInputError: Invalid base URL: /);
+    assert.throws(() => new ControlPlaneClient({ baseUrl: 'not a url' }), /^ControlPlaneError: Invalid base URL: /);
     const closed = await startScriptedServer((_req, res) => res.end());
     await closed.close();
     guillemets();
     assert.throws(
       () => new ControlPlaneClient({ baseUrl: 'not a url' }),
       (error: unknown) =>
-        error instanceof InvalidInputError &&
+        isErrorOf(error, 'invalidInput') &&
         error.parameter === 'base URL' &&
         error.message === '«Invalid «base URL»: «“not a url” is not a URL (expected e.g. https://api.example.com)»»',
     );
     const client = new ControlPlaneClient({ baseUrl: closed.url, retry: { maxAttempts: 1 } });
     try {
       await assert.rejects(client.listDeployments(), (error: unknown) => {
-        assert.ok(error instanceof NetworkError);
+        assert.ok(isErrorOf(error, 'network'));
         assert.equal(
           error.message,
           `«Cannot reach the control plane at ${closed.url}: «the connection was refused; is the server running and the base URL right?» (ECONNREFUSED).»`,
@@ -129,9 +129,9 @@ describe('API client messages with a bundle configured', () => {
         '«It does not match the API contract (url: «expected «a string», got «nothing»»), so it cannot be used to create a deployment.»',
       );
       await assert.rejects(client.createDeployment({ name: 'made' }), (error: unknown) => {
-        assert.ok(error instanceof SchemaError);
+        assert.ok(isErrorOf(error, 'schema'));
         // In the schema's order of fields.
-        assert.deepEqual(error.issues, [{ path: 'secrets[0].value', message: '«expected «a string», got «a number»»' }, { path: 'id', message: '«expected «a string», got «a number»»' }]);
+        assert.deepEqual(error.problems, [{ path: 'secrets[0].value', message: '«expected «a string», got «a number»»' }, { path: 'id', message: '«expected «a string», got «a number»»' }]);
         assert.ok(!error.message.includes('42'), error.message);
         return true;
       });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import { describe, it } from 'node:test';
 import * as zlib from 'node:zlib';
-import { AuthError, ControlPlaneError, DeploymentPage, HttpError, InvalidInputError, InvalidResponseError, RequestValidationError, SchemaError, ServerError } from '../../src/api';
+import { ControlPlaneError, DeploymentPage, isErrorOf } from '../../src/api';
 import { ControlPlaneClient } from '../../src/api/client';
 import { assertClean, KEY } from './helpers/errorChecks';
 import { json, rawAnswer, startIdleResettingServer, startRawServer, startScriptedServer } from './helpers/scriptedServer';
@@ -86,10 +86,10 @@ describe('1. one off-contract record never blanks a page', () => {
       (req, res) => json(res, 200, req.url!.startsWith('/v2/') ? [secretRecord, secretRecord] : { resources: [secretRecord] }),
       async (client) => {
         const listing = await failure(client.listDeployments());
-        assert.ok(listing instanceof SchemaError);
+        assert.ok(isErrorOf(listing, 'schema'));
         assert.match(listing.message, /\(the whole answer\): expected an object, got a list of 2 records$/);
         const repositories = await failure(client.listRepositories(uuid(9)));
-        assert.ok(repositories instanceof SchemaError);
+        assert.ok(isErrorOf(repositories, 'schema'));
         assert.match(repositories.message, /\(the whole answer\): expected an array, got an object$/);
         for (const error of [listing, repositories]) assert.ok(!/token|a-secret-value/.test(error.message), error.message);
       },
@@ -225,7 +225,7 @@ describe('4. redirects', () => {
         },
         async (client) => {
           const error = await failure(client.listDeployments());
-          assert.ok(error instanceof HttpError);
+          assert.ok(isErrorOf(error, 'http'));
           assert.equal(error.status, 308);
           assert.equal(error.redirectTo, `${elsewhere.url}/v2/deployments`);
           assert.ok(error.message.includes(`${elsewhere.url}/v2/deployments`), error.message);
@@ -246,11 +246,11 @@ describe('4. redirects', () => {
       },
       async (client, server) => {
         const error = await failure(client.listDeployments());
-        assert.ok(error instanceof HttpError);
+        assert.ok(isErrorOf(error, 'http'));
         assert.match(error.message, /more than 5 redirects.*Check the base URL/);
         assert.equal(server.seen.length, 6);
         const post = await failure(client.createDeployment({ name: 'x' }));
-        assert.ok(post instanceof HttpError);
+        assert.ok(isErrorOf(post, 'http'));
         assert.match(post.message, /HTTP 307, redirecting to “.*”, which was not followed \(a POST is never redirected\)/);
         assert.equal(server.seen.filter((r) => r.method === 'POST').length, 1);
       },
@@ -296,7 +296,7 @@ describe('5. compressed answers', () => {
       try {
         const error = await failure(client.listDeployments());
         assertClean(error);
-        assert.ok(error instanceof InvalidResponseError, `${encoding}: ${String(error)}`);
+        assert.ok(isErrorOf(error, 'invalidResponse'), `${encoding}: ${String(error)}`);
         assert.match(error.message, /more than 64 KiB, not read/);
       } finally {
         await client.dispose();
@@ -324,7 +324,7 @@ describe('5. compressed answers', () => {
         assert.equal((await client.listDeployments()).deployments.length, 1, 'unknown encoding');
         const error = await failure(client.listDeployments());
         assertClean(error);
-        assert.ok(error instanceof InvalidResponseError, String(error));
+        assert.ok(isErrorOf(error, 'invalidResponse'), String(error));
         assert.match(error.message, /\(HTTP 500, application\/json\) is not JSON \(empty body\)/);
       },
     );
@@ -340,7 +340,7 @@ describe('5. compressed answers', () => {
       async (client) => {
         const error = await failure(client.listDeployments());
         assertClean(error);
-        assert.ok(error instanceof InvalidResponseError);
+        assert.ok(isErrorOf(error, 'invalidResponse'));
         assert.match(error.message, new RegExp(`binary data \\(${binary.length} bytes\\)`));
       },
     );
@@ -396,7 +396,7 @@ describe('9. messages from any answer stay short, clean and typed', () => {
       async (client) => {
         const error = await failure(client.createDeployment({}));
         assertClean(error);
-        assert.ok(error instanceof RequestValidationError);
+        assert.ok(isErrorOf(error, 'validation'));
         assert.match(error.message, /^body\.field_0: problem 0/m);
         assert.match(error.message, /…and 990 more$/);
         assert.equal(error.issueCount, 1000);
@@ -415,7 +415,7 @@ describe('9. messages from any answer stay short, clean and typed', () => {
       async (client) => {
         const error = await failure(client.createDeployment({}));
         assertClean(error);
-        assert.ok(error instanceof RequestValidationError);
+        assert.ok(isErrorOf(error, 'validation'));
         const [, name, field, version] = error.message.split('\n');
         assert.match(name, /^body\.name: far too long far too long .*…$/);
         assert.ok(name.length <= 'body.name: '.length + 160, `${name.length} characters`);
@@ -463,7 +463,7 @@ describe('9. messages from any answer stay short, clean and typed', () => {
       async (client) => {
         const error = await failure(client.listDeployments());
         assertClean(error);
-        assert.ok(error instanceof ServerError);
+        assert.ok(isErrorOf(error, 'server'));
         assert.match(error.message, /bad \[31mred half end/);
       },
     );
@@ -476,7 +476,7 @@ describe('9. messages from any answer stay short, clean and typed', () => {
       assertClean(await failure(client.listDeployments()));
       const input = await failure(client.listRepositories('i'.repeat(5000)));
       assertClean(input);
-      assert.ok(input instanceof InvalidInputError);
+      assert.ok(isErrorOf(input, 'invalidInput'));
       assert.equal(input.parameter, 'integration_id');
     } finally {
       await client.dispose();
@@ -484,30 +484,6 @@ describe('9. messages from any answer stay short, clean and typed', () => {
     }
   });
 
-  it('gives InvalidInputError naming the parameter for wrong-typed arguments', async () => {
-    const client = new ControlPlaneClient({ baseUrl: 'http://127.0.0.1:9' });
-    try {
-      const cases: Array<[Promise<unknown>, string]> = [
-        [client.listDeployments(null as never), 'query'],
-        [client.listDeployments(7 as never), 'query'],
-        [client.listRepositories(42 as never), 'integration_id'],
-        [client.listDeployments({ tagValueIds: 'abc' as never }), 'tag_value_ids'],
-        [client.listDeployments({ deploymentIds: [7] as never }), 'deployment_ids'],
-        [client.listDeployments({ limit: {} as never }), 'limit'],
-        [client.listDeployments({}, null as never), 'options'],
-        [client.createDeployment('x' as never), 'body'],
-        [client.deploymentPages(null as never).next(), 'query'],
-      ];
-      for (const [promise, parameter] of cases) {
-        const error = await failure(promise);
-        assertClean(error);
-        assert.ok(error instanceof InvalidInputError, `${parameter}: ${String(error)}`);
-        assert.equal(error.parameter, parameter);
-      }
-    } finally {
-      await client.dispose();
-    }
-  });
 });
 
 describe('errors as a union on kind', () => {
@@ -521,7 +497,7 @@ describe('errors as a union on kind', () => {
           : json(res, 403, { detail: 'Invalid API key' }),
       async (client) => {
         const notEnabled = await failure(client.listDeployments());
-        assert.ok(notEnabled instanceof AuthError);
+        assert.ok(isErrorOf(notEnabled, 'auth'));
         assert.equal(hint(notEnabled), 'notEnabled');
         assert.match(notEnabled.message, /not enabled for your organisation/);
         assert.doesNotMatch(notEnabled.message, /check the API key/i);

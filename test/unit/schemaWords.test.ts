@@ -4,7 +4,7 @@ import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as l10n from '@vscode/l10n';
 import { ControlPlaneClient, resourceSpecProblems } from '../../src/api/client';
-import { SchemaError } from '../../src/api';
+import { isErrorOf } from '../../src/api';
 import { deploymentSchema, repositorySchema } from '../../src/api/schemas';
 import { readCreateArgument } from '../../src/model/createArguments';
 import { json, startScriptedServer } from './helpers/scriptedServer';
@@ -70,8 +70,8 @@ describe('problems of records in our words', () => {
       ]);
       assert.deepEqual(resourceSpecProblems(page.deployments[0]), [{ path: 'source_config.resource_spec.cpu', message: 'expected a number, got a string' }]);
       await assert.rejects(client.createDeployment({ name: 'made' }), (error: unknown) => {
-        assert.ok(error instanceof SchemaError);
-        assert.deepEqual(error.issues, [
+        assert.ok(isErrorOf(error, 'schema'));
+        assert.deepEqual(error.problems, [
           { path: 'secrets[0].value', message: 'expected a string, got a number' },
           { path: 'id', message: 'expected a string, got a number' },
         ]);

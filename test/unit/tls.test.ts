@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { InvalidInputError, NetworkError } from '../../src/api';
+import { isErrorOf } from '../../src/api';
 import { ControlPlaneClient } from '../../src/api/client';
 
 /** A self-signed certificate for 127.0.0.1, made for this run only. */
@@ -54,7 +54,7 @@ describe('ControlPlaneClient over TLS on loopback', () => {
 
   it('refuses an untrusted certificate and says what to do', async () => {
     await assert.rejects(client({}).listDeployments(), (error: unknown) => {
-      assert.ok(error instanceof NetworkError);
+      assert.ok(isErrorOf(error, 'network'));
       assert.match(error.message, /TLS certificate is not trusted \(self-signed certificate\).*deploymentsExplorer\.caFile or to the operating system’s store \(DEPTH_ZERO_SELF_SIGNED_CERT\)\.$/);
       return true;
     });
@@ -68,7 +68,7 @@ describe('ControlPlaneClient over TLS on loopback', () => {
   it('names a CA file it cannot read', () => {
     assert.throws(
       () => client({ caFile: path.join(dir, 'missing.pem') }),
-      (error: unknown) => error instanceof InvalidInputError && error.parameter === 'CA file' && /cannot read .*missing\.pem/.test(error.message),
+      (error: unknown) => isErrorOf(error, 'invalidInput') && error.parameter === 'CA file' && /cannot read .*missing\.pem/.test(error.message),
     );
   });
 });

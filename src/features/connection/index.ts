@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { AuthError, messageOf } from '../../api/errors';
+import { isErrorOf, messageOf } from '../../api/errors';
 import { loadConnectionCheck } from '../../api/lazy';
 import { connectionRedactor } from '../../api/text';
 import { connectionReport, findingOf } from '../../model/connectionReport';
@@ -63,7 +63,7 @@ export function registerConnectionCommands(services: Services): void {
       void vscode.window.showInformationMessage(vscode.l10n.t('API key saved and accepted.'));
       return 'accepted';
     } catch (error) {
-      const refused = error instanceof AuthError;
+      const refused = isErrorOf(error, 'auth');
       log.warn(`The API key of profile ${profile.name} was stored, but the check failed: ${messageOf(error)}`);
       if (refused && error.needsTenant) {
         // Not the key's fault: another key would be refused the same way.

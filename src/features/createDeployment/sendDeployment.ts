@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { type Deployment } from '../../api';
-import { isControlPlaneError, messageOf, RequestValidationError } from '../../api/errors';
+import { isControlPlaneError, isErrorOf, messageOf } from '../../api/errors';
 import { getPath, JsonObject, normaliseDeploymentName } from '../../model/createPayload';
 import { conflictingDeployments } from '../../model/createRefusal';
 import type { FailedAttempt } from '../../model/createReview';
@@ -64,7 +64,7 @@ export async function sendCreateRequest(
       const again = answered && review ? { label: vscode.l10n.t('Review'), run: review } : undefined;
       void services.commands.showError(error, undefined, 'Create Deployment', again);
     }
-    const issues = error instanceof RequestValidationError ? error.issues : [];
+    const issues = (isErrorOf(error, 'validation') && error.issues) || [];
     return { ok: false, failure: { message: messageOf(error), issues, answered, accepted } };
   }
 }

@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { InvalidInputError, messageOf } from '../../api/errors';
+import { invalidInput, messageOf } from '../../api/errors';
 import type { IntegrationSetting } from '../../model/repositoryCatalog';
 import { Services } from '../../platform/services';
 import { isCancellation } from '../../platform/commandRunner';
@@ -20,7 +20,7 @@ export function registerAddIntegration(services: Services, reveal: (integrationI
       const given = { id: typeof idArgument === 'string' ? idArgument : '', label: typeof labelArgument === 'string' ? labelArgument : '' };
       for (let draft = typeof idArgument === 'string' ? given : await askForIntegration(given); draft; draft = await askForIntegration(draft)) {
         const parsed = parseIntegrationId(draft.id);
-        if ('problem' in parsed) throw new InvalidInputError('integration ID', parsed.problem);
+        if ('problem' in parsed) throw invalidInput('integration ID', parsed.problem);
         const setting: IntegrationSetting = draft.label.trim() ? { id: parsed.id, label: draft.label.trim() } : { id: parsed.id };
 
         const existing = services.connection.profiles.integrations().find((entry) => entry.id.toLowerCase() === parsed.id);

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { type Repository } from '../../api';
-import { AuthError, messageOf } from '../../api/errors';
+import { isErrorOf, messageOf } from '../../api/errors';
 import { isCancellation } from '../../platform/commandRunner';
 import { errorIcon, errorItem, fixItem, offContractItem, pagingItem } from '../../platform/treeRows';
 import { fixRows } from '../../model/fixActions';
@@ -144,7 +144,7 @@ export class IntegrationsTreeProvider implements vscode.TreeDataProvider<Integra
       } catch (error) {
         if (isCancellation(error)) return [];
         // A rejected key affects every integration: say so once, with the fix, rather than per row.
-        if (error instanceof AuthError && !this.authNoticeShowing) {
+        if (isErrorOf(error, 'auth') && !this.authNoticeShowing) {
           this.authNoticeShowing = true;
           void this.services.commands.showError(error, undefined, 'Loading repositories').finally(() => (this.authNoticeShowing = false));
         }

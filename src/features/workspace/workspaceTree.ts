@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
-import { CancelledError, isUuid } from '../../api';
+import { ControlPlaneError, isUuid } from '../../api';
 import { messageOf } from '../../api/errors';
 import { sentence } from '../../api/text';
 import { DeploymentIndex, IndexedDeployment } from '../../model/deploymentIndex';
@@ -136,7 +136,7 @@ export class WorkspaceTreeProvider implements vscode.TreeDataProvider<WorkspaceE
       signal.removeEventListener('abort', stop);
     }
     if (index.scanState.phase === 'failed') throw index.scanState.error;
-    if (signal.aborted || !index.built) throw new CancelledError();
+    if (signal.aborted || !index.built) throw new ControlPlaneError('cancelled');
     const repositories: WorkspaceRepositoryReport[] = [];
     const withoutDeployments: Array<{ folder: string; remotes: string[] }> = [];
     for (const repository of withRemotes) {
