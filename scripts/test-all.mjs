@@ -148,6 +148,8 @@ async function main() {
   if (['unit', 'ext-host', 'ui'].some(want)) {
     banner('build (tsc -p ., npm run package)');
     const t = Date.now();
+    // tsc never deletes: a test whose source is gone would still run from an old out/.
+    fs.rmSync(path.join(ROOT, 'out'), { recursive: true, force: true });
     for (const [cmd, args] of [['npx', ['tsc', '-p', '.']], ['npm', ['run', '-s', 'package']]]) {
       if (!built || stopping) break;
       const r = await runStage(cmd, args, { timeoutMs: 5 * 60_000 });

@@ -249,7 +249,7 @@ describe('Profiles', function () {
     await switchTo('B');
     assert.equal((await draft()).source, 'profile-b');
     await switchTo('Default');
-    assert.equal((await draft()).source, undefined);
+    assert.equal((await draft()).source, 'github', 'Default has no create defaults: what the real service requires of a create from a repository');
   });
 
   it('cancels what the old profile has in flight, and each stand-in only ever sees its own key and tenant', async () => {

@@ -2,6 +2,7 @@
 // (useSuiteFixture: the activated extension, a stand-in, notifications recorded
 // instead of waiting for a click, and settings and the stored key put back as
 // they were, since all suites share one VS Code), and polling.
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { StandIn, type StandInOptions } from '../server/standIn';
@@ -249,3 +250,17 @@ export function errorRows(items: vscode.TreeItem[]): { message: string; rows: Er
   const rows = items.slice(index).map((item) => [String(item.label), item.command?.command, item.command?.arguments ?? []] as ErrorRow);
   return { message, rows };
 }
+
+/** What a tool answered: its text parts joined, and the JSON block in them. */
+export async function invokeTool(name: string, input: object, token?: vscode.CancellationToken): Promise<{ text: string; json: any }> {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token);
+  const text = result.content
+    .map((part) => {
+      assert.ok(part instanceof vscode.LanguageModelTextPart, 'text parts only');
+      return part.value;
+    })
+    .join('\n');
+  const block = /```json\n([\s\S]*?)\n```/.exec(text);
+  return { text, json: block ? JSON.parse(block[1]) : undefined };
+}
+

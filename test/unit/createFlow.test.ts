@@ -417,7 +417,7 @@ describe('create flow', () => {
     client.listDeployments = async (query: unknown) => {
       queries.push(query);
       const other = { ...existing, id: '00000000-0000-4000-8000-0000000000bb', name: 'storefront-dev', source_revision_config: { repo_ref: 'develop' } };
-      return { deployments: [other, existing], invalid: [], requestedOffset: 0, limit: 100, nextOffset: 2, mayHaveMore: false };
+      return { deployments: [other, existing], offContract: [], requestedOffset: 0, limit: 100, nextOffset: 2, mayHaveMore: false };
     };
     const done = create({ repository: storefront, name: 'storefront-2', confirm: true });
 

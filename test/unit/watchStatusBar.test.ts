@@ -82,7 +82,7 @@ describe('watch status bar', () => {
     const stuck = { id: uuid(1), name: 'shop', status: 'READY', latest_revision_id: REV_B, active_revision_id: REV_A, updated_at: new Date(Date.now() - 3600_000).toISOString() };
     const serve = (records: () => object[]) => {
       const connection = services.connection as unknown as { getClient(): Promise<unknown> };
-      connection.getClient = async () => ({ listDeployments: async () => ({ deployments: records(), invalid: [] }) });
+      connection.getClient = async () => ({ listDeployments: async () => ({ deployments: records(), offContract: [] }) });
     };
     const stalledMessages = () => fake.window.messages.filter((m) => /has not finished/.test(m.message));
 
@@ -120,6 +120,8 @@ describe('watch status bar', () => {
     it('Open in Web Console runs the web console action for it', async () => {
       fake.workspace.set('deploymentsExplorer.webConsoleUrl', 'https://console.example.com/deployments/{id}');
       fake.window.answer = (shown) => (/has not finished/.test(shown.message) ? 'Open in Web Console' : undefined);
+      // The deployments feature's command, registered in the real extension.
+      fake.commands.registerCommand('deploymentsExplorer.openInWebConsole', () => undefined);
       const { deployments } = fakeServices();
       serve(() => [stuck]);
       const watch = registerWatch(services, deployments);
