@@ -144,7 +144,8 @@ test('Edit Payload… opens the body as JSON with a Create Deployment action in 
     const texts = (await suggestions.allTextContents()).join(' ');
     return /image_version/.test(texts) && /secret_references/.test(texts) ? texts : undefined;
   });
-  assert.match(labels, /\bsource\b(?!_)/);
+  // The type is offered inside source_config, where the real service reads it, never at the top level.
+  assert.doesNotMatch(labels, /\bdeployment_type\b/);
   await wb.screenshot('payload-completion');
   await page.keyboard.press('Escape');
   // Leave no dirty untitled editor behind for the next test file (same workspace, hot exit).

@@ -147,6 +147,7 @@ test('a repository row’s inline Create Deployment… opens the create flow at 
   await wb.clickRowAction(row, 'Create Deployment…');
   await wb.waitForNameStep(`${repository.owner}/${repository.name}`);
   await wb.page.keyboard.press('Escape');
+  await wb.quickInput().waitFor({ state: 'hidden' });
 });
 
 test('Set API Key… (the view’s title menu) takes the key in a password box; Clear API Key removes the stored one', async () => {
