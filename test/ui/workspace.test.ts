@@ -151,7 +151,9 @@ test('Deploy This Branch… (the Source Control title) of a branch the code host
   const deployBranch = wb.page.locator('.part.sidebar .action-label[aria-label^="Deploy This Branch…"]').first();
   // Title actions show while the pointer is over the view's header.
   await deployBranch.waitFor({ state: 'attached', timeout: 60_000 });
-  await wb.page.locator('.part.sidebar .pane-header', { has: deployBranch }).first().hover();
+  // The header that holds it (a view's, or the container's when the view is alone in it); the inner locator is relative.
+  const titleAction = wb.page.locator('.action-label[aria-label^="Deploy This Branch…"]');
+  await wb.page.locator('.part.sidebar .pane-header, .part.sidebar .composite.title').filter({ has: titleAction }).first().hover();
   await deployBranch.click();
   const dialog = wb.page.locator('.monaco-dialog-box');
   await dialog.waitFor({ state: 'visible', timeout: 60_000 }).catch(async (error: unknown) => {
