@@ -242,3 +242,44 @@ describe('Agent tools', function () {
     });
   });
 });
+
+describe('Agent tools against the real service’s shapes', function () {
+  this.timeout(90000);
+  const fx = useSuiteFixture({
+    key: KEY,
+    standIn: () => ({ realShapes: true, deploymentCount: 60 }),
+    settings: () => ({ integrations: [INTEGRATION], profiles: undefined, defaultProfile: undefined, 'createDeployment.defaults': undefined }),
+    prepare: ({ standIn, api, onRestore }) => {
+      standIn.addIntegration({ repositoryCount: 3, id: INTEGRATION.id, label: INTEGRATION.label, host: 'github.com', owner: 'agent-test' });
+      onRestore(() => api.watch.scheduler.replaceAll([]));
+    },
+  });
+
+  it('lists each type from source_config, and a deployment built from an image by its image, with no repository', async () => {
+    const answer = await invoke('deploymentsExplorer_listDeployments', { limit: 20 });
+    const records = fx.standIn.deployments.slice(0, 20);
+    assert.deepEqual(
+      answer.json.deployments.map((d: { type?: string }) => d.type),
+      records.map((record) => record.source_config?.deployment_type),
+    );
+    const image = records.find((record) => record.source === 'external_docker');
+    assert.ok(image, 'the first page has a deployment built from an image');
+    const shown = answer.json.deployments.find((d: { id: string }) => d.id === image.id);
+    assert.equal(shown.source, 'external_docker');
+    assert.equal(shown.image, image.source_revision_config?.image_uri);
+    assert.equal(shown.repository, undefined);
+  });
+
+  it('creates with the type inside source_config and what the real service requires: one POST, answered 201', async () => {
+    fx.standIn.reset();
+    const answer = await invoke('deploymentsExplorer_createDeployment', { integration_id: INTEGRATION.id, repository_url: REPOSITORY_URL, name: 'agent-real', deployment_type: 'dev' });
+    assert.match(answer.text, /^Created deployment “agent-real” \(/);
+    const posts = fx.standIn.requests.filter((r) => r.method === 'POST');
+    assert.equal(posts.length, 1);
+    const body = posts[0].body as { source?: string; secrets?: unknown[]; deployment_type?: string; source_config: Record<string, unknown> };
+    assert.equal(body.source_config.deployment_type, 'dev');
+    assert.equal(body.deployment_type, undefined, 'not at the top level, where the real service ignores it');
+    assert.equal(body.source, 'github');
+    assert.deepEqual(body.secrets, []);
+  });
+});

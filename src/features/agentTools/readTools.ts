@@ -12,13 +12,9 @@ import type { AgentToolDependencies } from './index';
 import type { GetDeploymentsInput, ListDeploymentsInput, ListRepositoriesInput, ToolName } from './toolInputs';
 import { readInput, readyTarget, signalOf, targetWords } from './toolSupport';
 import { commandName, jsonBlock, textResult } from './toolText';
+import { deploymentType } from '../../model/deploymentType';
 
 type Tool = vscode.LanguageModelTool<unknown>;
-
-/** A deployment's type: `source_config.deployment_type` on the real service, at the top level on a contract-only server. */
-function typeOf(deployment: Deployment): unknown {
-  return (deployment.source_config as Record<string, unknown> | null | undefined)?.deployment_type ?? (deployment as Record<string, unknown>).deployment_type;
-}
 
 /** What a model needs of a listed deployment to tell it apart and act on it; no secrets. */
 function summary(deployment: Deployment): Record<string, unknown> {
@@ -27,8 +23,11 @@ function summary(deployment: Deployment): Record<string, unknown> {
     name: deployment.name,
     status: deployment.status,
     status_in_words: statusWords(deployment.status) || undefined,
-    type: typeOf(deployment),
+    type: deploymentType(deployment),
+    // `github` for one built from a repository; one built from an image has no repository, its image instead.
+    source: (deployment as Record<string, unknown>).source,
     repository: deployment.source_config?.repo_url,
+    image: deployment.source_revision_config?.image_uri,
     ref: deployment.source_revision_config?.repo_ref,
     deployed_commit: deployment.source_revision_config?.repo_commit_sha,
     image_version: deployment.image_version,
