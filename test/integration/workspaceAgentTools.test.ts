@@ -59,9 +59,11 @@ describe('Agent tools: this workspace', function () {
   };
   const commits: string[] = [];
 
-  it('without git, says so', async () => {
+  it('in a folder that is no git repository with a remote, says so', async () => {
+    await vscode.workspace.getConfiguration('git').update('enabled', true, vscode.ConfigurationTarget.Global);
+    await waitFor('git to be enabled', () => vscode.extensions.getExtension<{ enabled: boolean }>('vscode.git')!.exports.enabled);
     const answer = await invoke('deploymentsExplorer_workspaceDeployments', {});
-    assert.match(answer.text, /The Git extension is not available/);
+    assert.match(answer.text, /^No git repository with a remote is open in .+: the deployments of a repository are found by its remote URL\.$/);
   });
 
   it('answers the deployments of the open repository by ref, each against the clone, with the commits not deployed', async () => {
