@@ -410,17 +410,6 @@ export class Workbench {
     await action.click();
   }
 
-  /** Runs `item` from the "More Actions…" menu of the view `name`'s title (a `view/title` entry of another group). */
-  async chooseFromViewTitleMenu(name: string, item: string): Promise<void> {
-    const header = this.view(name).locator('.pane-header').first();
-    await header.hover();
-    const more = header.locator('.actions .action-label[aria-label^="More Actions"], .actions .action-label[aria-label^="Views and More Actions"]').first();
-    await more.waitFor({ state: 'visible', timeout: 10_000 });
-    await more.click();
-    await this.menuItem(item).first().waitFor({ state: 'visible', timeout: 10_000 });
-    await this.menuItem(item).first().click();
-  }
-
   /** Description text of a row (TreeItem.description), '' when none. */
   async rowDescription(row: Locator): Promise<string> {
     const d = row.locator('.label-description').first();
